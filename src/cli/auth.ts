@@ -1,0 +1,192 @@
+// login, logout, whoami, profiles.
+import { OdooClient } from '../core/client.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { parseServerUrl } from '../core/http.js';
+import { redactor } from '../core/redact.js';
+import type { Protocol } from '../core/transport.js';
+import { ProfileStore } from '../store/profiles.js';
+import { type ConnectionOptions, makeHttp, makeTransport, openSession, trace } from './connection.js';
+import type { IO } from './io.js';
+
+export interface LoginOptions extends ConnectionOptions {
+  passwordStdin?: boolean;
+  storePassword?: boolean;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function prompt(question: string): Promise<string> {
+  const { createInterface } = await import('node:readline');
+  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+  const out = rl as unknown as { _writeToOutput: (s: string) => void; output: NodeJS.WriteStream };
+  let asked = false;
+  out._writeToOutput = (s: string) => {
+    // Echo the question, never the typed characters.
+    if (!asked) {
+      process.stderr.write(s);
+      asked = true;
+    }
+  };
+  return new Promise((resolve) => {
+    rl.question(question, (answer) => {
+      rl.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+  });
+}
+
+/** Odoo 19 offers JSON-2; the secret must then be an API key (a password is refused there). */
+export async function negotiateProtocol(
+  requested: 'auto' | Protocol | undefined,
+  url: URL,
+  o: ConnectionOptions,
+  io: IO,
+  db: string,
+  login: string,
+  secret: string,
+): Promise<Protocol> {
+  if (requested === 'jsonrpc' || requested === 'json2') return requested;
+  try {
+    const { detectProtocol } = await import('../core/json2.js');
+    return await detectProtocol(makeHttp(url, { ...o, rate: 0, retries: 0 }, io), db, login, secret);
+  } catch {
+    return 'jsonrpc';
+  }
+}
+
+export async function login(o: LoginOptions, io: IO): Promise<void> {
+  const env = process.env;
+  const store = await ProfileStore.open(env);
+  const name = store.currentName(o.profile, env);
+  const prev = store.get(name) ?? {};
+  const rawUrl = o.url ?? env.POSDATA_URL ?? prev.url;
+  const db = o.db ?? env.POSDATA_DB ?? prev.db;
+  const user = o.user ?? env.POSDATA_USER ?? prev.login;
+  if (!rawUrl)
+    throw new UsageError(
+      'login needs --url',
+      'posdata login --url https://shop.example.com --db DB --user LOGIN',
+    );
+  const url = parseServerUrl(rawUrl, o.allowInsecureHttp);
+  if (!db) throw new UsageError('login needs --db', 'give the Odoo database name with --db');
+  if (!user) throw new UsageError('login needs --user', 'give the Odoo login with --user');
+  let secret: string | undefined;
+  if (o.passwordStdin) secret = await readStdin();
+  else if (env.POSDATA_PASSWORD) secret = env.POSDATA_PASSWORD;
+  else if (process.stdin.isTTY && process.stderr.isTTY)
+    secret = await prompt(`Password or API key for ${user}@${url.host}: `);
+  else throw new UsageError('no password given', 'pipe it with --password-stdin or set POSDATA_PASSWORD');
+  if (!secret) throw new UsageError('the password is empty', 'give the password or API key');
+  redactor.add(secret);
+
+  const protocol = await negotiateProtocol(o.protocol, url, o, io, db, user, secret);
+  const http = makeHttp(url, o, io);
+  const transport = await makeTransport(protocol, http, db);
+  const client = new OdooClient(transport, { db, login: user, secret }, undefined, { trace: trace(io) });
+  try {
+    const uid = await client.authenticate();
+    const v = await client.version();
+    let tz: string | null = null;
+    try {
+      const ctx = (await client.executeKw('res.users', 'context_get', [], {})) as { tz?: string | false };
+      tz = ctx?.tz || null;
+    } catch {
+      tz = null;
+    }
+    store.set(name, {
+      url: url.href,
+      db,
+      login: user,
+      secret: o.storePassword === false ? undefined : secret,
+      uid,
+      tz,
+      serverVersion: v.server_version,
+      protocol,
+      loggedInAt: new Date().toISOString(),
+    });
+    if (!o.quiet) {
+      io.err(
+        `posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${protocol}; profile ${name}${o.storePassword === false ? ' (secret not stored: set POSDATA_PASSWORD)' : ''}`,
+      );
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+export async function logout(
+  o: { profile?: string; remove?: boolean; quiet?: boolean },
+  io: IO,
+): Promise<void> {
+  const store = await ProfileStore.open();
+  const name = store.currentName(o.profile);
+  const done = o.remove ? store.remove(name) : store.forget(name);
+  if (!done) throw new AuthError(`no profile named ${name}`, 'list them with posdata profiles');
+  if (!o.quiet) io.err(`posdata: ${o.remove ? 'removed' : 'logged out of'} profile ${name}`);
+}
+
+export async function whoami(o: ConnectionOptions & { format?: string }, io: IO): Promise<void> {
+  const s = await openSession(o, io);
+  try {
+    const uid = await s.client.ensureUid();
+    const v = await s.client.version();
+    const ctx = (await s.client.executeKw('res.users', 'context_get', [], {})) as {
+      tz?: string | false;
+      lang?: string;
+    };
+    const info = {
+      profile: s.profileName,
+      url: s.url.href,
+      database: s.client.db,
+      login: s.client.login,
+      uid,
+      protocol: s.protocol,
+      server_version: v.server_version,
+      tz: ctx?.tz || null,
+      lang: ctx?.lang ?? null,
+      store: s.store.path,
+    };
+    if (o.format === 'json') process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    else {
+      const w = Math.max(...Object.keys(info).map((k) => k.length));
+      process.stdout.write(
+        Object.entries(info)
+          .map(([k, v]) => `${k.padEnd(w)}  ${v ?? ''}`)
+          .join('\n') + '\n',
+      );
+    }
+  } finally {
+    await s.client.close();
+  }
+}
+
+export async function profiles(o: { use?: string; remove?: string; quiet?: boolean }, io: IO): Promise<void> {
+  const store = await ProfileStore.open();
+  if (o.use) {
+    if (!store.get(o.use))
+      throw new UsageError(`no profile named ${o.use}`, 'list them with posdata profiles');
+    store.use(o.use);
+    if (!o.quiet) io.err(`posdata: profile ${o.use} is now the default`);
+    return;
+  }
+  if (o.remove) {
+    if (!store.remove(o.remove))
+      throw new UsageError(`no profile named ${o.remove}`, 'list them with posdata profiles');
+    if (!o.quiet) io.err(`posdata: removed profile ${o.remove}`);
+    return;
+  }
+  const current = store.currentName();
+  const all = store.list();
+  const lines = Object.entries(all).map(
+    ([n, p]) =>
+      `${n === current ? '*' : ' '} ${n}\t${p.url ?? ''}\t${p.db ?? ''}\t${p.login ?? ''}\t${p.secret ? 'secret stored' : 'no secret'}`,
+  );
+  process.stdout.write(lines.length ? `${lines.join('\n')}\n` : '');
+}

@@ -1,0 +1,118 @@
+// Credentials resolution, in one place. Precedence for URL, database, login and secret:
+// flag, then environment (POSDATA_URL, POSDATA_DB, POSDATA_USER, POSDATA_PASSWORD), then
+// the profile. The secret never comes from a flag.
+import { OdooClient } from '../core/client.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { Http, parseServerUrl } from '../core/http.js';
+import { JsonRpcTransport } from '../core/jsonrpc.js';
+import { redactor } from '../core/redact.js';
+import type { Protocol, Transport } from '../core/transport.js';
+import { type Profile, ProfileStore } from '../store/profiles.js';
+import type { IO } from './io.js';
+
+export interface ConnectionOptions {
+  profile?: string;
+  url?: string;
+  db?: string;
+  user?: string;
+  protocol?: 'auto' | Protocol;
+  timeout?: number;
+  rate?: number;
+  retries?: number;
+  caFile?: string;
+  insecure?: boolean;
+  allowInsecureHttp?: boolean;
+  quiet?: boolean;
+  debug?: boolean;
+}
+
+export interface Session {
+  client: OdooClient;
+  store: ProfileStore;
+  profileName: string;
+  profile: Profile;
+  url: URL;
+  protocol: Protocol;
+}
+
+const live = new Set<OdooClient>();
+
+/** Drops every open connection (interrupt). */
+export function destroyAll(): void {
+  for (const c of live) c.destroy();
+  live.clear();
+}
+
+export async function makeTransport(protocol: Protocol, http: Http, db: string): Promise<Transport> {
+  if (protocol === 'json2') {
+    const { Json2Transport } = await import('../core/json2.js');
+    return new Json2Transport(http, db);
+  }
+  return new JsonRpcTransport(http, db);
+}
+
+export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
+  if (o.insecure)
+    io.err(`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
+  return new Http(url, {
+    timeoutMs: (o.timeout ?? 60) * 1000,
+    rate: o.rate ?? 60,
+    retries: o.retries ?? 4,
+    caFile: o.caFile,
+    insecure: o.insecure,
+    onRetry: io.debug
+      ? (r) => io.err(`posdata: retry ${r.attempt} in ${r.waitMs} ms after ${r.reason}`)
+      : undefined,
+  });
+}
+
+export function trace(io: IO): ((line: string) => void) | undefined {
+  return io.debug ? (line) => io.err(`[rpc] ${line}`) : undefined;
+}
+
+export async function openSession(o: ConnectionOptions, io: IO, env = process.env): Promise<Session> {
+  const store = await ProfileStore.open(env);
+  const profileName = store.currentName(o.profile, env);
+  const profile = store.get(profileName) ?? {};
+  const rawUrl = o.url ?? env.POSDATA_URL ?? profile.url;
+  const db = o.db ?? env.POSDATA_DB ?? profile.db;
+  const login = o.user ?? env.POSDATA_USER ?? profile.login;
+  const secret = env.POSDATA_PASSWORD ?? profile.secret;
+  redactor.add(secret);
+  const url = rawUrl ? parseServerUrl(rawUrl, o.allowInsecureHttp) : undefined;
+  if (!url || !db || !login) {
+    throw new AuthError(
+      `not logged in${o.profile || env.POSDATA_PROFILE ? ` (profile ${profileName})` : ''}`,
+      'run posdata login --url URL --db DB --user LOGIN',
+    );
+  }
+  if (!secret) {
+    throw new AuthError(
+      `no password or API key for ${login} (profile ${profileName})`,
+      'run posdata login, or set POSDATA_PASSWORD',
+    );
+  }
+  const sameTarget =
+    profile.url !== undefined &&
+    parseServerUrl(profile.url, true).href === url.href &&
+    profile.db === db &&
+    profile.login === login;
+  const requested = o.protocol && o.protocol !== 'auto' ? o.protocol : undefined;
+  const protocol: Protocol = requested ?? (sameTarget ? profile.protocol : undefined) ?? 'jsonrpc';
+  const http = makeHttp(url, o, io);
+  const transport = await makeTransport(protocol, http, db);
+  const client = new OdooClient(transport, { db, login, secret }, sameTarget ? profile.uid : undefined, {
+    trace: trace(io),
+  });
+  live.add(client);
+  return { client, store, profileName, profile, url, protocol };
+}
+
+export function parseProtocol(v: string | undefined): 'auto' | Protocol | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'auto' || v === 'jsonrpc' || v === 'json2') return v;
+  throw new UsageError(
+    `--protocol '${v}' is not auto, jsonrpc or json2`,
+    'use --protocol auto|jsonrpc|json2',
+  );
+}

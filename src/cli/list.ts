@@ -1,0 +1,186 @@
+// The list commands (configs, sales, lines, refunds, cancellations, closures, payments,
+// products): flags → query → pages → renderer → sink, with checkpoints and progress.
+import { NotFoundError, UsageError } from '../core/errors.js';
+import type { Domain } from '../core/types.js';
+import {
+  type Checkpoint,
+  loadCheckpoint,
+  queryHash,
+  saveCheckpoint,
+  windowFor,
+} from '../export/checkpoint.js';
+import { prepare, streamRows } from '../export/stream.js';
+import { parseDomain, type QueryFlags } from '../query/build.js';
+import { RESOURCES, type ResourceName } from '../query/resources.js';
+import { checkZone, machineZone } from '../query/time.js';
+import { type ConnectionOptions, openSession } from './connection.js';
+import type { IO } from './io.js';
+import { chooseFormat, makeRenderer, openSink } from './output.js';
+import { Progress } from './progress.js';
+import { onInterrupt } from './signals.js';
+import { list } from './values.js';
+
+export interface ListOptions extends ConnectionOptions {
+  configId?: number;
+  sessionId?: number;
+  state?: string;
+  from?: string;
+  to?: string;
+  tz?: string;
+  fields?: string;
+  limit?: number;
+  sort?: string;
+  domain?: string;
+  pageSize?: number;
+  withPayments?: boolean;
+  format?: string;
+  output?: string;
+  excel?: boolean;
+  checkpoint?: string;
+  full?: boolean;
+  overlap?: number;
+}
+
+export async function runList(
+  name: ResourceName,
+  arg: string | undefined,
+  o: ListOptions,
+  io: IO,
+): Promise<void> {
+  const resource = RESOURCES[name];
+  // Everything that can be checked without the server is checked first.
+  const format = chooseFormat(o.format, o.output, io);
+  if (o.tz) checkZone(o.tz);
+  if (o.checkpoint && !resource.checkpoint) {
+    throw new UsageError(
+      `--checkpoint does not apply to ${name}`,
+      'use it with sales, refunds, cancellations, closures or payments',
+    );
+  }
+  if (o.checkpoint && o.sort) throw new UsageError('--checkpoint exports in write_date order', 'drop --sort');
+  if (o.full && !o.checkpoint) throw new UsageError('--full goes with --checkpoint', 'add --checkpoint FILE');
+  if (o.withPayments && name !== 'sales')
+    throw new UsageError('--with-payments applies to sales', 'use posdata payments');
+  let orderId: number | undefined;
+  if (name === 'lines') {
+    if (!arg || !/^\d+$/.test(arg) || Number(arg) < 1) {
+      throw new UsageError(
+        `'${arg ?? ''}' is not an order id`,
+        'give the numeric id of a sales ticket: posdata lines 42',
+      );
+    }
+    orderId = Number(arg);
+  }
+  const userDomain: Domain | undefined = o.domain !== undefined ? parseDomain(o.domain) : undefined;
+  const cp: Checkpoint | undefined = o.checkpoint && !o.full ? loadCheckpoint(o.checkpoint) : undefined;
+
+  const session = await openSession(o, io);
+  const { client } = session;
+  const tzShown = o.tz ?? session.profile.tz ?? machineZone();
+  const flags: QueryFlags = {
+    configId: o.configId,
+    sessionId: o.sessionId,
+    state: o.state ? list(o.state) : undefined,
+    from: o.from,
+    to: o.to,
+    tz: tzShown,
+    fields: o.fields !== undefined ? list(o.fields) : undefined,
+    limit: o.limit,
+    sort: o.sort,
+    domain: userDomain,
+  };
+  if (o.fields !== undefined && flags.fields?.length === 0) {
+    const f = await client.fieldsGet(resource.model);
+    throw new UsageError('--fields is empty', `valid fields: ${Object.keys(f).sort().join(', ')}`);
+  }
+  const fixed: Domain = orderId !== undefined ? [['order_id', '=', orderId]] : [];
+  const prepared = await prepare(client, resource, flags, { fixed, withPayments: o.withPayments });
+  if (orderId !== undefined) {
+    const found = await client.read('pos.order', [orderId], ['name']);
+    if (found.length === 0)
+      throw new NotFoundError(`sales ticket ${orderId} does not exist`, 'list ticket ids with posdata sales');
+  }
+
+  const hash = queryHash([name, prepared.query.domain, prepared.query.fields, o.withPayments ?? false]);
+  const server = `${session.url.href}|${client.db}`;
+  if (cp && (cp.query !== hash || cp.server !== server)) {
+    throw new UsageError(
+      `checkpoint ${o.checkpoint} was made for another query or server`,
+      'use a checkpoint file per query, or --full to start it again',
+    );
+  }
+  const overlap = o.overlap ?? 300;
+  const window = o.checkpoint ? windowFor(cp, overlap) : undefined;
+
+  const toFile = o.output !== undefined && o.output !== '-';
+  const sink = await openSink(o.output);
+  const release = onInterrupt(() => sink.abort());
+  const progress = new Progress(io, toFile || !io.stdoutTTY);
+  let count = 0;
+  try {
+    const renderer = await makeRenderer({
+      format,
+      sink,
+      fields: prepared.outFields,
+      defs: prepared.defs,
+      excel: o.excel,
+      io,
+      tz: tzShown,
+      preferred: o.fields ? [] : resource.tableColumns,
+      sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+      noun: name,
+      toFile,
+    });
+    if (progress.enabled) {
+      const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+      const total = await client.searchCount(resource.model, domain);
+      progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
+    }
+    await renderer.begin();
+    const seen = window ? new Set<number>() : undefined;
+    for await (const { rows, records } of streamRows(client, prepared, {
+      pageSize: o.pageSize ?? 2000,
+      extraDomain: window?.domain,
+      order: window ? 'write_date, id' : undefined,
+      tz: o.tz,
+    })) {
+      let out = rows;
+      if (seen) {
+        // Within one run a record is written once, even if it moved while we read.
+        out = rows.filter((_, i) => {
+          const id = records[i].id;
+          if (seen.has(id)) return false;
+          seen.add(id);
+          return true;
+        });
+      }
+      await renderer.page(out);
+      count += out.length;
+      progress.update(count);
+    }
+    await renderer.end();
+    progress.done();
+    await sink.commit();
+  } catch (err) {
+    progress.done();
+    await sink.abort();
+    throw err;
+  } finally {
+    release();
+  }
+  if (o.checkpoint && window) {
+    saveCheckpoint(o.checkpoint, {
+      version: 1,
+      resource: name,
+      model: resource.model,
+      server,
+      query: hash,
+      windowEnd: window.windowEnd,
+      overlapSeconds: overlap,
+      lastRunAt: new Date().toISOString(),
+      lastCount: count,
+    });
+  }
+  if (toFile && !io.quiet && io.stderrTTY) io.err(`posdata: wrote ${count} ${name} to ${o.output}`);
+  await client.close();
+}

@@ -1,0 +1,296 @@
+// Entry point: commander subcommands. Only commander is loaded up front; each command
+// imports what it needs when it runs, so `--version` and `--help` start fast.
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT, PosdataError, UsageError } from '../core/errors.js';
+import { redactor } from '../core/redact.js';
+import { RESOURCES, type ResourceName } from '../query/resources.js';
+import { makeIO } from './io.js';
+import { installSignalHandlers } from './signals.js';
+import { number, positiveInt } from './values.js';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+function connectionOptions(c: Command): Command {
+  return c
+    .option('--profile <name>', 'stored profile to use (env POSDATA_PROFILE)')
+    .option('--url <url>', 'Odoo base URL (env POSDATA_URL)')
+    .option('--db <name>', 'Odoo database (env POSDATA_DB)')
+    .option('--user <login>', 'Odoo login (env POSDATA_USER)')
+    .addOption(new Option('--protocol <p>', 'auto, jsonrpc or json2').choices(['auto', 'jsonrpc', 'json2']))
+    .option('--timeout <seconds>', 'bound on each request', number('--timeout', 1), 60)
+    .option('--rate <n>', 'at most N requests a minute; 0 for no limit', number('--rate', 0), 60)
+    .option('--ca-file <file>', 'trust this CA too (PEM)')
+    .option('--insecure', 'skip TLS certificate verification (warns)')
+    .option('--allow-insecure-http', 'allow plain http to a host that is not loopback')
+    .option('--debug', 'show each RPC on stderr (secret as ***)')
+    .option('-q, --quiet', 'no progress or notices on stderr')
+    .option('--no-color', 'no colour, also with NO_COLOR');
+}
+
+function outputOptions(c: Command): Command {
+  return c
+    .addOption(
+      new Option('--format <fmt>', 'table, json, ndjson or csv (default: table on a terminal, else csv)'),
+    )
+    .option('-o, --output <file>', 'write to FILE atomically; the format follows its extension')
+    .option('--excel', 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised');
+}
+
+function queryOptions(c: Command, name: ResourceName): Command {
+  const r = RESOURCES[name];
+  const ff = r.filterFields;
+  if (ff.config) c.option('--config-id <id>', 'one register', positiveInt('--config-id'));
+  if (ff.session) c.option('--session-id <id>', 'one session', positiveInt('--session-id'));
+  if (ff.state)
+    c.option('--state <states>', 'order states, comma-separated (draft, paid, done, cancel, invoiced)');
+  if (ff.time) {
+    c.option(
+      '--from <when>',
+      `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d`,
+    );
+    c.option('--to <when>', 'up to this time; a date-only value includes that whole day');
+  }
+  c.option('--tz <zone>', "IANA zone for --from/--to and shown times (default: the Odoo user's zone)")
+    .option('--fields <list>', 'fields to return, comma-separated')
+    .option('--limit <n>', 'at most N records (default all)', positiveInt('--limit'))
+    .option('--sort <order>', 'sort, as Odoo\'s order: "date_order desc, id"')
+    .option('--domain <json>', 'an extra Odoo domain, ANDed with the other filters')
+    .option('--page-size <n>', 'records per request when reading many', positiveInt('--page-size'), 2000);
+  if (name === 'sales') c.option('--with-payments', 'each order carries its payments with method names');
+  if (r.checkpoint) {
+    c.option('--checkpoint <file>', 'export only what changed since the last run with FILE (write_date, id)')
+      .option('--full', 'with --checkpoint: export everything and start the checkpoint again')
+      .option(
+        '--overlap <seconds>',
+        'with --checkpoint: re-read this much before the last window end',
+        number('--overlap', 0),
+        300,
+      );
+  }
+  return c;
+}
+
+function build(): Command {
+  const program = new Command('posdata')
+    .description(
+      'Pull and export point-of-sale data from Odoo: registers, sessions, closures, sales, lines, payments, refunds, cancellations, products.',
+    )
+    .version(version(), '-V, --version')
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText(
+      'after',
+      examples([
+        'posdata login --url https://shop.example.com --db shop --user integration',
+        'posdata sales --from today --sort "date_order desc" --limit 10',
+        'posdata sales --checkpoint sales.ckpt -o /data/sales-$(date +%F-%H).csv',
+        'posdata closures --from 7d --format json | jq ".[].cash_register_balance_end_real"',
+      ]) +
+        '\nExit codes: 0 ok, 2 usage, 3 authentication, 4 not found, 5 server refused, 6 connection, 7 reconcile difference, 130 interrupted.\n',
+    );
+
+  connectionOptions(
+    program
+      .command('login')
+      .description(
+        'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
+      )
+      .option('--password-stdin', 'read the password or API key from standard input')
+      .option('--no-store-password', 'keep the secret out of the store; later runs need POSDATA_PASSWORD'),
+  )
+    .addHelpText(
+      'after',
+      examples([
+        'posdata login --url https://shop.example.com --db shop --user integration',
+        'printf %s "$ODOO_KEY" | posdata login --url https://shop.example.com --db shop --user integration --password-stdin',
+        'posdata login --profile staging --url https://staging.example.com --db shop --user admin',
+      ]),
+    )
+    .action(async (opts) => (await import('./auth.js')).login(opts, makeIO(opts)));
+
+  program
+    .command('logout')
+    .description('Forget the stored secret and user id of the profile')
+    .option('--profile <name>', 'profile to log out of')
+    .option('--remove', 'forget the whole profile, not only its secret')
+    .addHelpText('after', examples(['posdata logout', 'posdata logout --profile staging --remove']))
+    .action(async (opts) => (await import('./auth.js')).logout(opts, makeIO(opts)));
+
+  connectionOptions(
+    program
+      .command('whoami')
+      .description('Show the profile, URL, database, login, user id, protocol and server version')
+      .addOption(new Option('--format <fmt>', 'text or json').choices(['text', 'json'])),
+  )
+    .addHelpText('after', examples(['posdata whoami', 'posdata whoami --profile staging --format json']))
+    .action(async (opts) => (await import('./auth.js')).whoami(opts, makeIO(opts)));
+
+  program
+    .command('profiles')
+    .description('List the stored profiles; --use NAME makes one the default, --remove NAME forgets one')
+    .option('--use <name>', 'make this profile the default')
+    .option('--remove <name>', 'forget this profile')
+    .addHelpText('after', examples(['posdata profiles', 'posdata profiles --use staging']))
+    .action(async (opts) => (await import('./auth.js')).profiles(opts, makeIO(opts)));
+
+  for (const name of Object.keys(RESOURCES) as ResourceName[]) {
+    const r = RESOURCES[name];
+    const cmd = program.command(name === 'lines' ? 'lines' : name).description(r.summary);
+    if (name === 'lines') cmd.argument('<order-id>', 'the sales ticket id');
+    queryOptions(cmd, name);
+    outputOptions(cmd);
+    connectionOptions(cmd);
+    cmd.addHelpText('after', examples(r.examples));
+    cmd.action(async (...args: unknown[]) => {
+      const opts = (name === 'lines' ? args[1] : args[0]) as Record<string, unknown>;
+      const arg = name === 'lines' ? (args[0] as string) : undefined;
+      const { runList } = await import('./list.js');
+      await runList(name, arg, opts, makeIO(opts));
+    });
+  }
+
+  const rec = program
+    .command('reconcile')
+    .description('Daily cash reconciliation: expected against counted cash per closed session')
+    .option('--date <day>', 'one business day (YYYY-MM-DD, today, yesterday)')
+    .option('--from <when>', 'closing time from')
+    .option('--to <when>', 'closing time up to; a date-only value includes that whole day')
+    .option('--config-id <id>', 'one register', positiveInt('--config-id'))
+    .option('--tz <zone>', "IANA zone of the business day (default: the Odoo user's zone)")
+    .option('--tolerance <amount>', 'differences up to this are fine', number('--tolerance', 0), 0.01)
+    .option('--fail-on-difference', 'exit 7 when a difference exceeds the tolerance');
+  outputOptions(rec);
+  connectionOptions(rec);
+  rec
+    .addHelpText(
+      'after',
+      examples([
+        'posdata reconcile --date yesterday',
+        'posdata reconcile --from 2026-11-01 --to 2026-11-30 --format csv -o november.csv',
+        'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
+      ]),
+    )
+    .action(async (opts) => (await import('../reconcile/command.js')).runReconcile(opts, makeIO(opts)));
+
+  program
+    .command('sandbox')
+    .description('Start the bundled Odoo-compatible server with generated POS data (loopback)')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8069)
+    .option('--seed <n>', 'the same seed gives the same data', positiveInt('--seed', 0), 1)
+    .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
+    .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
+    .addOption(new Option('--odoo-version <v>', 'which Odoo to present').choices(['17', '19']).default('17'))
+    .option('--admin-key <key>', "the admin's API key (default: generated and printed)")
+    .option('--faults <spec>', 'misbehave on purpose (see the README)')
+    .addHelpText(
+      'after',
+      examples([
+        'posdata sandbox',
+        'posdata sandbox --port 8070 --orders 100000 --seed 7',
+        'posdata sandbox --odoo-version 19',
+      ]),
+    )
+    .action(async (opts) => {
+      const { runSandboxCommand } = await import('../sandbox/index.js');
+      await runSandboxCommand({
+        host: opts.host,
+        port: opts.port,
+        seed: opts.seed,
+        orders: opts.orders,
+        days: opts.days,
+        odooVersion: opts.odooVersion === '19' ? 19 : 17,
+        adminKey: opts.adminKey,
+        faults: opts.faults,
+      });
+    });
+
+  const serve = program
+    .command('serve')
+    .description("Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)")
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8080)
+    .option('--token-ttl <seconds>', 'token lifetime', positiveInt('--token-ttl'), 3600)
+    .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60);
+  connectionOptions(serve);
+  serve
+    .addHelpText('after', examples(['posdata serve', 'posdata serve --port 8080 --profile shop']))
+    .action(async (opts) => (await import('../serve/command.js')).runServe(opts, makeIO(opts)));
+
+  return program;
+}
+
+function fail(err: unknown, debug: boolean): number {
+  if (err instanceof PosdataError) {
+    process.stderr.write(`posdata: ${redactor.text(err.line())}\n`);
+    if (debug && err.cause)
+      process.stderr.write(`${redactor.text(String((err.cause as Error).stack ?? err.cause))}\n`);
+    return err.exitCode;
+  }
+  const e = err as Error;
+  process.stderr.write(
+    `posdata: internal error: ${redactor.text(e?.message ?? String(err))}; please report it (run with --debug for details)\n`,
+  );
+  if (debug) process.stderr.write(`${redactor.text(e?.stack ?? '')}\n`);
+  return EXIT.internal;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
+  if (!isLongRunning(argv)) installSignalHandlers();
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+  });
+  const debug = argv.includes('--debug');
+  const program = build();
+  program.exitOverride();
+  program.configureOutput({
+    writeErr: () => undefined,
+    outputError: () => undefined,
+  });
+  for (const c of program.commands) {
+    c.exitOverride();
+    c.configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => undefined });
+  }
+  let code: number = EXIT.ok;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (
+        err.code === 'commander.helpDisplayed' ||
+        err.code === 'commander.version' ||
+        err.code === 'commander.help'
+      ) {
+        code = EXIT.ok;
+      } else {
+        const msg = err.message.replace(/^error:\s*/, '').split('\n')[0];
+        code = fail(new UsageError(msg, 'see posdata --help'), debug);
+      }
+    } else if ((err as Error)?.constructor?.name === 'PipeClosed') {
+      code = EXIT.ok;
+    } else {
+      code = fail(err, debug);
+    }
+  }
+  process.exitCode = code;
+  // Nothing may keep the process alive after the work is done (open sockets, timers).
+  if (code !== EXIT.ok || !isLongRunning(argv)) setTimeout(() => process.exit(code), 50).unref();
+}
+
+function isLongRunning(argv: string[]): boolean {
+  return argv.includes('sandbox') || argv.includes('serve');
+}

@@ -1,0 +1,32 @@
+// SIGINT and SIGTERM: abort what is being written (the old -o file stays, no temp file is
+// left), drop the sockets, say so in one line, exit 130.
+import { removePendingTemps } from '../sink/atomic.js';
+import { destroyAll } from './connection.js';
+
+const cleanups = new Set<() => Promise<void> | void>();
+let installed = false;
+
+export function installSignalHandlers(): void {
+  if (installed) return;
+  installed = true;
+  const handler = (signal: NodeJS.Signals) => {
+    removePendingTemps();
+    destroyAll();
+    for (const c of cleanups) {
+      try {
+        void c();
+      } catch {
+        /* best effort */
+      }
+    }
+    process.stderr.write(`\nposdata: interrupted by ${signal}; nothing was written\n`);
+    process.exit(130);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+export function onInterrupt(fn: () => Promise<void> | void): () => void {
+  cleanups.add(fn);
+  return () => cleanups.delete(fn);
+}

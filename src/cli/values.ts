@@ -1,0 +1,33 @@
+// Parsing of flag values: one clear usage error per bad value.
+import { UsageError } from '../core/errors.js';
+
+export function positiveInt(flag: string, min = 1) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw.trim()))
+      throw new UsageError(
+        `${flag} '${raw}' is not a whole number`,
+        `give ${flag} a number of at least ${min}`,
+      );
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < min)
+      throw new UsageError(`${flag} '${raw}' is out of range`, `give ${flag} a number of at least ${min}`);
+    return n;
+  };
+}
+
+export function number(flag: string, min = 0) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || n < min) {
+      throw new UsageError(`${flag} '${raw}' is not a number of at least ${min}`, `give ${flag} a number`);
+    }
+    return n;
+  };
+}
+
+export function list(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

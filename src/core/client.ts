@@ -1,0 +1,219 @@
+// The Odoo client: the ORM calls posdata uses, on top of a transport, with --debug traces
+// (secret masked) and streaming reads. No terminal knowledge here.
+import { isTransient, ProtocolError } from './errors.js';
+import { redactor } from './redact.js';
+import type { Credentials, TraceFn, Transport } from './transport.js';
+import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
+
+export interface PageQuery {
+  model: string;
+  domain: Domain;
+  fields: string[];
+  /** Odoo `order`. With `id`, `id desc` or `write_date, id` paging is by key ranges. */
+  order: string;
+  /** At most this many records in all; undefined = all. */
+  limit?: number;
+  pageSize: number;
+  context?: Record<string, unknown>;
+  /** Resume after this key (keyset paging). */
+  after?: { id: number; write_date?: string };
+  /** Skip this many first (offset paging only). */
+  offset?: number;
+}
+
+type Keyset = 'id' | 'id desc' | 'write_date,id' | null;
+
+function keysetOf(order: string): Keyset {
+  const o = order.toLowerCase().replace(/\s+/g, ' ').replace(/ ?, ?/g, ',').trim();
+  if (o === 'id' || o === 'id asc') return 'id';
+  if (o === 'id desc') return 'id desc';
+  if (
+    o === 'write_date,id' ||
+    o === 'write_date asc,id asc' ||
+    o === 'write_date,id asc' ||
+    o === 'write_date asc,id'
+  )
+    return 'write_date,id';
+  return null;
+}
+
+function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
+  if (keyset === 'id') return [['id', '>', last.id]];
+  if (keyset === 'id desc') return [['id', '<', last.id]];
+  const w = last.write_date as string;
+  return ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', last.id]];
+}
+
+export interface ClientOptions {
+  /** Extra tries for a reply cut short after its headers (undici retries the rest). */
+  bodyRetries?: number;
+  trace?: TraceFn;
+  context?: Record<string, unknown>;
+}
+
+export class OdooClient {
+  private uidValue: number | undefined;
+  private readonly fieldsCache = new Map<string, FieldMap>();
+  private versionCache: ServerVersion | undefined;
+
+  constructor(
+    readonly transport: Transport,
+    private readonly creds: Credentials,
+    uid?: number,
+    private readonly opts: ClientOptions = {},
+  ) {
+    this.uidValue = uid;
+    redactor.add(creds.secret);
+  }
+
+  get uid(): number | undefined {
+    return this.uidValue;
+  }
+
+  get db(): string {
+    return this.creds.db;
+  }
+
+  get login(): string {
+    return this.creds.login;
+  }
+
+  get requestCount(): number {
+    return this.transport.requestCount;
+  }
+
+  private trace(line: string): void {
+    if (this.opts.trace) this.opts.trace(redactor.text(line));
+  }
+
+  async version(): Promise<ServerVersion> {
+    if (!this.versionCache) {
+      const t = Date.now();
+      this.trace(`→ ${this.transport.protocol} common.version`);
+      this.versionCache = await this.transport.version();
+      this.trace(`← ${this.versionCache.server_version} (${Date.now() - t} ms)`);
+    }
+    return this.versionCache;
+  }
+
+  /** Authenticates (never retried) and remembers the uid. */
+  async authenticate(): Promise<number> {
+    const t = Date.now();
+    this.trace(
+      `→ ${this.transport.protocol} common.authenticate ["${this.creds.db}", "${this.creds.login}", "***", {}]`,
+    );
+    const uid = await this.transport.authenticate(this.creds);
+    this.trace(`← uid ${uid} (${Date.now() - t} ms)`);
+    this.uidValue = uid;
+    return uid;
+  }
+
+  async ensureUid(): Promise<number> {
+    return this.uidValue ?? (await this.authenticate());
+  }
+
+  async executeKw(
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown> = {},
+    retry = true,
+  ): Promise<unknown> {
+    const uid = await this.ensureUid();
+    const kw = this.opts.context && !kwargs.context ? { ...kwargs, context: this.opts.context } : kwargs;
+    const tries = retry ? (this.opts.bodyRetries ?? 3) + 1 : 1;
+    for (let attempt = 1; ; attempt++) {
+      const t = Date.now();
+      this.trace(
+        `→ ${this.transport.protocol} ${model}.${method} ${JSON.stringify(args)} ${JSON.stringify(kw)}`,
+      );
+      try {
+        const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
+        const size = Array.isArray(result)
+          ? `${result.length} records`
+          : JSON.stringify(result)?.slice(0, 80);
+        this.trace(`← ${size} (${Date.now() - t} ms)`);
+        return result;
+      } catch (err) {
+        this.trace(`← error (${Date.now() - t} ms): ${(err as Error).message}`);
+        // undici already retried statuses and connection errors; a body cut short after
+        // the headers arrived, or a garbled reply, is retried here.
+        if (attempt >= tries || !(err instanceof ProtocolError) || !isTransient(err)) throw err;
+        const wait = Math.min(500 * 2 ** (attempt - 1), 10_000) * (0.5 + Math.random() / 2);
+        this.trace(`  retrying in ${Math.round(wait)} ms`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
+    return (await this.executeKw(model, 'search_read', [domain], { ...kw })) as OdooRecord[];
+  }
+
+  async read(model: string, ids: number[], fields: string[]): Promise<OdooRecord[]> {
+    if (ids.length === 0) return [];
+    return (await this.executeKw(model, 'read', [ids], { fields })) as OdooRecord[];
+  }
+
+  async searchCount(model: string, domain: Domain): Promise<number> {
+    return (await this.executeKw(model, 'search_count', [domain], {})) as number;
+  }
+
+  /** The model's fields, once per run. */
+  async fieldsGet(model: string): Promise<FieldMap> {
+    let f = this.fieldsCache.get(model);
+    if (!f) {
+      f = (await this.executeKw(model, 'fields_get', [], {
+        attributes: ['type', 'string', 'store', 'relation', 'selection', 'digits'],
+      })) as FieldMap;
+      this.fieldsCache.set(model, f);
+    }
+    return f;
+  }
+
+  /**
+   * Every matching record, page by page. Pages are fetched one ahead: the next request is
+   * in flight while the caller writes the current page. Orders by id (asc or desc) and by
+   * (write_date, id) page by key ranges, which stay stable while the server changes
+   * underneath; any other order pages by offset.
+   */
+  async *pages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
+    const keyset = q.offset ? null : keysetOf(q.order);
+    const fields = [...q.fields];
+    if (keyset && !fields.includes('id')) fields.push('id');
+    if (keyset === 'write_date,id' && !fields.includes('write_date')) fields.push('write_date');
+    let remaining = q.limit ?? Number.POSITIVE_INFINITY;
+    let offset = keyset ? 0 : (q.offset ?? 0);
+    const fetchAfter = (last: OdooRecord | undefined): Promise<OdooRecord[]> | null => {
+      if (remaining <= 0) return null;
+      const limit = Math.min(q.pageSize, remaining);
+      const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
+      const kw: SearchReadKw = { fields, limit, order: q.order };
+      if (!keyset && offset > 0) kw.offset = offset;
+      if (q.context) kw.context = q.context;
+      return this.searchRead(q.model, domain, kw);
+    };
+    let startAfter: OdooRecord | undefined = q.after
+      ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord)
+      : undefined;
+    let pending = fetchAfter(startAfter);
+    while (pending) {
+      const page = await pending;
+      const want = Math.min(q.pageSize, remaining);
+      remaining -= page.length;
+      offset += page.length;
+      startAfter = page[page.length - 1];
+      // A short page is the last one; otherwise ask for the next before handing this one out.
+      pending = page.length < want ? null : fetchAfter(startAfter);
+      if (page.length > 0) yield page;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  destroy(): void {
+    this.transport.destroy();
+  }
+}

@@ -1,0 +1,138 @@
+// The spec's transport: POST {base}/jsonrpc with a JSON-RPC 2.0 envelope, services
+// `common` and `object`. Errors arrive as HTTP 200 with an `error` member.
+import { AuthError, ProtocolError } from './errors.js';
+import type { Http } from './http.js';
+import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
+import type { CallOptions, Credentials, Transport } from './transport.js';
+import type { ServerVersion } from './types.js';
+
+interface Envelope {
+  jsonrpc?: unknown;
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: OdooErrorData };
+}
+
+export class JsonRpcTransport implements Transport {
+  readonly protocol = 'jsonrpc' as const;
+  private nextId = 1;
+
+  constructor(
+    private readonly http: Http,
+    private readonly db: string,
+  ) {}
+
+  get requestCount(): number {
+    return this.http.requestCount;
+  }
+
+  async call(
+    service: string,
+    method: string,
+    args: unknown[],
+    opts: CallOptions,
+    model?: string,
+  ): Promise<unknown> {
+    const id = this.nextId++;
+    const body = JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id });
+    const reply = await this.http.post('jsonrpc', body, {}, opts.retry);
+    const host = this.http.base.host;
+    if (reply.status === 404) {
+      throw new ProtocolError(
+        `${host} has no /jsonrpc endpoint (HTTP 404)`,
+        'check --url; on Odoo 19+ servers without JSON-RPC use --protocol json2 with an API key',
+      );
+    }
+    if (reply.status !== 200) {
+      throw new ProtocolError(
+        `${host} answered HTTP ${reply.status} instead of JSON-RPC`,
+        reply.status >= 500 ? 'the server or a proxy is failing; try again later' : 'check --url',
+        { transient: [429, 502, 503, 504].includes(reply.status) },
+      );
+    }
+    let env: Envelope;
+    try {
+      env = JSON.parse(reply.text) as Envelope;
+    } catch {
+      const html = /html/i.test(reply.contentType) || /^\s*</.test(reply.text);
+      throw new ProtocolError(
+        html
+          ? `${host} answered with an HTML page, not JSON-RPC`
+          : `${host} answered with JSON that does not parse`,
+        html
+          ? 'check that --url is the Odoo server itself (not a login page or proxy)'
+          : 'try again; check any proxy in between',
+        { transient: !html },
+      );
+    }
+    if (
+      env === null ||
+      typeof env !== 'object' ||
+      env.jsonrpc !== '2.0' ||
+      (!('result' in env) && !env.error && !('id' in env))
+    ) {
+      throw new ProtocolError(
+        `${host} answered JSON that is not JSON-RPC`,
+        'check that --url is the Odoo server',
+      );
+    }
+    if (env.id !== id) {
+      throw new ProtocolError(
+        `${host} answered request ${id} with id ${JSON.stringify(env.id)}`,
+        'check any proxy or cache in between',
+      );
+    }
+    if (env.error) {
+      throw mapOdooError(env.error.data ?? { message: env.error.message }, {
+        host,
+        db: this.db,
+        model,
+        code: env.error.code,
+      });
+    }
+    return env.result ?? null;
+  }
+
+  async version(): Promise<ServerVersion> {
+    return (await this.call('common', 'version', [], { retry: true })) as ServerVersion;
+  }
+
+  async authenticate(creds: Credentials): Promise<number> {
+    const uid = await this.call('common', 'authenticate', [creds.db, creds.login, creds.secret, {}], {
+      retry: false,
+    });
+    if (typeof uid !== 'number' || uid <= 0) {
+      throw new AuthError(
+        `${this.http.base.host} rejected login '${creds.login}' on database '${creds.db}'`,
+        'check the user and password (or API key) and run posdata login again',
+      );
+    }
+    return uid;
+  }
+
+  executeKw(
+    creds: Credentials,
+    uid: number,
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<unknown> {
+    return this.call(
+      'object',
+      'execute_kw',
+      [creds.db, uid, creds.secret, model, method, args, kwargs],
+      opts,
+      model,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  destroy(): void {
+    this.http.destroy();
+  }
+}

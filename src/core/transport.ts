@@ -1,0 +1,43 @@
+// What the client needs from a protocol. JSON-RPC (`/jsonrpc`) and JSON-2 (`/json/2/...`)
+// both implement it, so every command works the same over both.
+import type { ServerVersion } from './types.js';
+
+export type Protocol = 'jsonrpc' | 'json2';
+
+export interface Credentials {
+  db: string;
+  login: string;
+  /** Password or API key. Never printed: register it with the redactor. */
+  secret: string;
+}
+
+export interface CallOptions {
+  /** Read calls are retried on transient faults; authentication and writes never are. */
+  retry: boolean;
+}
+
+export interface Transport {
+  readonly protocol: Protocol;
+  /** The server version, without credentials. */
+  version(): Promise<ServerVersion>;
+  /** The user id for these credentials; AuthError when they are rejected. Never retried. */
+  authenticate(creds: Credentials): Promise<number>;
+  /** One ORM call, with Odoo's positional `args` and keyword `kwargs`. */
+  executeKw(
+    creds: Credentials,
+    uid: number,
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<unknown>;
+  /** Requests sent so far (HTTP attempts, retries included). */
+  readonly requestCount: number;
+  close(): Promise<void>;
+  /** Drops open sockets at once (interrupt). */
+  destroy(): void;
+}
+
+/** One line per call for --debug; the secret is already masked by the caller. */
+export type TraceFn = (line: string) => void;

@@ -1,0 +1,38 @@
+// Plain types of Odoo's data model as the wire shows it.
+
+export type DomainLeaf = [string, string, unknown];
+export type DomainTerm = DomainLeaf | '&' | '|' | '!';
+export type Domain = DomainTerm[];
+
+/** A record as Odoo returns it: `false` for empty, `[id, name]` for a many2one. */
+export type OdooRecord = Record<string, unknown> & { id: number };
+
+export type Many2one = [number, string] | false;
+
+export interface FieldDef {
+  type: string;
+  string?: string;
+  store?: boolean;
+  relation?: string;
+  selection?: [string, string][];
+  digits?: [number, number] | false;
+  required?: boolean;
+}
+
+export type FieldMap = Record<string, FieldDef>;
+
+export interface ServerVersion {
+  server_version: string;
+  server_serie: string;
+  server_version_info: (string | number)[];
+  protocol_version?: number;
+}
+
+/** Keyword arguments of the ORM methods we call. */
+export interface SearchReadKw {
+  fields?: string[];
+  limit?: number;
+  offset?: number;
+  order?: string;
+  context?: Record<string, unknown>;
+}

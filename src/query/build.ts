@@ -1,0 +1,234 @@
+// Flags → a query (domain, fields, order, limit), checked against the fields the server
+// actually has (fields_get), never against a version number.
+import { UsageError } from '../core/errors.js';
+import type { Domain, DomainTerm, FieldDef, FieldMap } from '../core/types.js';
+import { type Resource, VIRTUAL_FIELDS } from './resources.js';
+import { rangeDomain } from './time.js';
+
+export interface QueryFlags {
+  configId?: number;
+  sessionId?: number;
+  state?: string[];
+  from?: string;
+  to?: string;
+  tz: string;
+  fields?: string[];
+  limit?: number;
+  offset?: number;
+  sort?: string;
+  domain?: Domain;
+}
+
+export interface BuiltQuery {
+  model: string;
+  domain: Domain;
+  /** Output fields, in the order asked for. */
+  fields: string[];
+  /** Fields requested from the server (virtual ones replaced by what fills them). */
+  fetchFields: string[];
+  order: string;
+  limit?: number;
+  /** Field definitions for the output fields (virtual ones included). */
+  defs: FieldMap;
+}
+
+function listFields(fields: FieldMap, extra: string[] = []): string {
+  const names = [...Object.keys(fields), ...extra].sort();
+  return names.length > 60 ? `${names.slice(0, 60).join(', ')}, …` : names.join(', ');
+}
+
+export function checkFields(resource: Resource, fields: FieldMap, wanted: string[]): void {
+  const virtual = Object.keys(VIRTUAL_FIELDS[resource.name] ?? {});
+  const unknown = wanted.filter((f) => !(f in fields) && !virtual.includes(f));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')} on ${resource.model}`,
+      `valid fields: ${listFields(fields, virtual)}`,
+    );
+  }
+}
+
+const ORDER_PART = /^([a-z_][a-z0-9_]*)(?:\s+(asc|desc))?$/i;
+
+export function checkSort(sort: string, fields: FieldMap, model: string): string {
+  const parts = sort
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length === 0)
+    throw new UsageError(`--sort '${sort}' is empty`, 'use e.g. --sort "date_order desc, id"');
+  const out: string[] = [];
+  for (const p of parts) {
+    const m = ORDER_PART.exec(p);
+    if (!m)
+      throw new UsageError(
+        `--sort '${p}' is not "field [asc|desc]"`,
+        'use e.g. --sort "date_order desc, id"',
+      );
+    const f = fields[m[1]];
+    if (!f && m[1] !== 'id') {
+      throw new UsageError(
+        `cannot sort on unknown field '${m[1]}' of ${model}`,
+        `valid fields: ${listFields(fields)}`,
+      );
+    }
+    if (f && f.store === false) {
+      throw new UsageError(`cannot sort on '${m[1]}': Odoo does not store it`, 'sort on a stored field');
+    }
+    out.push(m[2] ? `${m[1]} ${m[2].toLowerCase()}` : m[1]);
+  }
+  return out.join(', ');
+}
+
+const OPERATORS = new Set([
+  '=',
+  '!=',
+  '<>',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '=?',
+  'in',
+  'not in',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  '=like',
+  '=ilike',
+  'not =like',
+  'not =ilike',
+  'child_of',
+  'parent_of',
+  'any',
+  'not any',
+]);
+
+/** Parses --domain: JSON, a list of `[field, operator, value]` leaves and `&` `|` `!`. */
+export function parseDomain(raw: string, fields?: FieldMap, model?: string): Domain {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw new UsageError(
+      `--domain is not JSON: ${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}`,
+      'write it as JSON, e.g. --domain \'[["amount_total", ">", 100]]\'',
+    );
+  }
+  if (!Array.isArray(v))
+    throw new UsageError('--domain is not a list', 'write it as a JSON list, e.g. [["state", "=", "paid"]]');
+  let need = 1; // expressions still expected, Polish notation
+  for (const t of v as unknown[]) {
+    if (need === 0) need = 1; // implicit AND between consecutive expressions
+    if (t === '&' || t === '|') {
+      need += 1;
+      continue;
+    }
+    if (t === '!') continue;
+    if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string' || typeof t[1] !== 'string') {
+      throw new UsageError(
+        `--domain term ${JSON.stringify(t)} is not [field, operator, value]`,
+        'see Odoo domains: [["state", "=", "paid"]]',
+      );
+    }
+    if (!OPERATORS.has(t[1].toLowerCase())) {
+      throw new UsageError(
+        `--domain operator '${t[1]}' is not an Odoo operator`,
+        `use one of ${[...OPERATORS].join(' ')}`,
+      );
+    }
+    const head = t[0].split('.')[0];
+    if (fields && !(head in fields) && head !== 'id') {
+      throw new UsageError(
+        `--domain names unknown field '${head}' of ${model}`,
+        `valid fields: ${listFields(fields)}`,
+      );
+    }
+    need -= 1;
+  }
+  if (need > 0 && (v as unknown[]).length > 0) {
+    throw new UsageError(
+      '--domain is incomplete: an operator lacks its operands',
+      'each & and | takes two terms, ! one',
+    );
+  }
+  return v as DomainTerm[] as Domain;
+}
+
+/** The whole query for one resource. `fixed` is the resource's own extra filter (lines' order). */
+export function buildQuery(
+  resource: Resource,
+  fields: FieldMap,
+  flags: QueryFlags,
+  fixed: Domain = [],
+): BuiltQuery {
+  const out = flags.fields && flags.fields.length > 0 ? flags.fields : defaultFieldsFor(resource, fields);
+  checkFields(resource, fields, out);
+  const virtual = VIRTUAL_FIELDS[resource.name] ?? {};
+  const defs: FieldMap = {};
+  const fetch = new Set<string>();
+  for (const f of out) {
+    if (f in fields) {
+      defs[f] = fields[f];
+      fetch.add(f);
+    } else if (f in virtual) {
+      defs[f] = virtual[f] as FieldDef;
+      // refunded_order_id on 16/17 is filled from refunded_order_ids (lines' link).
+      if (f === 'refunded_order_id' && 'refunded_order_ids' in fields) fetch.add('refunded_order_ids');
+    }
+  }
+  const domain: Domain = [...resource.fixedDomain(fields), ...fixed];
+  const ff = resource.filterFields;
+  if (flags.configId !== undefined) {
+    if (!ff.config) throw new UsageError(`--config-id does not apply to ${resource.name}`, 'remove it');
+    domain.push([ff.config, '=', flags.configId]);
+  }
+  if (flags.sessionId !== undefined) {
+    if (!ff.session) throw new UsageError(`--session-id does not apply to ${resource.name}`, 'remove it');
+    domain.push([ff.session, '=', flags.sessionId]);
+  }
+  if (flags.state && flags.state.length > 0) {
+    if (!ff.state) throw new UsageError(`--state does not apply to ${resource.name}`, 'remove it');
+    const sel = fields[ff.state]?.selection?.map((s) => s[0]);
+    const bad = sel ? flags.state.filter((s) => !sel.includes(s)) : [];
+    if (bad.length > 0) {
+      throw new UsageError(`unknown state '${bad[0]}'`, `this server's states: ${sel?.join(', ')}`);
+    }
+    domain.push([ff.state, 'in', flags.state]);
+  }
+  if (flags.from || flags.to) {
+    if (!ff.time) throw new UsageError(`--from/--to do not apply to ${resource.name}`, 'remove them');
+    domain.push(...rangeDomain(ff.time, flags.from, flags.to, flags.tz));
+  }
+  if (flags.domain) {
+    parseDomainFieldsCheck(flags.domain, fields, resource.model);
+    domain.push(...flags.domain);
+  }
+  const order = flags.sort ? withIdTieBreak(checkSort(flags.sort, fields, resource.model)) : 'id';
+  return {
+    model: resource.model,
+    domain,
+    fields: out,
+    fetchFields: [...fetch],
+    order,
+    limit: flags.limit,
+    defs,
+  };
+}
+
+function parseDomainFieldsCheck(domain: Domain, fields: FieldMap, model: string): void {
+  parseDomain(JSON.stringify(domain), fields, model);
+}
+
+/** A sort that ends on id gives the same order on every call (pages do not overlap). */
+function withIdTieBreak(order: string): string {
+  return /(^|,\s*)id(\s+(asc|desc))?$/i.test(order) ? order : `${order}, id`;
+}
+
+export function defaultFieldsFor(resource: Resource, fields: FieldMap): string[] {
+  // Odoo 16 has no stored config_id on orders, 19 no invoiced state: fields the server
+  // lacks (and posdata cannot fill) are left out rather than failing the default view.
+  const virtual = VIRTUAL_FIELDS[resource.name] ?? {};
+  return resource.defaultFields.filter((f) => f in fields || f in virtual);
+}
