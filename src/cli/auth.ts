@@ -5,7 +5,14 @@ import { parseServerUrl } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
-import { type ConnectionOptions, makeHttp, makeTransport, openSession, trace } from './connection.js';
+import {
+  type ConnectionOptions,
+  makeHttp,
+  makeTransport,
+  openSession,
+  probeHttp,
+  trace,
+} from './connection.js';
 import type { IO } from './io.js';
 
 export interface LoginOptions extends ConnectionOptions {
@@ -47,17 +54,20 @@ export async function negotiateProtocol(
   requested: 'auto' | Protocol | undefined,
   url: URL,
   o: ConnectionOptions,
-  io: IO,
+  _io: IO,
   db: string,
   login: string,
   secret: string,
 ): Promise<Protocol> {
   if (requested === 'jsonrpc' || requested === 'json2') return requested;
+  const http = probeHttp(url, o);
   try {
     const { detectProtocol } = await import('../core/json2.js');
-    return await detectProtocol(makeHttp(url, { ...o, rate: 0, retries: 0 }, io), db, login, secret);
+    return await detectProtocol(http, db, login, secret);
   } catch {
     return 'jsonrpc';
+  } finally {
+    await http.close();
   }
 }
 

@@ -66,6 +66,17 @@ export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
   });
 }
 
+/** A short-lived Http for protocol detection: no rate limit, no retries, no repeated warnings. */
+export function probeHttp(url: URL, o: ConnectionOptions): Http {
+  return new Http(url, {
+    timeoutMs: (o.timeout ?? 60) * 1000,
+    rate: 0,
+    retries: 0,
+    caFile: o.caFile,
+    insecure: o.insecure,
+  });
+}
+
 export function trace(io: IO): ((line: string) => void) | undefined {
   return io.debug ? (line) => io.err(`[rpc] ${line}`) : undefined;
 }
@@ -98,7 +109,20 @@ export async function openSession(o: ConnectionOptions, io: IO, env = process.en
     profile.db === db &&
     profile.login === login;
   const requested = o.protocol && o.protocol !== 'auto' ? o.protocol : undefined;
-  const protocol: Protocol = requested ?? (sameTarget ? profile.protocol : undefined) ?? 'jsonrpc';
+  let protocol: Protocol | undefined = requested ?? (sameTarget ? profile.protocol : undefined);
+  if (!protocol) {
+    // No login stored for this target (credentials from the environment only): decide
+    // auto here, as login would have, so an API key reaches a JSON-2-only server.
+    const probe = probeHttp(url, o);
+    try {
+      const { detectProtocol } = await import('../core/json2.js');
+      protocol = await detectProtocol(probe, db, login, secret);
+    } catch {
+      protocol = 'jsonrpc';
+    } finally {
+      await probe.close();
+    }
+  }
   const http = makeHttp(url, o, io);
   const transport = await makeTransport(protocol, http, db);
   const client = new OdooClient(transport, { db, login, secret }, sameTarget ? profile.uid : undefined, {

@@ -118,7 +118,7 @@ export class Http {
       rateLimit,
       interceptors.retry({
         maxRetries: opts.retries,
-        methods: ['POST'],
+        methods: ['POST', 'GET'],
         statusCodes: RETRY_STATUS,
         errorCodes: RETRY_CODES,
         throwOnError: false,
@@ -150,9 +150,30 @@ export class Http {
     return this.limiter.count;
   }
 
-  async post(
+  post(
     path: string,
     body: string,
+    headers: Record<string, string>,
+    retry: boolean,
+    signal?: AbortSignal,
+  ): Promise<HttpReply> {
+    return this.send('POST', path, body, headers, retry, signal);
+  }
+
+  /** A GET without a body (JSON-2's `/json/version`). */
+  get(
+    path: string,
+    headers: Record<string, string>,
+    retry: boolean,
+    signal?: AbortSignal,
+  ): Promise<HttpReply> {
+    return this.send('GET', path, undefined, headers, retry, signal);
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
     headers: Record<string, string>,
     retry: boolean,
     signal?: AbortSignal,
@@ -161,9 +182,13 @@ export class Http {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
-        method: 'POST',
+        method,
         body,
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          accept: 'application/json',
+          ...headers,
+        },
         dispatcher: retry ? this.retrying : this.plain,
         signal,
       });

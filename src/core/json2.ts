@@ -1,49 +1,317 @@
-// Odoo 19's External JSON-2 API: POST {base}/json/2/<model>/<method>, bearer API key,
-// X-Odoo-Database, named arguments. (Being built: issue 8.)
-import { UsageError } from './errors.js';
-import type { Http } from './http.js';
+// Odoo 19's External JSON-2 API: POST {base}/json/2/<model>/<method> with
+// `Authorization: bearer <api-key>`, `X-Odoo-Database` and a body of named arguments.
+// Replies are the bare JSON value; errors are real HTTP statuses with Odoo's
+// serialize_exception body ({name, message, arguments, context, debug}). Shapes follow the
+// recorded exchanges in shared/research/odoo19-wire/ (rpc/controllers/json2.py, http.py
+// Json2Dispatcher.handle_error).
+import { AuthError, type PosdataError, ProtocolError, ServerError } from './errors.js';
+import type { Http, HttpReply } from './http.js';
+import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import type { CallOptions, Credentials, Protocol, Transport } from './transport.js';
 import type { ServerVersion } from './types.js';
 
-export async function detectProtocol(
-  _http: Http,
-  _db: string,
-  _login: string,
-  _secret: string,
-): Promise<Protocol> {
-  return 'jsonrpc';
+/**
+ * Positional parameter names of the ORM methods posdata calls, in Odoo 19's order.
+ * JSON-2 has no positional arguments (`args` is just an unknown keyword, 422), so the
+ * client's execute_kw-style `args` are named here. Record methods take `ids` first.
+ */
+const MODEL_METHODS: Record<string, readonly string[]> = {
+  search_read: ['domain', 'fields', 'offset', 'limit', 'order'],
+  search: ['domain', 'offset', 'limit', 'order'],
+  search_count: ['domain', 'limit'],
+  fields_get: ['allfields', 'attributes'],
+  context_get: [],
+  read_group: ['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy'],
+  formatted_read_group: ['domain', 'groupby', 'aggregates', 'having', 'offset', 'limit', 'order'],
+  name_search: ['name', 'domain', 'operator', 'limit'],
+  create: ['vals_list'],
+};
+
+const RECORD_METHODS: Record<string, readonly string[]> = {
+  read: ['fields', 'load'],
+  write: ['vals'],
+  unlink: [],
+  copy: ['default'],
+};
+
+/**
+ * The JSON-2 body for one execute_kw-style call: positional `args` named per method,
+ * `kwargs` as they are (fields, limit, offset, order, context, attributes...).
+ * Throws on a call this table does not know: that is a bug in posdata, not user input.
+ */
+export function namedArgs(
+  model: string,
+  method: string,
+  args: unknown[],
+  kwargs: Record<string, unknown>,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  let rest = args;
+  let names = MODEL_METHODS[method];
+  if (!names && RECORD_METHODS[method]) {
+    names = RECORD_METHODS[method];
+    if (args.length === 0) throw new Error(`JSON-2: ${model}.${method} needs record ids`);
+    body.ids = args[0];
+    rest = args.slice(1);
+  }
+  if (!names) {
+    if (args.length > 0) {
+      throw new Error(`JSON-2: no named-argument mapping for ${model}.${method} with positional args`);
+    }
+    names = [];
+  }
+  if (rest.length > names.length) {
+    throw new Error(`JSON-2: ${model}.${method} takes at most ${names.length} positional args`);
+  }
+  rest.forEach((v, i) => {
+    body[names[i]] = v;
+  });
+  for (const [k, v] of Object.entries(kwargs)) {
+    if (v !== undefined) body[k] = v;
+  }
+  return body;
+}
+
+type Parsed = { json: true; value: unknown } | { json: false; html: boolean };
+
+function parse(reply: HttpReply): Parsed {
+  try {
+    return { json: true, value: JSON.parse(reply.text) as unknown };
+  } catch {
+    return { json: false, html: /html/i.test(reply.contentType) || /^\s*</.test(reply.text) };
+  }
+}
+
+function isErrorBody(v: unknown): v is OdooErrorData & { name: string } {
+  return v !== null && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string';
+}
+
+const NEW_KEY_HINT =
+  'make a new one in Odoo → Preferences → Account Security → New API Key, then run posdata login again';
+
+/** The server major version from `version_info[0]` (19, or 'saas~18' → 18); NaN if unknown. */
+export function majorVersion(v: ServerVersion): number {
+  const first = v.server_version_info?.[0];
+  return typeof first === 'number' ? first : Number.parseInt(String(first ?? '').replace(/^saas~/, ''), 10);
 }
 
 export class Json2Transport implements Transport {
   readonly protocol = 'json2' as const;
+
   constructor(
     private readonly http: Http,
     readonly db: string,
   ) {}
+
   get requestCount(): number {
     return this.http.requestCount;
   }
-  version(): Promise<ServerVersion> {
-    throw new UsageError('JSON-2 is not available yet', 'use --protocol jsonrpc');
+
+  private get host(): string {
+    return this.http.base.host;
   }
-  authenticate(_c: Credentials): Promise<number> {
-    throw new UsageError('JSON-2 is not available yet', 'use --protocol jsonrpc');
-  }
-  executeKw(
-    _c: Credentials,
-    _u: number,
-    _m: string,
-    _me: string,
-    _a: unknown[],
-    _k: Record<string, unknown>,
-    _o: CallOptions,
+
+  /** One JSON-2 call; the bare result, or the typed error for the reply's status and body. */
+  async call(
+    creds: Credentials,
+    model: string,
+    method: string,
+    body: Record<string, unknown>,
+    opts: CallOptions,
   ): Promise<unknown> {
-    throw new UsageError('JSON-2 is not available yet', 'use --protocol jsonrpc');
+    const path = `json/2/${encodeURIComponent(model)}/${encodeURIComponent(method)}`;
+    const reply = await this.http.post(
+      path,
+      JSON.stringify(body),
+      { authorization: `bearer ${creds.secret}`, 'x-odoo-database': creds.db },
+      opts.retry,
+    );
+    const parsed = parse(reply);
+    if (reply.status === 200) {
+      if (parsed.json) return parsed.value;
+      throw new ProtocolError(
+        parsed.html
+          ? `${this.host} answered ${model}.${method} with an HTML page, not JSON`
+          : `${this.host} answered ${model}.${method} with JSON that does not parse`,
+        parsed.html
+          ? 'check that --url is the Odoo server itself (not a login page or proxy)'
+          : 'try again; check any proxy in between',
+        { transient: !parsed.html },
+      );
+    }
+    throw this.replyError(reply, parsed, creds, model, method);
   }
+
+  private replyError(
+    reply: HttpReply,
+    parsed: Parsed,
+    creds: Credentials,
+    model: string,
+    method: string,
+  ): PosdataError {
+    const host = this.host;
+    const status = reply.status;
+    if (status === 401) {
+      // Odoo says only "Invalid apikey" for an unknown, revoked or expired key and for a
+      // password sent as bearer: the message covers all four.
+      return new AuthError(
+        `${host} refused the API key for '${creds.login}' (HTTP 401): it is invalid, expired or revoked, or is a password (JSON-2 accepts only API keys)`,
+        NEW_KEY_HINT,
+      );
+    }
+    if (parsed.json && isErrorBody(parsed.value)) {
+      const data = parsed.value;
+      if (data.name === 'werkzeug.exceptions.NotFound') {
+        const msg = (data.message ?? '').split('\n')[0];
+        const unknownModel = /model .* does not exist/i.test(msg);
+        return new ServerError(
+          data.name,
+          `Odoo: ${msg || `${model}.${method} not found`} (HTTP 404)`,
+          unknownModel
+            ? 'is the Point of Sale app installed on this database?'
+            : 'this Odoo version may not offer that method; try --protocol jsonrpc',
+          status,
+        );
+      }
+      return mapOdooError(data, { host, db: this.db, model, status });
+    }
+    if (status === 404 && !parsed.json && /No database is selected/i.test(reply.text)) {
+      return new AuthError(
+        `database '${creds.db}' does not exist on ${host} (or the server does not serve it)`,
+        'check --db (posdata whoami shows the stored one)',
+      );
+    }
+    if (status === 404) {
+      return new ProtocolError(
+        `${host} has no JSON-2 endpoint (HTTP 404 on /json/2/${model}/${method})`,
+        'JSON-2 needs Odoo 19 or later; check --url, or use --protocol jsonrpc',
+      );
+    }
+    const transient = [429, 502, 503, 504].includes(status);
+    const what = parsed.json
+      ? 'JSON that is not an Odoo error'
+      : parsed.html
+        ? 'an HTML page'
+        : 'a body that is not JSON';
+    return new ProtocolError(
+      `${host} answered HTTP ${status} with ${what}, not JSON-2`,
+      status >= 500 || transient
+        ? 'the server or a proxy is failing; try again later'
+        : 'check that --url is the Odoo server itself (not a proxy)',
+      { transient },
+    );
+  }
+
+  /** GET /json/version (no credentials, no database); /web/version where that is missing. */
+  async version(): Promise<ServerVersion> {
+    let reply = await this.http.get('json/version', {}, true);
+    if (reply.status === 404) reply = await this.http.get('web/version', {}, true);
+    const parsed = parse(reply);
+    const v = parsed.json ? (parsed.value as { version?: unknown; version_info?: unknown }) : undefined;
+    if (reply.status !== 200 || !v || typeof v.version !== 'string' || !Array.isArray(v.version_info)) {
+      throw new ProtocolError(
+        `${this.host} did not tell its version (GET /json/version answered HTTP ${reply.status})`,
+        'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
+        { transient: [429, 502, 503, 504].includes(reply.status) },
+      );
+    }
+    const info = v.version_info as (string | number)[];
+    return {
+      server_version: v.version,
+      server_version_info: info,
+      server_serie: `${info[0]}.${info[1]}`,
+    };
+  }
+
+  /**
+   * JSON-2 has no authenticate: the key is the login. `res.users.context_get` answers
+   * the key's `uid` (401 for a bad key). The key's user must be the login given, as
+   * JSON-RPC's authenticate(login, key) checks too.
+   */
+  async authenticate(creds: Credentials): Promise<number> {
+    const ctx = (await this.call(creds, 'res.users', 'context_get', {}, { retry: false })) as {
+      uid?: unknown;
+    } | null;
+    const uid = ctx?.uid;
+    if (typeof uid !== 'number' || uid <= 0) {
+      throw new ProtocolError(
+        `${this.host} answered res.users.context_get without a uid`,
+        'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
+      );
+    }
+    let owner: unknown;
+    try {
+      const rows = (await this.call(
+        creds,
+        'res.users',
+        'read',
+        { ids: [uid], fields: ['login'] },
+        { retry: false },
+      )) as { login?: unknown }[] | null;
+      owner = Array.isArray(rows) ? rows[0]?.login : undefined;
+    } catch (err) {
+      if (err instanceof AuthError) throw err;
+      owner = undefined; // cannot read its own user: nothing to compare
+    }
+    if (typeof owner === 'string' && owner.toLowerCase() !== creds.login.toLowerCase()) {
+      throw new AuthError(
+        `the API key belongs to '${owner}', not '${creds.login}'`,
+        `log in with --user ${owner}, or use an API key of ${creds.login}`,
+      );
+    }
+    return uid;
+  }
+
+  executeKw(
+    creds: Credentials,
+    _uid: number,
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<unknown> {
+    return this.call(creds, model, method, namedArgs(model, method, args, kwargs), opts);
+  }
+
   close(): Promise<void> {
     return this.http.close();
   }
+
   destroy(): void {
     this.http.destroy();
+  }
+}
+
+/**
+ * `--protocol auto`, once at login: JSON-2 when the server offers it (GET /json/version
+ * says 19 or later; when the version cannot be read, an unauthenticated JSON-2 call that
+ * answers 401 rather than 404) and the secret works as a bearer API key. JSON-RPC
+ * otherwise: a password is refused by JSON-2 but accepted by /jsonrpc.
+ */
+export async function detectProtocol(
+  http: Http,
+  db: string,
+  login: string,
+  secret: string,
+): Promise<Protocol> {
+  const t = new Json2Transport(http, db);
+  let major = Number.NaN;
+  try {
+    major = majorVersion(await t.version());
+  } catch {
+    major = Number.NaN;
+  }
+  let offered = major >= 19;
+  if (Number.isNaN(major)) {
+    const probe = await http.post('json/2/res.users/context_get', '{}', { 'x-odoo-database': db }, false);
+    offered = probe.status === 401;
+  }
+  if (!offered) return 'jsonrpc';
+  try {
+    await t.authenticate({ db, login, secret });
+    return 'json2';
+  } catch {
+    return 'jsonrpc';
   }
 }
