@@ -125,7 +125,7 @@ export class OdooClient {
     for (let attempt = 1; ; attempt++) {
       const t = Date.now();
       this.trace(
-        `→ ${this.transport.protocol} ${model}.${method} ${JSON.stringify(args)} ${JSON.stringify(kw)}`,
+        `→ ${this.transport.protocol} ${model}.${method} ${JSON.stringify([this.creds.db, uid, '***', model, method, args, kw])}`,
       );
       try {
         const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });

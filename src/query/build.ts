@@ -197,7 +197,7 @@ export function buildQuery(
     }
     domain.push([ff.state, 'in', flags.state]);
   }
-  if (flags.from || flags.to) {
+  if (flags.from !== undefined || flags.to !== undefined) {
     if (!ff.time) throw new UsageError(`--from/--to do not apply to ${resource.name}`, 'remove them');
     domain.push(...rangeDomain(ff.time, flags.from, flags.to, flags.tz));
   }

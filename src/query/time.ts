@@ -84,8 +84,8 @@ export function rangeDomain(
   now?: DateTime,
 ): [string, string, string][] {
   const leaves: [string, string, string][] = [];
-  const f = from ? parseWhen(from, zone, '--from', now) : undefined;
-  const t = to ? parseWhen(to, zone, '--to', now) : undefined;
+  const f = from !== undefined ? parseWhen(from, zone, '--from', now) : undefined;
+  const t = to !== undefined ? parseWhen(to, zone, '--to', now) : undefined;
   // A whole-day --to covers that day: everything before the next local midnight.
   const end = t ? (t.wholeDay ? t.at.plus({ days: 1 }).startOf('day') : t.at) : undefined;
   if (f && end && f.at >= end) {

@@ -1,0 +1,82 @@
+// Runs the built CLI (bin/posdata.js → dist/) as a real process: real arguments, real
+// stdin, real exit code. Every test that calls posdata goes through here.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/posdata.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  cwd?: string;
+  /** Kill the process after this many ms (the test then sees the signal). */
+  killAfterMs?: number;
+  killSignal?: NodeJS.Signals;
+  node?: string;
+}
+
+/** Every output of every CLI run in this test process, for suite-wide assertions (the secret). */
+export const transcript: string[] = [];
+
+export function freshConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'posdata-test-cfg-'));
+}
+
+export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+    const child = spawn(opts.node ?? process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    let timer: NodeJS.Timeout | undefined;
+    if (opts.killAfterMs !== undefined) {
+      timer = setTimeout(() => child.kill(opts.killSignal ?? 'SIGTERM'), opts.killAfterMs);
+    }
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      transcript.push(stdout, stderr);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+  });
+}
+
+/** Logs in with a fresh config dir; returns the env that later runs use. */
+export async function loginEnv(
+  url: string,
+  user = 'admin',
+  password = 'admin',
+  extra: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const env = { POSDATA_CONFIG_DIR: freshConfigDir(), ...extra };
+  const r = await runCli(['login', '--url', url, '--db', 'demo', '--user', user, '--password-stdin'], {
+    env,
+    input: password,
+  });
+  if (r.code !== 0) throw new Error(`login failed (${r.code}): ${r.stderr}`);
+  return env;
+}

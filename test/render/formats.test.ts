@@ -1,0 +1,126 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import type { FieldMap, OdooRecord } from '../../src/core/types.js';
+import { CsvRenderer, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
+import { Normalizer } from '../../src/render/normalize.js';
+import { MemorySink } from '../../src/render/sink.js';
+
+const defs: FieldMap = {
+  id: { type: 'integer' },
+  name: { type: 'char' },
+  note: { type: 'text' },
+  amount_total: { type: 'float' },
+  is_invoiced: { type: 'boolean' },
+  config_id: { type: 'many2one', relation: 'pos.config' },
+  payment_ids: { type: 'one2many', relation: 'pos.payment' },
+  date_order: { type: 'datetime' },
+};
+const fields = Object.keys(defs);
+
+const records: OdooRecord[] = [
+  {
+    id: 1,
+    name: '=HYPERLINK("http://evil")',
+    note: 'a, "quoted"\nmulti-line note',
+    amount_total: -14.540000000000001,
+    is_invoiced: false,
+    config_id: [1, 'Shop (Mitchell Admin)'],
+    payment_ids: [4, 5],
+    date_order: '2026-11-21 18:02:22',
+  },
+  {
+    id: 2,
+    name: '+1 555',
+    note: false,
+    amount_total: 209.73000000000002,
+    is_invoiced: true,
+    config_id: false,
+    payment_ids: [],
+    date_order: false,
+  },
+  {
+    id: 3,
+    name: '-minus',
+    note: '@at',
+    amount_total: 0,
+    is_invoiced: false,
+    config_id: [2, 'Bar'],
+    payment_ids: [],
+    date_order: false,
+  },
+  {
+    id: 4,
+    name: '\ttab',
+    note: '\rcr',
+    amount_total: 1,
+    is_invoiced: false,
+    config_id: false,
+    payment_ids: [],
+    date_order: false,
+  },
+];
+
+async function render(kind: 'csv' | 'excel' | 'json' | 'ndjson', tz?: string): Promise<string> {
+  const sink = new MemorySink();
+  const n = new Normalizer(fields, defs, { tz });
+  const r =
+    kind === 'json'
+      ? new JsonRenderer(sink)
+      : kind === 'ndjson'
+        ? new NdjsonRenderer(sink)
+        : new CsvRenderer(sink, fields, defs, { excel: kind === 'excel' });
+  await r.begin();
+  await r.page(records.map((x) => n.row(x)));
+  await r.end();
+  return sink.text();
+}
+
+describe('normalisation', () => {
+  it("turns Odoo's false into null except on booleans, and rounds float noise away", async () => {
+    const rows = JSON.parse(await render('json'));
+    expect(rows[0].amount_total).toBe(-14.54);
+    expect(rows[1].amount_total).toBe(209.73);
+    expect(rows[0].is_invoiced).toBe(false);
+    expect(rows[1].note).toBeNull();
+    expect(rows[1].config_id).toBeNull();
+    expect(rows[0].config_id).toEqual([1, 'Shop (Mitchell Admin)']);
+    expect(Object.keys(rows[0])).toEqual(fields);
+  });
+
+  it('shows datetimes in a zone as ISO 8601 with the offset when asked', async () => {
+    const rows = (await render('ndjson', 'Asia/Tokyo'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows[0].date_order).toBe('2026-11-22T03:02:22+09:00');
+  });
+});
+
+describe('csv', () => {
+  it('survives a round trip through a CSV parser: commas, quotes, newlines', async () => {
+    const rows = parse(await render('csv'), { columns: true }) as Record<string, string>[];
+    expect(rows[0].note).toBe('a, "quoted"\nmulti-line note');
+    expect(rows[0].name).toBe('=HYPERLINK("http://evil")');
+    expect(rows[0].config_id).toBe('1');
+    expect(rows[0].config_name).toBe('Shop (Mitchell Admin)');
+    expect(rows[0].payment_ids).toBe('4;5');
+    expect(rows[0].amount_total).toBe('-14.54');
+    expect(rows[1].config_id).toBe('');
+    expect(rows[1].is_invoiced).toBe('true');
+    expect(rows[0].is_invoiced).toBe('false');
+  });
+
+  it('--excel: BOM, and formula cells neutralised while negative amounts stay numbers', async () => {
+    const text = await render('excel');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    expect(text).toContain('\r\n');
+    const rows = parse(text.slice(1), { columns: true }) as Record<string, string>[];
+    expect(rows[0].name).toBe('\'=HYPERLINK("http://evil")');
+    expect(rows[1].name).toBe("'+1 555");
+    expect(rows[2].name).toBe("'-minus");
+    expect(rows[2].note).toBe("'@at");
+    expect(rows[3].name).toBe("'\ttab");
+    expect(rows[3].note).toBe("'\rcr");
+    expect(rows[0].amount_total).toBe('-14.54');
+  });
+});
