@@ -1,0 +1,389 @@
+/**
+ * Odoo domains evaluated in memory, with Odoo's semantics: Polish-notation `& | !` with implicit AND,
+ * many2one compared by id (or by display name when given a string), dotted paths through relations
+ * (x2many: "any related record matches"), `!=`/`not in`/`not like` also matching empty values, date-only
+ * strings against datetimes, and non-stored fields ignored (17) or refused (19).
+ */
+import { leafRepr, valueError } from './errors.js';
+import type { FieldDef, ModelDef } from './models.js';
+import type { Db } from './store.js';
+import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
+import type { Env, Rec, Stored } from './types.js';
+
+export type Predicate = (rec: Rec) => boolean;
+
+export interface CompiledDomain {
+  /** undefined: every record matches. */
+  pred: Predicate | undefined;
+  /** Bounds on id from top-level AND leaves, so a scan in id order can start and stop early. */
+  idLo: number;
+  idHi: number;
+}
+
+const OPERATORS = new Set([
+  '=', '!=', '<>', '==', '<', '<=', '>', '>=', '=?', 'in', 'not in', 'like', 'not like', 'ilike', 'not ilike',
+  '=like', '=ilike', 'not =like', 'not =ilike', 'child_of', 'parent_of', 'any', 'not any',
+]);
+const NEGATIVE = new Set(['!=', 'not in', 'not like', 'not ilike', 'not =like', 'not =ilike', 'not any']);
+
+type Node = { kind: 'true' } | { kind: 'false' } | { kind: 'leaf'; pred: Predicate } | { kind: 'and' | 'or'; a: Node; b: Node } | { kind: 'not'; a: Node };
+
+const isLeaf = (x: unknown): x is unknown[] => Array.isArray(x);
+
+export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env): CompiledDomain {
+  let idLo = 1;
+  let idHi = Number.MAX_SAFE_INTEGER;
+  if (domain === null || domain === undefined || domain === false) return { pred: undefined, idLo, idHi };
+  if (!Array.isArray(domain)) throw valueError(`Invalid domain: ${String(domain)}`);
+  if (domain.length === 0) return { pred: undefined, idLo, idHi };
+  const onlyAnd = domain.every((t) => t === '&' || isLeaf(t));
+  const stack: Node[] = [];
+  for (let i = domain.length - 1; i >= 0; i--) {
+    const item = domain[i];
+    if (item === '!') {
+      const a = stack.pop();
+      if (!a) throw valueError(`Invalid domain ${JSON.stringify(domain)}`);
+      stack.push({ kind: 'not', a });
+    } else if (item === '&' || item === '|') {
+      const a = stack.pop();
+      const b = stack.pop();
+      if (!a || !b) throw valueError(`Invalid domain ${JSON.stringify(domain)}`);
+      stack.push({ kind: item === '&' ? 'and' : 'or', a, b });
+    } else if (isLeaf(item)) {
+      stack.push(compileLeaf(db, model, item, env));
+      if (onlyAnd && item[0] === 'id' && typeof item[2] === 'number') {
+        const v = item[2];
+        const op = String(item[1]);
+        if (op === '>') idLo = Math.max(idLo, Math.floor(v) + 1);
+        else if (op === '>=') idLo = Math.max(idLo, Math.ceil(v));
+        else if (op === '<') idHi = Math.min(idHi, Math.ceil(v) - 1);
+        else if (op === '<=') idHi = Math.min(idHi, Math.floor(v));
+        else if (op === '=' || op === '==') {
+          idLo = Math.max(idLo, v);
+          idHi = Math.min(idHi, v);
+        }
+      }
+    } else if (item === true || item === 1) {
+      stack.push({ kind: 'true' });
+    } else {
+      throw valueError(`Invalid domain term ${JSON.stringify(item)}`);
+    }
+  }
+  let node = stack.pop() as Node;
+  while (stack.length > 0) node = { kind: 'and', a: node, b: stack.pop() as Node };
+  return { pred: toPredicate(node), idLo, idHi };
+}
+
+function toPredicate(n: Node): Predicate | undefined {
+  switch (n.kind) {
+    case 'true':
+      return undefined;
+    case 'false':
+      return () => false;
+    case 'leaf':
+      return n.pred;
+    case 'not': {
+      const a = toPredicate(n.a);
+      return a ? (r) => !a(r) : () => false;
+    }
+    case 'and': {
+      const a = toPredicate(n.a);
+      const b = toPredicate(n.b);
+      if (!a) return b;
+      if (!b) return a;
+      return (r) => a(r) && b(r);
+    }
+    case 'or': {
+      const a = toPredicate(n.a);
+      const b = toPredicate(n.b);
+      if (!a || !b) return undefined;
+      return (r) => a(r) || b(r);
+    }
+  }
+}
+
+function compileLeaf(db: Db, model: ModelDef, leaf: unknown[], env: Env): Node {
+  const v19 = db.version === 19;
+  const where = v19 ? 'condition' : 'leaf';
+  if (leaf.length !== 3) throw valueError(`Invalid ${where} ${leafRepr(leaf)}`);
+  const [left, rawOp, value] = leaf;
+  if ((left === 1 || left === 0) && rawOp === '=' && value === 1) return { kind: left === 1 ? 'true' : 'false' };
+  if (typeof left !== 'string' || typeof rawOp !== 'string') throw valueError(`Invalid ${where} ${leafRepr(leaf)}`);
+  const op0 = rawOp.toLowerCase();
+  if (!OPERATORS.has(op0)) throw valueError(v19 ? `Invalid operator in condition ${leafRepr(leaf)}` : `Invalid leaf ${leafRepr(leaf)}`);
+  const path = left.split('.');
+  const pred = pathPredicate(db, model, path, op0, value, env, leaf);
+  return pred === 'true' ? { kind: 'true' } : { kind: 'leaf', pred };
+}
+
+function pathPredicate(
+  db: Db,
+  model: ModelDef,
+  path: string[],
+  op: string,
+  value: unknown,
+  env: Env,
+  leaf: unknown[],
+): Predicate | 'true' {
+  const v19 = db.version === 19;
+  const name = path[0] as string;
+  const field = model.fields.get(name);
+  if (!field) throw valueError(`Invalid field ${model.name}.${name} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+  if (!field.store && !field.searchable) {
+    // 16-18 log "Non-stored field cannot be searched" and drop the leaf; 19 refuses.
+    if (v19) throw valueError(`Cannot convert ${model.name}.${name} to SQL because it is not stored`);
+    return 'true';
+  }
+  const get = getter(db, field);
+  const comodel = field.relation ? db.models.get(field.relation) : undefined;
+
+  if (path.length > 1) {
+    if (!comodel) throw valueError(`Invalid field ${model.name}.${path.join('.')} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+    const sub = pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
+    if (sub === 'true' && field.type === 'many2one') return (r) => typeof get(r) === 'number';
+    return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get);
+  }
+
+  if (op === 'any' || op === 'not any') {
+    if (!comodel) throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+    const inner = compileDomain(db, comodel, value, { ...env, activeTest: false }).pred ?? (() => true);
+    const p = relatedMatch(db, field, comodel, inner, get);
+    return op === 'any' ? p : (r) => !p(r);
+  }
+
+  let o = op === '<>' ? '!=' : op === '==' ? '=' : op === 'child_of' || op === 'parent_of' ? 'in' : op;
+  if (o === '=?') {
+    if (value === false || value === null || value === undefined) return 'true';
+    o = '=';
+  }
+
+  // Relations compared with a string go through the comodel's display name (name_search).
+  if (comodel && (typeof value === 'string' || (Array.isArray(value) && value.some((x) => typeof x === 'string')))) {
+    const positive = NEGATIVE.has(o) ? positiveOf(o) : o;
+    const names = Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [value as string];
+    const test = stringTest(positive === 'in' ? '=' : positive, names);
+    const ids = new Set<number>();
+    for (const c of db.table(comodel.name).rows) if (c && test(comodel.displayName(c, db))) ids.add(c.id);
+    if (Array.isArray(value)) for (const x of value) if (typeof x === 'number') ids.add(x);
+    const hit = idsHit(field, get, ids);
+    return NEGATIVE.has(o) ? (r) => !hit(r) : hit;
+  }
+
+  if (field.type === 'one2many' || field.type === 'many2many') {
+    const list = value === false || value === null ? [] : Array.isArray(value) ? value : [value];
+    const ids = new Set(list.filter((x): x is number => typeof x === 'number'));
+    const empty = value === false || value === null;
+    const has = (r: Rec): boolean => {
+      const v = get(r);
+      if (!Array.isArray(v)) return false;
+      if (empty) return v.length > 0;
+      for (const id of v) if (ids.has(id)) return true;
+      return false;
+    };
+    if (o === '=' || o === 'in') return empty ? (r) => !has(r) : has;
+    if (o === '!=' || o === 'not in') return empty ? has : (r) => !has(r);
+    throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+  }
+
+  return scalarPredicate(db, field, get, o, value, env);
+}
+
+function positiveOf(op: string): string {
+  switch (op) {
+    case '!=':
+      return '=';
+    case 'not in':
+      return 'in';
+    case 'not like':
+      return 'like';
+    case 'not ilike':
+      return 'ilike';
+    case 'not =like':
+      return '=like';
+    case 'not =ilike':
+      return '=ilike';
+    default:
+      return op;
+  }
+}
+
+function idsHit(field: FieldDef, get: (r: Rec) => Stored, ids: Set<number>): Predicate {
+  if (field.type === 'many2one') {
+    return (r) => {
+      const v = get(r);
+      return typeof v === 'number' && ids.has(v);
+    };
+  }
+  return (r) => {
+    const v = get(r);
+    if (!Array.isArray(v)) return false;
+    for (const id of v) if (ids.has(id)) return true;
+    return false;
+  };
+}
+
+/** A record matches when its related record(s) satisfy `sub` (any of them for x2many). */
+function relatedMatch(db: Db, field: FieldDef, comodel: ModelDef, sub: Predicate, get: (r: Rec) => Stored): Predicate {
+  const rows = db.table(comodel.name).rows;
+  if (field.type === 'one2many' && field.inverse) {
+    // Like Odoo's subquery: the parents of the matching children, found through the inverse field.
+    const inverse = field.inverse;
+    const parents = new Set<number>();
+    for (const c of rows) {
+      if (!c) continue;
+      const p = c[inverse];
+      if (typeof p === 'number' && !parents.has(p) && sub(c)) parents.add(p);
+    }
+    return (r) => parents.has(r.id);
+  }
+  const cache = new Map<number, boolean>();
+  const ok = (id: number): boolean => {
+    let v = cache.get(id);
+    if (v === undefined) {
+      const c = rows[id];
+      v = c ? sub(c) : false;
+      cache.set(id, v);
+    }
+    return v;
+  };
+  if (field.type === 'many2one') {
+    return (r) => {
+      const v = get(r);
+      return typeof v === 'number' && ok(v);
+    };
+  }
+  return (r) => {
+    const v = get(r);
+    if (!Array.isArray(v)) return false;
+    for (const id of v) if (ok(id)) return true;
+    return false;
+  };
+}
+
+/** Fast access to a field's value: straight off the row when the field has no default or compute. */
+export function getter(db: Db, field: FieldDef): (r: Rec) => Stored {
+  const name = field.name;
+  if (!field.compute && !field.dflt) {
+    const empty = field.type === 'one2many' || field.type === 'many2many' ? [] : ['integer', 'float', 'monetary'].includes(field.type) ? 0 : false;
+    return (r) => {
+      const v = r[name];
+      return v === undefined ? empty : v;
+    };
+  }
+  return (r) => db.value(field, r);
+}
+
+function likeRegex(pattern: string, anchored: boolean, insensitive: boolean): RegExp {
+  let src = '';
+  for (const ch of pattern) {
+    if (ch === '%') src += '.*';
+    else if (ch === '_') src += '.';
+    else src += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(anchored ? `^${src}$` : src, insensitive ? 'is' : 's');
+}
+
+function stringTest(op: string, values: string[]): (s: string) => boolean {
+  const v = values[0] ?? '';
+  switch (op) {
+    case '=':
+      return (s) => values.includes(s);
+    case 'like':
+    case 'ilike': {
+      const re = likeRegex(v, false, op === 'ilike');
+      return (s) => re.test(s);
+    }
+    case '=like':
+    case '=ilike': {
+      const re = likeRegex(v, true, op === '=ilike');
+      return (s) => re.test(s);
+    }
+    default:
+      return (s) => values.includes(s);
+  }
+}
+
+const isEmpty = (v: Stored): boolean => v === false || v === undefined || v === '';
+
+function scalarPredicate(db: Db, field: FieldDef, get: (r: Rec) => Stored, op: string, value: unknown, env: Env): Predicate {
+  const type = field.type;
+  const nullable = type !== 'boolean' && type !== 'integer' && type !== 'float' && type !== 'monetary';
+  if (op === 'in' || op === 'not in') {
+    const list = Array.isArray(value) ? value : [value];
+    const withNull = list.some((x) => x === false || x === null);
+    const set = new Set(list.filter((x) => x !== false && x !== null));
+    const hit = (r: Rec): boolean => {
+      const v = get(r);
+      if (type === 'boolean') return set.has(v === true) || (withNull && v !== true);
+      if (isEmpty(v)) return withNull;
+      return set.has(v);
+    };
+    return op === 'in' ? hit : (r) => !hit(r);
+  }
+  if (op === 'like' || op === 'ilike' || op === 'not like' || op === 'not ilike' || op === '=like' || op === '=ilike' || op === 'not =like' || op === 'not =ilike') {
+    const positive = positiveOf(op);
+    const re = likeRegex(String(value ?? ''), positive.startsWith('='), positive.endsWith('ilike'));
+    const hit = (r: Rec): boolean => {
+      const v = get(r);
+      if (isEmpty(v) && nullable) return false;
+      return re.test(String(v));
+    };
+    return NEGATIVE.has(op) ? (r) => !hit(r) : hit;
+  }
+  if (type === 'boolean') {
+    const want = value === true || value === 1;
+    if (op === '=') return (r) => (get(r) === true) === want;
+    if (op === '!=') return (r) => (get(r) === true) !== want;
+  }
+  if (value === false || value === null) {
+    if (op === '=') return (r) => nullable && isEmpty(get(r));
+    if (op === '!=') return (r) => !nullable || !isEmpty(get(r));
+    return () => false;
+  }
+  let bound: unknown = value;
+  let cmp = op;
+  if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    if (db.version === 19) {
+      // 19 reads a date as midnight in the user's zone, then converts it to UTC.
+      const tz = env.tz || 'UTC';
+      let day = parseDatetime(`${value} 00:00:00`);
+      if (cmp === '>' || cmp === '<=') {
+        day += 86400;
+        cmp = cmp === '>' ? '>=' : '<';
+      }
+      bound = fmtDatetime(day - tzOffset(day, tz));
+    } else {
+      // 16-18 append a time of day and read it as UTC.
+      bound = `${value} ${op === '>' || op === '<=' ? '23:59:59' : '00:00:00'}`;
+    }
+  }
+  const b = bound as string | number;
+  switch (cmp) {
+    case '=':
+      return (r) => get(r) === b;
+    case '!=':
+      return (r) => get(r) !== b;
+    case '<':
+      return (r) => {
+        const v = get(r);
+        return !isEmpty(v) && (v as number | string) < b;
+      };
+    case '<=':
+      return (r) => {
+        const v = get(r);
+        return !isEmpty(v) && (v as number | string) <= b;
+      };
+    case '>':
+      return (r) => {
+        const v = get(r);
+        return !isEmpty(v) && (v as number | string) > b;
+      };
+    case '>=':
+      return (r) => {
+        const v = get(r);
+        return !isEmpty(v) && (v as number | string) >= b;
+      };
+    default:
+      return () => false;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Injected faults, to exercise a client's error handling against the sandbox.
+ *
+ * Grammar (`--faults SPEC`): a comma-free list of rules separated by `;`
+ *   RULE  := KINDS '@' N[,N...]          the Nth HTTP request(s) served (1-based) get the fault
+ *          | 'rate=' P ':' KINDS         each request gets one of KINDS with probability P (0..1)
+ *          | 'every=' K ':' KINDS        every Kth request
+ *   KINDS := KIND ['|' KIND ...]         (also ',' inside a rate=/every= rule) one is drawn per hit
+ *   KIND  := 502 | 503 | 504 | 500 | 429 | reset | cut | html | notrpc | slow[MS] | expired
+ * Options, also separated by `;`: `seed=N` (default: the sandbox seed), `probes` (also hit
+ * `common.version` calls; by default version probes are exempt so that start-up checks pass).
+ * Example: `502@3;rate=0.05:502,503,504,429,reset,cut,html,notrpc,slow2000,expired`.
+ * Draws come from a PRNG seeded with the seed, in request order, so a run is repeatable.
+ */
+import { Prng } from './prng.js';
+
+export type FaultKind = '500' | '502' | '503' | '504' | '429' | 'reset' | 'cut' | 'html' | 'notrpc' | 'slow' | 'expired';
+
+export interface Fault {
+  kind: FaultKind;
+  /** For `slow`: the delay in ms. */
+  ms: number;
+}
+
+interface Rule {
+  at?: Set<number>;
+  rate?: number;
+  every?: number;
+  kinds: Fault[];
+}
+
+const KIND_RE = /^(500|502|503|504|429|reset|cut|html|notrpc|expired|slow(\d+)?)$/;
+
+function parseKinds(text: string): Fault[] {
+  return text
+    .split(/[|,]/)
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => {
+      const m = KIND_RE.exec(k);
+      if (!m) throw new Error(`unknown fault kind '${k}' (use 500, 502, 503, 504, 429, reset, cut, html, notrpc, slow[MS], expired)`);
+      const slow = k.startsWith('slow');
+      return { kind: (slow ? 'slow' : k) as FaultKind, ms: slow ? Number(m[2] ?? 3000) : 0 };
+    });
+}
+
+export class FaultPlan {
+  private readonly rules: Rule[] = [];
+  private readonly rng: Prng;
+  readonly probes: boolean;
+  readonly spec: string;
+
+  constructor(spec: string, seed: number) {
+    this.spec = spec.trim();
+    let s = seed;
+    let probes = false;
+    for (const part of this.spec.split(';').map((p) => p.trim()).filter(Boolean)) {
+      if (part === 'probes') probes = true;
+      else if (part.startsWith('seed=')) s = Number(part.slice(5));
+      else if (part.startsWith('rate=')) {
+        const [p, kinds] = splitOnce(part.slice(5), ':');
+        const rate = Number(p);
+        if (!(rate >= 0 && rate <= 1)) throw new Error(`bad fault rate '${p}'`);
+        this.rules.push({ rate, kinds: parseKinds(kinds) });
+      } else if (part.startsWith('every=')) {
+        const [k, kinds] = splitOnce(part.slice(6), ':');
+        const every = Number(k);
+        if (!(Number.isInteger(every) && every > 0)) throw new Error(`bad fault period '${k}'`);
+        this.rules.push({ every, kinds: parseKinds(kinds) });
+      } else if (part.includes('@')) {
+        const [kinds, at] = splitOnce(part, '@');
+        const set = new Set(at.split(',').map((n) => Number(n.trim())));
+        for (const n of set) if (!(Number.isInteger(n) && n > 0)) throw new Error(`bad fault position in '${part}'`);
+        this.rules.push({ at: set, kinds: parseKinds(kinds) });
+      } else throw new Error(`cannot read fault rule '${part}'`);
+    }
+    this.probes = probes;
+    this.rng = new Prng(s ^ 0x5eed);
+  }
+
+  get empty(): boolean {
+    return this.rules.length === 0;
+  }
+
+  /** The fault for the nth request (1-based), if any. Every request draws, so runs repeat exactly. */
+  decide(n: number, isProbe: boolean): Fault | undefined {
+    let chosen: Fault | undefined;
+    for (const r of this.rules) {
+      const draw = this.rng.float();
+      const pick = this.rng.float();
+      if (chosen) continue;
+      const hit = r.at ? r.at.has(n) : r.every ? n % r.every === 0 : draw < (r.rate ?? 0);
+      if (hit) chosen = r.kinds[Math.floor(pick * r.kinds.length)];
+    }
+    if (chosen && isProbe && !this.probes) return undefined;
+    return chosen;
+  }
+}
+
+function splitOnce(s: string, sep: string): [string, string] {
+  const i = s.indexOf(sep);
+  if (i < 0) throw new Error(`expected '${sep}' in fault rule '${s}'`);
+  return [s.slice(0, i), s.slice(i + 1)];
+}

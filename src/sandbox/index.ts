@@ -1,0 +1,149 @@
+/**
+ * posdata's bundled sandbox: a local server that answers as Odoo 17 (or 19) does, over JSON-RPC
+ * (and JSON-2 in 19 mode), filled with generated, arithmetically consistent POS data.
+ * It is a separate program inside the package and shares no code with the client.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { USERS, generate } from './data.js';
+import { FaultPlan } from './faults.js';
+import type { ApiKey, ServerState } from './rpc.js';
+import { createServer } from './server.js';
+import { fmtDatetime } from './time.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  seed?: number;
+  orders?: number;
+  days?: number;
+  odooVersion?: 17 | 19;
+  adminKey?: string;
+  faults?: string;
+  now?: Date;
+}
+
+export interface SandboxHandle {
+  url: string;
+  port: number;
+  db: string;
+  adminKey: string;
+  users: { login: string; password: string; uid: number; role: string; apiKey?: string }[];
+  /** An API key of the admin that has expired (refused like an unknown key). */
+  expiredKey?: string;
+  /** What was generated, and how long it took. */
+  stats?: { orders: number; lines: number; payments: number; sessions: number; ms: number };
+  faults?: string;
+  odooVersion?: 17 | 19;
+  requestCount(): number;
+  close(): Promise<void>;
+}
+
+const DB_NAME = 'demo';
+
+function deriveKey(adminKey: string, who: string): string {
+  return createHash('sha256').update(`${adminKey}:${who}`).digest('hex').slice(0, 40);
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+  const host = opts.host ?? '127.0.0.1';
+  const version = opts.odooVersion ?? 17;
+  if (version !== 17 && version !== 19) throw new Error(`unsupported Odoo version ${String(version)} (17 or 19)`);
+  const seed = opts.seed ?? 1;
+  const orders = opts.orders ?? 2000;
+  const days = opts.days ?? 14;
+  if (!Number.isInteger(orders) || orders < 0) throw new Error(`orders must be a whole number >= 0, not ${orders}`);
+  if (!Number.isInteger(days) || days < 1) throw new Error(`days must be a whole number >= 1, not ${days}`);
+  const started = Date.now();
+  const dataNow = opts.now ?? new Date(started);
+  // Records written through the API get the current time, never earlier than the data's own "now".
+  const ahead = Math.max(0, dataNow.getTime() - started);
+  const { db, stats } = generate({ seed, orders, days, version, now: dataNow });
+  const faults = opts.faults ? new FaultPlan(opts.faults, seed) : undefined;
+  const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
+  const keys = new Map<string, ApiKey>();
+  keys.set(adminKey, { uid: 2, expired: false });
+  const userKeys = new Map<string, string>();
+  userKeys.set('admin', adminKey);
+  for (const u of USERS.slice(1)) {
+    const k = deriveKey(adminKey, u.login);
+    keys.set(k, { uid: u.uid, expired: false });
+    userKeys.set(u.login, k);
+  }
+  const expiredKey = deriveKey(adminKey, 'expired');
+  keys.set(expiredKey, { uid: 2, expired: true });
+  const state: ServerState = {
+    db,
+    dbName: DB_NAME,
+    version,
+    accounts: USERS.map((u) => ({ login: u.login, password: u.password, uid: u.uid, role: u.role, tz: u.tz })),
+    keys,
+    now: () => fmtDatetime((Date.now() + ahead) / 1000),
+  };
+  const counter = { n: 0 };
+  const server = createServer(state, faults, counter);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8069, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    db: DB_NAME,
+    adminKey,
+    users: USERS.map((u) => ({ login: u.login, password: u.password, uid: u.uid, role: u.label, apiKey: userKeys.get(u.login) })),
+    expiredKey,
+    stats,
+    faults: faults?.spec,
+    odooVersion: version,
+    requestCount: () => counter.n,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The banner `posdata sandbox` prints: URL first, then users, keys, data and faults. */
+export function banner(h: SandboxHandle): string {
+  const v = h.odooVersion === 19 ? '19.0' : '17.0';
+  const lines = [`posdata sandbox: Odoo ${v} on ${h.url} (database ${h.db})`];
+  for (const u of h.users) lines.push(`  user ${u.login}/${u.password} (${u.role}), uid ${u.uid}`);
+  lines.push(`  admin API key: ${h.adminKey}`);
+  for (const u of h.users.slice(1)) if (u.apiKey) lines.push(`  ${u.login} API key: ${u.apiKey}`);
+  if (h.expiredKey) lines.push(`  expired API key (refused): ${h.expiredKey}`);
+  if (h.stats) {
+    const s = h.stats;
+    lines.push(`  data: ${s.orders} orders, ${s.lines} lines, ${s.payments} payments, ${s.sessions} sessions (generated in ${Math.round(s.ms)} ms)`);
+  }
+  if (h.odooVersion === 19) lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
+  lines.push(
+    h.faults
+      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; common.version probes exempt unless 'probes')`
+      : '  faults: none',
+  );
+  lines.push('  Ctrl-C to stop');
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runSandboxCommand(opts: SandboxOptions): Promise<void> {
+  const handle = await startSandbox(opts);
+  process.stdout.write(banner(handle));
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await handle.close();
+}

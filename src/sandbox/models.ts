@@ -1,0 +1,575 @@
+/**
+ * Field sets per Odoo version, as the fact sheet and the recordings give them: names, types, labels,
+ * stored or computed, default `_order`, access rules. Stored fields are held on the rows; computed,
+ * non-stored ones are worked out on read (and, as on the real server, cannot be searched).
+ */
+import type { Db } from './store.js';
+import { idRange } from './store.js';
+import { localDate, parseDatetime } from './time.js';
+import type { Env, FieldType, OdooVersion, Operation, Rec, Role, Stored } from './types.js';
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  string: string;
+  /** A database column: searchable and sortable. */
+  store: boolean;
+  relation?: string;
+  /** one2many: the many2one on the comodel pointing back. */
+  inverse?: string;
+  selection?: [string, string][];
+  required?: boolean;
+  readonly?: boolean;
+  translate?: boolean;
+  /** Non-stored but searchable (related fields, inverse one2many): filtered on its computed value. */
+  searchable?: boolean;
+  /** Non-stored computed value. */
+  compute?: (rec: Rec, db: Db, env?: Env) => Stored;
+  /** Stored field whose value is derived when the row does not hold it (keeps 1M rows small). */
+  dflt?: (rec: Rec, db: Db) => Stored;
+}
+
+export interface ModelDef {
+  name: string;
+  description: string;
+  order: string;
+  hasActive: boolean;
+  fields: Map<string, FieldDef>;
+  displayName: (rec: Rec, db: Db) => string;
+  /** Operations per role, as letters r w c u (read write create unlink). */
+  acl: Record<Role, string>;
+  /** Groups named in the AccessError when an operation is refused. */
+  groups: (op: Operation) => string[];
+  /** Methods taking no ids that exist beyond the generic ORM ones. */
+  extraMethods?: string[];
+}
+
+type Opts = Partial<Omit<FieldDef, 'name' | 'type' | 'string'>>;
+const fd = (name: string, type: FieldType, string: string, opts: Opts = {}): FieldDef => ({
+  name,
+  type,
+  string,
+  store: true,
+  ...opts,
+});
+const computed = (
+  name: string,
+  type: FieldType,
+  string: string,
+  compute: NonNullable<FieldDef['compute']>,
+  opts: Opts = {},
+): FieldDef => ({ name, type, string, store: false, readonly: true, compute, ...opts });
+
+const POS_ORDER_STATES_17: [string, string][] = [
+  ['draft', 'New'],
+  ['cancel', 'Cancelled'],
+  ['paid', 'Paid'],
+  ['done', 'Posted'],
+  ['invoiced', 'Invoiced'],
+];
+const SESSION_STATES: [string, string][] = [
+  ['opening_control', 'Opening Control'],
+  ['opened', 'In Progress'],
+  ['closing_control', 'Closing Control'],
+  ['closed', 'Closed & Posted'],
+];
+
+const num = (v: Stored): number => (typeof v === 'number' ? v : 0);
+const ids = (v: Stored): number[] => (Array.isArray(v) ? v : []);
+
+/** Amount as Odoo's formatLang shows it for EUR in en_US: `1,234.56 €`. */
+export function formatAmount(amount: number): string {
+  const s = Math.abs(amount)
+    .toFixed(2)
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${amount < 0 ? '-' : ''}${s} €`;
+}
+
+function baseFields(model: string): FieldDef[] {
+  return [
+    fd('id', 'integer', 'ID', { readonly: true }),
+    computed('display_name', 'char', 'Display Name', (rec, db) => db.displayName(model, rec.id), { searchable: true }),
+    fd('create_uid', 'many2one', 'Created by', { relation: 'res.users', readonly: true, dflt: () => 2 }),
+    fd('create_date', 'datetime', 'Created on', { readonly: true }),
+    fd('write_uid', 'many2one', 'Last Updated by', { relation: 'res.users', readonly: true, dflt: () => 2 }),
+    fd('write_date', 'datetime', 'Last Updated on', { readonly: true }),
+  ];
+}
+
+interface ModelSpec {
+  name: string;
+  description: string;
+  order: string;
+  hasActive?: boolean;
+  fields: FieldDef[];
+  displayName?: (rec: Rec, db: Db) => string;
+  acl: Record<Role, string>;
+  readGroups: string[];
+  /** Which base fields default from which own field. */
+  created?: (rec: Rec, db: Db) => Stored;
+  written?: (rec: Rec, db: Db) => Stored;
+  extraMethods?: string[];
+}
+
+function build(spec: ModelSpec): ModelDef {
+  const base = baseFields(spec.name);
+  const created = spec.created;
+  const written = spec.written ?? spec.created;
+  for (const f of base) {
+    if (f.name === 'create_date' && created) f.dflt = created;
+    if (f.name === 'write_date' && written) f.dflt = written;
+  }
+  const all = [base[0] as FieldDef, ...spec.fields, ...base.slice(1)];
+  const fields = new Map(all.map((f) => [f.name, f]));
+  const userRole = spec.acl.user;
+  return {
+    name: spec.name,
+    description: spec.description,
+    order: spec.order,
+    hasActive: spec.hasActive ?? false,
+    fields,
+    displayName: spec.displayName ?? ((rec) => (typeof rec.name === 'string' ? rec.name : `${spec.name},${rec.id}`)),
+    acl: spec.acl,
+    groups: (op) => {
+      if (op === 'read') return spec.readGroups;
+      const letter = op === 'write' ? 'w' : op === 'create' ? 'c' : 'u';
+      if (!spec.name.startsWith('pos.')) return ['Administration/Access Rights'];
+      return userRole.includes(letter)
+        ? ['Point of Sale/Administrator', 'Point of Sale/User']
+        : ['Point of Sale/Administrator'];
+    },
+    extraMethods: spec.extraMethods,
+  };
+}
+
+const ALL = 'rwcu';
+
+export function buildModels(version: OdooVersion): Map<string, ModelDef> {
+  const v19 = version === 19;
+  const defs: ModelDef[] = [];
+
+  const configDisplay = (rec: Rec, db: Db): string => {
+    const name = String(rec.name);
+    if (v19) return name;
+    // Odoo 16/17: "<name> (<user of the last session>)" while that session is not closed.
+    const d = db.derived();
+    const sid = d.configSessions.get(rec.id)?.at(-1);
+    const s = sid !== undefined ? db.get('pos.session', sid) : undefined;
+    if (!s || s.state === 'closed') return `${name} (not used)`;
+    return `${name} (${db.displayName('res.users', s.user_id as number)})`;
+  };
+
+  defs.push(
+    build({
+      name: 'pos.config',
+      description: 'Point of Sale Configuration',
+      order: 'id',
+      hasActive: true,
+      displayName: configDisplay,
+      acl: { manager: ALL, user: 'rw', clerk: '' },
+      readGroups: v19
+        ? ['Point of Sale/Administrator', 'Point of Sale/User', 'Role / Administrator']
+        : ['Point of Sale/Administrator', 'Point of Sale/User'],
+      fields: [
+        fd('name', 'char', 'Point of Sale', { required: true }),
+        fd('active', 'boolean', 'Active', { dflt: () => true }),
+        computed('current_session_id', 'many2one', 'Current Session', (rec, db) => db.derived().currentSession.get(rec.id) ?? false, {
+          relation: 'pos.session',
+        }),
+        computed('current_session_state', 'char', 'Current Session State', (rec, db) => {
+          const sid = db.derived().currentSession.get(rec.id);
+          return sid === undefined ? false : (db.get('pos.session', sid)?.state ?? false);
+        }),
+        computed('last_session_closing_date', 'date', 'Last Session Closing Date', (rec, db, env) => {
+          const sid = db.derived().lastClosed.get(rec.id);
+          const stop = sid === undefined ? undefined : db.get('pos.session', sid)?.stop_at;
+          return typeof stop === 'string' ? localDate(parseDatetime(stop), env?.tz ?? false) : false;
+        }),
+        computed('last_session_closing_cash', 'float', 'Last Session Closing Cash', (rec, db) => {
+          const sid = db.derived().lastClosed.get(rec.id);
+          return sid === undefined ? 0 : num(db.get('pos.session', sid)?.cash_register_balance_end_real);
+        }),
+        fd('payment_method_ids', 'many2many', 'Payment Methods', { relation: 'pos.payment.method' }),
+        computed('session_ids', 'one2many', 'Sessions', (rec, db) => [...(db.derived().configSessions.get(rec.id) ?? [])].reverse(), {
+          searchable: true,
+          relation: 'pos.session',
+          inverse: 'config_id',
+        }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, dflt: () => 1 }),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', readonly: true, dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  defs.push(
+    build({
+      name: 'pos.session',
+      description: 'Point of Sale Session',
+      order: 'id desc',
+      acl: { manager: ALL, user: 'rwc', clerk: '' },
+      readGroups: ['Point of Sale/User'],
+      created: (rec) => rec.start_at,
+      written: (rec) => rec.stop_at || rec.start_at,
+      fields: [
+        fd('name', 'char', 'Session ID', { required: !v19, readonly: true }),
+        fd('config_id', 'many2one', 'Point of Sale', { relation: 'pos.config', required: true, readonly: true }),
+        fd('user_id', 'many2one', 'Opened By', { relation: 'res.users', required: true, readonly: true }),
+        fd('start_at', 'datetime', 'Opening Date', { readonly: true }),
+        fd('stop_at', 'datetime', 'Closing Date', { readonly: true }),
+        fd('state', 'selection', 'Status', { selection: SESSION_STATES, required: true, readonly: true }),
+        fd('rescue', 'boolean', 'Recovery Session', { readonly: true }),
+        fd('cash_register_balance_start', 'monetary', 'Starting Balance', { readonly: true }),
+        fd('cash_register_balance_end_real', 'monetary', 'Ending Balance', { readonly: true }),
+        computed('cash_register_balance_end', 'monetary', 'Theoretical Closing Balance', (rec, db) => theoretical(rec, db, v19)),
+        computed('cash_register_difference', 'monetary', 'Before Closing Difference', (rec, db) =>
+          num(rec.cash_register_balance_end_real) - theoretical(rec, db, v19),
+        ),
+        fd('cash_real_transaction', 'monetary', 'Transaction', { readonly: true }),
+        computed('cash_register_total_entry_encoding', 'monetary', 'Total Cash Transaction', (rec, db) => totalCash(rec, db)),
+        computed('total_payments_amount', 'float', 'Total Payments Amount', (rec, db) => db.derived().session.get(rec.id)?.totalPayments ?? 0),
+        computed('order_count', 'integer', 'Orders Count', (rec, db) => db.derived().session.get(rec.id)?.orderCount ?? 0),
+        computed('order_ids', 'one2many', 'Orders', (rec, db) => db.derived().sessionOrders.get(rec.id) ?? [], {
+          searchable: true,
+          relation: 'pos.order',
+          inverse: 'session_id',
+        }),
+        computed('statement_line_ids', 'one2many', 'Cash Lines', (rec, db) => db.derived().sessionMoves.get(rec.id) ?? [], {
+          searchable: true,
+          relation: 'account.bank.statement.line',
+          inverse: 'pos_session_id',
+        }),
+        computed('payment_method_ids', 'many2many', 'Payment Methods', (rec, db) => ids(db.get('pos.config', rec.config_id as number)?.payment_method_ids), {
+          searchable: true,
+          relation: 'pos.payment.method',
+        }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  const orderFields: FieldDef[] = [
+    fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
+    fd('date_order', 'datetime', 'Date', { readonly: true }),
+    fd('user_id', 'many2one', 'Employee', { relation: 'res.users', dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.user_id ?? 2 }),
+    fd('amount_tax', v19 ? 'monetary' : 'float', 'Taxes', { readonly: true, required: true }),
+    fd('amount_total', v19 ? 'monetary' : 'float', 'Total', { readonly: true, required: true }),
+    fd('amount_paid', v19 ? 'monetary' : 'float', 'Paid', { readonly: true, required: true }),
+    fd('amount_return', v19 ? 'monetary' : 'float', 'Returned', { readonly: true, required: true }),
+    fd('lines', 'one2many', 'Order Lines', {
+      relation: 'pos.order.line',
+      inverse: 'order_id',
+      readonly: true,
+      dflt: (rec) => idRange(num(rec._l0), num(rec._ln)),
+    }),
+    fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, readonly: true, dflt: () => 1 }),
+    fd('partner_id', 'many2one', 'Customer', { relation: 'res.partner' }),
+    fd('state', 'selection', 'Status', {
+      selection: v19 ? POS_ORDER_STATES_17.slice(0, 4) : POS_ORDER_STATES_17,
+      readonly: true,
+      dflt: () => 'draft',
+    }),
+    fd('account_move', 'many2one', 'Invoice', { relation: 'account.move', readonly: true }),
+    fd('session_id', 'many2one', 'Session', { relation: 'pos.session', required: !v19, readonly: false }),
+    fd('config_id', 'many2one', 'Point of Sale', {
+      relation: 'pos.config',
+      readonly: true,
+      dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.config_id ?? false,
+    }),
+    fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+    fd('payment_ids', 'one2many', 'Payments', {
+      relation: 'pos.payment',
+      inverse: 'pos_order_id',
+      readonly: true,
+      dflt: (rec) => idRange(num(rec._p0), num(rec._pn), true),
+    }),
+    fd('pos_reference', 'char', 'Receipt Number', {
+      readonly: true,
+      dflt: (rec) =>
+        typeof rec._n === 'number'
+          ? `Order ${String(rec.session_id).padStart(5, '0')}-001-${String(rec._n).padStart(4, '0')}`
+          : false,
+    }),
+    fd('tracking_number', 'char', 'Order Number', {
+      readonly: true,
+      dflt: (rec) => (typeof rec._n === 'number' ? String(100 + (rec._n % 900)) : false),
+    }),
+    fd('to_invoice', 'boolean', 'To invoice', { dflt: (rec) => rec.state === 'invoiced' || typeof rec.account_move === 'number' }),
+    computed('is_invoiced', 'boolean', 'Is Invoiced', (rec) => typeof rec.account_move === 'number'),
+    fd('general_note', 'text', 'General Note'),
+    computed('refund_orders_count', 'integer', 'Number of Refund Orders', (rec, db) => db.derived().refundsOf.get(rec.id)?.length ?? 0),
+  ];
+  if (v19) {
+    orderFields.push(
+      fd('is_refund', 'boolean', 'Is Refund', { readonly: true }),
+      computed('refunded_order_id', 'many2one', 'Refunded Order', (rec, db) => db.derived().refundedBy.get(rec.id)?.[0] ?? false, {
+        relation: 'pos.order',
+      }),
+    );
+  } else {
+    orderFields.push(
+      computed('refunded_order_ids', 'many2many', 'Refunded Order', (rec, db) => db.derived().refundedBy.get(rec.id) ?? [], {
+        relation: 'pos.order',
+      }),
+      computed('is_refunded', 'boolean', 'Is Refunded', (rec, db) => (db.derived().refundsOf.get(rec.id)?.length ?? 0) > 0),
+      computed('refunded_orders_count', 'integer', 'Refunded Orders Count', (rec, db) => db.derived().refundedBy.get(rec.id)?.length ?? 0),
+    );
+  }
+  defs.push(
+    build({
+      name: 'pos.order',
+      description: 'Point of Sale Orders',
+      order: 'date_order desc, name desc, id desc',
+      acl: { manager: ALL, user: 'rwc', clerk: '' },
+      readGroups: ['Inventory/User', 'Point of Sale/User'],
+      created: (rec) => rec.date_order,
+      written: (rec) => rec.date_order,
+      fields: orderFields,
+    }),
+  );
+
+  const lineCreated = (rec: Rec, db: Db): Stored => {
+    const o = db.get('pos.order', rec.order_id as number);
+    return o ? db.value(db.models.get('pos.order')?.fields.get('create_date') as FieldDef, o) : false;
+  };
+  defs.push(
+    build({
+      name: 'pos.order.line',
+      description: 'Point of Sale Order Lines',
+      order: 'id',
+      acl: { manager: ALL, user: 'rwc', clerk: '' },
+      readGroups: ['Point of Sale/User'],
+      created: lineCreated,
+      displayName: (rec, db) => (typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : ''),
+      fields: [
+        fd('order_id', 'many2one', 'Order Ref', { relation: 'pos.order', required: true }),
+        fd('product_id', 'many2one', 'Product', { relation: 'product.product', required: true }),
+        fd('full_product_name', 'char', 'Full Product Name', {
+          dflt: (rec, db) => (typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : false),
+        }),
+        fd('qty', 'float', 'Quantity', { dflt: () => 1 }),
+        fd('price_unit', 'float', 'Unit Price'),
+        fd('discount', 'float', 'Discount (%)'),
+        fd('price_subtotal', v19 ? 'monetary' : 'float', v19 ? 'Tax Excl.' : 'Subtotal w/o Tax', { readonly: true, required: true }),
+        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v19 ? 'Tax Incl.' : 'Subtotal', { readonly: true, required: true }),
+        fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax', readonly: true }),
+        fd('refunded_orderline_id', 'many2one', 'Refunded Order Line', { relation: 'pos.order.line' }),
+        computed('refund_orderline_ids', 'one2many', 'Refund Order Lines', (rec, db) => db.derived().lineRefunds.get(rec.id) ?? [], {
+          searchable: true,
+          relation: 'pos.order.line',
+          inverse: 'refunded_orderline_id',
+        }),
+        computed('refunded_qty', 'float', 'Refunded Quantity', (rec, db) => {
+          let q = 0;
+          for (const id of db.derived().lineRefunds.get(rec.id) ?? []) q -= num(db.get('pos.order.line', id)?.qty);
+          return q;
+        }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  defs.push(
+    build({
+      name: 'pos.payment',
+      description: 'Point of Sale Payments',
+      order: 'id desc',
+      acl: { manager: ALL, user: ALL, clerk: '' },
+      readGroups: ['Point of Sale/User'],
+      created: (rec) => rec.payment_date,
+      displayName: (rec) =>
+        typeof rec.name === 'string' && rec.name
+          ? `${rec.name} ${formatAmount(num(rec.amount))}`
+          : formatAmount(num(rec.amount)),
+      fields: [
+        fd('name', 'char', 'Label', { readonly: true }),
+        fd('pos_order_id', 'many2one', 'Order', { relation: 'pos.order', required: true }),
+        fd('amount', 'monetary', 'Amount', { required: true, readonly: true }),
+        fd('payment_method_id', 'many2one', 'Payment Method', { relation: 'pos.payment.method', required: true }),
+        fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        fd('session_id', 'many2one', 'Session', {
+          relation: 'pos.session',
+          readonly: true,
+          dflt: (rec, db) => db.get('pos.order', rec.pos_order_id as number)?.session_id ?? false,
+        }),
+        fd('card_type', 'char', 'Type of card used'),
+        fd('transaction_id', 'char', 'Payment Transaction ID'),
+        fd('is_change', 'boolean', 'Is this payment change?'),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  defs.push(
+    build({
+      name: 'pos.payment.method',
+      description: 'Point of Sale Payment Methods',
+      order: 'sequence, id',
+      hasActive: true,
+      acl: { manager: ALL, user: 'r', clerk: '' },
+      readGroups: ['Point of Sale/User'],
+      fields: [
+        fd('name', 'char', 'Method', { required: true, translate: true }),
+        fd('sequence', 'integer', 'Sequence'),
+        fd('is_cash_count', 'boolean', 'Cash', { readonly: true }),
+        fd('active', 'boolean', 'Active', { dflt: () => true }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  defs.push(
+    build({
+      name: 'product.template',
+      description: 'Product',
+      order: v19 ? 'is_favorite desc, name' : 'priority desc, name',
+      hasActive: true,
+      acl: { manager: ALL, user: 'r', clerk: 'r' },
+      readGroups: ['Internal User'],
+      fields: [
+        fd('name', 'char', 'Name', { required: true, translate: true }),
+        fd('default_code', 'char', 'Internal Reference'),
+        fd('list_price', 'float', 'Sales Price'),
+        fd('available_in_pos', 'boolean', 'Available in POS'),
+        fd('active', 'boolean', 'Active', { dflt: () => true }),
+        v19
+          ? fd('is_favorite', 'boolean', 'Favorite')
+          : fd('priority', 'selection', 'Favorite', { selection: [['0', 'Normal'], ['1', 'Favorite']], dflt: () => '0' }),
+        fd('taxes_id', 'many2many', 'Sales Taxes', { relation: 'account.tax' }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company' }),
+      ],
+      displayName: (rec) => (rec.default_code ? `[${rec.default_code}] ${rec.name}` : String(rec.name)),
+    }),
+  );
+
+  defs.push(
+    build({
+      name: 'product.product',
+      description: 'Product Variant',
+      order: 'priority desc, default_code, name, id',
+      hasActive: true,
+      acl: { manager: ALL, user: 'r', clerk: 'r' },
+      readGroups: ['Internal User'],
+      fields: [
+        fd('product_tmpl_id', 'many2one', 'Product Template', { relation: 'product.template', required: true }),
+        fd('name', 'char', 'Name', { dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.name ?? false }),
+        fd('default_code', 'char', 'Internal Reference', {
+          dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.default_code ?? false,
+        }),
+        fd('lst_price', 'float', 'Sales Price', {
+          dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.list_price ?? 0,
+        }),
+        fd('priority', 'selection', 'Favorite', { selection: [['0', 'Normal'], ['1', 'Favorite']], dflt: () => '0' }),
+        fd('active', 'boolean', 'Active', { dflt: () => true }),
+      ],
+      displayName: (rec, db) => {
+        const t = db.get('product.template', rec.product_tmpl_id as number);
+        if (!t) return `product.product,${rec.id}`;
+        return t.default_code ? `[${t.default_code}] ${t.name}` : String(t.name);
+      },
+    }),
+  );
+
+  defs.push(
+    build({
+      name: 'res.users',
+      description: 'User',
+      order: 'name, login',
+      hasActive: true,
+      acl: { manager: ALL, user: 'r', clerk: 'r' },
+      readGroups: ['Internal User'],
+      extraMethods: ['context_get'],
+      fields: [
+        fd('name', 'char', 'Name', { required: true }),
+        fd('login', 'char', 'Login', { required: true }),
+        fd('tz', 'selection', 'Timezone', { selection: [['Europe/Brussels', 'Europe/Brussels'], ['UTC', 'UTC']] }),
+        fd('lang', 'selection', 'Language', { selection: [['en_US', 'English (US)']], dflt: () => 'en_US' }),
+        fd('active', 'boolean', 'Active', { dflt: () => true }),
+        fd('partner_id', 'many2one', 'Related Partner', { relation: 'res.partner', required: true }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  const simple = (name: string, description: string, fields: FieldDef[], order = 'id', extra: Partial<ModelSpec> = {}): void => {
+    defs.push(build({ name, description, order, acl: { manager: ALL, user: 'r', clerk: 'r' }, readGroups: ['Internal User'], fields, ...extra }));
+  };
+  simple('res.partner', 'Contact', [fd('name', 'char', 'Name'), fd('active', 'boolean', 'Active', { dflt: () => true })], 'complete_name asc, id desc', {
+    hasActive: true,
+  });
+  simple('res.company', 'Companies', [fd('name', 'char', 'Company Name', { required: true }), fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' })], 'sequence, name');
+  simple('res.currency', 'Currency', [fd('name', 'char', 'Currency', { required: true }), fd('symbol', 'char', 'Symbol')], 'active desc, name');
+  simple('account.tax', 'Tax', [fd('name', 'char', 'Tax Name', { required: true }), fd('amount', 'float', 'Amount'), fd('type_tax_use', 'selection', 'Tax Type', { selection: [['sale', 'Sales'], ['purchase', 'Purchases'], ['none', 'None']] })], 'sequence,id');
+  defs.push(
+    build({
+      name: 'account.move',
+      description: 'Journal Entry',
+      order: 'date desc, name desc, invoice_date desc, id desc',
+      acl: { manager: ALL, user: 'r', clerk: '' },
+      readGroups: ['Invoicing/Billing', 'Point of Sale/User'],
+      created: (rec) => rec._at,
+      fields: [
+        fd('name', 'char', 'Number', { readonly: true }),
+        fd('date', 'date', 'Date', { required: true }),
+        fd('invoice_date', 'date', 'Invoice/Bill Date'),
+        fd('move_type', 'selection', 'Type', { selection: [['entry', 'Journal Entry'], ['out_invoice', 'Customer Invoice']], dflt: () => 'out_invoice' }),
+        fd('state', 'selection', 'Status', { selection: [['draft', 'Draft'], ['posted', 'Posted'], ['cancel', 'Cancelled']], dflt: () => 'posted' }),
+        fd('amount_total', 'monetary', 'Total'),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      ],
+    }),
+  );
+  defs.push(
+    build({
+      name: 'account.bank.statement.line',
+      description: 'Bank Statement Line',
+      order: 'internal_index desc',
+      acl: { manager: ALL, user: 'rwc', clerk: '' },
+      readGroups: ['Invoicing/Billing', 'Point of Sale/User'],
+      created: (rec) => rec._at,
+      displayName: (rec) => String(rec.payment_ref ?? ''),
+      fields: [
+        fd('pos_session_id', 'many2one', 'Session', { relation: 'pos.session' }),
+        fd('amount', 'monetary', 'Amount'),
+        fd('payment_ref', 'char', 'Label'),
+        fd('date', 'date', 'Date', { required: true }),
+        fd('internal_index', 'char', 'Internal Reference', { dflt: (rec) => `${rec.date}${String(rec.id).padStart(10, '0')}` }),
+        fd('currency_id', 'many2one', 'Journal Currency', { relation: 'res.currency', dflt: () => 1 }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      ],
+    }),
+  );
+
+  return new Map(defs.map((d) => [d.name, d]));
+}
+
+/** Cash through the session: cash payments (change included) plus cash put in or taken out. */
+function totalCash(rec: Rec, db: Db): number {
+  if (!hasCashMethod(rec, db)) return 0;
+  const f = db.derived().session.get(rec.id);
+  const cash = f?.cashPayments ?? 0;
+  // 16/17 _compute_cash_balance: a closed session uses its stored cash_real_transaction.
+  return rec.state === 'closed' ? num(rec.cash_real_transaction) + cash : (f?.moves ?? 0) + cash;
+}
+
+/**
+ * Theoretical closing cash. 16/17: the previous session's counted cash plus this session's cash
+ * transactions (not this session's opening balance). 18/19: opening balance plus cash transactions.
+ */
+function theoretical(rec: Rec, db: Db, v19: boolean): number {
+  if (!hasCashMethod(rec, db)) return 0;
+  if (v19) {
+    const f = db.derived().session.get(rec.id);
+    return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + (f?.moves ?? 0);
+  }
+  const prev = db.derived().prevSession.get(rec.id);
+  const prevReal = prev === undefined ? 0 : num(db.get('pos.session', prev)?.cash_register_balance_end_real);
+  return prevReal + totalCash(rec, db);
+}
+
+function hasCashMethod(rec: Rec, db: Db): boolean {
+  const cfg = db.get('pos.config', rec.config_id as number);
+  return ids(cfg?.payment_method_ids).some((m) => db.get('pos.payment.method', m)?.is_cash_count === true);
+}

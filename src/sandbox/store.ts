@@ -1,0 +1,234 @@
+/**
+ * In-memory tables. Rows live in an array indexed by id (ids are dense, handed out in order), so a
+ * lookup by id is one array access and a scan "by id" is a plain loop that can start anywhere.
+ * Anything derived from several tables (sums per session, refund links, the open session of a
+ * register) is computed on first use and dropped whenever any table changes.
+ */
+import type { FieldDef, ModelDef } from './models.js';
+import type { OdooVersion, Rec, Stored } from './types.js';
+
+export class Table {
+  /** rows[id]; holes for ids never used or unlinked. */
+  readonly rows: (Rec | undefined)[] = [undefined];
+  live = 0;
+  /** Bumped on every change; sort caches remember the stamp they were built at. */
+  stamp = 0;
+  readonly sortCache = new Map<string, { stamp: number; ids: Int32Array }>();
+
+  constructor(readonly model: ModelDef) {}
+
+  get nextId(): number {
+    return this.rows.length;
+  }
+
+  insert(rec: Rec): void {
+    this.rows[rec.id] = rec;
+    this.live++;
+  }
+
+  get(id: number): Rec | undefined {
+    return Number.isInteger(id) && id > 0 ? this.rows[id] : undefined;
+  }
+
+  remove(id: number): void {
+    if (this.rows[id]) {
+      this.rows[id] = undefined;
+      this.live--;
+    }
+  }
+
+  touch(): void {
+    this.stamp++;
+    this.sortCache.clear();
+  }
+}
+
+export interface SessionFigures {
+  cashPayments: number;
+  totalPayments: number;
+  orderCount: number;
+  moves: number;
+}
+
+export interface Derived {
+  session: Map<number, SessionFigures>;
+  /** original order id -> refund order ids. */
+  refundsOf: Map<number, number[]>;
+  /** refund order id -> refunded (original) order ids. */
+  refundedBy: Map<number, number[]>;
+  /** line id -> refund line ids. */
+  lineRefunds: Map<number, number[]>;
+  /** register id -> newest session that is not closed. */
+  currentSession: Map<number, number>;
+  /** register id -> newest closed session. */
+  lastClosed: Map<number, number>;
+  /** session id -> the session before it on the same register. */
+  prevSession: Map<number, number>;
+  /** register id -> its sessions, oldest first. */
+  configSessions: Map<number, number[]>;
+  sessionMoves: Map<number, number[]>;
+  sessionOrders: Map<number, number[]>;
+}
+
+export class Db {
+  readonly tables = new Map<string, Table>();
+  /** Bumped on every change anywhere. */
+  stamp = 0;
+  private derivedCache: { stamp: number; value: Derived } | undefined;
+
+  constructor(
+    readonly version: OdooVersion,
+    readonly models: Map<string, ModelDef>,
+  ) {
+    for (const m of models.values()) this.tables.set(m.name, new Table(m));
+  }
+
+  table(model: string): Table {
+    const t = this.tables.get(model);
+    if (!t) throw new Error(`no table ${model}`);
+    return t;
+  }
+
+  get(model: string, id: number): Rec | undefined {
+    return this.tables.get(model)?.get(id);
+  }
+
+  changed(model: string): void {
+    this.table(model).touch();
+    this.stamp++;
+  }
+
+  /** The value of a field on a record, computed or stored (with its default when not held). */
+  value(field: FieldDef, rec: Rec): Stored {
+    if (field.compute) return field.compute(rec, this);
+    const v = rec[field.name];
+    if (v !== undefined) return v;
+    if (field.dflt) return field.dflt(rec, this);
+    return emptyValue(field);
+  }
+
+  displayName(model: string, id: number): string {
+    const m = this.models.get(model);
+    const rec = this.get(model, id);
+    if (!m || !rec) return `${model},${id}`;
+    return m.displayName(rec, this);
+  }
+
+  derived(): Derived {
+    if (this.derivedCache && this.derivedCache.stamp === this.stamp) return this.derivedCache.value;
+    const value = this.computeDerived();
+    this.derivedCache = { stamp: this.stamp, value };
+    return value;
+  }
+
+  private computeDerived(): Derived {
+    const session = new Map<number, SessionFigures>();
+    const sessionOrders = new Map<number, number[]>();
+    const sessionMoves = new Map<number, number[]>();
+    const fig = (id: number): SessionFigures => {
+      let f = session.get(id);
+      if (!f) {
+        f = { cashPayments: 0, totalPayments: 0, orderCount: 0, moves: 0 };
+        session.set(id, f);
+      }
+      return f;
+    };
+    const methods = this.table('pos.payment.method').rows;
+    for (const p of this.table('pos.payment').rows) {
+      if (!p || typeof p.session_id !== 'number') continue;
+      const f = fig(p.session_id);
+      const amount = p.amount as number;
+      f.totalPayments += amount;
+      const m = methods[p.payment_method_id as number];
+      if (m?.is_cash_count === true) f.cashPayments += amount;
+    }
+    for (const o of this.table('pos.order').rows) {
+      if (o && typeof o.session_id === 'number') {
+        fig(o.session_id).orderCount++;
+        push(sessionOrders, o.session_id, o.id);
+      }
+    }
+    for (const l of this.table('account.bank.statement.line').rows) {
+      if (l && typeof l.pos_session_id === 'number') {
+        fig(l.pos_session_id).moves += l.amount as number;
+        push(sessionMoves, l.pos_session_id, l.id);
+      }
+    }
+    const refundsOf = new Map<number, number[]>();
+    const refundedBy = new Map<number, number[]>();
+    const lineRefunds = new Map<number, number[]>();
+    const lines = this.table('pos.order.line').rows;
+    for (const l of lines) {
+      if (!l || typeof l.refunded_orderline_id !== 'number') continue;
+      const orig = lines[l.refunded_orderline_id];
+      const refundOrder = l.order_id as number;
+      pushUnique(lineRefunds, l.refunded_orderline_id, l.id);
+      if (!orig) continue;
+      const origOrder = orig.order_id as number;
+      pushUnique(refundsOf, origOrder, refundOrder);
+      pushUnique(refundedBy, refundOrder, origOrder);
+    }
+    const currentSession = new Map<number, number>();
+    const lastClosed = new Map<number, number>();
+    const prevSession = new Map<number, number>();
+    const configSessions = new Map<number, number[]>();
+    for (const s of this.table('pos.session').rows) {
+      if (!s) continue;
+      const cfg = s.config_id as number;
+      const before = configSessions.get(cfg)?.at(-1);
+      if (before !== undefined) prevSession.set(s.id, before);
+      push(configSessions, cfg, s.id);
+      if (s.state === 'closed') lastClosed.set(cfg, s.id);
+      else if (s.rescue !== true) currentSession.set(cfg, s.id);
+    }
+    // Orders of a session come back in pos.order's default order (newest first).
+    for (const list of sessionOrders.values()) list.reverse();
+    for (const list of sessionMoves.values()) list.reverse();
+    return {
+      session,
+      refundsOf,
+      refundedBy,
+      lineRefunds,
+      currentSession,
+      lastClosed,
+      prevSession,
+      configSessions,
+      sessionMoves,
+      sessionOrders,
+    };
+  }
+}
+
+function push(map: Map<number, number[]>, key: number, v: number): void {
+  const list = map.get(key);
+  if (list) list.push(v);
+  else map.set(key, [v]);
+}
+
+function pushUnique(map: Map<number, number[]>, key: number, v: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [v]);
+  else if (!list.includes(v)) list.push(v);
+}
+
+/** Odoo's read value for an empty field: false, 0 for numbers, [] for x2many. */
+export function emptyValue(field: FieldDef): Stored {
+  switch (field.type) {
+    case 'integer':
+    case 'float':
+    case 'monetary':
+      return 0;
+    case 'one2many':
+    case 'many2many':
+      return [];
+    default:
+      return false;
+  }
+}
+
+/** ids lo..lo+n-1, descending when asked (x2many reads follow the comodel's order). */
+export function idRange(lo: number, n: number, desc = false): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = desc ? lo + n - 1 - i : lo + i;
+  return out;
+}

@@ -1,0 +1,44 @@
+/** Shapes shared by the sandbox modules (the sandbox shares no code with the client). */
+
+export type FieldType =
+  | 'char'
+  | 'text'
+  | 'integer'
+  | 'float'
+  | 'monetary'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'selection'
+  | 'many2one'
+  | 'one2many'
+  | 'many2many';
+
+/** What a record holds for a field. `undefined` = not held; the field's default applies. */
+export type Stored = string | number | boolean | number[] | undefined;
+
+/** One row. Datetimes are held as Odoo's wire strings (`YYYY-MM-DD HH:MM:SS`, UTC) so they compare as text. */
+export interface Rec {
+  id: number;
+  [field: string]: Stored;
+}
+
+/** A JSON value as it goes on the wire. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+export type OdooVersion = 17 | 19;
+
+export type Role = 'manager' | 'user' | 'clerk';
+
+export type Operation = 'read' | 'write' | 'create' | 'unlink';
+
+/** The request environment: who calls, and the context keys the sandbox honours. */
+export interface Env {
+  uid: number;
+  role: Role;
+  /** context.active_test (default true): hide archived records from search. */
+  activeTest: boolean;
+  /** context.tz, else the user's tz: used by Odoo 19 for date-only domain values. */
+  tz: string | false;
+  now: () => string;
+}
