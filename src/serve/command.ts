@@ -1,6 +1,112 @@
+// `posdata serve`: the HTTP service in front of one Odoo. The URL and database come from
+// the profile, the flags or the environment (the commands' precedence); credentials come
+// from each API client's own login, so a request runs with its user's rights, never the
+// profile's.
+import { readFileSync } from 'node:fs';
+import { negotiateProtocol } from '../cli/auth.js';
+import { type ConnectionOptions, makeHttp, makeTransport, trace } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
-import { UsageError } from '../core/errors.js';
+import { OdooClient } from '../core/client.js';
+import { AuthError } from '../core/errors.js';
+import { parseServerUrl } from '../core/http.js';
+import { redactor } from '../core/redact.js';
+import type { Protocol, Transport } from '../core/transport.js';
+import { ProfileStore } from '../store/profiles.js';
+import { buildApp } from './app.js';
 
-export async function runServe(_o: Record<string, unknown>, _io: IO): Promise<void> {
-  throw new UsageError('serve is being built', 'see issue 9');
+export interface ServeOptions extends ConnectionOptions {
+  host?: string;
+  port?: number;
+  tokenTtl?: number;
+  clientRate?: number;
+  pageSize?: number;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function displayHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function runServe(opts: Record<string, unknown>, io: IO): Promise<void> {
+  const o = opts as ServeOptions;
+  const env = process.env;
+  const store = await ProfileStore.open(env);
+  const profileName = store.currentName(o.profile, env);
+  const profile = store.get(profileName) ?? {};
+  const rawUrl = o.url ?? env.POSDATA_URL ?? profile.url;
+  const db = o.db ?? env.POSDATA_DB ?? profile.db;
+  if (!rawUrl || !db) {
+    throw new AuthError(
+      `serve needs the Odoo URL and database${o.profile || env.POSDATA_PROFILE ? ` (profile ${profileName})` : ''}`,
+      'run posdata login first, or give --url and --db',
+    );
+  }
+  const url = parseServerUrl(rawUrl, o.allowInsecureHttp);
+  // One connection pool and one --rate budget towards Odoo for the whole service.
+  const http = makeHttp(url, o, io);
+  const transports = new Map<Protocol, Transport>();
+  const transportFor = async (p: Protocol): Promise<Transport> => {
+    let t = transports.get(p);
+    if (!t) {
+      t = await makeTransport(p, http, db);
+      transports.set(p, t);
+    }
+    return t;
+  };
+  // Fail fast on a wrong URL rather than on the first login.
+  await (await transportFor('jsonrpc')).version();
+
+  const connect = async (login: string, password: string): Promise<OdooClient> => {
+    const protocol = await negotiateProtocol(o.protocol, url, o, io, db, login, password);
+    return new OdooClient(await transportFor(protocol), { db, login, secret: password }, undefined, {
+      trace: trace(io),
+    });
+  };
+
+  const app = await buildApp({
+    connect,
+    tokenTtlSeconds: o.tokenTtl ?? 3600,
+    clientRate: o.clientRate ?? 60,
+    pageSize: o.pageSize,
+    target: { url: url.href, db },
+    version: version(),
+    log: io.debug ? (line) => io.err(`posdata serve: ${line}`) : undefined,
+  });
+
+  // A stream abandoned by its client can leave a prefetched page's request behind; its
+  // failure must not bring the service down.
+  process.on('unhandledRejection', (err) => {
+    if (io.debug) io.err(`posdata serve: ${redactor.text(String((err as Error)?.message ?? err))}`);
+  });
+
+  await app.listen({ host: o.host ?? '127.0.0.1', port: o.port ?? 8080 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : o.port;
+  const base = `http://${displayHost(o.host ?? '127.0.0.1')}:${port}`;
+  io.err(`posdata serve: ${base} (docs at ${base}/docs) for ${url.href} database ${db}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (!io.quiet) io.err(`posdata serve: stopping (${signal})`);
+      // Open streams are cut; nothing is written anywhere, so this is a clean stop (exit 0).
+      app
+        .close()
+        .catch(() => undefined)
+        .then(() => http.close())
+        .finally(() => {
+          setTimeout(() => process.exit(0), 1000).unref();
+          resolve();
+        });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

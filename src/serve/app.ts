@@ -1,0 +1,394 @@
+// The HTTP service: the spec's REST-like paths over the same resource table, query builder,
+// page stream and JSON renderer as the commands, so GET /api/v1/sales?… answers exactly
+// what `posdata sales … --format json` prints. Fastify validates the query parameters with
+// JSON schemas generated from the table, and @fastify/swagger documents the same schemas.
+import { Readable } from 'node:stream';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { list } from '../cli/values.js';
+import type { OdooClient } from '../core/client.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { redactor } from '../core/redact.js';
+import type { Domain } from '../core/types.js';
+import { type Prepared, prepare, streamRows } from '../export/stream.js';
+import { parseDomain, type QueryFlags } from '../query/build.js';
+import { RESOURCES, type Resource } from '../query/resources.js';
+import { checkZone, machineZone } from '../query/time.js';
+import { JsonRenderer } from '../render/formats.js';
+import { MemorySink } from '../render/sink.js';
+import { docsOptions, SECURITY_SCHEME } from './docs.js';
+import { ClientLimiter } from './limiter.js';
+import { PROBLEM_TYPE, type Problem, problem, problemOf } from './problem.js';
+import {
+  DATA_ERRORS,
+  LOGIN_BODY,
+  LOGIN_REPLY,
+  listResponses,
+  PROBLEM_SCHEMA,
+  querySchema,
+  resourceNames,
+} from './schema.js';
+import { type TokenEntry, TokenStore } from './tokens.js';
+
+export interface ServeConfig {
+  /** A client for these credentials on the configured Odoo (not yet authenticated). */
+  connect(login: string, password: string): Promise<OdooClient>;
+  tokenTtlSeconds: number;
+  /** Requests a minute per token (and per address for login). */
+  clientRate: number;
+  /** Records per Odoo request when streaming. */
+  pageSize?: number;
+  /** Where the service answers for: shown in the OpenAPI description. */
+  target: { url: string; db: string };
+  version: string;
+  /** One line per request (--debug). */
+  log?: (line: string) => void;
+}
+
+/** An error with its HTTP status already decided (auth, rate limit). */
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface ListQuery {
+  config_id?: number;
+  session_id?: number;
+  state?: string;
+  from?: string;
+  to?: string;
+  tz?: string;
+  fields?: string;
+  limit?: number;
+  offset?: number;
+  order?: string;
+  domain?: string;
+  with_payments?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    posdata: { token: string; entry: TokenEntry } | null;
+  }
+}
+
+/** The commands' flag names in a message become the service's parameter names. */
+function asParameters(detail: string): string {
+  return detail
+    .replace(/--sort\b/g, 'order')
+    .replace(/--with-payments\b/g, 'with_payments')
+    .replace(/--(config-id|session-id|from|to|tz|fields|limit|state|domain)\b/g, (_m, f: string) =>
+      f.replace('-', '_'),
+    );
+}
+
+function sendProblem(reply: FastifyReply, p: Problem, headers: Record<string, string> = {}): FastifyReply {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  // A Buffer keeps Fastify from appending a charset: the type is exactly application/problem+json.
+  return reply
+    .code(p.status)
+    .type(PROBLEM_TYPE)
+    .send(Buffer.from(JSON.stringify(p)));
+}
+
+/** The json format's bytes, one chunk per page: the commands' JsonRenderer, writing to memory. */
+async function* jsonChunks(
+  client: OdooClient,
+  prepared: Prepared,
+  opts: { pageSize: number; tz?: string; offset?: number },
+): AsyncGenerator<string> {
+  const sink = new MemorySink();
+  const renderer = new JsonRenderer(sink);
+  await renderer.begin();
+  for await (const { rows } of streamRows(client, prepared, opts)) {
+    await renderer.page(rows);
+    if (sink.chunks.length > 0) yield sink.chunks.splice(0).join('');
+  }
+  await renderer.end();
+  yield sink.chunks.splice(0).join('');
+}
+
+export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
+  const tokens = new TokenStore(config.tokenTtlSeconds * 1000);
+  const limiter = new ClientLimiter(config.clientRate);
+  const pageSize = config.pageSize ?? 2000;
+
+  const app = Fastify({
+    // Fastify's logger stays off: request bodies (passwords) and Authorization headers
+    // must never reach a log. --debug gets one redacted line per request instead.
+    logger: false,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    ajv: {
+      customOptions: {
+        // An unknown parameter is refused, not ignored: a misspelt filter must not
+        // silently widen the answer to every record.
+        removeAdditional: false,
+        coerceTypes: 'array',
+        allErrors: false,
+      },
+    },
+  });
+  // Replies are either streams, buffers or small objects: plain JSON.stringify for the
+  // objects, so the response schemas serve the documentation only.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.decorateRequest('posdata', null);
+  app.addHook('onClose', async () => {
+    tokens.close();
+    limiter.close();
+  });
+  if (config.log) {
+    const log = config.log;
+    app.addHook('onResponse', async (req, reply) => {
+      log(
+        redactor.text(
+          `${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${req.posdata ? ` (${req.posdata.entry.login})` : ''}`,
+        ),
+      );
+    });
+  }
+
+  app.setErrorHandler((err: unknown, req, reply) => {
+    const instance = req.url;
+    if (err instanceof HttpProblem)
+      return sendProblem(reply, problem(err.status, err.message, instance), err.headers);
+    const fe = err as { validation?: unknown; statusCode?: number; code?: string; message?: string };
+    if (fe.validation) {
+      return sendProblem(reply, problem(400, `invalid parameter: ${fe.message ?? 'bad value'}`, instance));
+    }
+    if (typeof fe.code === 'string' && fe.code.startsWith('FST_') && fe.statusCode && fe.statusCode < 500) {
+      return sendProblem(reply, problem(fe.statusCode, fe.message ?? 'bad request', instance));
+    }
+    const p = problemOf(err, instance);
+    if (p.status === 400) p.detail = asParameters(p.detail);
+    if (p.status === 500 && config.log) config.log(redactor.text(`internal error: ${(err as Error)?.stack}`));
+    const headers: Record<string, string> = p.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+    return sendProblem(reply, p, headers);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendProblem(reply, problem(404, `no such path: ${req.method} ${req.url.split('?')[0]}`, req.url)),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'posdata serve',
+        version: config.version,
+        description:
+          `The point-of-sale data of ${config.target.url} (database ${config.target.db}) as the spec's REST-like paths. ` +
+          'Log in with POST /api/v1/auth/login and send the token as Authorization: Bearer TOKEN; each request runs with ' +
+          "that Odoo user's rights. Every list answers a JSON array of records, exactly as the matching posdata command " +
+          'prints with --format json, streamed page by page; without limit it answers every matching record. ' +
+          `Tokens last ${config.tokenTtlSeconds} s; at most ${config.clientRate} requests a minute per token.`,
+      },
+      components: {
+        securitySchemes: {
+          [SECURITY_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'the token from POST /api/v1/auth/login',
+          },
+        },
+        schemas: { Problem: PROBLEM_SCHEMA },
+      },
+      tags: [
+        { name: 'auth', description: 'tokens' },
+        { name: 'pos', description: 'point-of-sale data, read-only' },
+      ],
+    },
+  });
+
+  // --- authentication and the per-token rate limit -------------------------------------
+  const requireToken = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const m = /^Bearer\s+([A-Za-z0-9_-]+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!m) {
+      throw new HttpProblem(
+        401,
+        'no bearer token; log in with POST /api/v1/auth/login and send Authorization: Bearer TOKEN',
+        { 'WWW-Authenticate': 'Bearer' },
+      );
+    }
+    const entry = tokens.get(m[1]);
+    if (!entry) {
+      throw new HttpProblem(401, 'the token is unknown, revoked or expired; log in again', {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    req.posdata = { token: m[1], entry };
+    const v = limiter.take(`token:${m[1]}`);
+    const headers = limiter.headers(v);
+    if (!v.allowed) {
+      throw new HttpProblem(
+        429,
+        `more than ${limiter.quota} requests a minute with this token; retry in ${v.resetSeconds} s`,
+        headers,
+      );
+    }
+    reply.headers(headers);
+  };
+  const limitByAddress = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const v = limiter.take(`addr:${req.ip}`);
+    const headers = limiter.headers(v);
+    if (!v.allowed) {
+      throw new HttpProblem(
+        429,
+        `more than ${limiter.quota} logins a minute from ${req.ip}; retry in ${v.resetSeconds} s`,
+        headers,
+      );
+    }
+    reply.headers(headers);
+  };
+
+  app.post(
+    '/api/v1/auth/login',
+    {
+      onRequest: limitByAddress,
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in as an Odoo user; answers a bearer token',
+        description:
+          'Authenticates against Odoo (database from the profile) with the login and password or API key. ' +
+          'The token is opaque and random, kept by the service with the credentials in memory only, and expires.',
+        security: [],
+        body: LOGIN_BODY,
+        response: {
+          200: LOGIN_REPLY,
+          400: DATA_ERRORS[400],
+          401: { ...(DATA_ERRORS[401] as object), description: 'Odoo rejected the login or password' },
+          429: DATA_ERRORS[429],
+          502: DATA_ERRORS[502],
+          504: DATA_ERRORS[504],
+        },
+      },
+    },
+    async (req, reply) => {
+      const { login, password } = req.body as { login: string; password: string };
+      redactor.add(password);
+      const client = await config.connect(login, password);
+      const uid = await client.authenticate();
+      let tz: string | null = null;
+      try {
+        const ctx = (await client.executeKw('res.users', 'context_get', [], {})) as { tz?: string | false };
+        tz = ctx?.tz || null;
+      } catch {
+        tz = null;
+      }
+      const { token, expiresAt } = tokens.issue({ client, uid, login, tz });
+      redactor.add(token);
+      reply.header('Cache-Control', 'no-store');
+      return { token, uid, expires_at: new Date(expiresAt).toISOString() };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/logout',
+    {
+      onRequest: requireToken,
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the token',
+        security: [{ [SECURITY_SCHEME]: [] }],
+        response: { 204: { description: 'revoked', type: 'null' }, 401: DATA_ERRORS[401] },
+      },
+    },
+    async (req, reply) => {
+      const token = req.posdata?.token;
+      if (token) {
+        tokens.revoke(token);
+        limiter.drop(`token:${token}`);
+      }
+      return reply.code(204).send();
+    },
+  );
+
+  // --- the data paths, one per resource --------------------------------------------------
+  const answer = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    resource: Resource,
+    orderId?: number,
+  ): Promise<FastifyReply> => {
+    const session = req.posdata;
+    if (!session) throw new HttpProblem(401, 'not logged in');
+    const { client } = session.entry;
+    const q = req.query as ListQuery;
+    if (q.tz !== undefined) checkZone(q.tz);
+    const flags: QueryFlags = {
+      configId: q.config_id,
+      sessionId: q.session_id,
+      state: q.state !== undefined ? list(q.state) : undefined,
+      from: q.from,
+      to: q.to,
+      tz: q.tz ?? session.entry.tz ?? machineZone(),
+      fields: q.fields !== undefined ? list(q.fields) : undefined,
+      limit: q.limit,
+      sort: q.order,
+      domain: q.domain !== undefined ? parseDomain(q.domain) : undefined,
+    };
+    if (flags.fields?.length === 0) throw new UsageError('fields is empty', 'name at least one field');
+    if (flags.state?.length === 0) throw new UsageError('state is empty', 'name at least one state');
+    const fixed: Domain = orderId !== undefined ? [['order_id', '=', orderId]] : [];
+    const prepared = await prepare(client, resource, flags, { fixed, withPayments: q.with_payments });
+    if (orderId !== undefined) {
+      const found = await client.read('pos.order', [orderId], ['name']);
+      if (found.length === 0)
+        throw new NotFoundError(
+          `sales ticket ${orderId} does not exist`,
+          'list ticket ids with GET /api/v1/sales',
+        );
+    }
+    const chunks = jsonChunks(client, prepared, { pageSize, tz: q.tz, offset: q.offset });
+    // The first page is read before the status line goes out, so a refusal (rights,
+    // unknown field, Odoo down) is still a problem document with its own status. Later
+    // failures can only cut the stream short: the client then sees an unfinished array.
+    const first = await chunks.next();
+    async function* body(): AsyncGenerator<string> {
+      if (!first.done) yield first.value;
+      yield* chunks;
+    }
+    reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
+    return reply.send(Readable.from(body(), { objectMode: false }));
+  };
+
+  for (const name of resourceNames()) {
+    const r = RESOURCES[name];
+    const schema = {
+      tags: ['pos'],
+      summary: r.summary,
+      description: `${r.summary}: \`${r.model}\`. The same records as \`posdata ${name}${name === 'lines' ? ' ORDER_ID' : ''} --format json\`.`,
+      security: [{ [SECURITY_SCHEME]: [] }],
+      querystring: querySchema(r),
+      response: listResponses(r),
+    };
+    if (name === 'lines') {
+      app.get(
+        '/api/v1/sales/:order_id/lines',
+        {
+          onRequest: requireToken,
+          schema: {
+            ...schema,
+            params: {
+              type: 'object',
+              properties: { order_id: { type: 'integer', minimum: 1, description: 'the sales ticket id' } },
+              required: ['order_id'],
+            },
+          },
+        },
+        (req, reply) => answer(req, reply, r, (req.params as { order_id: number }).order_id),
+      );
+    } else {
+      app.get(r.path, { onRequest: requireToken, schema }, (req, reply) => answer(req, reply, r));
+    }
+  }
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, docsOptions());
+  return app;
+}

@@ -1,0 +1,165 @@
+// JSON schemas of the service, generated from the resource table: the query parameters a
+// path accepts (the commands' flags, snake_case), the records it answers, the problem
+// documents. Fastify validates requests with them and @fastify/swagger writes the OpenAPI
+// document from the same objects, so the documentation cannot drift from the checks.
+import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../query/resources.js';
+
+type Schema = Record<string, unknown>;
+
+const ID = { type: 'integer', minimum: 1 } as const;
+
+/** The query parameters of one resource's path, as the command's flags apply to it. */
+export function querySchema(r: Resource): Schema {
+  const ff = r.filterFields;
+  const props: Record<string, Schema> = {};
+  if (ff.config) props.config_id = { ...ID, description: `one register (${ff.config} = N)` };
+  if (ff.session) props.session_id = { ...ID, description: `one session (${ff.session} = N)` };
+  if (ff.state)
+    props.state = {
+      type: 'string',
+      minLength: 1,
+      description: `order states, comma-separated: ${ORDER_STATES_HELP}`,
+    };
+  if (ff.time) {
+    props.from = {
+      type: 'string',
+      minLength: 1,
+      description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d (read in tz)`,
+    };
+    props.to = {
+      type: 'string',
+      minLength: 1,
+      description: 'up to this time; a date-only value includes that whole day',
+    };
+  }
+  props.tz = {
+    type: 'string',
+    minLength: 1,
+    description:
+      "IANA zone for from/to and for the datetimes answered (ISO 8601 with offset). Default: from/to in the Odoo user's zone, datetimes in UTC as Odoo stores them",
+  };
+  props.fields = {
+    type: 'string',
+    minLength: 1,
+    description: `fields to return, comma-separated (default: ${r.defaultFields.join(',')})`,
+  };
+  props.limit = { type: 'integer', minimum: 1, description: 'at most N records (default: all, streamed)' };
+  props.offset = { type: 'integer', minimum: 0, description: 'skip the first N records' };
+  props.order = {
+    type: 'string',
+    minLength: 1,
+    description: 'sort, as Odoo\'s order: "date_order desc, id" (default: id)',
+  };
+  props.domain = {
+    type: 'string',
+    minLength: 2,
+    description: 'an extra Odoo domain as JSON, ANDed with the other filters: [["amount_total",">",100]]',
+  };
+  if (r.name === 'sales')
+    props.with_payments = {
+      type: 'boolean',
+      description: 'each order carries its payments with method names',
+    };
+  return { type: 'object', properties: props, additionalProperties: false };
+}
+
+const MANY2ONE = {
+  description: '[id, display name], or null',
+  anyOf: [
+    {
+      type: 'array',
+      prefixItems: [{ type: 'integer' }, { type: 'string' }],
+      minItems: 2,
+      maxItems: 2,
+    },
+    { type: 'null' },
+  ],
+};
+
+/** The JSON type of a default field, from its name (the server's fields_get decides at run time). */
+function fieldSchema(name: string): Schema {
+  if (name === 'id') return { type: 'integer' };
+  if (name.endsWith('_ids')) return { type: 'array', items: { type: 'integer' } };
+  if (name.endsWith('_id')) return MANY2ONE;
+  if (/date|_at$/.test(name))
+    return {
+      type: ['string', 'null'],
+      description: 'UTC "YYYY-MM-DD HH:MM:SS"; ISO 8601 with offset when tz is given',
+    };
+  if (/^(amount|price_|cash_|list_price|total_|last_session_closing_cash|qty|discount)/.test(name))
+    return { type: ['number', 'null'] };
+  return { type: ['string', 'null'] };
+}
+
+export function recordSchema(r: Resource): Schema {
+  const props: Record<string, Schema> = {};
+  for (const f of r.defaultFields) props[f] = fieldSchema(f);
+  return {
+    type: 'object',
+    description: `A ${r.model} record: the default fields below, or those asked for with fields. Keys in the order asked for.`,
+    properties: props,
+    additionalProperties: true,
+  };
+}
+
+export const PROBLEM_SCHEMA: Schema = {
+  type: 'object',
+  description: 'RFC 9457 problem details (application/problem+json)',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+  },
+  required: ['type', 'title', 'status', 'detail', 'instance'],
+};
+
+function problemResponse(description: string): Schema {
+  return { description, content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } } };
+}
+
+/** The error answers every data path can give. */
+export const DATA_ERRORS: Record<string, Schema> = {
+  400: problemResponse('a query parameter is not valid (unknown field, bad date, bad zone, …)'),
+  401: problemResponse('no token, or an unknown, revoked or expired one'),
+  403: problemResponse("Odoo refused access with this user's rights"),
+  429: problemResponse('over the per-token rate limit; see Retry-After'),
+  502: problemResponse('Odoo unreachable, or its reply was not valid'),
+  504: problemResponse('Odoo did not answer in time'),
+};
+
+export function listResponses(r: Resource): Schema {
+  return {
+    200: {
+      description: 'a JSON array of records, as `posdata <command> --format json` prints them (streamed)',
+      content: { 'application/json': { schema: { type: 'array', items: recordSchema(r) } } },
+    },
+    ...DATA_ERRORS,
+    ...(r.name === 'lines' ? { 404: problemResponse('no sales ticket with this id') } : {}),
+  };
+}
+
+export const LOGIN_BODY: Schema = {
+  type: 'object',
+  properties: {
+    login: { type: 'string', minLength: 1, examples: ['admin'] },
+    password: { type: 'string', minLength: 1, description: 'password or API key', examples: ['admin'] },
+  },
+  required: ['login', 'password'],
+  additionalProperties: false,
+};
+
+export const LOGIN_REPLY: Schema = {
+  type: 'object',
+  properties: {
+    token: { type: 'string', description: 'opaque bearer token; send it as Authorization: Bearer TOKEN' },
+    uid: { type: 'integer', description: "the Odoo user's id" },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+  required: ['token', 'uid', 'expires_at'],
+};
+
+export function resourceNames(): ResourceName[] {
+  return Object.keys(RESOURCES) as ResourceName[];
+}

@@ -1,0 +1,64 @@
+// Bearer tokens of `posdata serve`: opaque random strings, never the Odoo UID (a UID is
+// small and guessable). Each maps, in memory only, to the Odoo client of the user who
+// logged in, so every request runs with that user's rights. Tokens expire after a fixed
+// lifetime from login; logout revokes one at once.
+import { randomBytes } from 'node:crypto';
+import type { OdooClient } from '../core/client.js';
+
+export interface TokenEntry {
+  client: OdooClient;
+  uid: number;
+  login: string;
+  /** The Odoo user's zone (context_get), for from/to when the request gives no tz. */
+  tz: string | null;
+  expiresAt: number;
+}
+
+export class TokenStore {
+  private readonly entries = new Map<string, TokenEntry>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    // Expired entries hold a password: drop them even if their token is never shown again.
+    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1_000, ttlMs))).unref();
+  }
+
+  issue(entry: Omit<TokenEntry, 'expiresAt'>): { token: string; expiresAt: number } {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = this.now() + this.ttlMs;
+    this.entries.set(token, { ...entry, expiresAt });
+    return { token, expiresAt };
+  }
+
+  /** The live entry of a token; undefined for unknown, revoked or expired ones. */
+  get(token: string): TokenEntry | undefined {
+    const e = this.entries.get(token);
+    if (!e) return undefined;
+    if (e.expiresAt <= this.now()) {
+      this.entries.delete(token);
+      return undefined;
+    }
+    return e;
+  }
+
+  revoke(token: string): boolean {
+    return this.entries.delete(token);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  sweep(): void {
+    const now = this.now();
+    for (const [t, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(t);
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+  }
+}
