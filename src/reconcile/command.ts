@@ -1,6 +1,136 @@
+// `posdata reconcile`: flags → the closed sessions of a range → figures per session →
+// table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
+import type { ConnectionOptions } from '../cli/connection.js';
+import { openSession } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
-import { UsageError } from '../core/errors.js';
+import { chooseFormat, openSink } from '../cli/output.js';
+import { onInterrupt } from '../cli/signals.js';
+import { DifferenceError, UsageError } from '../core/errors.js';
+import type { Domain, FieldMap } from '../core/types.js';
+import { checkZone, machineZone, parseWhen, rangeDomain } from '../query/time.js';
+import { CsvRenderer, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
+import type { Sink } from '../render/sink.js';
+import {
+  AMOUNT_KEYS,
+  BASE_KEYS,
+  beyond,
+  fetchReconciliation,
+  type Reconciliation,
+  reconcile,
+  toRow,
+} from './compute.js';
 
-export async function runReconcile(_o: Record<string, unknown>, _io: IO): Promise<void> {
-  throw new UsageError('reconcile is being built', 'see issue 5');
+export interface ReconcileOptions extends ConnectionOptions {
+  date?: string;
+  from?: string;
+  to?: string;
+  configId?: number;
+  tz?: string;
+  tolerance?: number;
+  failOnDifference?: boolean;
+  format?: string;
+  output?: string;
+  excel?: boolean;
+}
+
+export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
+  // Everything that can be checked without the server is checked first.
+  const format = chooseFormat(o.format, o.output, io);
+  if (o.tz) checkZone(o.tz);
+  if (o.date !== undefined && (o.from !== undefined || o.to !== undefined)) {
+    throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
+  }
+  const tolerance = o.tolerance ?? 0.01;
+
+  const session = await openSession(o, io);
+  const { client } = session;
+  // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
+  const zone = o.tz ?? session.profile.tz ?? machineZone();
+  const domain: Domain = [['state', '=', 'closed']];
+  if (o.date !== undefined) {
+    // Parsed first so that a span such as 2h is refused rather than read as a range.
+    if (!parseWhen(o.date, zone, '--date').wholeDay) {
+      throw new UsageError(`--date '${o.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+    }
+    domain.push(...rangeDomain('stop_at', o.date, o.date, zone));
+  } else {
+    domain.push(...rangeDomain('stop_at', o.from, o.to, zone));
+  }
+  if (o.configId !== undefined) domain.push(['config_id', '=', o.configId]);
+
+  const { inputs } = await fetchReconciliation(client, domain);
+  const rec = reconcile(inputs);
+  if (rec.adjusted.length > 0 && !io.quiet) {
+    const e = rec.adjusted[0];
+    io.err(
+      `posdata: note: for ${rec.adjusted.length} session${rec.adjusted.length === 1 ? '' : 's'} (e.g. ${e.session}) expected cash is Odoo's theoretical balance, not opening + cash taken + cash moves as recorded; cash moves shows the gap (see README, reconcile)`,
+    );
+  }
+
+  const toFile = o.output !== undefined && o.output !== '-';
+  const sink = await openSink(o.output);
+  const release = onInterrupt(() => sink.abort());
+  try {
+    if (format === 'table') {
+      const { renderReconcileTable } = await import('./table.js');
+      await sink.write(
+        renderReconcileTable(rec, {
+          columns: toFile ? 200 : io.columns,
+          color: io.color && !toFile,
+          tz: zone,
+          tolerance,
+        }),
+      );
+    } else {
+      const renderer = makeRenderer(format, sink, rec, o.excel);
+      await renderer.begin();
+      await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, o.tz)));
+      await renderer.end();
+    }
+    await sink.commit();
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  } finally {
+    release();
+  }
+  if (toFile && !io.quiet && io.stderrTTY)
+    io.err(`posdata: wrote ${rec.sessions.length} sessions to ${o.output}`);
+  await client.close();
+
+  if (o.failOnDifference) {
+    const differing = rec.sessions.filter((s) => beyond(s.difference, tolerance));
+    if (differing.length > 0) {
+      const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
+      const d = worst.difference;
+      throw new DifferenceError(
+        `${differing.length} of ${rec.sessions.length} sessions differ by more than ${tolerance} (largest ${d > 0 ? '+' : ''}${d.toFixed(2)} in ${worst.session}, ${worst.register})`,
+        'check the counted cash of those sessions',
+      );
+    }
+  }
+}
+
+function makeRenderer(
+  format: 'json' | 'ndjson' | 'csv',
+  sink: Sink,
+  rec: Reconciliation,
+  excel: boolean | undefined,
+): Renderer {
+  if (format === 'json') return new JsonRenderer(sink);
+  if (format === 'ndjson') return new NdjsonRenderer(sink);
+  const fields = [...BASE_KEYS, ...rec.methodKeys];
+  // Field types for the CSV columns: ids stay numbers, amounts numbers, the rest text.
+  const defs: FieldMap = {};
+  for (const k of fields) {
+    defs[k] = {
+      type:
+        k === 'session_id' || k === 'config_id'
+          ? 'integer'
+          : (AMOUNT_KEYS as readonly string[]).includes(k) || k.startsWith('method:')
+            ? 'monetary'
+            : 'char',
+    };
+  }
+  return new CsvRenderer(sink, fields, defs, { excel });
 }

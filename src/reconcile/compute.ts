@@ -1,0 +1,330 @@
+// The daily cash reconciliation: closed sessions, their payments by method, cash moves and
+// Odoo's own theoretical balance, read in a fixed handful of batched calls however many
+// sessions there are, and turned into one row per session. No terminal knowledge here.
+import type { OdooClient } from '../core/client.js';
+import { ServerError } from '../core/errors.js';
+import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
+import { utcToZoneIso } from '../query/time.js';
+import { roundAt } from '../render/normalize.js';
+
+/** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
+export const BASE_KEYS = [
+  'session_id',
+  'session',
+  'config_id',
+  'register',
+  'opened',
+  'closed',
+  'opening_cash',
+  'cash_taken',
+  'cash_moves',
+  'expected_cash',
+  'counted_cash',
+  'difference',
+] as const;
+
+export const AMOUNT_KEYS = [
+  'opening_cash',
+  'cash_taken',
+  'cash_moves',
+  'expected_cash',
+  'counted_cash',
+  'difference',
+] as const;
+
+export type AmountKey = (typeof AMOUNT_KEYS)[number];
+
+export interface SessionFigures {
+  sessionId: number;
+  session: string;
+  configId: number;
+  register: string;
+  /** Odoo's UTC strings. */
+  openedUtc: string | null;
+  closedUtc: string | null;
+  openingCash: number;
+  cashTaken: number;
+  cashMoves: number;
+  expectedCash: number;
+  countedCash: number;
+  difference: number;
+  /** Total taken per payment method key (`method:<name>`). */
+  byMethod: Record<string, number>;
+  /** Expected cash is Odoo's theoretical balance, which differs from opening + taken + moves. */
+  fromOdoo: boolean;
+}
+
+export interface Reconciliation {
+  sessions: SessionFigures[];
+  /** The `method:<name>` keys, in Odoo's order of the payment methods. */
+  methodKeys: string[];
+  /** Sessions whose expected cash follows Odoo's theoretical balance (see README). */
+  adjusted: SessionFigures[];
+}
+
+export interface FetchOptions {
+  pageSize?: number;
+}
+
+const money = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const r2 = (v: number): number => roundAt(v, 2);
+const m2oId = (v: unknown): number | undefined =>
+  Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+interface PaymentTotal {
+  sessionId: number;
+  methodId: number;
+  amount: number;
+}
+
+/**
+ * Reads everything the reconciliation needs for the closed sessions matching `domain`:
+ * fields_get of pos.session, the sessions (paged), then at once the payment totals per
+ * session and method (one read_group), the registers, the payment methods and, only where
+ * the server does not store the session's cash in/out, the cash statement lines.
+ */
+export async function fetchReconciliation(
+  client: OdooClient,
+  domain: Domain,
+  opts: FetchOptions = {},
+): Promise<{ sessionFields: FieldMap; inputs: Inputs }> {
+  const sessionFields = await client.fieldsGet('pos.session');
+  const has = (f: string): boolean => f in sessionFields;
+  const fields = [
+    'id',
+    'name',
+    'config_id',
+    'start_at',
+    'stop_at',
+    'cash_register_balance_start',
+    'cash_register_balance_end_real',
+  ];
+  // Stored when Odoo closes a session: the sum of its statement lines at that moment, i.e. the
+  // cash put in and taken out, before closing adds its own lines (takings, counted difference).
+  if (has('cash_real_transaction')) fields.push('cash_real_transaction');
+  // Odoo's theoretical closing balance (computed, not stored).
+  if (has('cash_register_balance_end')) fields.push('cash_register_balance_end');
+
+  const sessions: OdooRecord[] = [];
+  for await (const page of client.pages({
+    model: 'pos.session',
+    domain,
+    fields,
+    order: 'id',
+    pageSize: opts.pageSize ?? 2000,
+  })) {
+    sessions.push(...page);
+  }
+  if (sessions.length === 0) {
+    return { sessionFields, inputs: { sessions, payments: [], configs: [], methods: [], moves: [] } };
+  }
+  const ids = sessions.map((s) => s.id);
+  const configIds = [...new Set(sessions.map((s) => m2oId(s.config_id)).filter((i) => i !== undefined))];
+  const [payments, configs, methods, moves] = await Promise.all([
+    paymentTotals(client, ids, opts.pageSize ?? 2000),
+    client.read('pos.config', configIds, ['name', 'payment_method_ids']),
+    // Archived methods still carry old payments: read them too.
+    client.searchRead('pos.payment.method', [], {
+      fields: ['name', 'is_cash_count'],
+      context: { active_test: false },
+    }),
+    has('cash_real_transaction')
+      ? Promise.resolve([] as OdooRecord[])
+      : client.searchRead('account.bank.statement.line', [['pos_session_id', 'in', ids]], {
+          fields: ['pos_session_id', 'amount', 'create_date'],
+        }),
+  ]);
+  return { sessionFields, inputs: { sessions, payments, configs, methods, moves } };
+}
+
+/** Totals per (session, method): one read_group, or paged payments where the server lacks it. */
+async function paymentTotals(client: OdooClient, ids: number[], pageSize: number): Promise<PaymentTotal[]> {
+  const domain: Domain = [['session_id', 'in', ids]];
+  try {
+    const groups = (await client.executeKw(
+      'pos.payment',
+      'read_group',
+      [domain, ['amount:sum'], ['session_id', 'payment_method_id']],
+      { lazy: false },
+    )) as OdooRecord[];
+    return groups.flatMap((g) => {
+      const sessionId = m2oId(g.session_id);
+      const methodId = m2oId(g.payment_method_id);
+      return sessionId === undefined || methodId === undefined
+        ? []
+        : [{ sessionId, methodId, amount: money(g.amount) }];
+    });
+  } catch (err) {
+    // Only a server that refuses read_group itself (removed or deprecated method) falls back.
+    if (!(err instanceof ServerError) || !/read_group/i.test(err.message)) throw err;
+  }
+  const out: PaymentTotal[] = [];
+  for await (const page of client.pages({
+    model: 'pos.payment',
+    domain,
+    fields: ['session_id', 'payment_method_id', 'amount'],
+    order: 'id',
+    pageSize,
+  })) {
+    for (const p of page) {
+      const sessionId = m2oId(p.session_id);
+      const methodId = m2oId(p.payment_method_id);
+      if (sessionId !== undefined && methodId !== undefined)
+        out.push({ sessionId, methodId, amount: money(p.amount) });
+    }
+  }
+  return out;
+}
+
+export interface Inputs {
+  sessions: OdooRecord[];
+  payments: PaymentTotal[];
+  configs: OdooRecord[];
+  methods: OdooRecord[];
+  /** account.bank.statement.line rows; read only where sessions lack cash_real_transaction. */
+  moves: OdooRecord[];
+}
+
+/** Turns the raw records into figures per session; pure, so every rule is in one place. */
+export function reconcile(inputs: Inputs): Reconciliation {
+  const { sessions, payments, configs, methods, moves } = inputs;
+  const methodById = new Map(methods.map((m) => [m.id, m]));
+  const cashMethods = new Set(methods.filter((m) => m.is_cash_count === true).map((m) => m.id));
+  const configById = new Map(configs.map((c) => [c.id, c]));
+
+  // Which methods get a column: those of the registers involved and those that took money.
+  const used = new Set<number>();
+  for (const c of configs) for (const id of idList(c.payment_method_ids)) used.add(id);
+  for (const p of payments) used.add(p.methodId);
+  const ordered = [
+    ...methods.filter((m) => used.has(m.id)).map((m) => m.id),
+    ...[...used].filter((id) => !methodById.has(id)).sort((a, b) => a - b),
+  ];
+  const keyOf = methodKeys(ordered, methodById);
+
+  const totals = new Map<number, Map<number, number>>();
+  for (const p of payments) {
+    let m = totals.get(p.sessionId);
+    if (!m) {
+      m = new Map();
+      totals.set(p.sessionId, m);
+    }
+    m.set(p.methodId, (m.get(p.methodId) ?? 0) + p.amount);
+  }
+  const lineMoves = new Map<number, OdooRecord[]>();
+  for (const l of moves) {
+    const sid = m2oId(l.pos_session_id);
+    if (sid === undefined) continue;
+    const list = lineMoves.get(sid) ?? [];
+    list.push(l);
+    lineMoves.set(sid, list);
+  }
+
+  const out: SessionFigures[] = [];
+  const adjusted: SessionFigures[] = [];
+  for (const s of sessions) {
+    const configId = m2oId(s.config_id) ?? 0;
+    const config = configById.get(configId);
+    const byMethodId = totals.get(s.id) ?? new Map<number, number>();
+    const byMethod: Record<string, number> = {};
+    for (const id of ordered) byMethod[keyOf.get(id) as string] = r2(byMethodId.get(id) ?? 0);
+    let taken = 0;
+    for (const [id, amount] of byMethodId) if (cashMethods.has(id)) taken += amount;
+
+    const stop = str(s.stop_at);
+    const cashMoves =
+      'cash_real_transaction' in s
+        ? money(s.cash_real_transaction)
+        : (lineMoves.get(s.id) ?? [])
+            // Lines Odoo writes when it closes the session (takings, counted difference) are
+            // not moves; without the stored figure, only lines from before closing count.
+            .filter((l) => !stop || typeof l.create_date !== 'string' || l.create_date < stop)
+            .reduce((a, l) => a + money(l.amount), 0);
+
+    const opening = r2(money(s.cash_register_balance_start));
+    const counted = r2(money(s.cash_register_balance_end_real));
+    const cashTaken = r2(taken);
+    let moved = r2(cashMoves);
+    let expected = r2(opening + cashTaken + moved);
+    let fromOdoo = false;
+    // Odoo's theoretical balance counts the first cash method only, so it is used only where the
+    // register has exactly one. On 16/17 it starts from the previous session's counted cash: an
+    // opening count that differed was posted as a statement line, which Odoo nets out there.
+    const registerCash = idList(config?.payment_method_ids).filter((id) => cashMethods.has(id));
+    if (typeof s.cash_register_balance_end === 'number' && registerCash.length === 1) {
+      const odoo = r2(s.cash_register_balance_end);
+      if (Math.abs(odoo - expected) > 0.005) {
+        expected = odoo;
+        moved = r2(expected - opening - cashTaken);
+        fromOdoo = true;
+      }
+    }
+    const row: SessionFigures = {
+      sessionId: s.id,
+      session: str(s.name) ?? String(s.id),
+      configId,
+      register: str(config?.name) ?? (Array.isArray(s.config_id) ? String(s.config_id[1]) : String(configId)),
+      openedUtc: str(s.start_at),
+      closedUtc: stop,
+      openingCash: opening,
+      cashTaken,
+      cashMoves: moved,
+      expectedCash: expected,
+      countedCash: counted,
+      difference: r2(counted - expected),
+      byMethod,
+      fromOdoo,
+    };
+    out.push(row);
+    if (fromOdoo) adjusted.push(row);
+  }
+  // Closing time, then id: the order in which the day's drawers were counted.
+  out.sort((a, b) => (a.closedUtc ?? '').localeCompare(b.closedUtc ?? '') || a.sessionId - b.sessionId);
+  return { sessions: out, methodKeys: ordered.map((id) => keyOf.get(id) as string), adjusted };
+}
+
+function idList(v: unknown): number[] {
+  return Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number') : [];
+}
+
+/** `method:<name>`; two methods with one name (two companies) keep apart by id. */
+function methodKeys(ids: number[], byId: Map<number, OdooRecord>): Map<number, string> {
+  const name = (id: number): string => str(byId.get(id)?.name) ?? `#${id}`;
+  const count = new Map<string, number>();
+  for (const id of ids) count.set(name(id), (count.get(name(id)) ?? 0) + 1);
+  return new Map(
+    ids.map((id) => [
+      id,
+      (count.get(name(id)) ?? 0) > 1 ? `method:${name(id)} #${id}` : `method:${name(id)}`,
+    ]),
+  );
+}
+
+export type OutRow = Record<string, string | number | null>;
+
+/** The row as json, ndjson and csv carry it. Times as the list commands show them. */
+export function toRow(f: SessionFigures, methodKeys: string[], tz: string | undefined): OutRow {
+  const time = (v: string | null): string | null => (v === null ? null : tz ? utcToZoneIso(v, tz) : v);
+  const row: OutRow = {
+    session_id: f.sessionId,
+    session: f.session,
+    config_id: f.configId,
+    register: f.register,
+    opened: time(f.openedUtc),
+    closed: time(f.closedUtc),
+    opening_cash: f.openingCash,
+    cash_taken: f.cashTaken,
+    cash_moves: f.cashMoves,
+    expected_cash: f.expectedCash,
+    counted_cash: f.countedCash,
+    difference: f.difference,
+  };
+  for (const k of methodKeys) row[k] = f.byMethod[k] ?? 0;
+  return row;
+}
+
+/** Beyond the tolerance, with a margin for the binary noise of two-decimal amounts. */
+export function beyond(difference: number, tolerance: number): boolean {
+  return Math.abs(difference) - tolerance > 1e-9;
+}

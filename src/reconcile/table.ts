@@ -1,0 +1,160 @@
+// The reconciliation as a person reads it in the morning: one row per session grouped by
+// register, a totals row per register and for the whole range, differences beyond the
+// tolerance signed and in colour (red short, yellow over). Plain without colour.
+import { Chalk } from 'chalk';
+import Table from 'cli-table3';
+import { utcToZoneShort } from '../query/time.js';
+import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
+
+export interface ReconcileTableOptions {
+  columns: number;
+  color: boolean;
+  tz: string;
+  tolerance: number;
+}
+
+interface Column {
+  key: string;
+  label: string;
+  right: boolean;
+  /** Lower keeps the column longer on a narrow terminal. */
+  priority: number;
+}
+
+interface Line {
+  cells: Record<string, string>;
+  /** The difference, to colour it. */
+  difference: number;
+  total: boolean;
+}
+
+const signed = (v: number): string => (v > 0 ? `+${v.toFixed(2)}` : v.toFixed(2));
+
+export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptions): string {
+  const chalk = new Chalk({ level: o.color ? 1 : 0 });
+  const columns: Column[] = [
+    { key: 'register', label: 'register', right: false, priority: 0 },
+    { key: 'session', label: 'session', right: false, priority: 1 },
+    { key: 'opened', label: 'opened', right: false, priority: 20 },
+    { key: 'closed', label: 'closed', right: false, priority: 2 },
+    { key: 'opening_cash', label: 'opening', right: true, priority: 6 },
+    { key: 'cash_taken', label: 'cash taken', right: true, priority: 7 },
+    { key: 'cash_moves', label: 'moves', right: true, priority: 8 },
+    { key: 'expected_cash', label: 'expected', right: true, priority: 3 },
+    { key: 'counted_cash', label: 'counted', right: true, priority: 4 },
+    { key: 'difference', label: 'difference', right: true, priority: 0 },
+    ...rec.methodKeys.map((k, i) => ({
+      key: k,
+      label: k.slice('method:'.length),
+      right: true,
+      priority: 10 + i,
+    })),
+  ];
+
+  const lines: Line[] = [];
+  const groups = new Map<number, SessionFigures[]>();
+  for (const s of rec.sessions) {
+    const g = groups.get(s.configId) ?? [];
+    g.push(s);
+    groups.set(s.configId, g);
+  }
+  const ordered = [...groups.values()].sort(
+    (a, b) => a[0].register.localeCompare(b[0].register) || a[0].configId - b[0].configId,
+  );
+  const amounts = (s: SessionFigures): Record<string, number> => ({
+    opening_cash: s.openingCash,
+    cash_taken: s.cashTaken,
+    cash_moves: s.cashMoves,
+    expected_cash: s.expectedCash,
+    counted_cash: s.countedCash,
+    difference: s.difference,
+    ...s.byMethod,
+  });
+  const money = (vals: Record<string, number>): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(vals)) out[k] = k === 'difference' ? signed(v) : v.toFixed(2);
+    return out;
+  };
+  const total = (label: string, rows: SessionFigures[]): Line => {
+    const sum: Record<string, number> = {};
+    for (const r of rows) for (const [k, v] of Object.entries(amounts(r))) sum[k] = (sum[k] ?? 0) + v;
+    for (const k of Object.keys(sum)) sum[k] = Math.round(sum[k] * 100) / 100;
+    return {
+      cells: {
+        register: label,
+        session: `${rows.length} session${rows.length === 1 ? '' : 's'}`,
+        ...money(sum),
+      },
+      difference: sum.difference ?? 0,
+      total: true,
+    };
+  };
+  for (const g of ordered) {
+    for (const s of g) {
+      lines.push({
+        cells: {
+          register: s.register,
+          session: s.session,
+          opened: s.openedUtc ? utcToZoneShort(s.openedUtc, o.tz) : '',
+          closed: s.closedUtc ? utcToZoneShort(s.closedUtc, o.tz) : '',
+          ...money(amounts(s)),
+        },
+        difference: s.difference,
+        total: false,
+      });
+    }
+    if (ordered.length > 1) lines.push(total(`${g[0].register} total`, g));
+  }
+  if (rec.sessions.length > 0)
+    lines.push(total(ordered.length > 1 ? 'All registers' : 'Total', rec.sessions));
+
+  const kept = fitColumns(columns, lines, o.columns);
+  const table = new Table({
+    head: kept.map((c) => (o.color ? chalk.bold(c.label) : c.label)),
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: kept.map((c) => (c.right ? 'right' : 'left')),
+    wordWrap: false,
+  });
+  for (const l of lines) {
+    table.push(
+      kept.map((c) => {
+        const text = l.cells[c.key] ?? '';
+        if (c.key === 'difference' && beyond(l.difference, o.tolerance)) {
+          return l.difference < 0 ? chalk.bold.red(text) : chalk.bold.yellow(text);
+        }
+        return l.total ? chalk.bold(text) : text;
+      }),
+    );
+  }
+
+  const differing = rec.sessions.filter((s) => beyond(s.difference, o.tolerance));
+  let close = `${rec.sessions.length} session${rec.sessions.length === 1 ? '' : 's'}`;
+  if (differing.length === 0) {
+    if (rec.sessions.length > 0) close += `, none differs by more than ${o.tolerance.toFixed(2)}`;
+  } else {
+    const short = differing.filter((s) => s.difference < 0).length;
+    const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
+    close += `, ${differing.length} differ by more than ${o.tolerance.toFixed(2)} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
+  }
+  const hidden = columns.length - kept.length;
+  if (hidden > 0)
+    close += `; ${hidden} column${hidden === 1 ? '' : 's'} hidden, widen the terminal or use --format csv`;
+  return `${rec.sessions.length > 0 ? `${table.toString()}\n` : ''}${close}\n`;
+}
+
+/** The columns that fit, dropping the least important first, in display order. */
+function fitColumns(columns: Column[], lines: Line[], width: number): Column[] {
+  const widthOf = (c: Column): number =>
+    Math.max(c.label.length, ...lines.map((l) => (l.cells[c.key] ?? '').length));
+  const byPriority = [...columns].sort((a, b) => a.priority - b.priority);
+  const keep = new Set<string>();
+  let used = 1;
+  for (const c of byPriority) {
+    const w = widthOf(c) + 3;
+    if (used + w > width && keep.size > 0) continue;
+    keep.add(c.key);
+    used += w;
+  }
+  return columns.filter((c) => keep.has(c.key));
+}
