@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { list } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
+import { AuthError, NotFoundError, UsageError } from '../core/errors.js';
 import { redactor } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { type Prepared, prepare, streamRows } from '../export/stream.js';
@@ -272,7 +272,17 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       const { login, password } = req.body as { login: string; password: string };
       redactor.add(password);
       const client = await config.connect(login, password);
-      const uid = await client.authenticate();
+      let uid: number;
+      try {
+        uid = await client.authenticate();
+      } catch (err) {
+        if (err instanceof AuthError)
+          throw new HttpProblem(
+            401,
+            `Odoo rejected login '${login}' on database '${config.target.db}'; check the login and password (or API key)`,
+          );
+        throw err;
+      }
       let tz: string | null = null;
       try {
         const ctx = (await client.executeKw('res.users', 'context_get', [], {})) as { tz?: string | false };

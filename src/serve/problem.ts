@@ -80,6 +80,9 @@ export function statusOf(err: unknown): number {
 /** The problem document for any error a handler throws. */
 export function problemOf(err: unknown, instance: string): Problem {
   const status = statusOf(err);
+  // The commands' hints for authentication say "run posdata login"; here it is the login path.
+  if (err instanceof AuthError)
+    return problem(status, `${err.message}; log in again with POST /api/v1/auth/login`, instance);
   if (err instanceof PosdataError) return problem(status, err.line(), instance);
   return problem(500, 'an internal error occurred; please report it (run serve with --debug)', instance);
 }

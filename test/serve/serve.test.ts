@@ -1,0 +1,349 @@
+// `posdata serve` against the sandbox over real HTTP: every path answers exactly what the
+// matching command prints with --format json, with the rights of the user behind the
+// token; tokens, expiry, logout, the per-token rate limit and problem documents.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginEnv, runCli } from '../helpers/cli.js';
+import { get, login, post, type Served, startServe } from './serve-process.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+let sandbox: any;
+let env: Record<string, string>;
+let served: Served;
+let admin: string;
+const P = ['--rate', '0'];
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  sandbox = await startSandbox({ port: 0, seed: 21, orders: 1200 });
+  env = await loginEnv(sandbox.url);
+  served = await startServe(P, env);
+  admin = await login(served.base, 'admin', 'admin');
+});
+
+afterAll(async () => {
+  await served?.stop();
+  await sandbox?.close();
+});
+
+async function command(args: string[], e = env): Promise<string> {
+  const r = await runCli([...args, '--format', 'json', ...P], { env: e });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+function isProblem(r: { status: number; type: string; text: string }, status: number): void {
+  expect(r.status).toBe(status);
+  expect(r.type).toBe('application/problem+json');
+  const p = JSON.parse(r.text) as Record<string, unknown>;
+  expect(p.status).toBe(status);
+  expect(Object.keys(p).sort()).toEqual(['detail', 'instance', 'status', 'title', 'type']);
+  expect(String(p.detail).length).toBeGreaterThan(10);
+}
+
+describe('every path answers what the command prints with --format json', () => {
+  const cases: [string, string[]][] = [
+    ['/api/v1/pos/configs', ['configs']],
+    ['/api/v1/sales', ['sales']],
+    [
+      '/api/v1/sales?config_id=2&state=paid,done&limit=40',
+      ['sales', '--config-id', '2', '--state', 'paid,done', '--limit', '40'],
+    ],
+    [
+      '/api/v1/sales?fields=name,amount_total,session_id&order=amount_total%20desc&limit=25',
+      ['sales', '--fields', 'name,amount_total,session_id', '--sort', 'amount_total desc', '--limit', '25'],
+    ],
+    [
+      '/api/v1/sales?from=7d&tz=America/New_York&limit=30',
+      ['sales', '--from', '7d', '--tz', 'America/New_York', '--limit', '30'],
+    ],
+    ['/api/v1/sales?session_id=3&with_payments=true', ['sales', '--session-id', '3', '--with-payments']],
+    ['/api/v1/refunds', ['refunds']],
+    ['/api/v1/cancellations', ['cancellations']],
+    ['/api/v1/sessions/closures', ['closures']],
+    [
+      '/api/v1/sessions/closures?config_id=1&order=stop_at%20desc&limit=5',
+      ['closures', '--config-id', '1', '--sort', 'stop_at desc', '--limit', '5'],
+    ],
+    ['/api/v1/payments?session_id=2', ['payments', '--session-id', '2']],
+    ['/api/v1/products', ['products']],
+    [
+      '/api/v1/sales?domain=%5B%5B%22amount_total%22%2C%22%3E%22%2C500%5D%5D',
+      ['sales', '--domain', '[["amount_total",">",500]]'],
+    ],
+  ];
+  for (const [path, args] of cases) {
+    it(`GET ${path} = posdata ${args.join(' ')}`, async () => {
+      const [http, cli] = await Promise.all([get(served.base, path, admin), command(args)]);
+      expect(http.status).toBe(200);
+      expect(http.type).toBe('application/json; charset=utf-8');
+      expect(http.text).toBe(cli);
+      expect(JSON.parse(http.text).length).toBeGreaterThan(0);
+    });
+  }
+
+  it('GET /api/v1/sales/{order_id}/lines = posdata lines ORDER_ID', async () => {
+    const sales = JSON.parse((await get(served.base, '/api/v1/sales?limit=3&order=id%20desc', admin)).text);
+    for (const o of sales as { id: number }[]) {
+      const [http, cli] = await Promise.all([
+        get(served.base, `/api/v1/sales/${o.id}/lines`, admin),
+        command(['lines', String(o.id)]),
+      ]);
+      expect(http.status).toBe(200);
+      expect(http.text).toBe(cli);
+      expect(JSON.parse(http.text).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('offset skips records as paging does', async () => {
+    const all = JSON.parse((await get(served.base, '/api/v1/sales?limit=20', admin)).text) as {
+      id: number;
+    }[];
+    const page = JSON.parse((await get(served.base, '/api/v1/sales?limit=5&offset=10', admin)).text) as {
+      id: number;
+    }[];
+    expect(page.map((r) => r.id)).toEqual(all.slice(10, 15).map((r) => r.id));
+  });
+
+  it('a large answer streams (chunked, no Content-Length)', async () => {
+    const r = await get(served.base, '/api/v1/sales', admin);
+    expect(r.headers.get('transfer-encoding')).toBe('chunked');
+    expect(r.headers.get('content-length')).toBeNull();
+    expect(JSON.parse(r.text).length).toBe(JSON.parse(await command(['sales'])).length);
+  });
+});
+
+describe('tokens', () => {
+  it('login answers an opaque random token, the uid and the expiry', async () => {
+    const before = Date.now();
+    const r = await post(served.base, '/api/v1/auth/login', { login: 'admin', password: 'admin' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    const body = JSON.parse(r.text) as { token: string; uid: number; expires_at: string };
+    expect(Object.keys(body).sort()).toEqual(['expires_at', 'token', 'uid']);
+    expect(body.uid).toBe(2);
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.token).not.toBe(admin);
+    expect(body.token).not.toContain(String(body.uid).padStart(43, '0'));
+    const exp = Date.parse(body.expires_at);
+    expect(exp).toBeGreaterThanOrEqual(before + 3600_000 - 1000);
+    expect(exp).toBeLessThanOrEqual(Date.now() + 3600_000 + 1000);
+  });
+
+  it('a wrong password is 401 and gives no token', async () => {
+    const r = await post(served.base, '/api/v1/auth/login', { login: 'admin', password: 'wrong-password' });
+    isProblem(r, 401);
+    expect(r.text).not.toContain('token"');
+  });
+
+  it('a login body without password is 400', async () => {
+    isProblem(await post(served.base, '/api/v1/auth/login', { login: 'admin' }), 400);
+    isProblem(
+      await post(served.base, '/api/v1/auth/login', { login: 'admin', password: 'admin', x: 1 }),
+      400,
+    );
+  });
+
+  it('no token, a forged token, a UID as token: 401 problem with WWW-Authenticate', async () => {
+    for (const token of [undefined, `x${admin}`, admin.slice(0, -1), '2']) {
+      const r = await get(served.base, '/api/v1/sales?limit=1', token);
+      isProblem(r, 401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+  });
+
+  it('logout revokes the token at once; other tokens live on', async () => {
+    const t = await login(served.base, 'admin', 'admin');
+    expect((await get(served.base, '/api/v1/pos/configs', t)).status).toBe(200);
+    const out = await post(served.base, '/api/v1/auth/logout', undefined, t);
+    expect(out.status).toBe(204);
+    isProblem(await get(served.base, '/api/v1/pos/configs', t), 401);
+    isProblem(await post(served.base, '/api/v1/auth/logout', undefined, t), 401);
+    expect((await get(served.base, '/api/v1/pos/configs', admin)).status).toBe(200);
+  });
+
+  it('a token expires after --token-ttl', async () => {
+    const short = await startServe([...P, '--token-ttl', '1'], env);
+    try {
+      const t = await login(short.base, 'admin', 'admin');
+      expect((await get(short.base, '/api/v1/pos/configs', t)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1500));
+      const r = await get(short.base, '/api/v1/pos/configs', t);
+      isProblem(r, 401);
+      expect(JSON.parse(r.text).detail).toMatch(/expired/);
+    } finally {
+      await short.stop();
+    }
+  });
+});
+
+describe("each request runs with the rights of the token's user", () => {
+  it('a POS user reads what posdata reads as that user', async () => {
+    const posEnv = await loginEnv(sandbox.url, 'pos', 'pos');
+    const t = await login(served.base, 'pos', 'pos');
+    for (const [path, args] of [
+      ['/api/v1/sales?limit=50', ['sales', '--limit', '50']],
+      ['/api/v1/sessions/closures', ['closures']],
+      ['/api/v1/pos/configs', ['configs']],
+    ] as [string, string[]][]) {
+      const [http, cli] = await Promise.all([get(served.base, path, t), command(args, posEnv)]);
+      expect(http.status).toBe(200);
+      expect(http.text).toBe(cli);
+    }
+  });
+
+  it('a clerk without POS rights gets 403 where Odoo refuses, 200 on the catalog', async () => {
+    const t = await login(served.base, 'clerk', 'clerk');
+    for (const path of [
+      '/api/v1/sales',
+      '/api/v1/pos/configs',
+      '/api/v1/sessions/closures',
+      '/api/v1/refunds',
+    ]) {
+      const r = await get(served.base, path, t);
+      isProblem(r, 403);
+      expect(JSON.parse(r.text).detail).toMatch(/Odoo refused access/);
+    }
+    const cli = await runCli(['sales', '--format', 'json', ...P], {
+      env: await loginEnv(sandbox.url, 'clerk', 'clerk'),
+    });
+    expect(cli.code).toBe(5);
+    expect((await get(served.base, '/api/v1/products', t)).status).toBe(200);
+  });
+});
+
+describe('problem documents', () => {
+  const bad: [string, number][] = [
+    ['/api/v1/sales?config_id=abc', 400],
+    ['/api/v1/sales?config_id=0', 400],
+    ['/api/v1/sales?limit=-1', 400],
+    ['/api/v1/sales?cofnig_id=1', 400],
+    ['/api/v1/products?config_id=1', 400],
+    ['/api/v1/sales?fields=name,nope', 400],
+    ['/api/v1/sales?fields=,', 400],
+    ['/api/v1/sales?tz=Mars/Olympus', 400],
+    ['/api/v1/sales?from=someday', 400],
+    ['/api/v1/sales?state=sold', 400],
+    ['/api/v1/sales?order=nope%20desc', 400],
+    ['/api/v1/sales?domain=not-json', 400],
+    ['/api/v1/sales/abc/lines', 400],
+    ['/api/v1/sales/99999999/lines', 404],
+    ['/api/v1/nothing', 404],
+  ];
+  for (const [path, status] of bad) {
+    it(`GET ${path} → ${status}`, async () => {
+      const r = await get(served.base, path, admin);
+      isProblem(r, status);
+      expect(JSON.parse(r.text).instance).toBe(path);
+    });
+  }
+
+  it("a bad parameter's detail names the parameter, not the command's flag", async () => {
+    const r = await get(served.base, '/api/v1/sales?fields=name,nope', admin);
+    // (The sandbox's POS user has the password "pos", which the redactor masks everywhere.)
+    expect(JSON.parse(r.text).detail).toMatch(
+      /unknown field 'nope' on (pos|\*\*\*)\.order; valid fields: .*amount_total/,
+    );
+    const s = await get(served.base, '/api/v1/sales?order=nope', admin);
+    expect(JSON.parse(s.text).detail).not.toMatch(/--/);
+  });
+});
+
+describe('rate limit per token', () => {
+  it('the N+1th request in the window is 429 with Retry-After; another token is unaffected', async () => {
+    const limited = await startServe([...P, '--client-rate', '5'], env);
+    try {
+      const t = await login(limited.base, 'admin', 'admin');
+      const other = await login(limited.base, 'pos', 'pos');
+      const remaining: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await get(limited.base, '/api/v1/pos/configs', t);
+        expect(r.status).toBe(200);
+        expect(r.headers.get('ratelimit-policy')).toBe('"per-client";q=5;w=60');
+        remaining.push(r.headers.get('ratelimit') ?? '');
+      }
+      expect(remaining.map((h) => /;r=(\d+);/.exec(h)?.[1])).toEqual(['4', '3', '2', '1', '0']);
+      const r = await get(limited.base, '/api/v1/pos/configs', t);
+      isProblem(r, 429);
+      const wait = Number(r.headers.get('retry-after'));
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60);
+      expect(r.headers.get('ratelimit')).toMatch(/^"per-client";r=0;t=\d+$/);
+      expect((await get(limited.base, '/api/v1/pos/configs', other)).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('OpenAPI and docs', () => {
+  it('/api/v1/openapi.json is OpenAPI 3.1 generated from the resource table', async () => {
+    const r = await get(served.base, '/api/v1/openapi.json');
+    expect(r.status).toBe(200);
+    const doc = JSON.parse(r.text);
+    expect(doc.openapi).toMatch(/^3\.1/);
+    for (const p of [
+      '/api/v1/pos/configs',
+      '/api/v1/sales',
+      '/api/v1/sales/{order_id}/lines',
+      '/api/v1/refunds',
+      '/api/v1/cancellations',
+      '/api/v1/sessions/closures',
+      '/api/v1/payments',
+      '/api/v1/products',
+      '/api/v1/auth/login',
+      '/api/v1/auth/logout',
+    ])
+      expect(doc.paths).toHaveProperty([p]);
+    const names = (p: string) => doc.paths[p].get.parameters.map((x: { name: string }) => x.name);
+    expect(names('/api/v1/sales')).toEqual(
+      expect.arrayContaining([
+        'config_id',
+        'session_id',
+        'state',
+        'from',
+        'to',
+        'tz',
+        'fields',
+        'limit',
+        'offset',
+        'order',
+      ]),
+    );
+    expect(names('/api/v1/sessions/closures')).toContain('config_id');
+    expect(names('/api/v1/products')).not.toContain('config_id');
+    expect(doc.paths['/api/v1/sales'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.paths['/api/v1/sales'].get.responses).toHaveProperty(['429']);
+  });
+
+  it('/docs is the Swagger UI page from the package, with its assets served locally', async () => {
+    const page = await fetch(`${served.base}/docs`, { redirect: 'follow' });
+    const html = await page.text();
+    expect(html).toMatch(/<html/i);
+    expect(html).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[^"']*\.js/);
+    const init = await get(served.base, '/docs/static/swagger-initializer.js');
+    expect(init.status).toBe(200);
+    expect(init.text).toContain('preauthorizeApiKey');
+    expect((await get(served.base, '/docs/static/swagger-ui-bundle.js')).status).toBe(200);
+  });
+});
+
+describe('secrets and shutdown', () => {
+  it('with --debug, neither the password nor a token reaches stderr; SIGTERM stops it cleanly', async () => {
+    const key = sandbox.users.find((u: { login: string }) => u.login === 'pos').apiKey as string;
+    const dbg = await startServe([...P, '--debug'], env);
+    const t = await login(dbg.base, 'pos', key);
+    expect((await get(dbg.base, '/api/v1/sales?limit=3', t)).status).toBe(200);
+    expect((await get(dbg.base, '/api/v1/sales?limit=x', t)).status).toBe(400);
+    await post(dbg.base, '/api/v1/auth/login', { login: 'pos', password: `${key}x` });
+    const code = await dbg.stop();
+    const err = dbg.stderr();
+    expect(err).toContain('GET /api/v1/sales?limit=3 200');
+    expect(err).toContain('jsonrpc pos.order.search_read');
+    expect(err).not.toContain(key);
+    expect(err).not.toContain(t);
+    expect(err).toMatch(/stopping \(SIGTERM\)/);
+    expect(code).toBe(0);
+  });
+});
