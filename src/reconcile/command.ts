@@ -104,7 +104,7 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
       const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
       const d = worst.difference;
       throw new DifferenceError(
-        `${differing.length} of ${rec.sessions.length} sessions differ by more than ${tolerance} (largest ${d > 0 ? '+' : ''}${d.toFixed(2)} in ${worst.session}, ${worst.register})`,
+        `${differing.length} of ${rec.sessions.length} sessions ${differing.length === 1 ? 'differs' : 'differ'} by more than ${tolerance} (largest ${d > 0 ? '+' : ''}${d.toFixed(2)} in ${worst.session}, ${worst.register})`,
         'check the counted cash of those sessions',
       );
     }

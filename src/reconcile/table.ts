@@ -38,8 +38,8 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
     { key: 'opened', label: 'opened', right: false, priority: 20 },
     { key: 'closed', label: 'closed', right: false, priority: 2 },
     { key: 'opening_cash', label: 'opening', right: true, priority: 6 },
-    { key: 'cash_taken', label: 'cash taken', right: true, priority: 7 },
-    { key: 'cash_moves', label: 'moves', right: true, priority: 8 },
+    { key: 'cash_taken', label: 'taken', right: true, priority: 6 },
+    { key: 'cash_moves', label: 'moves', right: true, priority: 6 },
     { key: 'expected_cash', label: 'expected', right: true, priority: 3 },
     { key: 'counted_cash', label: 'counted', right: true, priority: 4 },
     { key: 'difference', label: 'difference', right: true, priority: 0 },
@@ -82,12 +82,21 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
     return {
       cells: {
         register: label,
-        session: `${rows.length} session${rows.length === 1 ? '' : 's'}`,
+        session: `total (${rows.length})`,
         ...money(sum),
       },
       difference: sum.difference ?? 0,
       total: true,
     };
+  };
+  // Times as short as the range allows: a single day needs only the hour.
+  const shown = (v: string | null): string => (v ? utcToZoneShort(v, o.tz) : '');
+  const stamps = rec.sessions.flatMap((s) => [shown(s.openedUtc), shown(s.closedUtc)]).filter(Boolean);
+  const sameDay = stamps.every((t) => t.slice(0, 10) === stamps[0]?.slice(0, 10));
+  const sameYear = stamps.every((t) => t.slice(0, 4) === stamps[0]?.slice(0, 4));
+  const time = (v: string | null): string => {
+    const t = shown(v);
+    return sameDay ? t.slice(11) : sameYear ? t.slice(5) : t;
   };
   for (const g of ordered) {
     for (const s of g) {
@@ -95,18 +104,17 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
         cells: {
           register: s.register,
           session: s.session,
-          opened: s.openedUtc ? utcToZoneShort(s.openedUtc, o.tz) : '',
-          closed: s.closedUtc ? utcToZoneShort(s.closedUtc, o.tz) : '',
+          opened: time(s.openedUtc),
+          closed: time(s.closedUtc),
           ...money(amounts(s)),
         },
         difference: s.difference,
         total: false,
       });
     }
-    if (ordered.length > 1) lines.push(total(`${g[0].register} total`, g));
+    if (ordered.length > 1) lines.push(total(g[0].register, g));
   }
-  if (rec.sessions.length > 0)
-    lines.push(total(ordered.length > 1 ? 'All registers' : 'Total', rec.sessions));
+  if (rec.sessions.length > 1) lines.push(total(ordered.length > 1 ? 'All' : g0(ordered), rec.sessions));
 
   const kept = fitColumns(columns, lines, o.columns);
   const table = new Table({
@@ -135,7 +143,7 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   } else {
     const short = differing.filter((s) => s.difference < 0).length;
     const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-    close += `, ${differing.length} differ by more than ${o.tolerance.toFixed(2)} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
+    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance.toFixed(2)} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
   }
   const hidden = columns.length - kept.length;
   if (hidden > 0)
@@ -143,18 +151,25 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   return `${rec.sessions.length > 0 ? `${table.toString()}\n` : ''}${close}\n`;
 }
 
-/** The columns that fit, dropping the least important first, in display order. */
+/** The most important columns that fit, in display order: a column drops with all less important ones. */
 function fitColumns(columns: Column[], lines: Line[], width: number): Column[] {
   const widthOf = (c: Column): number =>
     Math.max(c.label.length, ...lines.map((l) => (l.cells[c.key] ?? '').length));
-  const byPriority = [...columns].sort((a, b) => a.priority - b.priority);
+  // Columns of one priority come and go together (opening, taken and moves add up to expected).
+  const tiers = new Map<number, Column[]>();
+  for (const c of columns) tiers.set(c.priority, [...(tiers.get(c.priority) ?? []), c]);
   const keep = new Set<string>();
   let used = 1;
-  for (const c of byPriority) {
-    const w = widthOf(c) + 3;
-    if (used + w > width && keep.size > 0) continue;
-    keep.add(c.key);
+  for (const p of [...tiers.keys()].sort((a, b) => a - b)) {
+    const tier = tiers.get(p) ?? [];
+    const w = tier.reduce((a, c) => a + widthOf(c) + 3, 0);
+    if (used + w > width && keep.size > 0) break;
+    for (const c of tier) keep.add(c.key);
     used += w;
   }
   return columns.filter((c) => keep.has(c.key));
+}
+
+function g0(groups: SessionFigures[][]): string {
+  return groups[0]?.[0]?.register ?? '';
 }
