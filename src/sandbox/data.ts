@@ -7,7 +7,7 @@
  */
 import { buildModels } from './models.js';
 import { Prng } from './prng.js';
-import { Db } from './store.js';
+import { Db, type Table } from './store.js';
 import { fmtDate, fmtDatetime } from './time.js';
 import type { OdooVersion, Rec } from './types.js';
 
@@ -31,24 +31,78 @@ export interface SandboxUser {
 }
 
 export const USERS: SandboxUser[] = [
-  { login: 'admin', password: 'admin', uid: 2, role: 'manager', name: 'Mitchell Admin', label: 'POS administrator', tz: 'Europe/Brussels' },
-  { login: 'pos', password: 'pos', uid: 6, role: 'user', name: 'Marc Demo', label: 'POS user', tz: 'Europe/Brussels' },
-  { login: 'clerk', password: 'clerk', uid: 7, role: 'clerk', name: 'Joel Willis', label: 'no POS rights', tz: 'UTC' },
+  {
+    login: 'admin',
+    password: 'admin',
+    uid: 2,
+    role: 'manager',
+    name: 'Mitchell Admin',
+    label: 'POS administrator',
+    tz: 'Europe/Brussels',
+  },
+  {
+    login: 'pos',
+    password: 'pos',
+    uid: 6,
+    role: 'user',
+    name: 'Marc Demo',
+    label: 'POS user',
+    tz: 'Europe/Brussels',
+  },
+  {
+    login: 'clerk',
+    password: 'clerk',
+    uid: 7,
+    role: 'clerk',
+    name: 'Joel Willis',
+    label: 'no POS rights',
+    tz: 'UTC',
+  },
 ];
 
 const REGISTER_NAMES = ['Shop', 'Boutique', 'Bar', 'Terrace', 'Kiosk', 'Corner'];
 
 const CATALOG: [string, string][] = [
-  ['FURN_0001', 'Office Chair'], ['FURN_0002', 'Desk Lamp'], ['FURN_0003', 'Corner Desk'], ['FURN_0004', 'Drawer Unit'],
-  ['FURN_0005', 'Magnetic Board'], ['FURN_0006', 'Large Cabinet'], ['FURN_0007', 'Storage Box'], ['FURN_0008', 'Small Shelf'],
-  ['FURN_0009', 'Wall Shelf Unit'], ['FURN_0010', 'Monitor Stand'], ['FURN_0011', 'Acoustic Bloc Screens'], ['FURN_0012', 'Flipover'],
-  ['FURN_0013', 'Pedal Bin'], ['FURN_0014', 'Whiteboard Pen'], ['FURN_0015', 'Letter Tray'], ['FURN_0016', 'Coat Rack'],
-  ['FOOD_0001', 'Espresso'], ['FOOD_0002', 'Cappuccino'], ['FOOD_0003', 'Croissant'], ['FOOD_0004', 'Bagel'],
-  ['FOOD_0005', 'Orange Juice'], ['FOOD_0006', 'Green Tea'], ['FOOD_0007', 'Chocolate Muffin'], ['FOOD_0008', 'Club Sandwich'],
-  ['FOOD_0009', 'Caesar Salad'], ['FOOD_0010', 'Sparkling Water'], ['FOOD_0011', 'Lemonade'], ['FOOD_0012', 'Brownie'],
-  ['BOOK_0001', 'Notebook A5'], ['BOOK_0002', 'City Guide'], ['BOOK_0003', 'Postcard Set'], ['BOOK_0004', 'Wall Calendar'],
-  ['GIFT_0001', 'Gift Card'], ['GIFT_0002', 'Tote Bag'], ['GIFT_0003', 'Ceramic Mug'], ['GIFT_0004', 'Scented Candle'],
-  ['GIFT_0005', 'Keychain'], ['GIFT_0006', 'Sunglasses'], ['GIFT_0007', 'Umbrella'], ['GIFT_0008', 'Water Bottle'],
+  ['FURN_0001', 'Office Chair'],
+  ['FURN_0002', 'Desk Lamp'],
+  ['FURN_0003', 'Corner Desk'],
+  ['FURN_0004', 'Drawer Unit'],
+  ['FURN_0005', 'Magnetic Board'],
+  ['FURN_0006', 'Large Cabinet'],
+  ['FURN_0007', 'Storage Box'],
+  ['FURN_0008', 'Small Shelf'],
+  ['FURN_0009', 'Wall Shelf Unit'],
+  ['FURN_0010', 'Monitor Stand'],
+  ['FURN_0011', 'Acoustic Bloc Screens'],
+  ['FURN_0012', 'Flipover'],
+  ['FURN_0013', 'Pedal Bin'],
+  ['FURN_0014', 'Whiteboard Pen'],
+  ['FURN_0015', 'Letter Tray'],
+  ['FURN_0016', 'Coat Rack'],
+  ['FOOD_0001', 'Espresso'],
+  ['FOOD_0002', 'Cappuccino'],
+  ['FOOD_0003', 'Croissant'],
+  ['FOOD_0004', 'Bagel'],
+  ['FOOD_0005', 'Orange Juice'],
+  ['FOOD_0006', 'Green Tea'],
+  ['FOOD_0007', 'Chocolate Muffin'],
+  ['FOOD_0008', 'Club Sandwich'],
+  ['FOOD_0009', 'Caesar Salad'],
+  ['FOOD_0010', 'Sparkling Water'],
+  ['FOOD_0011', 'Lemonade'],
+  ['FOOD_0012', 'Brownie'],
+  ['BOOK_0001', 'Notebook A5'],
+  ['BOOK_0002', 'City Guide'],
+  ['BOOK_0003', 'Postcard Set'],
+  ['BOOK_0004', 'Wall Calendar'],
+  ['GIFT_0001', 'Gift Card'],
+  ['GIFT_0002', 'Tote Bag'],
+  ['GIFT_0003', 'Ceramic Mug'],
+  ['GIFT_0004', 'Scented Candle'],
+  ['GIFT_0005', 'Keychain'],
+  ['GIFT_0006', 'Sunglasses'],
+  ['GIFT_0007', 'Umbrella'],
+  ['GIFT_0008', 'Water Bottle'],
 ];
 
 const TAXES = [
@@ -56,6 +110,33 @@ const TAXES = [
   { id: 2, name: '21%', amount: 21 },
   { id: 3, name: '6%', amount: 6 },
 ];
+
+const NOTES = [5, 10, 20, 50, 100];
+
+interface PayTick {
+  orderId: number;
+  at: string;
+  sessionId: number;
+  cash: number;
+  paid: number;
+  cashTaken: number;
+}
+const tick: PayTick = { orderId: 0, at: '', sessionId: 0, cash: 0, paid: 0, cashTaken: 0 };
+
+function payOnce(payments: Table, t: PayTick, method: number, amount: number, change: boolean): void {
+  payments.insert({
+    id: payments.nextId,
+    name: change ? 'return' : false,
+    pos_order_id: t.orderId,
+    amount,
+    payment_method_id: method,
+    payment_date: t.at,
+    session_id: t.sessionId,
+    is_change: change,
+  });
+  t.paid += amount;
+  if (method === t.cash) t.cashTaken += amount;
+}
 
 const round2 = (x: number): number => Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * 100) / 100;
 const DAY = 86400;
@@ -103,12 +184,29 @@ export function generate(opts: GenerateOptions): Generated {
   ins('res.company', { id: 1, name: 'My Company', currency_id: 1, ...stamp });
   ins('res.partner', { id: 1, name: 'My Company', ...stamp });
   ins('res.partner', { id: 2, name: 'OdooBot', active: false, ...stamp });
-  ins('res.users', { id: 1, name: 'OdooBot', login: '__system__', tz: false, active: false, partner_id: 2, ...stamp });
+  ins('res.users', {
+    id: 1,
+    name: 'OdooBot',
+    login: '__system__',
+    tz: false,
+    active: false,
+    partner_id: 2,
+    ...stamp,
+  });
   for (const u of USERS) {
     const partner = ins('res.partner', { id: u.uid + 1, name: u.name, ...stamp });
-    ins('res.users', { id: u.uid, name: u.name, login: u.login, tz: u.tz, active: true, partner_id: partner.id, ...stamp });
+    ins('res.users', {
+      id: u.uid,
+      name: u.name,
+      login: u.login,
+      tz: u.tz,
+      active: true,
+      partner_id: partner.id,
+      ...stamp,
+    });
   }
-  for (const t of TAXES) ins('account.tax', { id: t.id, name: t.name, amount: t.amount, type_tax_use: 'sale', ...stamp });
+  for (const t of TAXES)
+    ins('account.tax', { id: t.id, name: t.name, amount: t.amount, type_tax_use: 'sale', ...stamp });
 
   // Registers and payment methods: one cash method per register (Odoo gives each its own cash
   // journal), one shared card method, and an archived method to exercise active_test.
@@ -116,16 +214,38 @@ export function generate(opts: GenerateOptions): Generated {
   const names = [...REGISTER_NAMES];
   const registers: string[] = ['Shop'];
   names.shift();
-  while (registers.length < registerCount) registers.push(names.splice(rng.int(0, names.length - 1), 1)[0] as string);
+  while (registers.length < registerCount)
+    registers.push(names.splice(rng.int(0, names.length - 1), 1)[0] as string);
   const cashMethod: number[] = [];
   registers.forEach((name, i) => {
     const id = i + 1;
-    ins('pos.payment.method', { id, name: i === 0 ? 'Cash' : `Cash ${name}`, sequence: i, is_cash_count: true, active: true, ...stamp });
+    ins('pos.payment.method', {
+      id,
+      name: i === 0 ? 'Cash' : `Cash ${name}`,
+      sequence: i,
+      is_cash_count: true,
+      active: true,
+      ...stamp,
+    });
     cashMethod.push(id);
   });
   const cardMethod = registers.length + 1;
-  ins('pos.payment.method', { id: cardMethod, name: 'Card', sequence: 10, is_cash_count: false, active: true, ...stamp });
-  ins('pos.payment.method', { id: cardMethod + 1, name: 'Gift Voucher', sequence: 11, is_cash_count: false, active: false, ...stamp });
+  ins('pos.payment.method', {
+    id: cardMethod,
+    name: 'Card',
+    sequence: 10,
+    is_cash_count: false,
+    active: true,
+    ...stamp,
+  });
+  ins('pos.payment.method', {
+    id: cardMethod + 1,
+    name: 'Gift Voucher',
+    sequence: 11,
+    is_cash_count: false,
+    active: false,
+    ...stamp,
+  });
   registers.forEach((name, i) => {
     ins('pos.config', { id: i + 1, name, active: true, payment_method_ids: [i + 1, cardMethod], ...stamp });
   });
@@ -137,7 +257,9 @@ export function generate(opts: GenerateOptions): Generated {
   CATALOG.forEach(([code, name], i) => {
     const id = i + 1;
     const food = code.startsWith('FOOD');
-    const price = food ? rng.pick([1.8, 2.2, 2.5, 2.9, 3.4, 3.9, 4.5, 6.5, 8.9, 9.5]) : rng.pick([4.99, 7.5, 12.0, 14.9, 19.99, 24.5, 39.0, 59.9, 89.0, 149.0, 295.0]);
+    const price = food
+      ? rng.pick([1.8, 2.2, 2.5, 2.9, 3.4, 3.9, 4.5, 6.5, 8.9, 9.5])
+      : rng.pick([4.99, 7.5, 12.0, 14.9, 19.99, 24.5, 39.0, 59.9, 89.0, 149.0, 295.0]);
     const tax = food ? TAXES[2] : rng.chance(0.7) ? TAXES[1] : TAXES[0];
     const t = tax ?? TAXES[0];
     const archived = i === CATALOG.length - 1;
@@ -157,7 +279,13 @@ export function generate(opts: GenerateOptions): Generated {
     ins('product.template', tmpl);
     const productId = id + 10;
     ins('product.product', { id: productId, product_tmpl_id: id, active: !archived, ...stamp });
-    if (inPos) products.push({ productId, price, taxRate: (t?.amount ?? 15) / 100, taxIds: taxIdArrays[(t?.id ?? 1) - 1] as number[] });
+    if (inPos)
+      products.push({
+        productId,
+        price,
+        taxRate: (t?.amount ?? 15) / 100,
+        taxIds: taxIdArrays[(t?.id ?? 1) - 1] as number[],
+      });
   });
 
   // Sessions: one per register per past day, opened in the morning and closed in the evening (UTC),
@@ -178,7 +306,8 @@ export function generate(opts: GenerateOptions): Generated {
     } else {
       // Never in the future: the open session's sales end just before "now".
       let start = dayStart + 7 * 3600 + rng.int(0, 90) * 60;
-      if (start > nowSec - 1800) start = Math.max((lastClose.get(0) ?? nowSec - 2 * DAY) + 1800, nowSec - 2 * 3600);
+      if (start > nowSec - 1800)
+        start = Math.max((lastClose.get(0) ?? nowSec - 2 * DAY) + 1800, nowSec - 2 * 3600);
       day.push({ register: 0, start, end: Math.max(start + 60, nowSec - 120), open: true });
     }
     day.sort((a, b) => a.start - b.start);
@@ -273,7 +402,10 @@ export function generate(opts: GenerateOptions): Generated {
       let name: string;
       let original: Rec | undefined;
       if (kind === 'refund') {
-        original = candidates.splice(rng.int(Math.max(0, candidates.length - 50), candidates.length - 1), 1)[0] as Rec;
+        original = candidates.splice(
+          rng.int(Math.max(0, candidates.length - 50), candidates.length - 1),
+          1,
+        )[0] as Rec;
         name = `${original.name} REFUND`;
         const ol0 = original._l0 as number;
         const oln = original._ln as number;
@@ -338,48 +470,43 @@ export function generate(opts: GenerateOptions): Generated {
       let amountReturn = 0;
       const due = round2(amountTotal);
       const cash = cashMethod[r] as number;
-      const pay = (method: number, amount: number, change: boolean): void => {
-        payments.insert({
-          id: payments.nextId,
-          name: change ? 'return' : false,
-          pos_order_id: orderId,
-          amount,
-          payment_method_id: method,
-          payment_date: at,
-          session_id: session.id,
-          is_change: change,
-        });
-        amountPaid += amount;
-        if (method === cash) plan.cash += amount;
-      };
+      // One reusable context instead of a closure per order: generation allocates as little as it can.
+      tick.orderId = orderId;
+      tick.at = at;
+      tick.sessionId = session.id;
+      tick.cash = cash;
+      tick.paid = 0;
+      tick.cashTaken = 0;
       let method = 0;
       if (kind === 'refund') {
         const origFirst = payments.rows[original?._p0 as number];
         method = origFirst?.payment_method_id === cash ? cash : cardMethod;
-        pay(method, due, false);
+        payOnce(payments, tick, method, due, false);
       } else if (kind === 'sale') {
         const how = rng.float();
         if (how < 0.45) {
           let tendered = due;
           if (rng.chance(0.5)) {
-            const note = [5, 10, 20, 50, 100].find((v) => v >= due) ?? Math.ceil(due / 50) * 50;
+            const note = NOTES.find((v) => v >= due) ?? Math.ceil(due / 50) * 50;
             tendered = rng.chance(0.5) ? Math.ceil(due / 5) * 5 : note;
           }
-          pay(cash, tendered, false);
+          payOnce(payments, tick, cash, tendered, false);
           const change = round2(tendered - due);
           if (change > 0) {
-            pay(cash, -change, true);
+            payOnce(payments, tick, cash, -change, true);
             amountReturn = change;
           }
         } else if (how < 0.9) {
-          pay(cardMethod, due, false);
+          payOnce(payments, tick, cardMethod, due, false);
         } else {
           const card = round2(due * (0.3 + 0.4 * rng.float()));
-          pay(cardMethod, card, false);
-          pay(cash, round2(due - card), false);
+          payOnce(payments, tick, cardMethod, card, false);
+          payOnce(payments, tick, cash, round2(due - card), false);
         }
       }
 
+      amountPaid = tick.paid;
+      plan.cash += tick.cashTaken;
       let writeDate: string = at;
       let account: number | false = false;
       if (kind === 'draft') state = 'draft';
@@ -456,10 +583,12 @@ export function generate(opts: GenerateOptions): Generated {
       // The very first session of a register starts from an empty drawer and puts a float in.
       if (start === undefined) move(rng.int(10, 30) * 10, 'Opening float', plan.start + 90);
       else if (rng.chance(0.15)) move(rng.pick([50, 100]), 'Change float', plan.start + 300);
-      if (!plan.open && rng.chance(0.1)) move(-rng.int(5, 40), 'Office supplies', plan.start + Math.floor((plan.end - plan.start) / 2));
+      if (!plan.open && rng.chance(0.1))
+        move(-rng.int(5, 40), 'Office supplies', plan.start + Math.floor((plan.end - plan.start) / 2));
       const drawer = (start ?? 0) + movesSum + plan.cash;
       // Most evenings the takings above a float go to the bank, so drawers stay plausible.
-      if (!plan.open && drawer > 600 && rng.chance(0.7)) move(-Math.floor((drawer - rng.int(150, 300)) / 10) * 10, 'Cash to bank', plan.end - 600);
+      if (!plan.open && drawer > 600 && rng.chance(0.7))
+        move(-Math.floor((drawer - rng.int(150, 300)) / 10) * 10, 'Cash to bank', plan.end - 600);
       if (plan.open) continue;
       const expected = (start ?? 0) + movesSum + plan.cash;
       const dr = rng.float();

@@ -21,12 +21,38 @@ export interface CompiledDomain {
 }
 
 const OPERATORS = new Set([
-  '=', '!=', '<>', '==', '<', '<=', '>', '>=', '=?', 'in', 'not in', 'like', 'not like', 'ilike', 'not ilike',
-  '=like', '=ilike', 'not =like', 'not =ilike', 'child_of', 'parent_of', 'any', 'not any',
+  '=',
+  '!=',
+  '<>',
+  '==',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '=?',
+  'in',
+  'not in',
+  'like',
+  'not like',
+  'ilike',
+  'not ilike',
+  '=like',
+  '=ilike',
+  'not =like',
+  'not =ilike',
+  'child_of',
+  'parent_of',
+  'any',
+  'not any',
 ]);
 const NEGATIVE = new Set(['!=', 'not in', 'not like', 'not ilike', 'not =like', 'not =ilike', 'not any']);
 
-type Node = { kind: 'true' } | { kind: 'false' } | { kind: 'leaf'; pred: Predicate } | { kind: 'and' | 'or'; a: Node; b: Node } | { kind: 'not'; a: Node };
+type Node =
+  | { kind: 'true' }
+  | { kind: 'false' }
+  | { kind: 'leaf'; pred: Predicate }
+  | { kind: 'and' | 'or'; a: Node; b: Node }
+  | { kind: 'not'; a: Node };
 
 const isLeaf = (x: unknown): x is unknown[] => Array.isArray(x);
 
@@ -107,10 +133,15 @@ function compileLeaf(db: Db, model: ModelDef, leaf: unknown[], env: Env): Node {
   const where = v19 ? 'condition' : 'leaf';
   if (leaf.length !== 3) throw valueError(`Invalid ${where} ${leafRepr(leaf)}`);
   const [left, rawOp, value] = leaf;
-  if ((left === 1 || left === 0) && rawOp === '=' && value === 1) return { kind: left === 1 ? 'true' : 'false' };
-  if (typeof left !== 'string' || typeof rawOp !== 'string') throw valueError(`Invalid ${where} ${leafRepr(leaf)}`);
+  if ((left === 1 || left === 0) && rawOp === '=' && value === 1)
+    return { kind: left === 1 ? 'true' : 'false' };
+  if (typeof left !== 'string' || typeof rawOp !== 'string')
+    throw valueError(`Invalid ${where} ${leafRepr(leaf)}`);
   const op0 = rawOp.toLowerCase();
-  if (!OPERATORS.has(op0)) throw valueError(v19 ? `Invalid operator in condition ${leafRepr(leaf)}` : `Invalid leaf ${leafRepr(leaf)}`);
+  if (!OPERATORS.has(op0))
+    throw valueError(
+      v19 ? `Invalid operator in condition ${leafRepr(leaf)}` : `Invalid leaf ${leafRepr(leaf)}`,
+    );
   const path = left.split('.');
   const pred = pathPredicate(db, model, path, op0, value, env, leaf);
   return pred === 'true' ? { kind: 'true' } : { kind: 'leaf', pred };
@@ -128,7 +159,10 @@ function pathPredicate(
   const v19 = db.version === 19;
   const name = path[0] as string;
   const field = model.fields.get(name);
-  if (!field) throw valueError(`Invalid field ${model.name}.${name} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+  if (!field)
+    throw valueError(
+      `Invalid field ${model.name}.${name} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`,
+    );
   if (!field.store && !field.searchable) {
     // 16-18 log "Non-stored field cannot be searched" and drop the leaf; 19 refuses.
     if (v19) throw valueError(`Cannot convert ${model.name}.${name} to SQL because it is not stored`);
@@ -138,7 +172,10 @@ function pathPredicate(
   const comodel = field.relation ? db.models.get(field.relation) : undefined;
 
   if (path.length > 1) {
-    if (!comodel) throw valueError(`Invalid field ${model.name}.${path.join('.')} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+    if (!comodel)
+      throw valueError(
+        `Invalid field ${model.name}.${path.join('.')} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`,
+      );
     const sub = pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
     if (sub === 'true' && field.type === 'many2one') return (r) => typeof get(r) === 'number';
     return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get);
@@ -158,9 +195,14 @@ function pathPredicate(
   }
 
   // Relations compared with a string go through the comodel's display name (name_search).
-  if (comodel && (typeof value === 'string' || (Array.isArray(value) && value.some((x) => typeof x === 'string')))) {
+  if (
+    comodel &&
+    (typeof value === 'string' || (Array.isArray(value) && value.some((x) => typeof x === 'string')))
+  ) {
     const positive = NEGATIVE.has(o) ? positiveOf(o) : o;
-    const names = Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [value as string];
+    const names = Array.isArray(value)
+      ? value.filter((x): x is string => typeof x === 'string')
+      : [value as string];
     const test = stringTest(positive === 'in' ? '=' : positive, names);
     const ids = new Set<number>();
     for (const c of db.table(comodel.name).rows) if (c && test(comodel.displayName(c, db))) ids.add(c.id);
@@ -223,7 +265,13 @@ function idsHit(field: FieldDef, get: (r: Rec) => Stored, ids: Set<number>): Pre
 }
 
 /** A record matches when its related record(s) satisfy `sub` (any of them for x2many). */
-function relatedMatch(db: Db, field: FieldDef, comodel: ModelDef, sub: Predicate, get: (r: Rec) => Stored): Predicate {
+function relatedMatch(
+  db: Db,
+  field: FieldDef,
+  comodel: ModelDef,
+  sub: Predicate,
+  get: (r: Rec) => Stored,
+): Predicate {
   const rows = db.table(comodel.name).rows;
   if (field.type === 'one2many' && field.inverse) {
     // Like Odoo's subquery: the parents of the matching children, found through the inverse field.
@@ -264,7 +312,12 @@ function relatedMatch(db: Db, field: FieldDef, comodel: ModelDef, sub: Predicate
 export function getter(db: Db, field: FieldDef): (r: Rec) => Stored {
   const name = field.name;
   if (!field.compute && !field.dflt) {
-    const empty = field.type === 'one2many' || field.type === 'many2many' ? [] : ['integer', 'float', 'monetary'].includes(field.type) ? 0 : false;
+    const empty =
+      field.type === 'one2many' || field.type === 'many2many'
+        ? []
+        : ['integer', 'float', 'monetary'].includes(field.type)
+          ? 0
+          : false;
     return (r) => {
       const v = r[name];
       return v === undefined ? empty : v;
@@ -305,7 +358,14 @@ function stringTest(op: string, values: string[]): (s: string) => boolean {
 
 const isEmpty = (v: Stored): boolean => v === false || v === undefined || v === '';
 
-function scalarPredicate(db: Db, field: FieldDef, get: (r: Rec) => Stored, op: string, value: unknown, env: Env): Predicate {
+function scalarPredicate(
+  db: Db,
+  field: FieldDef,
+  get: (r: Rec) => Stored,
+  op: string,
+  value: unknown,
+  env: Env,
+): Predicate {
   const type = field.type;
   const nullable = type !== 'boolean' && type !== 'integer' && type !== 'float' && type !== 'monetary';
   if (op === 'in' || op === 'not in') {
@@ -320,7 +380,16 @@ function scalarPredicate(db: Db, field: FieldDef, get: (r: Rec) => Stored, op: s
     };
     return op === 'in' ? hit : (r) => !hit(r);
   }
-  if (op === 'like' || op === 'ilike' || op === 'not like' || op === 'not ilike' || op === '=like' || op === '=ilike' || op === 'not =like' || op === 'not =ilike') {
+  if (
+    op === 'like' ||
+    op === 'ilike' ||
+    op === 'not like' ||
+    op === 'not ilike' ||
+    op === '=like' ||
+    op === '=ilike' ||
+    op === 'not =like' ||
+    op === 'not =ilike'
+  ) {
     const positive = positiveOf(op);
     const re = likeRegex(String(value ?? ''), positive.startsWith('='), positive.endsWith('ilike'));
     const hit = (r: Rec): boolean => {

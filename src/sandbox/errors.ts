@@ -20,7 +20,8 @@ export const userError = (msg: string): OdooError => new OdooError('odoo.excepti
 export const valueError = (msg: string): OdooError => new OdooError('builtins.ValueError', msg, 500);
 export const typeError = (msg: string): OdooError => new OdooError('builtins.TypeError', msg, 500);
 export const accessError = (msg: string): OdooError => new OdooError('odoo.exceptions.AccessError', msg, 403);
-export const accessDenied = (): OdooError => new OdooError('odoo.exceptions.AccessDenied', 'Access Denied', 403);
+export const accessDenied = (): OdooError =>
+  new OdooError('odoo.exceptions.AccessDenied', 'Access Denied', 403);
 export const missingError = (model: string, ids: readonly number[], uid: number): OdooError =>
   new OdooError(
     'odoo.exceptions.MissingError',
@@ -37,7 +38,10 @@ export const httpError = (status: number, message: string): OdooError => {
     415: 'werkzeug.exceptions.UnsupportedMediaType',
     422: 'werkzeug.exceptions.UnprocessableEntity',
   };
-  return new OdooError(names[status] ?? 'werkzeug.exceptions.HTTPException', message, status, [message, status]);
+  return new OdooError(names[status] ?? 'werkzeug.exceptions.HTTPException', message, status, [
+    message,
+    status,
+  ]);
 };
 
 /** Python's repr() of a JSON value, used in Odoo's messages such as "Invalid leaf ('x', '>>', 10)". */

@@ -14,7 +14,18 @@
  */
 import { Prng } from './prng.js';
 
-export type FaultKind = '500' | '502' | '503' | '504' | '429' | 'reset' | 'cut' | 'html' | 'notrpc' | 'slow' | 'expired';
+export type FaultKind =
+  | '500'
+  | '502'
+  | '503'
+  | '504'
+  | '429'
+  | 'reset'
+  | 'cut'
+  | 'html'
+  | 'notrpc'
+  | 'slow'
+  | 'expired';
 
 export interface Fault {
   kind: FaultKind;
@@ -38,7 +49,10 @@ function parseKinds(text: string): Fault[] {
     .filter(Boolean)
     .map((k) => {
       const m = KIND_RE.exec(k);
-      if (!m) throw new Error(`unknown fault kind '${k}' (use 500, 502, 503, 504, 429, reset, cut, html, notrpc, slow[MS], expired)`);
+      if (!m)
+        throw new Error(
+          `unknown fault kind '${k}' (use 500, 502, 503, 504, 429, reset, cut, html, notrpc, slow[MS], expired)`,
+        );
       const slow = k.startsWith('slow');
       return { kind: (slow ? 'slow' : k) as FaultKind, ms: slow ? Number(m[2] ?? 3000) : 0 };
     });
@@ -54,7 +68,10 @@ export class FaultPlan {
     this.spec = spec.trim();
     let s = seed;
     let probes = false;
-    for (const part of this.spec.split(';').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of this.spec
+      .split(';')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       if (part === 'probes') probes = true;
       else if (part.startsWith('seed=')) s = Number(part.slice(5));
       else if (part.startsWith('rate=')) {
@@ -70,7 +87,8 @@ export class FaultPlan {
       } else if (part.includes('@')) {
         const [kinds, at] = splitOnce(part, '@');
         const set = new Set(at.split(',').map((n) => Number(n.trim())));
-        for (const n of set) if (!(Number.isInteger(n) && n > 0)) throw new Error(`bad fault position in '${part}'`);
+        for (const n of set)
+          if (!(Number.isInteger(n) && n > 0)) throw new Error(`bad fault position in '${part}'`);
         this.rules.push({ at: set, kinds: parseKinds(kinds) });
       } else throw new Error(`cannot read fault rule '${part}'`);
     }

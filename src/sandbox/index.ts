@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { USERS, generate } from './data.js';
+import { generate, USERS } from './data.js';
 import { FaultPlan } from './faults.js';
 import type { ApiKey, ServerState } from './rpc.js';
 import { createServer } from './server.js';
@@ -48,11 +48,13 @@ function deriveKey(adminKey: string, who: string): string {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = opts.host ?? '127.0.0.1';
   const version = opts.odooVersion ?? 17;
-  if (version !== 17 && version !== 19) throw new Error(`unsupported Odoo version ${String(version)} (17 or 19)`);
+  if (version !== 17 && version !== 19)
+    throw new Error(`unsupported Odoo version ${String(version)} (17 or 19)`);
   const seed = opts.seed ?? 1;
   const orders = opts.orders ?? 2000;
   const days = opts.days ?? 14;
-  if (!Number.isInteger(orders) || orders < 0) throw new Error(`orders must be a whole number >= 0, not ${orders}`);
+  if (!Number.isInteger(orders) || orders < 0)
+    throw new Error(`orders must be a whole number >= 0, not ${orders}`);
   if (!Number.isInteger(days) || days < 1) throw new Error(`days must be a whole number >= 1, not ${days}`);
   const started = Date.now();
   const dataNow = opts.now ?? new Date(started);
@@ -76,7 +78,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     db,
     dbName: DB_NAME,
     version,
-    accounts: USERS.map((u) => ({ login: u.login, password: u.password, uid: u.uid, role: u.role, tz: u.tz })),
+    accounts: USERS.map((u) => ({
+      login: u.login,
+      password: u.password,
+      uid: u.uid,
+      role: u.role,
+      tz: u.tz,
+    })),
     keys,
     now: () => fmtDatetime((Date.now() + ahead) / 1000),
   };
@@ -97,7 +105,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     port,
     db: DB_NAME,
     adminKey,
-    users: USERS.map((u) => ({ login: u.login, password: u.password, uid: u.uid, role: u.label, apiKey: userKeys.get(u.login) })),
+    users: USERS.map((u) => ({
+      login: u.login,
+      password: u.password,
+      uid: u.uid,
+      role: u.label,
+      apiKey: userKeys.get(u.login),
+    })),
     expiredKey,
     stats,
     faults: faults?.spec,
@@ -121,9 +135,12 @@ export function banner(h: SandboxHandle): string {
   if (h.expiredKey) lines.push(`  expired API key (refused): ${h.expiredKey}`);
   if (h.stats) {
     const s = h.stats;
-    lines.push(`  data: ${s.orders} orders, ${s.lines} lines, ${s.payments} payments, ${s.sessions} sessions (generated in ${Math.round(s.ms)} ms)`);
+    lines.push(
+      `  data: ${s.orders} orders, ${s.lines} lines, ${s.payments} payments, ${s.sessions} sessions (generated in ${Math.round(s.ms)} ms)`,
+    );
   }
-  if (h.odooVersion === 19) lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
+  if (h.odooVersion === 19)
+    lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
   lines.push(
     h.faults
       ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; common.version probes exempt unless 'probes')`

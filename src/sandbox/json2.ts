@@ -3,9 +3,17 @@
  * `X-Odoo-Database`, named arguments in a JSON object, the bare JSON result, and real HTTP statuses
  * with a `serialize_exception` body on errors (as odoo19-wire/ records them).
  */
-import { OdooError, httpError } from './errors.js';
+import { httpError, type OdooError } from './errors.js';
 import { execute } from './orm.js';
-import { type HttpReply, JSON_TYPE, type ServerState, debugText, envFor, htmlError, toOdooError } from './rpc.js';
+import {
+  debugText,
+  envFor,
+  type HttpReply,
+  htmlError,
+  JSON_TYPE,
+  type ServerState,
+  toOdooError,
+} from './rpc.js';
 import type { Json } from './types.js';
 
 export interface Json2Request {
@@ -35,15 +43,15 @@ function errorReply(e: OdooError): HttpReply {
 
 export function handleJson2(state: ServerState, req: Json2Request): HttpReply {
   const m = /^\/json\/2\/([^/]+)\/([^/]+)\/?$/.exec(req.path);
-  if (req.method !== 'POST' || !m) return errorReply(httpError(404, 'Did you mean POST /json/2/<model>/<method>?'));
+  if (req.method !== 'POST' || !m)
+    return errorReply(httpError(404, 'Did you mean POST /json/2/<model>/<method>?'));
   const [, model, method] = m as unknown as [string, string, string];
   const dbHeader = header(req.headers, 'x-odoo-database');
   if (dbHeader !== undefined && dbHeader !== state.dbName) {
     return {
       status: 404,
       headers: { 'Content-Type': 'text/html; charset=utf-8' },
-      body:
-        '<!DOCTYPE html>\n<title>404 Not Found</title>\n<h1>Not Found</h1>\n<p>No database is selected and the requested URL was not found in the server-wide controllers.</p>\n<p>Please verify the hostname, <a href=/web/login>login</a> and try again.</p>\n\n<!-- Alternatively, use the X-Odoo-Database header. -->\n',
+      body: '<!DOCTYPE html>\n<title>404 Not Found</title>\n<h1>Not Found</h1>\n<p>No database is selected and the requested URL was not found in the server-wide controllers.</p>\n<p>Please verify the hostname, <a href=/web/login>login</a> and try again.</p>\n\n<!-- Alternatively, use the X-Odoo-Database header. -->\n',
     };
   }
   const ctype = (header(req.headers, 'content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -55,7 +63,10 @@ export function handleJson2(state: ServerState, req: Json2Request): HttpReply {
     );
   }
   const auth = /^bearer\s+(\S+)\s*$/i.exec(header(req.headers, 'authorization') ?? '');
-  if (!auth) return errorReply(httpError(401, 'User not authenticated, use an API Key with a Bearer Authorization header.'));
+  if (!auth)
+    return errorReply(
+      httpError(401, 'User not authenticated, use an API Key with a Bearer Authorization header.'),
+    );
   const key = state.keys.get(auth[1] as string);
   const account = key && !key.expired ? state.accounts.find((a) => a.uid === key.uid) : undefined;
   if (!account) return errorReply(httpError(401, 'Invalid apikey'));
@@ -65,8 +76,7 @@ export function handleJson2(state: ServerState, req: Json2Request): HttpReply {
     try {
       parsed = JSON.parse(req.body);
     } catch (e) {
-      const detail = e instanceof Error ? e.message : 'Expecting value';
-      return errorReply(httpError(400, `could not parse the body as json: ${detail}`));
+      return errorReply(httpError(400, `could not parse the body as json: ${pythonJsonError(req.body, e)}`));
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return errorReply(httpError(400, 'could not parse the body as json: expected a JSON object'));
@@ -81,4 +91,22 @@ export function handleJson2(state: ServerState, req: Json2Request): HttpReply {
   } catch (e) {
     return errorReply(toOdooError(e));
   }
+}
+
+/** Python's json.loads wording for a parse error ("Expecting value: line 1 column 13 (char 12)"). */
+function pythonJsonError(text: string, e: unknown): string {
+  const msg = e instanceof Error ? e.message : '';
+  const m = /position (\d+)/.exec(msg);
+  const pos = m ? Number(m[1]) : text.length;
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const col = pos - before.lastIndexOf('\n');
+  const what = /after property value|after array element/.test(msg)
+    ? "Expecting ',' delimiter"
+    : /property name/.test(msg)
+      ? 'Expecting property name enclosed in double quotes'
+      : /non-whitespace character after JSON/.test(msg)
+        ? 'Extra data'
+        : 'Expecting value';
+  return `${what}: line ${line} column ${col} (char ${pos})`;
 }

@@ -88,7 +88,9 @@ export function formatAmount(amount: number): string {
 function baseFields(model: string): FieldDef[] {
   return [
     fd('id', 'integer', 'ID', { readonly: true }),
-    computed('display_name', 'char', 'Display Name', (rec, db) => db.displayName(model, rec.id), { searchable: true }),
+    computed('display_name', 'char', 'Display Name', (rec, db) => db.displayName(model, rec.id), {
+      searchable: true,
+    }),
     fd('create_uid', 'many2one', 'Created by', { relation: 'res.users', readonly: true, dflt: () => 2 }),
     fd('create_date', 'datetime', 'Created on', { readonly: true }),
     fd('write_uid', 'many2one', 'Last Updated by', { relation: 'res.users', readonly: true, dflt: () => 2 }),
@@ -128,7 +130,8 @@ function build(spec: ModelSpec): ModelDef {
     order: spec.order,
     hasActive: spec.hasActive ?? false,
     fields,
-    displayName: spec.displayName ?? ((rec) => (typeof rec.name === 'string' ? rec.name : `${spec.name},${rec.id}`)),
+    displayName:
+      spec.displayName ?? ((rec) => (typeof rec.name === 'string' ? rec.name : `${spec.name},${rec.id}`)),
     acl: spec.acl,
     groups: (op) => {
       if (op === 'read') return spec.readGroups;
@@ -152,8 +155,7 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
     const name = String(rec.name);
     if (v19) return name;
     // Odoo 16/17: "<name> (<user of the last session>)" while that session is not closed.
-    const d = db.derived();
-    const sid = d.configSessions.get(rec.id)?.at(-1);
+    const sid = db.sessionIdx().configSessions.get(rec.id)?.at(-1);
     const s = sid !== undefined ? db.get('pos.session', sid) : undefined;
     if (!s || s.state === 'closed') return `${name} (not used)`;
     return `${name} (${db.displayName('res.users', s.user_id as number)})`;
@@ -173,30 +175,46 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       fields: [
         fd('name', 'char', 'Point of Sale', { required: true }),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
-        computed('current_session_id', 'many2one', 'Current Session', (rec, db) => db.derived().currentSession.get(rec.id) ?? false, {
-          relation: 'pos.session',
-        }),
+        computed(
+          'current_session_id',
+          'many2one',
+          'Current Session',
+          (rec, db) => db.sessionIdx().currentSession.get(rec.id) ?? false,
+          {
+            relation: 'pos.session',
+          },
+        ),
         computed('current_session_state', 'char', 'Current Session State', (rec, db) => {
-          const sid = db.derived().currentSession.get(rec.id);
+          const sid = db.sessionIdx().currentSession.get(rec.id);
           return sid === undefined ? false : (db.get('pos.session', sid)?.state ?? false);
         }),
         computed('last_session_closing_date', 'date', 'Last Session Closing Date', (rec, db, env) => {
-          const sid = db.derived().lastClosed.get(rec.id);
+          const sid = db.sessionIdx().lastClosed.get(rec.id);
           const stop = sid === undefined ? undefined : db.get('pos.session', sid)?.stop_at;
           return typeof stop === 'string' ? localDate(parseDatetime(stop), env?.tz ?? false) : false;
         }),
         computed('last_session_closing_cash', 'float', 'Last Session Closing Cash', (rec, db) => {
-          const sid = db.derived().lastClosed.get(rec.id);
+          const sid = db.sessionIdx().lastClosed.get(rec.id);
           return sid === undefined ? 0 : num(db.get('pos.session', sid)?.cash_register_balance_end_real);
         }),
         fd('payment_method_ids', 'many2many', 'Payment Methods', { relation: 'pos.payment.method' }),
-        computed('session_ids', 'one2many', 'Sessions', (rec, db) => [...(db.derived().configSessions.get(rec.id) ?? [])].reverse(), {
-          searchable: true,
-          relation: 'pos.session',
-          inverse: 'config_id',
-        }),
+        computed(
+          'session_ids',
+          'one2many',
+          'Sessions',
+          (rec, db) => [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
+          {
+            searchable: true,
+            relation: 'pos.session',
+            inverse: 'config_id',
+          },
+        ),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', readonly: true, dflt: () => 1 }),
+        fd('currency_id', 'many2one', 'Currency', {
+          relation: 'res.currency',
+          readonly: true,
+          dflt: () => 1,
+        }),
       ],
     }),
   );
@@ -212,7 +230,11 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       written: (rec) => rec.stop_at || rec.start_at,
       fields: [
         fd('name', 'char', 'Session ID', { required: !v19, readonly: true }),
-        fd('config_id', 'many2one', 'Point of Sale', { relation: 'pos.config', required: true, readonly: true }),
+        fd('config_id', 'many2one', 'Point of Sale', {
+          relation: 'pos.config',
+          required: true,
+          readonly: true,
+        }),
         fd('user_id', 'many2one', 'Opened By', { relation: 'res.users', required: true, readonly: true }),
         fd('start_at', 'datetime', 'Opening Date', { readonly: true }),
         fd('stop_at', 'datetime', 'Closing Date', { readonly: true }),
@@ -220,28 +242,63 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
         fd('rescue', 'boolean', 'Recovery Session', { readonly: true }),
         fd('cash_register_balance_start', 'monetary', 'Starting Balance', { readonly: true }),
         fd('cash_register_balance_end_real', 'monetary', 'Ending Balance', { readonly: true }),
-        computed('cash_register_balance_end', 'monetary', 'Theoretical Closing Balance', (rec, db) => theoretical(rec, db, v19)),
-        computed('cash_register_difference', 'monetary', 'Before Closing Difference', (rec, db) =>
-          num(rec.cash_register_balance_end_real) - theoretical(rec, db, v19),
+        computed('cash_register_balance_end', 'monetary', 'Theoretical Closing Balance', (rec, db) =>
+          theoretical(rec, db, v19),
+        ),
+        computed(
+          'cash_register_difference',
+          'monetary',
+          'Before Closing Difference',
+          (rec, db) => num(rec.cash_register_balance_end_real) - theoretical(rec, db, v19),
         ),
         fd('cash_real_transaction', 'monetary', 'Transaction', { readonly: true }),
-        computed('cash_register_total_entry_encoding', 'monetary', 'Total Cash Transaction', (rec, db) => totalCash(rec, db)),
-        computed('total_payments_amount', 'float', 'Total Payments Amount', (rec, db) => db.derived().session.get(rec.id)?.totalPayments ?? 0),
-        computed('order_count', 'integer', 'Orders Count', (rec, db) => db.derived().session.get(rec.id)?.orderCount ?? 0),
-        computed('order_ids', 'one2many', 'Orders', (rec, db) => db.derived().sessionOrders.get(rec.id) ?? [], {
-          searchable: true,
-          relation: 'pos.order',
-          inverse: 'session_id',
-        }),
-        computed('statement_line_ids', 'one2many', 'Cash Lines', (rec, db) => db.derived().sessionMoves.get(rec.id) ?? [], {
-          searchable: true,
-          relation: 'account.bank.statement.line',
-          inverse: 'pos_session_id',
-        }),
-        computed('payment_method_ids', 'many2many', 'Payment Methods', (rec, db) => ids(db.get('pos.config', rec.config_id as number)?.payment_method_ids), {
-          searchable: true,
-          relation: 'pos.payment.method',
-        }),
+        computed('cash_register_total_entry_encoding', 'monetary', 'Total Cash Transaction', (rec, db) =>
+          totalCash(rec, db),
+        ),
+        computed(
+          'total_payments_amount',
+          'float',
+          'Total Payments Amount',
+          (rec, db) => db.figures().session.get(rec.id)?.totalPayments ?? 0,
+        ),
+        computed(
+          'order_count',
+          'integer',
+          'Orders Count',
+          (rec, db) => db.figures().session.get(rec.id)?.orderCount ?? 0,
+        ),
+        computed(
+          'order_ids',
+          'one2many',
+          'Orders',
+          (rec, db) => db.figures().sessionOrders.get(rec.id) ?? [],
+          {
+            searchable: true,
+            relation: 'pos.order',
+            inverse: 'session_id',
+          },
+        ),
+        computed(
+          'statement_line_ids',
+          'one2many',
+          'Cash Lines',
+          (rec, db) => db.figures().sessionMoves.get(rec.id) ?? [],
+          {
+            searchable: true,
+            relation: 'account.bank.statement.line',
+            inverse: 'pos_session_id',
+          },
+        ),
+        computed(
+          'payment_method_ids',
+          'many2many',
+          'Payment Methods',
+          (rec, db) => ids(db.get('pos.config', rec.config_id as number)?.payment_method_ids),
+          {
+            searchable: true,
+            relation: 'pos.payment.method',
+          },
+        ),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
         fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
       ],
@@ -251,7 +308,10 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
   const orderFields: FieldDef[] = [
     fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
     fd('date_order', 'datetime', 'Date', { readonly: true }),
-    fd('user_id', 'many2one', 'Employee', { relation: 'res.users', dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.user_id ?? 2 }),
+    fd('user_id', 'many2one', 'Employee', {
+      relation: 'res.users',
+      dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.user_id ?? 2,
+    }),
     fd('amount_tax', v19 ? 'monetary' : 'float', 'Taxes', { readonly: true, required: true }),
     fd('amount_total', v19 ? 'monetary' : 'float', 'Total', { readonly: true, required: true }),
     fd('amount_paid', v19 ? 'monetary' : 'float', 'Paid', { readonly: true, required: true }),
@@ -262,7 +322,12 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       readonly: true,
       dflt: (rec) => idRange(num(rec._l0), num(rec._ln)),
     }),
-    fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, readonly: true, dflt: () => 1 }),
+    fd('company_id', 'many2one', 'Company', {
+      relation: 'res.company',
+      required: true,
+      readonly: true,
+      dflt: () => 1,
+    }),
     fd('partner_id', 'many2one', 'Customer', { relation: 'res.partner' }),
     fd('state', 'selection', 'Status', {
       selection: v19 ? POS_ORDER_STATES_17.slice(0, 4) : POS_ORDER_STATES_17,
@@ -294,25 +359,55 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       readonly: true,
       dflt: (rec) => (typeof rec._n === 'number' ? String(100 + (rec._n % 900)) : false),
     }),
-    fd('to_invoice', 'boolean', 'To invoice', { dflt: (rec) => rec.state === 'invoiced' || typeof rec.account_move === 'number' }),
+    fd('to_invoice', 'boolean', 'To invoice', {
+      dflt: (rec) => rec.state === 'invoiced' || typeof rec.account_move === 'number',
+    }),
     computed('is_invoiced', 'boolean', 'Is Invoiced', (rec) => typeof rec.account_move === 'number'),
     fd('general_note', 'text', 'General Note'),
-    computed('refund_orders_count', 'integer', 'Number of Refund Orders', (rec, db) => db.derived().refundsOf.get(rec.id)?.length ?? 0),
+    ...(v19 ? [fd('internal_note', 'text', 'Internal Note')] : []),
+    computed(
+      'refund_orders_count',
+      'integer',
+      'Number of Refund Orders',
+      (rec, db) => db.refunds().refundsOf.get(rec.id)?.length ?? 0,
+    ),
   ];
   if (v19) {
     orderFields.push(
       fd('is_refund', 'boolean', 'Is Refund', { readonly: true }),
-      computed('refunded_order_id', 'many2one', 'Refunded Order', (rec, db) => db.derived().refundedBy.get(rec.id)?.[0] ?? false, {
-        relation: 'pos.order',
-      }),
+      computed(
+        'refunded_order_id',
+        'many2one',
+        'Refunded Order',
+        (rec, db) => db.refunds().refundedBy.get(rec.id)?.[0] ?? false,
+        {
+          relation: 'pos.order',
+        },
+      ),
     );
   } else {
     orderFields.push(
-      computed('refunded_order_ids', 'many2many', 'Refunded Order', (rec, db) => db.derived().refundedBy.get(rec.id) ?? [], {
-        relation: 'pos.order',
-      }),
-      computed('is_refunded', 'boolean', 'Is Refunded', (rec, db) => (db.derived().refundsOf.get(rec.id)?.length ?? 0) > 0),
-      computed('refunded_orders_count', 'integer', 'Refunded Orders Count', (rec, db) => db.derived().refundedBy.get(rec.id)?.length ?? 0),
+      computed(
+        'refunded_order_ids',
+        'many2many',
+        'Refunded Order',
+        (rec, db) => db.refunds().refundedBy.get(rec.id) ?? [],
+        {
+          relation: 'pos.order',
+        },
+      ),
+      computed(
+        'is_refunded',
+        'boolean',
+        'Is Refunded',
+        (rec, db) => (db.refunds().refundsOf.get(rec.id)?.length ?? 0) > 0,
+      ),
+      computed(
+        'refunded_orders_count',
+        'integer',
+        'Refunded Orders Count',
+        (rec, db) => db.refunds().refundedBy.get(rec.id)?.length ?? 0,
+      ),
     );
   }
   defs.push(
@@ -340,28 +435,43 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       acl: { manager: ALL, user: 'rwc', clerk: '' },
       readGroups: ['Point of Sale/User'],
       created: lineCreated,
-      displayName: (rec, db) => (typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : ''),
+      displayName: (rec, db) =>
+        typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : '',
       fields: [
         fd('order_id', 'many2one', 'Order Ref', { relation: 'pos.order', required: true }),
         fd('product_id', 'many2one', 'Product', { relation: 'product.product', required: true }),
         fd('full_product_name', 'char', 'Full Product Name', {
-          dflt: (rec, db) => (typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : false),
+          dflt: (rec, db) =>
+            typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : false,
         }),
         fd('qty', 'float', 'Quantity', { dflt: () => 1 }),
         fd('price_unit', 'float', 'Unit Price'),
         fd('discount', 'float', 'Discount (%)'),
-        fd('price_subtotal', v19 ? 'monetary' : 'float', v19 ? 'Tax Excl.' : 'Subtotal w/o Tax', { readonly: true, required: true }),
-        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v19 ? 'Tax Incl.' : 'Subtotal', { readonly: true, required: true }),
+        fd('price_subtotal', v19 ? 'monetary' : 'float', v19 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
+          readonly: true,
+          required: true,
+        }),
+        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v19 ? 'Tax Incl.' : 'Subtotal', {
+          readonly: true,
+          required: true,
+        }),
         fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax', readonly: true }),
         fd('refunded_orderline_id', 'many2one', 'Refunded Order Line', { relation: 'pos.order.line' }),
-        computed('refund_orderline_ids', 'one2many', 'Refund Order Lines', (rec, db) => db.derived().lineRefunds.get(rec.id) ?? [], {
-          searchable: true,
-          relation: 'pos.order.line',
-          inverse: 'refunded_orderline_id',
-        }),
+        computed(
+          'refund_orderline_ids',
+          'one2many',
+          'Refund Order Lines',
+          (rec, db) => db.refunds().lineRefunds.get(rec.id) ?? [],
+          {
+            searchable: true,
+            relation: 'pos.order.line',
+            inverse: 'refunded_orderline_id',
+          },
+        ),
         computed('refunded_qty', 'float', 'Refunded Quantity', (rec, db) => {
           let q = 0;
-          for (const id of db.derived().lineRefunds.get(rec.id) ?? []) q -= num(db.get('pos.order.line', id)?.qty);
+          for (const id of db.refunds().lineRefunds.get(rec.id) ?? [])
+            q -= num(db.get('pos.order.line', id)?.qty);
           return q;
         }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
@@ -386,7 +496,10 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
         fd('name', 'char', 'Label', { readonly: true }),
         fd('pos_order_id', 'many2one', 'Order', { relation: 'pos.order', required: true }),
         fd('amount', 'monetary', 'Amount', { required: true, readonly: true }),
-        fd('payment_method_id', 'many2one', 'Payment Method', { relation: 'pos.payment.method', required: true }),
+        fd('payment_method_id', 'many2one', 'Payment Method', {
+          relation: 'pos.payment.method',
+          required: true,
+        }),
         fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
         fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
         fd('session_id', 'many2one', 'Session', {
@@ -436,7 +549,13 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
         fd('active', 'boolean', 'Active', { dflt: () => true }),
         v19
           ? fd('is_favorite', 'boolean', 'Favorite')
-          : fd('priority', 'selection', 'Favorite', { selection: [['0', 'Normal'], ['1', 'Favorite']], dflt: () => '0' }),
+          : fd('priority', 'selection', 'Favorite', {
+              selection: [
+                ['0', 'Normal'],
+                ['1', 'Favorite'],
+              ],
+              dflt: () => '0',
+            }),
         fd('taxes_id', 'many2many', 'Sales Taxes', { relation: 'account.tax' }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company' }),
       ],
@@ -453,15 +572,26 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       acl: { manager: ALL, user: 'r', clerk: 'r' },
       readGroups: ['Internal User'],
       fields: [
-        fd('product_tmpl_id', 'many2one', 'Product Template', { relation: 'product.template', required: true }),
-        fd('name', 'char', 'Name', { dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.name ?? false }),
+        fd('product_tmpl_id', 'many2one', 'Product Template', {
+          relation: 'product.template',
+          required: true,
+        }),
+        fd('name', 'char', 'Name', {
+          dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.name ?? false,
+        }),
         fd('default_code', 'char', 'Internal Reference', {
           dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.default_code ?? false,
         }),
         fd('lst_price', 'float', 'Sales Price', {
           dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.list_price ?? 0,
         }),
-        fd('priority', 'selection', 'Favorite', { selection: [['0', 'Normal'], ['1', 'Favorite']], dflt: () => '0' }),
+        fd('priority', 'selection', 'Favorite', {
+          selection: [
+            ['0', 'Normal'],
+            ['1', 'Favorite'],
+          ],
+          dflt: () => '0',
+        }),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
       ],
       displayName: (rec, db) => {
@@ -484,7 +614,12 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       fields: [
         fd('name', 'char', 'Name', { required: true }),
         fd('login', 'char', 'Login', { required: true }),
-        fd('tz', 'selection', 'Timezone', { selection: [['Europe/Brussels', 'Europe/Brussels'], ['UTC', 'UTC']] }),
+        fd('tz', 'selection', 'Timezone', {
+          selection: [
+            ['Europe/Brussels', 'Europe/Brussels'],
+            ['UTC', 'UTC'],
+          ],
+        }),
         fd('lang', 'selection', 'Language', { selection: [['en_US', 'English (US)']], dflt: () => 'en_US' }),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
         fd('partner_id', 'many2one', 'Related Partner', { relation: 'res.partner', required: true }),
@@ -493,15 +628,65 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
     }),
   );
 
-  const simple = (name: string, description: string, fields: FieldDef[], order = 'id', extra: Partial<ModelSpec> = {}): void => {
-    defs.push(build({ name, description, order, acl: { manager: ALL, user: 'r', clerk: 'r' }, readGroups: ['Internal User'], fields, ...extra }));
+  const simple = (
+    name: string,
+    description: string,
+    fields: FieldDef[],
+    order = 'id',
+    extra: Partial<ModelSpec> = {},
+  ): void => {
+    defs.push(
+      build({
+        name,
+        description,
+        order,
+        acl: { manager: ALL, user: 'r', clerk: 'r' },
+        readGroups: ['Internal User'],
+        fields,
+        ...extra,
+      }),
+    );
   };
-  simple('res.partner', 'Contact', [fd('name', 'char', 'Name'), fd('active', 'boolean', 'Active', { dflt: () => true })], 'complete_name asc, id desc', {
-    hasActive: true,
-  });
-  simple('res.company', 'Companies', [fd('name', 'char', 'Company Name', { required: true }), fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' })], 'sequence, name');
-  simple('res.currency', 'Currency', [fd('name', 'char', 'Currency', { required: true }), fd('symbol', 'char', 'Symbol')], 'active desc, name');
-  simple('account.tax', 'Tax', [fd('name', 'char', 'Tax Name', { required: true }), fd('amount', 'float', 'Amount'), fd('type_tax_use', 'selection', 'Tax Type', { selection: [['sale', 'Sales'], ['purchase', 'Purchases'], ['none', 'None']] })], 'sequence,id');
+  simple(
+    'res.partner',
+    'Contact',
+    [fd('name', 'char', 'Name'), fd('active', 'boolean', 'Active', { dflt: () => true })],
+    'complete_name asc, id desc',
+    {
+      hasActive: true,
+    },
+  );
+  simple(
+    'res.company',
+    'Companies',
+    [
+      fd('name', 'char', 'Company Name', { required: true }),
+      fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' }),
+    ],
+    'sequence, name',
+  );
+  simple(
+    'res.currency',
+    'Currency',
+    [fd('name', 'char', 'Currency', { required: true }), fd('symbol', 'char', 'Symbol')],
+    'active desc, name',
+  );
+  simple(
+    'account.tax',
+    'Tax',
+    [
+      fd('name', 'char', 'Tax Name', { required: true }),
+      fd('amount', 'float', 'Amount'),
+      fd('type_tax_use', 'selection', 'Tax Type', {
+        selection: [
+          ['sale', 'Sales'],
+          ['purchase', 'Purchases'],
+          ['none', 'None'],
+        ],
+      }),
+    ],
+    'sequence,id',
+  );
   defs.push(
     build({
       name: 'account.move',
@@ -514,8 +699,21 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
         fd('name', 'char', 'Number', { readonly: true }),
         fd('date', 'date', 'Date', { required: true }),
         fd('invoice_date', 'date', 'Invoice/Bill Date'),
-        fd('move_type', 'selection', 'Type', { selection: [['entry', 'Journal Entry'], ['out_invoice', 'Customer Invoice']], dflt: () => 'out_invoice' }),
-        fd('state', 'selection', 'Status', { selection: [['draft', 'Draft'], ['posted', 'Posted'], ['cancel', 'Cancelled']], dflt: () => 'posted' }),
+        fd('move_type', 'selection', 'Type', {
+          selection: [
+            ['entry', 'Journal Entry'],
+            ['out_invoice', 'Customer Invoice'],
+          ],
+          dflt: () => 'out_invoice',
+        }),
+        fd('state', 'selection', 'Status', {
+          selection: [
+            ['draft', 'Draft'],
+            ['posted', 'Posted'],
+            ['cancel', 'Cancelled'],
+          ],
+          dflt: () => 'posted',
+        }),
         fd('amount_total', 'monetary', 'Total'),
         fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
       ],
@@ -535,7 +733,9 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
         fd('amount', 'monetary', 'Amount'),
         fd('payment_ref', 'char', 'Label'),
         fd('date', 'date', 'Date', { required: true }),
-        fd('internal_index', 'char', 'Internal Reference', { dflt: (rec) => `${rec.date}${String(rec.id).padStart(10, '0')}` }),
+        fd('internal_index', 'char', 'Internal Reference', {
+          dflt: (rec) => `${rec.date}${String(rec.id).padStart(10, '0')}`,
+        }),
         fd('currency_id', 'many2one', 'Journal Currency', { relation: 'res.currency', dflt: () => 1 }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
       ],
@@ -548,7 +748,7 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
 /** Cash through the session: cash payments (change included) plus cash put in or taken out. */
 function totalCash(rec: Rec, db: Db): number {
   if (!hasCashMethod(rec, db)) return 0;
-  const f = db.derived().session.get(rec.id);
+  const f = db.figures().session.get(rec.id);
   const cash = f?.cashPayments ?? 0;
   // 16/17 _compute_cash_balance: a closed session uses its stored cash_real_transaction.
   return rec.state === 'closed' ? num(rec.cash_real_transaction) + cash : (f?.moves ?? 0) + cash;
@@ -561,10 +761,10 @@ function totalCash(rec: Rec, db: Db): number {
 function theoretical(rec: Rec, db: Db, v19: boolean): number {
   if (!hasCashMethod(rec, db)) return 0;
   if (v19) {
-    const f = db.derived().session.get(rec.id);
+    const f = db.figures().session.get(rec.id);
     return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + (f?.moves ?? 0);
   }
-  const prev = db.derived().prevSession.get(rec.id);
+  const prev = db.sessionIdx().prevSession.get(rec.id);
   const prevReal = prev === undefined ? 0 : num(db.get('pos.session', prev)?.cash_register_balance_end_real);
   return prevReal + totalCash(rec, db);
 }

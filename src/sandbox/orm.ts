@@ -3,8 +3,17 @@
  * write, unlink, read_group, name_search, context_get, ...), with Odoo's argument binding, access
  * rules, ordering and value encoding. Both JSON-RPC and JSON-2 end up here.
  */
-import { OdooError, accessError, httpError, missingError, typeError, userError, valueError } from './errors.js';
+
 import { compileDomain, getter, type Predicate } from './domain.js';
+import {
+  accessError,
+  httpError,
+  missingError,
+  OdooError,
+  typeError,
+  userError,
+  valueError,
+} from './errors.js';
 import type { FieldDef, ModelDef } from './models.js';
 import type { Db, Table } from './store.js';
 import { idRange } from './store.js';
@@ -20,16 +29,31 @@ interface MethodSpec {
 }
 
 const METHODS: Record<string, MethodSpec> = {
-  search_read: { params: ['domain', 'fields', 'offset', 'limit', 'order', 'load'], required: 0, ids: false, op: 'read' },
+  search_read: {
+    params: ['domain', 'fields', 'offset', 'limit', 'order', 'load'],
+    required: 0,
+    ids: false,
+    op: 'read',
+  },
   read: { params: ['fields', 'load'], required: 0, ids: true, op: 'read' },
   search: { params: ['domain', 'offset', 'limit', 'order'], required: 1, ids: false, op: 'read' },
   search_count: { params: ['domain', 'limit'], required: 1, ids: false, op: 'read' },
-  search_fetch: { params: ['domain', 'field_names', 'offset', 'limit', 'order'], required: 2, ids: false, op: 'read' },
+  search_fetch: {
+    params: ['domain', 'field_names', 'offset', 'limit', 'order'],
+    required: 2,
+    ids: false,
+    op: 'read',
+  },
   fields_get: { params: ['allfields', 'attributes'], required: 0, ids: false },
   create: { params: ['vals_list'], required: 1, ids: false, op: 'create' },
   write: { params: ['vals'], required: 1, ids: true, op: 'write' },
   unlink: { params: [], required: 0, ids: true, op: 'unlink' },
-  read_group: { params: ['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy'], required: 3, ids: false, op: 'read' },
+  read_group: {
+    params: ['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy'],
+    required: 3,
+    ids: false,
+    op: 'read',
+  },
   name_search: { params: ['name', 'args', 'operator', 'limit'], required: 0, ids: false, op: 'read' },
   exists: { params: [], required: 0, ids: true, op: 'read' },
   check_access_rights: { params: ['operation', 'raise_exception'], required: 1, ids: false },
@@ -71,7 +95,10 @@ export function resolve(db: Db, call: Call): { model: ModelDef; spec: MethodSpec
   const spec = Object.hasOwn(METHODS, call.method) ? METHODS[call.method] : undefined;
   if (!spec || (spec.only && spec.only !== model.name)) {
     if (call.json2) throw httpError(404, `The method '${call.model}.${call.method}' does not exist`);
-    throw new OdooError('builtins.AttributeError', `The method '${call.method}' does not exist on the model '${call.model}'`);
+    throw new OdooError(
+      'builtins.AttributeError',
+      `The method '${call.method}' does not exist on the model '${call.model}'`,
+    );
   }
   return { model, spec };
 }
@@ -80,7 +107,10 @@ export function checkAccess(model: ModelDef, env: Env, op: Operation): void {
   const letter = op === 'read' ? 'r' : op === 'write' ? 'w' : op === 'create' ? 'c' : 'u';
   if (model.acl[env.role].includes(letter)) return;
   const verb = op === 'read' ? 'access' : op === 'write' ? 'modify' : op === 'create' ? 'create' : 'delete';
-  const groups = model.groups(op).map((g) => `\t- ${g}`).join('\n');
+  const groups = model
+    .groups(op)
+    .map((g) => `\t- ${g}`)
+    .join('\n');
   throw accessError(
     `You are not allowed to ${verb} '${model.description}' (${model.name}) records.\n\nThis operation is allowed for the following groups:\n${groups}\n\nContact your administrator to request access if necessary.`,
   );
@@ -97,13 +127,13 @@ function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
       `${name} takes from ${base} to ${base + spec.params.length} positional arguments but ${base + call.args.length} were given`,
     );
   }
-  call.args.forEach((a, i) => out.set(spec.params[i] as string, a));
+  for (const [i, a] of call.args.entries()) out.set(spec.params[i] as string, a);
+  const unknown: string[] = [];
   for (const [k, v] of Object.entries(call.kwargs)) {
     if (extra.has(k)) continue;
     if (!spec.params.includes(k)) {
-      // search_read passes unknown keywords on to read() (load); anything else is a TypeError.
-      if (call.json2) throw httpError(422, `got an unexpected keyword argument '${k}'`);
-      throw typeError(`${name} got an unexpected keyword argument '${k}'`);
+      unknown.push(k);
+      continue;
     }
     if (out.has(k)) {
       if (call.json2) throw httpError(422, `multiple values for argument '${k}'`);
@@ -111,6 +141,10 @@ function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
     }
     out.set(k, v);
   }
+  // A Python call reports an unexpected keyword first; inspect.signature().bind (JSON-2) reports
+  // a missing argument first.
+  if (unknown.length > 0 && !call.json2)
+    throw typeError(`${name} got an unexpected keyword argument '${unknown[0]}'`);
   for (let i = 0; i < spec.required; i++) {
     const p = spec.params[i] as string;
     if (!out.has(p)) {
@@ -118,6 +152,7 @@ function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
       throw typeError(`${name} missing 1 required positional argument: '${p}'`);
     }
   }
+  if (unknown.length > 0) throw httpError(422, `got an unexpected keyword argument '${unknown[0]}'`);
   return out;
 }
 
@@ -135,7 +170,8 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
   if (spec.ids) {
     if (call.json2) ids = toIds(call.ids ?? []);
     else {
-      if (args.length === 0) throw typeError(`BaseModel.${call.method}() missing 1 required positional argument: 'ids'`);
+      if (args.length === 0)
+        throw typeError(`BaseModel.${call.method}() missing 1 required positional argument: 'ids'`);
       ids = toIds(args[0]);
       args = args.slice(1);
     }
@@ -181,12 +217,28 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
   switch (call.method) {
     case 'search_read': {
       const fields = fieldList(db, model, get('fields', null));
-      const found = search(db, env, model, get('domain', []), get('offset', 0), get('limit', null), get('order', null));
+      const found = search(
+        db,
+        env,
+        model,
+        get('domain', []),
+        get('offset', 0),
+        get('limit', null),
+        get('order', null),
+      );
       return readRecs(db, env, model, found, fields, get('load', '_classic_read') !== '');
     }
     case 'search_fetch': {
       const fields = fieldList(db, model, get('field_names', null));
-      const found = search(db, env, model, get('domain', []), get('offset', 0), get('limit', null), get('order', null));
+      const found = search(
+        db,
+        env,
+        model,
+        get('domain', []),
+        get('offset', 0),
+        get('limit', null),
+        get('order', null),
+      );
       return readRecs(db, env, model, found, fields, true);
     }
     case 'read': {
@@ -199,13 +251,30 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
       return readRecs(db, env, model, recs, fields, get('load', '_classic_read') !== '');
     }
     case 'search':
-      return search(db, env, model, get('domain', []), get('offset', 0), get('limit', null), get('order', null)).map((r) => r.id);
+      return search(
+        db,
+        env,
+        model,
+        get('domain', []),
+        get('offset', 0),
+        get('limit', null),
+        get('order', null),
+      ).map((r) => r.id);
     case 'search_count':
       return searchCount(db, env, model, get('domain', []), get('limit', null));
     case 'exists':
       return ids.filter((id) => table.get(id));
     case 'read_group':
-      return readGroup(db, env, model, get('domain', []), get('fields', []), get('groupby', []), get('lazy', true), get('orderby', null));
+      return readGroup(
+        db,
+        env,
+        model,
+        get('domain', []),
+        get('fields', []),
+        get('groupby', []),
+        get('lazy', true),
+        get('orderby', null),
+      );
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));
@@ -215,7 +284,10 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
       return search(db, env, model, domain, 0, limit, null).map((r) => [r.id, model.displayName(r, db)]);
     }
   }
-  throw new OdooError('builtins.AttributeError', `The method '${call.method}' does not exist on the model '${model.name}'`);
+  throw new OdooError(
+    'builtins.AttributeError',
+    `The method '${call.method}' does not exist on the model '${model.name}'`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,7 +295,9 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
 
 function invalidField(db: Db, model: ModelDef, name: unknown): OdooError {
   return valueError(
-    db.version === 19 ? `Invalid field ${pyStr(name)} on '${model.name}'` : `Invalid field ${pyStr(name)} on model '${model.name}'`,
+    db.version === 19
+      ? `Invalid field ${pyStr(name)} on '${model.name}'`
+      : `Invalid field ${pyStr(name)} on model '${model.name}'`,
   );
 }
 const pyStr = (v: unknown): string => (typeof v === 'string' ? `'${v}'` : String(v));
@@ -243,7 +317,14 @@ function fieldList(db: Db, model: ModelDef, fields: unknown): FieldDef[] {
   return out;
 }
 
-export function readRecs(db: Db, env: Env, model: ModelDef, recs: Rec[], fields: FieldDef[], load: boolean): Json[] {
+export function readRecs(
+  db: Db,
+  env: Env,
+  _model: ModelDef,
+  recs: Rec[],
+  fields: FieldDef[],
+  load: boolean,
+): Json[] {
   const cols = fields.filter((f) => f.name !== 'id');
   const getters = cols.map((f) => (f.compute ? (r: Rec) => f.compute?.(r, db, env) : getter(db, f)));
   const m2o = cols.map((f) => (f.type === 'many2one' && load ? (f.relation ?? '') : ''));
@@ -268,7 +349,8 @@ export function readRecs(db: Db, env: Env, model: ModelDef, recs: Rec[], fields:
     for (let c = 0; c < cols.length; c++) {
       const v = (getters[c] as (r: Rec) => Stored)(r);
       const rel = m2o[c] as string;
-      o[(cols[c] as FieldDef).name] = rel && typeof v === 'number' ? [v, label(rel, v)] : v === undefined ? false : v;
+      o[(cols[c] as FieldDef).name] =
+        rel && typeof v === 'number' ? [v, label(rel, v)] : v === undefined ? false : v;
     }
     out[i] = o;
   }
@@ -276,9 +358,28 @@ export function readRecs(db: Db, env: Env, model: ModelDef, recs: Rec[], fields:
 }
 
 const ATTRS_DEFAULT = [
-  'change_default', 'company_dependent', 'context', 'depends', 'digits', 'domain', 'exportable', 'groupable', 'help',
-  'manual', 'name', 'readonly', 'related', 'relation', 'required', 'searchable', 'selection', 'sortable', 'store',
-  'string', 'translate', 'type',
+  'change_default',
+  'company_dependent',
+  'context',
+  'depends',
+  'digits',
+  'domain',
+  'exportable',
+  'groupable',
+  'help',
+  'manual',
+  'name',
+  'readonly',
+  'related',
+  'relation',
+  'required',
+  'searchable',
+  'selection',
+  'sortable',
+  'store',
+  'string',
+  'translate',
+  'type',
 ];
 
 function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Json {
@@ -325,9 +426,10 @@ interface OrderTerm {
   desc: boolean;
 }
 
-const ORDER_RE = /^(\s*("?[a-z0-9_]+"?)(\.[a-z0-9_]+)?(:[a-z_]+)?(\s+(desc|asc))?(\s+(nulls first|nulls last))?\s*(,|$))+(?<!,)$/i;
+const ORDER_RE =
+  /^(\s*("?[a-z0-9_]+"?)(\.[a-z0-9_]+)?(:[a-z_]+)?(\s+(desc|asc))?(\s+(nulls first|nulls last))?\s*(,|$))+(?<!,)$/i;
 
-export function parseOrder(db: Db, model: ModelDef, order: unknown): OrderTerm[] {
+export function parseOrder(_db: Db, model: ModelDef, order: unknown): OrderTerm[] {
   const text = typeof order === 'string' && order.trim() ? order : model.order;
   if (!ORDER_RE.test(text)) {
     throw userError(
@@ -354,7 +456,7 @@ function rankOf(db: Db, model: string): Map<number, number> {
   const ranks = new Map<number, number>();
   if (!m) return ranks;
   const ids = sortedIds(db, db.table(model), parseOrder(db, m, null));
-  ids.forEach((id, i) => ranks.set(id, i));
+  for (const [i, id] of ids.entries()) ranks.set(id, i);
   return ranks;
 }
 
@@ -413,7 +515,13 @@ function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Int32Array {
   return ids;
 }
 
-function withActive(db: Db, env: Env, model: ModelDef, domain: unknown, pred: Predicate | undefined): Predicate | undefined {
+function withActive(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  domain: unknown,
+  pred: Predicate | undefined,
+): Predicate | undefined {
   if (!model.hasActive || !env.activeTest) return pred;
   const mentions = Array.isArray(domain) && domain.some((l) => Array.isArray(l) && l[0] === 'active');
   if (mentions) return pred;
@@ -478,7 +586,8 @@ export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, 
   const pred = withActive(db, env, model, domain, compiled.pred);
   const table = db.table(model.name);
   const limit = asLimit(limitArg);
-  if (!pred && compiled.idLo <= 1 && compiled.idHi >= table.rows.length - 1) return Math.min(table.live, limit);
+  if (!pred && compiled.idLo <= 1 && compiled.idHi >= table.rows.length - 1)
+    return Math.min(table.live, limit);
   const rows = table.rows;
   let n = 0;
   const hi = Math.min(rows.length - 1, compiled.idHi);
@@ -495,8 +604,19 @@ export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, 
 // ---------------------------------------------------------------------------------------------
 // read_group
 
-function readGroup(db: Db, env: Env, model: ModelDef, domain: unknown, fieldsArg: unknown, groupbyArg: unknown, lazy: unknown, orderby: unknown): Json {
-  const groupby = (Array.isArray(groupbyArg) ? groupbyArg : [groupbyArg]).filter((g): g is string => typeof g === 'string');
+function readGroup(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  domain: unknown,
+  fieldsArg: unknown,
+  groupbyArg: unknown,
+  lazy: unknown,
+  orderby: unknown,
+): Json {
+  const groupby = (Array.isArray(groupbyArg) ? groupbyArg : [groupbyArg]).filter(
+    (g): g is string => typeof g === 'string',
+  );
   const lazyMode = lazy !== false;
   const groupFields = (lazyMode ? groupby.slice(0, 1) : groupby).map((g) => {
     const f = model.fields.get(g.split(':')[0] as string);
@@ -552,7 +672,10 @@ function readGroup(db: Db, env: Env, model: ModelDef, domain: unknown, fieldsArg
     const leaves: Json[] = [];
     groupFields.forEach((f, i) => {
       const v = g.key[i];
-      o[f.name] = f.type === 'many2one' && typeof v === 'number' ? [v, db.displayName(f.relation ?? '', v)] : (v as Json);
+      o[f.name] =
+        f.type === 'many2one' && typeof v === 'number'
+          ? [v, db.displayName(f.relation ?? '', v)]
+          : (v as Json);
       leaves.push([f.name, '=', (v === undefined ? false : v) as Json]);
     });
     if (lazyMode) o[`${groupFields[0]?.name ?? ''}_count`] = g.recs.length;
@@ -571,7 +694,8 @@ function readGroup(db: Db, env: Env, model: ModelDef, domain: unknown, fieldsArg
       o[a.out] = acc;
     }
     const dom: Json[] = baseDomain.length > 0 ? ['&', ...leaves, ...(baseDomain as Json[])] : leaves;
-    o.__domain = leaves.length > 1 && baseDomain.length === 0 ? [...Array(leaves.length - 1).fill('&'), ...leaves] : dom;
+    o.__domain =
+      leaves.length > 1 && baseDomain.length === 0 ? [...Array(leaves.length - 1).fill('&'), ...leaves] : dom;
     return o;
   });
 }
@@ -579,7 +703,7 @@ function readGroup(db: Db, env: Env, model: ModelDef, domain: unknown, fieldsArg
 // ---------------------------------------------------------------------------------------------
 // create / write / unlink
 
-function convertValue(db: Db, field: FieldDef, v: unknown): Stored {
+function convertValue(_db: Db, field: FieldDef, v: unknown): Stored {
   if (v === null || v === undefined) return false;
   switch (field.type) {
     case 'many2one':
@@ -616,7 +740,13 @@ function commandsToIds(v: unknown, current: number[] = []): number[] {
 }
 
 /** Keep the parent's x2many list in step when a child points at it. */
-function attachToParent(db: Db, parentModel: string, parentId: unknown, field: string, childId: number): void {
+function attachToParent(
+  db: Db,
+  parentModel: string,
+  parentId: unknown,
+  field: string,
+  childId: number,
+): void {
   if (typeof parentId !== 'number') return;
   const parent = db.get(parentModel, parentId);
   if (!parent) return;
@@ -646,7 +776,9 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
       if (!f) throw invalidField(db, model, k);
       if (f.name === 'id' || (f.compute && !f.searchable)) continue;
       if (f.type === 'one2many' && Array.isArray(v)) {
-        for (const c of v) if (Array.isArray(c) && c[0] === 0 && c[2] && typeof c[2] === 'object') children.push({ field: f, vals: c[2] as Record<string, unknown> });
+        for (const c of v)
+          if (Array.isArray(c) && c[0] === 0 && c[2] && typeof c[2] === 'object')
+            children.push({ field: f, vals: c[2] as Record<string, unknown> });
       }
       if (f.compute) continue;
       rec[k] = convertValue(db, f, v);
@@ -689,10 +821,12 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
     created.push(rec.id);
     db.changed(model.name);
     if (model.name === 'pos.order.line') attachToParent(db, 'pos.order', rec.order_id, 'lines', rec.id);
-    if (model.name === 'pos.payment') attachToParent(db, 'pos.order', rec.pos_order_id, 'payment_ids', rec.id);
+    if (model.name === 'pos.payment')
+      attachToParent(db, 'pos.order', rec.pos_order_id, 'payment_ids', rec.id);
     for (const c of children) {
       const childModel = db.models.get(c.field.relation ?? '');
-      if (childModel && c.field.inverse) create(db, env, childModel, { ...c.vals, [c.field.inverse]: rec.id });
+      if (childModel && c.field.inverse)
+        create(db, env, childModel, { ...c.vals, [c.field.inverse]: rec.id });
     }
   }
   return single ? (created[0] as number) : created;
@@ -708,7 +842,10 @@ function write(db: Db, env: Env, model: ModelDef, ids: number[], valsArg: unknow
     for (const [k, v] of Object.entries(vals)) {
       const f = model.fields.get(k) as FieldDef;
       if (f.name === 'id' || f.compute) continue;
-      rec[k] = f.type === 'one2many' || f.type === 'many2many' ? commandsToIds(v, db.value(f, rec) as number[]) : convertValue(db, f, v);
+      rec[k] =
+        f.type === 'one2many' || f.type === 'many2many'
+          ? commandsToIds(v, db.value(f, rec) as number[])
+          : convertValue(db, f, v);
     }
     rec.write_date = now;
     rec.write_uid = env.uid;
@@ -725,15 +862,18 @@ function unlink(db: Db, env: Env, model: ModelDef, ids: number[]): Json {
   if (model.name === 'pos.order') {
     for (const id of ids) {
       const state = table.get(id)?.state;
-      if (state !== 'draft' && state !== 'cancel') throw userError('In order to delete a sale, it must be new or cancelled.');
+      if (state !== 'draft' && state !== 'cancel')
+        throw userError('In order to delete a sale, it must be new or cancelled.');
     }
   }
   for (const id of ids) {
     const rec = table.get(id) as Rec;
     if (model.name === 'pos.order') {
       const f = model.fields;
-      for (const l of db.value(f.get('lines') as FieldDef, rec) as number[]) db.table('pos.order.line').remove(l);
-      for (const p of db.value(f.get('payment_ids') as FieldDef, rec) as number[]) db.table('pos.payment').remove(p);
+      for (const l of db.value(f.get('lines') as FieldDef, rec) as number[])
+        db.table('pos.order.line').remove(l);
+      for (const p of db.value(f.get('payment_ids') as FieldDef, rec) as number[])
+        db.table('pos.payment').remove(p);
       db.changed('pos.order.line');
       db.changed('pos.payment');
     }

@@ -3,7 +3,7 @@
  * envelope of each version (17: code 200, data keys name/debug/message/arguments/context; 19: code 0,
  * keys name/message/arguments/context/debug), credentials by password or API key.
  */
-import { OdooError, accessDenied, missingError, typeError } from './errors.js';
+import { accessDenied, missingError, OdooError, typeError } from './errors.js';
 import { execute } from './orm.js';
 import type { Db } from './store.js';
 import type { Env, Json, OdooVersion, Role } from './types.js';
@@ -40,8 +40,18 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function versionInfo(v: OdooVersion): Json {
   return v === 19
-    ? { server_version: '19.0', server_version_info: [19, 0, 0, 'final', 0, ''], server_serie: '19.0', protocol_version: 1 }
-    : { server_version: '17.0-20240709', server_version_info: [17, 0, 0, 'final', 0, ''], server_serie: '17.0', protocol_version: 1 };
+    ? {
+        server_version: '19.0',
+        server_version_info: [19, 0, 0, 'final', 0, ''],
+        server_serie: '19.0',
+        protocol_version: 1,
+      }
+    : {
+        server_version: '17.0-20240709',
+        server_version_info: [17, 0, 0, 'final', 0, ''],
+        server_serie: '17.0',
+        protocol_version: 1,
+      };
 }
 
 /** werkzeug's HTML error page, as Odoo sends for requests it cannot route or parse. */
@@ -62,7 +72,8 @@ export function debugText(e: OdooError, version: OdooVersion): string {
 
 export function errorData(e: OdooError, version: OdooVersion): { [k: string]: Json } {
   const args = [...e.args] as Json[];
-  if (version === 19) return { name: e.pyName, message: e.message, arguments: args, context: {}, debug: debugText(e, version) };
+  if (version === 19)
+    return { name: e.pyName, message: e.message, arguments: args, context: {}, debug: debugText(e, version) };
   return { name: e.pyName, debug: debugText(e, version), message: e.message, arguments: args, context: {} };
 }
 
@@ -126,11 +137,13 @@ function dispatch(state: ServerState, service: unknown, method: unknown, argsIn:
   }
   if (service === 'db') {
     if (method === 'list') return [state.dbName];
-    if (method === 'server_version') return (versionInfo(state.version) as { server_version: string }).server_version;
+    if (method === 'server_version')
+      return (versionInfo(state.version) as { server_version: string }).server_version;
     throw accessDenied();
   }
   if (service === 'object') {
-    if (method !== 'execute_kw' && method !== 'execute') throw new OdooError('builtins.NameError', `Method not available ${String(method)}`);
+    if (method !== 'execute_kw' && method !== 'execute')
+      throw new OdooError('builtins.NameError', `Method not available ${String(method)}`);
     if (args.length < 6 && method === 'execute_kw') {
       throw typeError(`execute_kw() missing ${6 - args.length} required positional argument(s)`);
     }
@@ -139,8 +152,12 @@ function dispatch(state: ServerState, service: unknown, method: unknown, argsIn:
     const account = state.accounts.find((a) => a.uid === uid);
     if (!account) throw missingError('res.users', [Number(uid)], Number(uid));
     if (!secretMatches(state, account, password)) throw accessDenied();
-    const posArgs = method === 'execute_kw' ? (Array.isArray(args[5]) ? (args[5] as unknown[]) : []) : args.slice(5);
-    const kw = method === 'execute_kw' && args[6] && typeof args[6] === 'object' ? { ...(args[6] as Record<string, unknown>) } : {};
+    const posArgs =
+      method === 'execute_kw' ? (Array.isArray(args[5]) ? (args[5] as unknown[]) : []) : args.slice(5);
+    const kw =
+      method === 'execute_kw' && args[6] && typeof args[6] === 'object'
+        ? { ...(args[6] as Record<string, unknown>) }
+        : {};
     const env = envFor(state, account, kw.context);
     return execute(state.db, env, { model: String(model), method: String(fn), args: posArgs, kwargs: kw });
   }
@@ -175,7 +192,11 @@ export function handleJsonRpc(state: ServerState, contentType: string, raw: stri
     if (result !== undefined && result !== null) out.result = result;
   } catch (e) {
     const err = toOdooError(e);
-    out.error = { code: state.version === 19 ? 0 : 200, message: 'Odoo Server Error', data: errorData(err, state.version) };
+    out.error = {
+      code: state.version === 19 ? 0 : 200,
+      message: 'Odoo Server Error',
+      data: errorData(err, state.version),
+    };
   }
   return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(out) };
 }
@@ -189,5 +210,9 @@ export function handleVersionInfo(state: ServerState, raw: string): HttpReply {
   } catch {
     return htmlError(400, 'Bad Request', 'Invalid JSON data');
   }
-  return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify({ jsonrpc: '2.0', id, result: versionInfo(state.version) }) };
+  return {
+    status: 200,
+    headers: { 'Content-Type': JSON_TYPE },
+    body: JSON.stringify({ jsonrpc: '2.0', id, result: versionInfo(state.version) }),
+  };
 }

@@ -5,7 +5,14 @@
 import http from 'node:http';
 import type { Fault, FaultPlan } from './faults.js';
 import { handleJson2 } from './json2.js';
-import { type HttpReply, JSON_TYPE, type ServerState, handleJsonRpc, handleVersionInfo, htmlError } from './rpc.js';
+import {
+  type HttpReply,
+  handleJsonRpc,
+  handleVersionInfo,
+  htmlError,
+  JSON_TYPE,
+  type ServerState,
+} from './rpc.js';
 
 const MAX_BODY = 128 * 1024 * 1024;
 
@@ -21,9 +28,16 @@ function notFound(): HttpReply {
   );
 }
 
-function route(state: ServerState, method: string, path: string, headers: http.IncomingHttpHeaders, body: string): HttpReply {
+function route(
+  state: ServerState,
+  method: string,
+  path: string,
+  headers: http.IncomingHttpHeaders,
+  body: string,
+): HttpReply {
   if (path === '/jsonrpc') {
-    if (method !== 'POST') return htmlError(405, 'Method Not Allowed', 'The method is not allowed for the requested URL.');
+    if (method !== 'POST')
+      return htmlError(405, 'Method Not Allowed', 'The method is not allowed for the requested URL.');
     return handleJsonRpc(state, String(headers['content-type'] ?? ''), body);
   }
   if (path === '/web/webclient/version_info' && method === 'POST') return handleVersionInfo(state, body);
@@ -35,7 +49,8 @@ function route(state: ServerState, method: string, path: string, headers: http.I
         body: JSON.stringify({ version_info: [19, 0, 0, 'final', 0, ''], version: '19.0' }),
       };
     }
-    if (path === '/json/2' || path.startsWith('/json/2/')) return handleJson2(state, { method, path, headers, body });
+    if (path === '/json/2' || path.startsWith('/json/2/'))
+      return handleJson2(state, { method, path, headers, body });
   }
   return notFound();
 }
@@ -80,7 +95,13 @@ function faultReply(f: Fault, path: string, body: string): HttpReply | undefined
         return {
           status: 401,
           headers: { 'Content-Type': JSON_TYPE, 'WWW-Authenticate': 'Bearer ' },
-          body: JSON.stringify({ name: 'werkzeug.exceptions.Unauthorized', message: msg, arguments: [msg, 401], context: {}, debug: '' }),
+          body: JSON.stringify({
+            name: 'werkzeug.exceptions.Unauthorized',
+            message: msg,
+            arguments: [msg, 401],
+            context: {},
+            debug: '',
+          }),
         };
       }
       let id: unknown = null;
@@ -100,7 +121,8 @@ function faultReply(f: Fault, path: string, body: string): HttpReply | undefined
             message: 'Odoo Session Expired',
             data: {
               name: 'odoo.http.SessionExpiredException',
-              debug: 'Traceback (most recent call last):\n  ...\nodoo.http.SessionExpiredException: Session expired',
+              debug:
+                'Traceback (most recent call last):\n  ...\nodoo.http.SessionExpiredException: Session expired',
               message: 'Session expired',
               arguments: ['Session expired'],
               context: {},
@@ -114,7 +136,11 @@ function faultReply(f: Fault, path: string, body: string): HttpReply | undefined
   }
 }
 
-export function createServer(state: ServerState, faults: FaultPlan | undefined, counter: Counter): http.Server {
+export function createServer(
+  state: ServerState,
+  faults: FaultPlan | undefined,
+  counter: Counter,
+): http.Server {
   return http.createServer((req, res) => {
     const n = ++counter.n;
     const chunks: Buffer[] = [];

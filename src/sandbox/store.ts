@@ -74,7 +74,6 @@ export class Db {
   readonly tables = new Map<string, Table>();
   /** Bumped on every change anywhere. */
   stamp = 0;
-  private derivedCache: { stamp: number; value: Derived } | undefined;
 
   constructor(
     readonly version: OdooVersion,
@@ -114,14 +113,55 @@ export class Db {
     return m.displayName(rec, this);
   }
 
-  derived(): Derived {
-    if (this.derivedCache && this.derivedCache.stamp === this.stamp) return this.derivedCache.value;
-    const value = this.computeDerived();
-    this.derivedCache = { stamp: this.stamp, value };
+  /**
+   * Derived indexes, each rebuilt only when the tables it reads have changed: reading orders (whose
+   * register label needs the open session) must not rescan millions of lines and payments.
+   */
+  sessionIdx(): Pick<Derived, 'currentSession' | 'lastClosed' | 'prevSession' | 'configSessions'> {
+    return this.cached('sessions', ['pos.session'], () => this.sessionIndex());
+  }
+
+  figures(): Pick<Derived, 'session' | 'sessionOrders' | 'sessionMoves'> {
+    return this.cached(
+      'figures',
+      ['pos.order', 'pos.payment', 'pos.payment.method', 'account.bank.statement.line'],
+      () => this.sessionFigures(),
+    );
+  }
+
+  refunds(): Pick<Derived, 'refundsOf' | 'refundedBy' | 'lineRefunds'> {
+    return this.cached('refunds', ['pos.order.line'], () => this.refundLinks());
+  }
+
+  private readonly caches = new Map<string, { key: string; value: unknown }>();
+
+  private cached<T>(name: string, tables: string[], build: () => T): T {
+    const key = tables.map((t) => this.table(t).stamp).join(',');
+    const hit = this.caches.get(name);
+    if (hit && hit.key === key) return hit.value as T;
+    const value = build();
+    this.caches.set(name, { key, value });
     return value;
   }
 
-  private computeDerived(): Derived {
+  private sessionIndex(): Pick<Derived, 'currentSession' | 'lastClosed' | 'prevSession' | 'configSessions'> {
+    const currentSession = new Map<number, number>();
+    const lastClosed = new Map<number, number>();
+    const prevSession = new Map<number, number>();
+    const configSessions = new Map<number, number[]>();
+    for (const s of this.table('pos.session').rows) {
+      if (!s) continue;
+      const cfg = s.config_id as number;
+      const before = configSessions.get(cfg)?.at(-1);
+      if (before !== undefined) prevSession.set(s.id, before);
+      push(configSessions, cfg, s.id);
+      if (s.state === 'closed') lastClosed.set(cfg, s.id);
+      else if (s.rescue !== true) currentSession.set(cfg, s.id);
+    }
+    return { currentSession, lastClosed, prevSession, configSessions };
+  }
+
+  private sessionFigures(): Pick<Derived, 'session' | 'sessionOrders' | 'sessionMoves'> {
     const session = new Map<number, SessionFigures>();
     const sessionOrders = new Map<number, number[]>();
     const sessionMoves = new Map<number, number[]>();
@@ -134,15 +174,19 @@ export class Db {
       return f;
     };
     const methods = this.table('pos.payment.method').rows;
+    const orders = this.table('pos.order').rows;
     for (const p of this.table('pos.payment').rows) {
-      if (!p || typeof p.session_id !== 'number') continue;
-      const f = fig(p.session_id);
+      if (!p) continue;
+      // session_id is a stored related field; rows created through the API may only hold the order.
+      const sid =
+        typeof p.session_id === 'number' ? p.session_id : orders[p.pos_order_id as number]?.session_id;
+      if (typeof sid !== 'number') continue;
+      const f = fig(sid);
       const amount = p.amount as number;
       f.totalPayments += amount;
-      const m = methods[p.payment_method_id as number];
-      if (m?.is_cash_count === true) f.cashPayments += amount;
+      if (methods[p.payment_method_id as number]?.is_cash_count === true) f.cashPayments += amount;
     }
-    for (const o of this.table('pos.order').rows) {
+    for (const o of orders) {
       if (o && typeof o.session_id === 'number') {
         fig(o.session_id).orderCount++;
         push(sessionOrders, o.session_id, o.id);
@@ -154,6 +198,13 @@ export class Db {
         push(sessionMoves, l.pos_session_id, l.id);
       }
     }
+    // x2many values come back in the comodel's order (newest first for both).
+    for (const list of sessionOrders.values()) list.reverse();
+    for (const list of sessionMoves.values()) list.reverse();
+    return { session, sessionOrders, sessionMoves };
+  }
+
+  private refundLinks(): Pick<Derived, 'refundsOf' | 'refundedBy' | 'lineRefunds'> {
     const refundsOf = new Map<number, number[]>();
     const refundedBy = new Map<number, number[]>();
     const lineRefunds = new Map<number, number[]>();
@@ -168,34 +219,7 @@ export class Db {
       pushUnique(refundsOf, origOrder, refundOrder);
       pushUnique(refundedBy, refundOrder, origOrder);
     }
-    const currentSession = new Map<number, number>();
-    const lastClosed = new Map<number, number>();
-    const prevSession = new Map<number, number>();
-    const configSessions = new Map<number, number[]>();
-    for (const s of this.table('pos.session').rows) {
-      if (!s) continue;
-      const cfg = s.config_id as number;
-      const before = configSessions.get(cfg)?.at(-1);
-      if (before !== undefined) prevSession.set(s.id, before);
-      push(configSessions, cfg, s.id);
-      if (s.state === 'closed') lastClosed.set(cfg, s.id);
-      else if (s.rescue !== true) currentSession.set(cfg, s.id);
-    }
-    // Orders of a session come back in pos.order's default order (newest first).
-    for (const list of sessionOrders.values()) list.reverse();
-    for (const list of sessionMoves.values()) list.reverse();
-    return {
-      session,
-      refundsOf,
-      refundedBy,
-      lineRefunds,
-      currentSession,
-      lastClosed,
-      prevSession,
-      configSessions,
-      sessionMoves,
-      sessionOrders,
-    };
+    return { refundsOf, refundedBy, lineRefunds };
   }
 }
 

@@ -32,9 +32,12 @@ export function fmtDate(sec: number): string {
 export function localDate(sec: number, tz: string | false): string {
   if (!tz) return fmtDate(sec);
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-      new Date(sec * 1000),
-    );
+    return new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date(sec * 1000));
   } catch {
     return fmtDate(sec);
   }
@@ -54,7 +57,8 @@ export function tzOffset(sec: number, tz: string): number {
       second: '2-digit',
     }).formatToParts(new Date(sec * 1000));
     const get = (t: string): number => Number(parts.find((p) => p.type === t)?.value ?? 0);
-    const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) / 1000;
+    const asUtc =
+      Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) / 1000;
     return asUtc - Math.floor(sec);
   } catch {
     return 0;

@@ -1,0 +1,52 @@
+// Start the bundled sandbox in-process (built code from dist/) on a free port, for vitest
+// beforeAll/afterAll, plus a tiny JSON-RPC caller that talks to it.
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
+
+export type { SandboxHandle, SandboxOptions };
+
+type SandboxModule = typeof import('../../src/sandbox/index.js');
+
+/** Starts a sandbox on 127.0.0.1 with a free port. Close it in afterAll. */
+export async function startTestSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
+  const mod = (await import('../../dist/sandbox/index.js' as string)) as SandboxModule;
+  return mod.startSandbox({ port: 0, ...opts });
+}
+
+export interface RpcReply {
+  jsonrpc: string;
+  id: unknown;
+  result?: unknown;
+  error?: {
+    code: number;
+    message: string;
+    data: { name: string; message: string; arguments: unknown[]; debug: string; context: object };
+  };
+}
+
+/** Raw JSON-RPC calls against a sandbox, as `uid`/`secret` (admin/admin by default). */
+export function rpcClient(url: string, db = 'demo') {
+  const call = async (service: string, method: string, args: unknown[]): Promise<RpcReply> => {
+    const r = await fetch(`${url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }),
+    });
+    return (await r.json()) as RpcReply;
+  };
+  const as = (uid: number, secret: string) => ({
+    kw: (model: string, method: string, args: unknown[], kwargs: Record<string, unknown> = {}) =>
+      call('object', 'execute_kw', [db, uid, secret, model, method, args, kwargs]),
+    /** The result, or throws with the server's error message. */
+    ok: async <T = unknown>(
+      model: string,
+      method: string,
+      args: unknown[],
+      kwargs: Record<string, unknown> = {},
+    ): Promise<T> => {
+      const r = await call('object', 'execute_kw', [db, uid, secret, model, method, args, kwargs]);
+      if (r.error) throw new Error(`${r.error.data.name}: ${r.error.data.message}`);
+      return r.result as T;
+    },
+  });
+  return { call, as, ...as(2, 'admin') };
+}
