@@ -72,6 +72,19 @@ export function namedArgs(
   return body;
 }
 
+const isList = (v: unknown): boolean => Array.isArray(v);
+const isObject = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** What a successful reply of each method looks like. */
+const RESULT_SHAPE: Record<string, (v: unknown) => boolean> = {
+  search_read: isList,
+  read: isList,
+  search: isList,
+  search_count: (v) => typeof v === 'number',
+  fields_get: isObject,
+  context_get: isObject,
+};
+
 type Parsed = { json: true; value: unknown } | { json: false; html: boolean };
 
 function parse(reply: HttpReply): Parsed {
@@ -262,7 +275,7 @@ export class Json2Transport implements Transport {
     return uid;
   }
 
-  executeKw(
+  async executeKw(
     creds: Credentials,
     _uid: number,
     model: string,
@@ -271,7 +284,17 @@ export class Json2Transport implements Transport {
     kwargs: Record<string, unknown>,
     opts: CallOptions,
   ): Promise<unknown> {
-    return this.call(creds, model, method, namedArgs(model, method, args, kwargs), opts);
+    const result = await this.call(creds, model, method, namedArgs(model, method, args, kwargs), opts);
+    // No envelope to check: a 200 from something that is not Odoo (a proxy, a captive
+    // portal answering JSON) is caught by the shape of the result instead.
+    const shape = RESULT_SHAPE[method];
+    if (shape && !shape(result)) {
+      throw new ProtocolError(
+        `${this.host} answered ${model}.${method} with JSON that is not its result`,
+        'check that --url is the Odoo server itself (not a proxy)',
+      );
+    }
+    return result;
   }
 
   close(): Promise<void> {
