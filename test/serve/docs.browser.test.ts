@@ -1,0 +1,96 @@
+// The interactive page in a real headless Chromium (Debian's, driven by playwright-core; no
+// browser download): open /docs, log in through the page, call GET /api/v1/sales without
+// typing the token anywhere, and see records. A screenshot is kept in test-artifacts/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginEnv } from '../helpers/cli.js';
+import { type Served, startServe } from './serve-process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const present = existsSync(CHROMIUM);
+if (!present) console.warn(`docs browser test skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+
+describe.skipIf(!present)('/docs in headless Chromium', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  let sandbox: any;
+  let served: Served;
+  let profileDir: string;
+
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../dist/sandbox/index.js');
+    sandbox = await startSandbox({ port: 0, seed: 5, orders: 300 });
+    served = await startServe(['--rate', '0'], await loginEnv(sandbox.url));
+    profileDir = mkdtempSync(join(tmpdir(), 'posdata-chromium-'));
+  });
+
+  afterAll(async () => {
+    await served?.stop();
+    await sandbox?.close();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  it('logs in through the page, which keeps the token for GET /api/v1/sales', async () => {
+    const context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      // Offline: anything not served by posdata itself would be a CDN dependency.
+      const foreign: string[] = [];
+      page.on('request', (r) => {
+        if (!r.url().startsWith(served.base) && !r.url().startsWith('data:')) foreign.push(r.url());
+      });
+      const salesAuth: (string | undefined)[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/v1/sales')) salesAuth.push(r.headers().authorization);
+      });
+
+      await page.goto(`${served.base}/docs`);
+      const login = page.locator('.opblock-post', { has: page.locator('[data-path="/api/v1/auth/login"]') });
+      await login.locator('.opblock-summary').click();
+      const body = login.locator('textarea.body-param__text');
+      await body.fill(JSON.stringify({ login: 'admin', password: 'admin' }));
+      const loginReply = page.waitForResponse((r) => r.url().endsWith('/api/v1/auth/login'));
+      await login.getByRole('button', { name: 'Execute' }).click();
+      expect((await loginReply).status()).toBe(200);
+      // The interceptor stored the token: the lock buttons show as authorised.
+      await page.locator('.btn.authorize.locked').waitFor();
+
+      const sales = page.locator('.opblock-get', { has: page.locator('[data-path="/api/v1/sales"]') });
+      await sales.locator('.opblock-summary').click();
+      await sales.locator('tr[data-param-name="limit"] input').fill('5');
+      const salesReply = page.waitForResponse((r) => r.url().includes('/api/v1/sales?'));
+      await sales.getByRole('button', { name: 'Execute' }).click();
+      const reply = await salesReply;
+      expect(reply.status()).toBe(200);
+      const records = (await reply.json()) as { name: string }[];
+      expect(records).toHaveLength(5);
+      const shown = sales.locator('.responses-wrapper .live-responses-table');
+      await expect.poll(async () => shown.innerText()).toContain(records[0].name);
+      expect(salesAuth.at(-1)).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
+      expect(foreign).toEqual([]);
+
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: join(ARTIFACTS, 'serve-docs.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+});
