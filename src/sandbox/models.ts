@@ -650,7 +650,11 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
   simple(
     'res.partner',
     'Contact',
-    [fd('name', 'char', 'Name'), fd('active', 'boolean', 'Active', { dflt: () => true })],
+    [
+      fd('name', 'char', 'Name'),
+      fd('complete_name', 'char', 'Complete Name', { dflt: (r) => r.name }),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+    ],
     'complete_name asc, id desc',
     {
       hasActive: true,
@@ -661,6 +665,7 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
     'Companies',
     [
       fd('name', 'char', 'Company Name', { required: true }),
+      fd('sequence', 'integer', 'Sequence', { dflt: () => 10 }),
       fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' }),
     ],
     'sequence, name',
@@ -668,7 +673,11 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
   simple(
     'res.currency',
     'Currency',
-    [fd('name', 'char', 'Currency', { required: true }), fd('symbol', 'char', 'Symbol')],
+    [
+      fd('name', 'char', 'Currency', { required: true }),
+      fd('symbol', 'char', 'Symbol'),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+    ],
     'active desc, name',
   );
   simple(
@@ -676,6 +685,7 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
     'Tax',
     [
       fd('name', 'char', 'Tax Name', { required: true }),
+      fd('sequence', 'integer', 'Sequence', { dflt: () => 1 }),
       fd('amount', 'float', 'Amount'),
       fd('type_tax_use', 'selection', 'Tax Type', {
         selection: [

@@ -1,0 +1,273 @@
+// Random domains against the sandbox, compared with a plain reference filter written here over a
+// full search_read of the same fields (fast-check generates the domains).
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+type Row = Record<string, unknown> & { id: number };
+type Leaf = [string, string, unknown];
+type Dom = (string | Leaf)[];
+
+let sandbox: SandboxHandle;
+let rpc: ReturnType<typeof rpcClient>;
+let rows: Row[];
+let configNames: Map<number, string>;
+const FIELDS = ['state', 'amount_total', 'config_id', 'date_order', 'name', 'account_move', 'amount_return'];
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 5, orders: 1200, days: 5, now: new Date('2026-11-21T15:00:00Z') });
+  rpc = rpcClient(sandbox.url);
+  rows = await rpc.ok<Row[]>('pos.order', 'search_read', [[]], { fields: FIELDS, order: 'id' });
+  const configs = await rpc.ok<{ id: number; display_name: string }[]>('pos.config', 'search_read', [[]], {
+    fields: ['display_name'],
+  });
+  configNames = new Map(configs.map((c) => [c.id, c.display_name]));
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+// ---- reference semantics (Odoo 17), written independently of the sandbox code -----------------
+
+const likeToRegex = (pattern: string, whole: boolean, ci: boolean): RegExp => {
+  const body = [...pattern]
+    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(whole ? `^${body}$` : body, ci ? 'i' : '');
+};
+
+function refLeaf(row: Row, [field, op, value]: Leaf): boolean {
+  let v = row[field];
+  const many2one = field === 'config_id' || field === 'account_move';
+  if (many2one && typeof value === 'string') {
+    const label = Array.isArray(v) ? String(configNames.get(v[0] as number) ?? v[1]) : undefined;
+    const positive = op.replace(/^not /, '').replace('!=', '=');
+    const match =
+      label !== undefined &&
+      (positive === '=' ? label === value : likeToRegex(value, false, positive === 'ilike').test(label));
+    return op.startsWith('not') || op === '!=' ? !match : match;
+  }
+  if (many2one) v = Array.isArray(v) ? v[0] : false;
+  const empty = v === false;
+  if (field === 'date_order' && typeof value === 'string' && value.length === 10) {
+    value = `${value} ${op === '>' || op === '<=' ? '23:59:59' : '00:00:00'}`;
+  }
+  switch (op) {
+    case '=':
+      return value === false ? empty : v === value;
+    case '!=':
+      return value === false ? !empty : v !== value;
+    case 'in':
+    case 'not in': {
+      const list = value as unknown[];
+      const hit = empty ? list.includes(false) : list.includes(v);
+      return op === 'in' ? hit : !hit;
+    }
+    case '<':
+      return !empty && (v as number) < (value as number);
+    case '<=':
+      return !empty && (v as number) <= (value as number);
+    case '>':
+      return !empty && (v as number) > (value as number);
+    case '>=':
+      return !empty && (v as number) >= (value as number);
+    case 'like':
+    case 'ilike':
+    case '=like':
+    case 'not ilike': {
+      const re = likeToRegex(String(value), op === '=like', op.endsWith('ilike'));
+      const hit = !empty && re.test(String(v));
+      return op === 'not ilike' ? !hit : hit;
+    }
+    default:
+      throw new Error(`no reference for ${op}`);
+  }
+}
+
+function refEval(row: Row, domain: Dom): boolean {
+  let i = 0;
+  const next = (): boolean => {
+    const t = domain[i++];
+    if (t === '!') return !next();
+    if (t === '&') {
+      const a = next();
+      const b = next();
+      return a && b;
+    }
+    if (t === '|') {
+      const a = next();
+      const b = next();
+      return a || b;
+    }
+    return refLeaf(row, t as Leaf);
+  };
+  let ok = true;
+  while (i < domain.length) ok = next() && ok;
+  return ok;
+}
+
+// ---- generators -----------------------------------------------------------------------------
+
+const leaf: fc.Arbitrary<Leaf> = fc.oneof(
+  fc.tuple(
+    fc.constant('state'),
+    fc.constantFrom('=', '!=', 'ilike', 'not ilike'),
+    fc.constantFrom('paid', 'done', 'cancel', 'draft', 'invoiced', 'ai', 'bogus'),
+  ),
+  fc.tuple(
+    fc.constant('state'),
+    fc.constantFrom('in', 'not in'),
+    fc.subarray(['paid', 'done', 'cancel', 'draft', 'invoiced']),
+  ),
+  fc.tuple(
+    fc.constant('amount_total'),
+    fc.constantFrom('=', '!=', '<', '<=', '>', '>='),
+    fc.oneof(fc.constantFrom(0, 10, 50.5, -5), fc.integer({ min: -100, max: 600 })),
+  ),
+  fc.tuple(fc.constant('amount_return'), fc.constantFrom('=', '!=', '>'), fc.constantFrom(0, 1, 5)),
+  fc.tuple(
+    fc.constant('config_id'),
+    fc.constantFrom('=', '!='),
+    fc.constantFrom(1, 2, 3, false, 'Shop (not used)'),
+  ),
+  fc.tuple(
+    fc.constant('config_id'),
+    fc.constantFrom('ilike', 'not ilike'),
+    fc.constantFrom('Sho', 'o', 'zzz'),
+  ),
+  fc.tuple(fc.constant('config_id'), fc.constantFrom('in', 'not in'), fc.subarray([1, 2, 3, 4, false])),
+  fc.tuple(fc.constant('account_move'), fc.constantFrom('=', '!='), fc.constant(false)),
+  fc.tuple(
+    fc.constant('date_order'),
+    fc.constantFrom('<', '<=', '>', '>=', '='),
+    fc.constantFrom('2026-11-18', '2026-11-19', '2026-11-20 12:00:00', '2026-11-21', '2026-11-19 23:59:59'),
+  ),
+  fc.tuple(
+    fc.constant('name'),
+    fc.constantFrom('=', '!=', 'like', 'ilike', 'not ilike', '=like'),
+    fc.constantFrom('/', 'REFUND', 'pos/0000', 'POS/%1_', '%0'),
+  ),
+);
+
+const tree: fc.Arbitrary<Dom> = fc.letrec<{ t: Dom }>((tie) => ({
+  t: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf.map((l) => [l] as Dom),
+    tie('t').map((t) => ['!', ...t] as Dom),
+    fc.tuple(fc.constantFrom('&', '|'), tie('t'), tie('t')).map(([op, a, b]) => [op, ...a, ...b] as Dom),
+  ),
+})).t;
+
+const domain = fc.array(tree, { minLength: 0, maxLength: 3 }).map((ts) => ts.flat() as Dom);
+
+describe('domains against a reference filter', () => {
+  it('loaded the orders', () => {
+    expect(rows.length).toBe(1200);
+  });
+
+  it('search gives the ids the reference filter gives', async () => {
+    await fc.assert(
+      fc.asyncProperty(domain, async (d) => {
+        const got = await rpc.ok<number[]>('pos.order', 'search', [d], { order: 'id' });
+        const want = rows.filter((r) => refEval(r, d)).map((r) => r.id);
+        expect(got).toEqual(want);
+        const count = await rpc.ok<number>('pos.order', 'search_count', [d]);
+        expect(count).toBe(want.length);
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  it('pages by id ranges join up to the full result', async () => {
+    const all = await rpc.ok<number[]>('pos.order', 'search', [[['state', '!=', 'cancel']]], { order: 'id' });
+    const paged: number[] = [];
+    let last = 0;
+    for (;;) {
+      const page = await rpc.ok<number[]>(
+        'pos.order',
+        'search',
+        [
+          [
+            ['state', '!=', 'cancel'],
+            ['id', '>', last],
+          ],
+        ],
+        { order: 'id', limit: 97 },
+      );
+      if (page.length === 0) break;
+      paged.push(...page);
+      last = page[page.length - 1] as number;
+    }
+    expect(paged).toEqual(all);
+  });
+
+  it('orders by several fields, asc and desc, with offset and limit', async () => {
+    const got = await rpc.ok<Row[]>('pos.order', 'search_read', [[]], {
+      fields: ['state', 'amount_total'],
+      order: 'state desc, amount_total, id desc',
+      offset: 7,
+      limit: 300,
+    });
+    const want = [...rows]
+      .sort((a, b) => {
+        if (a.state !== b.state) return (a.state as string) < (b.state as string) ? 1 : -1;
+        if (a.amount_total !== b.amount_total) return (a.amount_total as number) - (b.amount_total as number);
+        return b.id - a.id;
+      })
+      .slice(7, 307)
+      .map((r) => r.id);
+    expect(got.map((r) => r.id)).toEqual(want);
+  });
+
+  it('default order is date_order desc, name desc, id desc', async () => {
+    const got = await rpc.ok<Row[]>('pos.order', 'search_read', [[]], { fields: ['date_order', 'name'] });
+    const want = [...rows].sort((a, b) => {
+      if (a.date_order !== b.date_order) return (a.date_order as string) < (b.date_order as string) ? 1 : -1;
+      if (a.name !== b.name) return (a.name as string) < (b.name as string) ? 1 : -1;
+      return b.id - a.id;
+    });
+    expect(got.map((r) => r.id)).toEqual(want.map((r) => r.id));
+  });
+
+  it('dotted paths and x2many: refunds by their lines, orders by register name', async () => {
+    const refunds = await rpc.ok<Row[]>(
+      'pos.order',
+      'search_read',
+      [[['lines.refunded_orderline_id', '!=', false]]],
+      { fields: ['name'] },
+    );
+    expect(refunds.length).toBeGreaterThan(0);
+    expect(refunds.every((r) => String(r.name).endsWith(' REFUND'))).toBe(true);
+    const shop = await rpc.ok<number>('pos.order', 'search_count', [
+      [['session_id.config_id.name', '=', 'Shop']],
+    ]);
+    expect(shop).toBe(rows.filter((r) => Array.isArray(r.config_id) && r.config_id[0] === 1).length);
+    const withoutPayments = await rpc.ok<number>('pos.order', 'search_count', [
+      [['payment_ids', '=', false]],
+    ]);
+    const cancelOrDraft = rows.filter((r) => r.state === 'cancel' || r.state === 'draft').length;
+    expect(withoutPayments).toBe(cancelOrDraft);
+  });
+
+  it('ignores a non-stored leaf on 17 and hides archived records unless active_test is false', async () => {
+    expect(await rpc.ok<number>('pos.order', 'search_count', [[['is_refunded', '=', true]]])).toBe(1200);
+    const active = await rpc.ok<number>('pos.payment.method', 'search_count', [[]]);
+    const all = await rpc.ok<number>('pos.payment.method', 'search_count', [[]], {
+      context: { active_test: false },
+    });
+    expect(all).toBe(active + 1);
+  });
+
+  it('raises Odoo errors for bad fields, operators and orders', async () => {
+    const bad = async (d: unknown, kw: Record<string, unknown> = {}) =>
+      (await rpc.kw('pos.order', 'search_read', [d], { fields: ['name'], ...kw })).error?.data;
+    expect((await bad([['nope', '=', 1]]))?.message).toBe(
+      "Invalid field pos.order.nope in leaf ('nope', '=', 1)",
+    );
+    expect((await bad([['amount_total', '>>', 1]]))?.message).toBe("Invalid leaf ('amount_total', '>>', 1)");
+    expect((await bad([], { order: 'name; drop table' }))?.name).toBe('odoo.exceptions.UserError');
+    expect((await bad([], { order: 'nope desc' }))?.message).toBe(
+      "Invalid field 'nope' on model 'pos.order'",
+    );
+  });
+});
