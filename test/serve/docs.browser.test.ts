@@ -83,7 +83,7 @@ describe.skipIf(!present)('/docs in headless Chromium', () => {
       const records = (await reply.json()) as { name: string }[];
       expect(records).toHaveLength(5);
       const shown = sales.locator('.responses-wrapper .live-responses-table');
-      await expect.poll(async () => shown.innerText()).toContain(records[0].name);
+      await expect.poll(async () => shown.textContent()).toContain(records[0].name);
       expect(salesAuth.at(-1)).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
       expect(foreign).toEqual([]);
 
