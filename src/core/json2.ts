@@ -334,7 +334,13 @@ export async function detectProtocol(
   try {
     await t.authenticate({ db, login, secret });
     return 'json2';
-  } catch {
+  } catch (err) {
+    // A refused secret shaped like an Odoo API key (40 hex digits) is an expired or revoked
+    // key, not a password: stay on JSON-2 so that login says so and how to make a new one.
+    if (err instanceof AuthError && API_KEY_SHAPE.test(secret)) return 'json2';
     return 'jsonrpc';
   }
 }
+
+/** Odoo makes API keys as 20 random bytes in hex (res.users.apikeys._generate). */
+const API_KEY_SHAPE = /^[0-9a-f]{40}$/;

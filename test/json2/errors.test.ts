@@ -69,6 +69,13 @@ describe('401: the API key', () => {
     expect(r.stderr).not.toContain(expiredKey);
   });
 
+  it('auto with an expired key (40 hex digits, the shape of every Odoo key): the same exit 3 and hint', async () => {
+    expect(expiredKey).toMatch(/^[0-9a-f]{40}$/);
+    const r = await login(sbx.url, expiredKey);
+    expect(r.code).toBe(EXIT.auth);
+    expect(r.stderr).toMatch(NEW_KEY_HINT);
+  });
+
   it('a password sent over JSON-2 (forced): exit 3, and the message says JSON-2 takes only keys', async () => {
     const r = await login(sbx.url, 'admin', 'json2');
     expect(r.code).toBe(EXIT.auth);
