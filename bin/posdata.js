@@ -1,5 +1,12 @@
 #!/usr/bin/env node
 // Thin launcher: everything lives in dist/ (built from src/ by `npm run build`).
-import { main } from '../dist/cli/main.js';
-
-main(process.argv.slice(2));
+// `--version` answers before anything else is loaded.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  await main(argv);
+}

@@ -9,6 +9,7 @@ import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { type Profile, ProfileStore } from '../store/profiles.js';
 import type { IO } from './io.js';
+import { liveClients } from './live.js';
 
 export interface ConnectionOptions {
   profile?: string;
@@ -35,13 +36,7 @@ export interface Session {
   protocol: Protocol;
 }
 
-const live = new Set<OdooClient>();
-
-/** Drops every open connection (interrupt). */
-export function destroyAll(): void {
-  for (const c of live) c.destroy();
-  live.clear();
-}
+export { destroyAll } from './live.js';
 
 export async function makeTransport(protocol: Protocol, http: Http, db: string): Promise<Transport> {
   if (protocol === 'json2') {
@@ -128,7 +123,7 @@ export async function openSession(o: ConnectionOptions, io: IO, env = process.en
   const client = new OdooClient(transport, { db, login, secret }, sameTarget ? profile.uid : undefined, {
     trace: trace(io),
   });
-  live.add(client);
+  liveClients.add(client);
   return { client, store, profileName, profile, url, protocol };
 }
 

@@ -113,6 +113,19 @@ export async function runList(
   const window = o.checkpoint ? windowFor(cp, overlap) : undefined;
 
   const toFile = o.output !== undefined && o.output !== '-';
+  // A table shows registers by their own name: on 16/17 Odoo's label carries the session user.
+  let names: Record<string, Map<number, string>> | undefined;
+  if (format === 'table') {
+    const regFields = prepared.outFields.filter((f) => prepared.defs[f]?.relation === 'pos.config');
+    if (regFields.length > 0) {
+      const regs = await client.searchRead('pos.config', [], {
+        fields: ['name'],
+        context: { active_test: false },
+      });
+      const m = new Map(regs.map((r) => [r.id, String(r.name)]));
+      names = Object.fromEntries(regFields.map((f) => [f, m]));
+    }
+  }
   const sink = await openSink(o.output);
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
@@ -130,6 +143,7 @@ export async function runList(
       sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
       noun: name,
       toFile,
+      names,
     });
     if (progress.enabled) {
       const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;

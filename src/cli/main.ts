@@ -80,7 +80,20 @@ function queryOptions(c: Command, name: ResourceName): Command {
   return c;
 }
 
-function build(): Command {
+const COMMANDS = [
+  'login',
+  'logout',
+  'whoami',
+  'profiles',
+  ...Object.keys(RESOURCES),
+  'reconcile',
+  'sandbox',
+  'serve',
+];
+
+/** Builds the program; with `only`, just that subcommand (a faster start for `posdata sales ...`). */
+function build(only?: string): Command {
+  const want = (name: string) => only === undefined || only === name;
   const program = new Command('posdata')
     .description(
       'Pull and export point-of-sale data from Odoo: registers, sessions, closures, sales, lines, payments, refunds, cancellations, products.',
@@ -99,51 +112,56 @@ function build(): Command {
         '\nExit codes: 0 ok, 2 usage, 3 authentication, 4 not found, 5 server refused, 6 connection, 7 reconcile difference, 130 interrupted.\n',
     );
 
-  connectionOptions(
-    program
-      .command('login')
-      .description(
-        'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
-      )
-      .option('--password-stdin', 'read the password or API key from standard input')
-      .option('--no-store-password', 'keep the secret out of the store; later runs need POSDATA_PASSWORD'),
-  )
-    .addHelpText(
-      'after',
-      examples([
-        'posdata login --url https://shop.example.com --db shop --user integration',
-        'printf %s "$ODOO_KEY" | posdata login --url https://shop.example.com --db shop --user integration --password-stdin',
-        'posdata login --profile staging --url https://staging.example.com --db shop --user admin',
-      ]),
+  if (want('login'))
+    connectionOptions(
+      program
+        .command('login')
+        .description(
+          'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
+        )
+        .option('--password-stdin', 'read the password or API key from standard input')
+        .option('--no-store-password', 'keep the secret out of the store; later runs need POSDATA_PASSWORD'),
     )
-    .action(async (opts) => (await import('./auth.js')).login(opts, makeIO(opts)));
+      .addHelpText(
+        'after',
+        examples([
+          'posdata login --url https://shop.example.com --db shop --user integration',
+          'printf %s "$ODOO_KEY" | posdata login --url https://shop.example.com --db shop --user integration --password-stdin',
+          'posdata login --profile staging --url https://staging.example.com --db shop --user admin',
+        ]),
+      )
+      .action(async (opts) => (await import('./auth.js')).login(opts, makeIO(opts)));
 
-  program
-    .command('logout')
-    .description('Forget the stored secret and user id of the profile')
-    .option('--profile <name>', 'profile to log out of')
-    .option('--remove', 'forget the whole profile, not only its secret')
-    .addHelpText('after', examples(['posdata logout', 'posdata logout --profile staging --remove']))
-    .action(async (opts) => (await import('./auth.js')).logout(opts, makeIO(opts)));
-
-  connectionOptions(
+  if (want('logout'))
     program
-      .command('whoami')
-      .description('Show the profile, URL, database, login, user id, protocol and server version')
-      .addOption(new Option('--format <fmt>', 'text or json').choices(['text', 'json'])),
-  )
-    .addHelpText('after', examples(['posdata whoami', 'posdata whoami --profile staging --format json']))
-    .action(async (opts) => (await import('./auth.js')).whoami(opts, makeIO(opts)));
+      .command('logout')
+      .description('Forget the stored secret and user id of the profile')
+      .option('--profile <name>', 'profile to log out of')
+      .option('--remove', 'forget the whole profile, not only its secret')
+      .addHelpText('after', examples(['posdata logout', 'posdata logout --profile staging --remove']))
+      .action(async (opts) => (await import('./auth.js')).logout(opts, makeIO(opts)));
 
-  program
-    .command('profiles')
-    .description('List the stored profiles; --use NAME makes one the default, --remove NAME forgets one')
-    .option('--use <name>', 'make this profile the default')
-    .option('--remove <name>', 'forget this profile')
-    .addHelpText('after', examples(['posdata profiles', 'posdata profiles --use staging']))
-    .action(async (opts) => (await import('./auth.js')).profiles(opts, makeIO(opts)));
+  if (want('whoami'))
+    connectionOptions(
+      program
+        .command('whoami')
+        .description('Show the profile, URL, database, login, user id, protocol and server version')
+        .addOption(new Option('--format <fmt>', 'text or json').choices(['text', 'json'])),
+    )
+      .addHelpText('after', examples(['posdata whoami', 'posdata whoami --profile staging --format json']))
+      .action(async (opts) => (await import('./auth.js')).whoami(opts, makeIO(opts)));
+
+  if (want('profiles'))
+    program
+      .command('profiles')
+      .description('List the stored profiles; --use NAME makes one the default, --remove NAME forgets one')
+      .option('--use <name>', 'make this profile the default')
+      .option('--remove <name>', 'forget this profile')
+      .addHelpText('after', examples(['posdata profiles', 'posdata profiles --use staging']))
+      .action(async (opts) => (await import('./auth.js')).profiles(opts, makeIO(opts)));
 
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
+    if (!want(name)) continue;
     const r = RESOURCES[name];
     const cmd = program.command(name === 'lines' ? 'lines' : name).description(r.summary);
     if (name === 'lines') cmd.argument('<order-id>', 'the sales ticket id');
@@ -159,73 +177,80 @@ function build(): Command {
     });
   }
 
-  const rec = program
-    .command('reconcile')
-    .description('Daily cash reconciliation: expected against counted cash per closed session')
-    .option('--date <day>', 'one business day (YYYY-MM-DD, today, yesterday)')
-    .option('--from <when>', 'closing time from')
-    .option('--to <when>', 'closing time up to; a date-only value includes that whole day')
-    .option('--config-id <id>', 'one register', positiveInt('--config-id'))
-    .option('--tz <zone>', "IANA zone of the business day (default: the Odoo user's zone)")
-    .option('--tolerance <amount>', 'differences up to this are fine', number('--tolerance', 0), 0.01)
-    .option('--fail-on-difference', 'exit 7 when a difference exceeds the tolerance');
-  outputOptions(rec);
-  connectionOptions(rec);
-  rec
-    .addHelpText(
-      'after',
-      examples([
-        'posdata reconcile --date yesterday',
-        'posdata reconcile --from 2026-11-01 --to 2026-11-30 --format csv -o november.csv',
-        'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
-      ]),
-    )
-    .action(async (opts) => (await import('../reconcile/command.js')).runReconcile(opts, makeIO(opts)));
+  if (want('reconcile')) {
+    const rec = program
+      .command('reconcile')
+      .description('Daily cash reconciliation: expected against counted cash per closed session')
+      .option('--date <day>', 'one business day (YYYY-MM-DD, today, yesterday)')
+      .option('--from <when>', 'closing time from')
+      .option('--to <when>', 'closing time up to; a date-only value includes that whole day')
+      .option('--config-id <id>', 'one register', positiveInt('--config-id'))
+      .option('--tz <zone>', "IANA zone of the business day (default: the Odoo user's zone)")
+      .option('--tolerance <amount>', 'differences up to this are fine', number('--tolerance', 0), 0.01)
+      .option('--fail-on-difference', 'exit 7 when a difference exceeds the tolerance');
+    outputOptions(rec);
+    connectionOptions(rec);
+    rec
+      .addHelpText(
+        'after',
+        examples([
+          'posdata reconcile --date yesterday',
+          'posdata reconcile --from 2026-11-01 --to 2026-11-30 --format csv -o november.csv',
+          'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
+        ]),
+      )
+      .action(async (opts) => (await import('../reconcile/command.js')).runReconcile(opts, makeIO(opts)));
+  }
 
-  program
-    .command('sandbox')
-    .description('Start the bundled Odoo-compatible server with generated POS data (loopback)')
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8069)
-    .option('--seed <n>', 'the same seed gives the same data', positiveInt('--seed', 0), 1)
-    .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
-    .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
-    .addOption(new Option('--odoo-version <v>', 'which Odoo to present').choices(['17', '19']).default('17'))
-    .option('--admin-key <key>', "the admin's API key (default: generated and printed)")
-    .option('--faults <spec>', 'misbehave on purpose (see the README)')
-    .addHelpText(
-      'after',
-      examples([
-        'posdata sandbox',
-        'posdata sandbox --port 8070 --orders 100000 --seed 7',
-        'posdata sandbox --odoo-version 19',
-      ]),
-    )
-    .action(async (opts) => {
-      const { runSandboxCommand } = await import('../sandbox/index.js');
-      await runSandboxCommand({
-        host: opts.host,
-        port: opts.port,
-        seed: opts.seed,
-        orders: opts.orders,
-        days: opts.days,
-        odooVersion: opts.odooVersion === '19' ? 19 : 17,
-        adminKey: opts.adminKey,
-        faults: opts.faults,
+  if (want('sandbox'))
+    program
+      .command('sandbox')
+      .description('Start the bundled Odoo-compatible server with generated POS data (loopback)')
+      .option('--host <host>', 'address to bind', '127.0.0.1')
+      .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8069)
+      .option('--seed <n>', 'the same seed gives the same data', positiveInt('--seed', 0), 1)
+      .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
+      .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
+      .addOption(
+        new Option('--odoo-version <v>', 'which Odoo to present').choices(['17', '19']).default('17'),
+      )
+      .option('--admin-key <key>', "the admin's API key (default: generated and printed)")
+      .option('--faults <spec>', 'misbehave on purpose (see the README)')
+      .addHelpText(
+        'after',
+        examples([
+          'posdata sandbox',
+          'posdata sandbox --port 8070 --orders 100000 --seed 7',
+          'posdata sandbox --odoo-version 19',
+        ]),
+      )
+      .action(async (opts) => {
+        const { runSandboxCommand } = await import('../sandbox/index.js');
+        await runSandboxCommand({
+          host: opts.host,
+          port: opts.port,
+          seed: opts.seed,
+          orders: opts.orders,
+          days: opts.days,
+          odooVersion: opts.odooVersion === '19' ? 19 : 17,
+          adminKey: opts.adminKey,
+          faults: opts.faults,
+        });
       });
-    });
 
-  const serve = program
-    .command('serve')
-    .description("Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)")
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8080)
-    .option('--token-ttl <seconds>', 'token lifetime', positiveInt('--token-ttl'), 3600)
-    .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60);
-  connectionOptions(serve);
-  serve
-    .addHelpText('after', examples(['posdata serve', 'posdata serve --port 8080 --profile shop']))
-    .action(async (opts) => (await import('../serve/command.js')).runServe(opts, makeIO(opts)));
+  if (want('serve')) {
+    const serve = program
+      .command('serve')
+      .description("Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)")
+      .option('--host <host>', 'address to bind', '127.0.0.1')
+      .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8080)
+      .option('--token-ttl <seconds>', 'token lifetime', positiveInt('--token-ttl'), 3600)
+      .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60);
+    connectionOptions(serve);
+    serve
+      .addHelpText('after', examples(['posdata serve', 'posdata serve --port 8080 --profile shop']))
+      .action(async (opts) => (await import('../serve/command.js')).runServe(opts, makeIO(opts)));
+  }
 
   return program;
 }
@@ -255,7 +280,8 @@ export async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
   });
   const debug = argv.includes('--debug');
-  const program = build();
+  const first = argv.find((a) => !a.startsWith('-'));
+  const program = build(first !== undefined && COMMANDS.includes(first) ? first : undefined);
   program.exitOverride();
   program.configureOutput({
     writeErr: () => undefined,

@@ -47,6 +47,7 @@ export interface RenderContext {
   sumField?: string;
   noun: string;
   toFile: boolean;
+  names?: Record<string, Map<number, string>>;
 }
 
 export async function makeRenderer(c: RenderContext): Promise<Renderer> {
@@ -66,6 +67,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         preferred: c.preferred,
         sumField: c.sumField,
         noun: c.noun,
+        names: c.names,
       });
     }
   }

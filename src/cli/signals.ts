@@ -1,7 +1,7 @@
 // SIGINT and SIGTERM: abort what is being written (the old -o file stays, no temp file is
 // left), drop the sockets, say so in one line, exit 130.
-import { removePendingTemps } from '../sink/atomic.js';
-import { destroyAll } from './connection.js';
+import { removePendingTemps } from '../sink/pending.js';
+import { destroyAll } from './live.js';
 
 const cleanups = new Set<() => Promise<void> | void>();
 let installed = false;
@@ -19,7 +19,7 @@ export function installSignalHandlers(): void {
         /* best effort */
       }
     }
-    process.stderr.write(`\nposdata: interrupted by ${signal}; nothing was written\n`);
+    process.stderr.write(`posdata: interrupted by ${signal}; any -o file was left as it was\n`);
     process.exit(130);
   };
   process.on('SIGINT', handler);

@@ -31,7 +31,6 @@ export interface HttpReply {
 const RETRY_STATUS = [429, 502, 503, 504];
 const RETRY_CODES = [
   'ECONNRESET',
-  'ECONNREFUSED',
   'EPIPE',
   'ETIMEDOUT',
   'ENETUNREACH',

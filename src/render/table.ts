@@ -17,9 +17,42 @@ export interface TableOptions {
   preferred: string[];
   sumField?: string;
   noun: string;
+  /** Display names by field and id, replacing Odoo's label (16/17 add the session user to a register's). */
+  names?: Record<string, Map<number, string>>;
   /** Safety valve for huge outputs: rows beyond this are counted, not drawn. */
   maxRows?: number;
 }
+
+// Short headers for a person; json and csv keep Odoo's field names.
+const LABELS: Record<string, string> = {
+  amount_total: 'total',
+  amount_paid: 'paid',
+  amount_tax: 'tax',
+  date_order: 'date',
+  payment_date: 'date',
+  config_id: 'register',
+  session_id: 'session',
+  pos_order_id: 'order',
+  payment_method_id: 'method',
+  payment_method_ids: 'methods',
+  payment_ids: 'payments',
+  current_session_id: 'session',
+  current_session_state: 'session state',
+  last_session_closing_date: 'last closed',
+  last_session_closing_cash: 'last cash',
+  cash_register_balance_end_real: 'counted cash',
+  cash_register_balance_start: 'opening cash',
+  total_payments_amount: 'payments',
+  start_at: 'opened',
+  stop_at: 'closed',
+  full_product_name: 'product',
+  product_id: 'product',
+  price_unit: 'unit price',
+  price_subtotal: 'subtotal',
+  price_subtotal_incl: 'total',
+  refunded_order_id: 'refunds order',
+  list_price: 'price',
+};
 
 const STATE_COLOURS: Record<string, 'green' | 'cyan' | 'blue' | 'red' | 'yellow' | 'gray'> = {
   paid: 'green',
@@ -64,7 +97,9 @@ export class TableRenderer implements Renderer {
     const def = this.defs[field];
     const type = def?.type;
     if (v === null || v === undefined) return { text: '', right: false };
-    if (type === 'many2one' && Array.isArray(v)) return { text: String(v[1]), right: false };
+    if (type === 'many2one' && Array.isArray(v)) {
+      return { text: this.opts.names?.[field]?.get(v[0] as number) ?? String(v[1]), right: false };
+    }
     if ((type === 'one2many' || type === 'many2many') && Array.isArray(v))
       return { text: v.join(','), right: false };
     if (field === 'payments' && Array.isArray(v)) {
@@ -125,30 +160,45 @@ export class TableRenderer implements Renderer {
     await this.sink.write(out);
   }
 
-  private chooseColumns(): { field: string; label: string; width: number; right: boolean }[] {
+  private chooseColumns(): { field: string; label: string; width: number; right: boolean; fixed: boolean }[] {
     const order = [
       ...this.opts.preferred.filter((f) => this.fields.includes(f)),
       ...this.fields.filter((f) => !this.opts.preferred.includes(f)),
     ];
     const cols = order.map((field) => {
-      const label = field.replace(/_id$/, '').replace(/_ids$/, 's');
+      const label = LABELS[field] ?? field.replace(/_id$/, '').replace(/_ids$/, 's');
       let width = label.length;
       let right = false;
+      const type = this.defs[field]?.type ?? '';
+      const fixed = ['datetime', 'date', 'integer', 'float', 'monetary', 'boolean'].includes(type);
       for (const r of this.rows) {
         const c = this.cell(field, r[field]);
         width = Math.max(width, c.text.length);
         right = right || c.right;
       }
-      return { field, label, width: Math.min(width, 40), right };
+      return { field, label, width: Math.min(width, 40), right, fixed };
     });
-    // Each column costs its width plus 3 (padding and border); keep what fits, in order.
-    const kept: typeof cols = [];
-    let used = 1;
-    for (const c of cols) {
-      if (used + c.width + 3 > this.opts.columns && kept.length > 0) continue;
-      kept.push(c);
-      used += c.width + 3;
-    }
+    // Each column costs its width plus 3 (padding and border). Preferred columns come
+    // first; wide text columns are narrowed (down to 12) before any column is dropped.
+    const budget = this.opts.columns - 1;
+    const cost = (cs: typeof cols) => cs.reduce((n, c) => n + c.width + 3, 0);
+    const preferred = cols.filter(
+      (c) => this.opts.preferred.includes(c.field) || this.opts.preferred.length === 0,
+    );
+    const rest = cols.filter((c) => !preferred.includes(c));
+    const kept = [...preferred];
+    const narrow = () => {
+      while (cost(kept) > budget) {
+        const wide = kept
+          .filter((c) => !c.right && !c.fixed && c.width > 12)
+          .sort((a, b) => b.width - a.width)[0];
+        if (!wide) break;
+        wide.width = Math.max(12, wide.width - (cost(kept) - budget));
+      }
+    };
+    narrow();
+    while (cost(kept) > budget && kept.length > 1) kept.pop();
+    for (const c of rest) if (cost(kept) + c.width + 3 <= budget) kept.push(c);
     // Restore the order the fields were asked in.
     return this.fields
       .map((f) => kept.find((k) => k.field === f))

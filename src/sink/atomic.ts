@@ -7,20 +7,11 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Sink } from '../render/sink.js';
+import { pendingTemps } from './pending.js';
 
-const pending = new Set<string>();
+export { removePendingTemps } from './pending.js';
 
-/** Removes every temporary file still open; safe to call from an exit handler. */
-export function removePendingTemps(): void {
-  for (const p of pending) {
-    try {
-      unlinkSync(p);
-    } catch {
-      /* already gone */
-    }
-  }
-  pending.clear();
-}
+const pending = pendingTemps;
 
 export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.posdata-tmp`);

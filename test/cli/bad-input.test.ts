@@ -1,0 +1,156 @@
+// A table of bad inputs. Each: the exact exit code, one line on stderr starting
+// `posdata:`, no stack trace, nothing on stdout, no output file (nor temp file) left.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, loginEnv, runCli } from '../helpers/cli.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+let sandbox: any;
+let env: Record<string, string>;
+let clerkEnv: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  sandbox = await startSandbox({ port: 0, seed: 2, orders: 500 });
+  env = await loginEnv(sandbox.url);
+  clerkEnv = await loginEnv(sandbox.url, 'clerk', 'clerk');
+  dir = mkdtempSync(join(tmpdir(), 'posdata-bad-'));
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+type Row = [
+  string,
+  string[],
+  number,
+  { env?: 'none' | 'clerk' | Record<string, string>; input?: string; match?: RegExp }?,
+];
+
+const OUT = () => join(dir, 'out.csv');
+
+const rows: Row[] = [
+  // flag values
+  ['limit zero', ['sales', '--limit', '0'], 2],
+  ['limit negative', ['sales', '--limit', '-5'], 2],
+  ['limit not a number', ['sales', '--limit', 'ten'], 2],
+  ['limit fractional', ['sales', '--limit', '2.5'], 2],
+  ['page size zero', ['sales', '--page-size', '0'], 2],
+  ['page size text', ['sales', '--page-size', 'big'], 2],
+  ['rate negative', ['sales', '--rate', '-1'], 2],
+  ['rate text', ['sales', '--rate', 'fast'], 2],
+  ['timeout zero', ['sales', '--timeout', '0'], 2],
+  ['config id text', ['sales', '--config-id', 'shop'], 2],
+  ['session id zero', ['sales', '--session-id', '0'], 2],
+  ['from not a date', ['sales', '--from', 'someday'], 2, { match: /--from 'someday' is not a date/ }],
+  ['to impossible date', ['sales', '--to', '2026-02-30'], 2],
+  ['from after to', ['sales', '--from', '2026-11-21', '--to', '2026-11-01'], 2, { match: /is not before/ }],
+  ['unknown zone', ['sales', '--tz', 'Mars/Olympus'], 2, { match: /unknown time zone/ }],
+  ['format unknown', ['sales', '--format', 'xml'], 2],
+  ['sort unknown field', ['sales', '--sort', 'nope desc'], 2, { match: /unknown field 'nope'/ }],
+  ['sort bad direction', ['sales', '--sort', 'id sideways'], 2],
+  ['sort non-stored field', ['sales', '--sort', 'is_refunded'], 2, { match: /does not store/ }],
+  ['fields unknown', ['sales', '--fields', 'name,bogus'], 2, { match: /valid fields:/ }],
+  ['fields empty', ['sales', '--fields', ''], 2],
+  ['state unknown', ['sales', '--state', 'lost'], 2, { match: /unknown state 'lost'/ }],
+  ['domain not JSON', ['sales', '--domain', '[state = paid]'], 2, { match: /not JSON/ }],
+  ['domain not a list', ['sales', '--domain', '{"state":"paid"}'], 2],
+  ['domain bad leaf', ['sales', '--domain', '[["state","paid"]]'], 2],
+  ['domain bad operator', ['sales', '--domain', '[["state","~","paid"]]'], 2],
+  ['domain unknown field', ['sales', '--domain', '[["bogus","=",1]]'], 2],
+  ['domain dangling or', ['sales', '--domain', '["|",["state","=","paid"]]'], 2],
+  ['unknown flag', ['sales', '--colour'], 2],
+  ['unknown command', ['salez'], 2],
+  ['lines without id', ['lines'], 2],
+  ['lines id not a number', ['lines', 'abc'], 2],
+  ['checkpoint on configs', ['configs', '--checkpoint', 'x.ckpt'], 2],
+  ['full without checkpoint', ['sales', '--full'], 2],
+  ['with-payments on refunds', ['refunds', '--with-payments'], 2],
+  ['config id on products', ['products', '--config-id', '1'], 2],
+  ['protocol unknown', ['sales', '--protocol', 'soap'], 2],
+  // URLs
+  [
+    'url not a url',
+    ['sales', '--url', 'not a url', '--db', 'demo', '--user', 'admin'],
+    2,
+    { env: { POSDATA_PASSWORD: 'x' } },
+  ],
+  [
+    'url not http',
+    ['sales', '--url', 'ftp://127.0.0.1/', '--db', 'demo', '--user', 'admin'],
+    2,
+    { env: { POSDATA_PASSWORD: 'x' } },
+  ],
+  [
+    'plain http off loopback',
+    ['sales', '--url', 'http://pos.example.invalid', '--db', 'demo', '--user', 'admin'],
+    2,
+    { env: { POSDATA_PASSWORD: 'x' }, match: /refusing plain http/ },
+  ],
+  [
+    'login url not http',
+    ['login', '--url', 'file:///etc/passwd', '--db', 'demo', '--user', 'admin', '--password-stdin'],
+    2,
+    { input: 'admin' },
+  ],
+  // output paths
+  ['unwritable output dir', ['sales', '-o', '/nonexistent-dir/x.csv'], 2, { match: /cannot write/ }],
+  ['output into /proc', ['sales', '-o', '/proc/posdata.csv'], 2],
+  // authentication and the server
+  ['not logged in', ['sales'], 3, { env: 'none', match: /not logged in/ }],
+  ['wrong password', ['sales'], 3, { env: { POSDATA_PASSWORD: 'wrong' } }],
+  [
+    'wrong password at login',
+    ['login', '--url', 'URL', '--db', 'demo', '--user', 'admin', '--password-stdin'],
+    3,
+    { env: 'none', input: 'nope' },
+  ],
+  [
+    'wrong database at login',
+    ['login', '--url', 'URL', '--db', 'nodb', '--user', 'admin', '--password-stdin'],
+    3,
+    { env: 'none', input: 'admin', match: /database 'nodb' does not exist/ },
+  ],
+  ['wrong database', ['sales', '--db', 'nodb'], 3],
+  [
+    'unknown user',
+    ['login', '--url', 'URL', '--db', 'demo', '--user', 'ghost', '--password-stdin'],
+    3,
+    { env: 'none', input: 'x' },
+  ],
+  ['unknown order id', ['lines', '99999999'], 4, { match: /does not exist/ }],
+  ['user without POS rights', ['sales'], 5, { env: 'clerk', match: /access/i }],
+  ['connection refused', ['sales', '--url', 'http://127.0.0.1:9'], 6, { match: /refused/ }],
+];
+
+describe('bad input', () => {
+  it('has at least 40 rows', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(40);
+  });
+
+  for (const [name, args, code, opts] of rows) {
+    it(`${name} → exit ${code}`, async () => {
+      const e =
+        opts?.env === 'none'
+          ? { POSDATA_CONFIG_DIR: freshConfigDir() }
+          : opts?.env === 'clerk'
+            ? clerkEnv
+            : { ...env, ...(opts?.env ?? {}) };
+      const a = args.map((x) => (x === 'URL' ? sandbox.url : x));
+      const out = a.includes('-o') || a[0] === 'login' ? a : [...a, '-o', OUT()];
+      const r = await runCli([...out, '--rate', '0'], { env: e, input: opts?.input });
+      expect(r.code, r.stderr).toBe(code);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^posdata: /);
+      expect(r.stderr).not.toMatch(/\n\s+at |Error:|TypeError|node:internal/);
+      if (opts?.match) expect(lines[0]).toMatch(opts.match);
+      expect(r.stdout).toBe('');
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  }
+});
