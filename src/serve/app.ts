@@ -14,7 +14,8 @@ import type { Domain } from '../core/types.js';
 import { type Prepared, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type Resource } from '../query/resources.js';
-import { checkZone, machineZone } from '../query/time.js';
+import { checkZone, machineZone, parseWhen, rangeDomain } from '../query/time.js';
+import { fetchReconciliation, reconcile, toRow } from '../reconcile/compute.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../render/sink.js';
 import { docsOptions, SECURITY_SCHEME } from './docs.js';
@@ -27,6 +28,8 @@ import {
   listResponses,
   PROBLEM_SCHEMA,
   querySchema,
+  RECONCILE_QUERY,
+  RECONCILE_RESPONSES,
   resourceNames,
 } from './schema.js';
 import { type TokenEntry, TokenStore } from './tokens.js';
@@ -397,6 +400,50 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       app.get(r.path, { onRequest: requireToken, schema }, (req, reply) => answer(req, reply, r));
     }
   }
+
+  // The daily cash reconciliation: the reconcile command's own fetch and arithmetic.
+  app.get(
+    '/api/v1/reconcile',
+    {
+      onRequest: requireToken,
+      schema: {
+        tags: ['pos'],
+        summary: 'Cash reconciliation per closed session',
+        description:
+          'Expected against counted cash per closed session, with the totals by payment method. The same rows as `posdata reconcile --format json`.',
+        security: [{ [SECURITY_SCHEME]: [] }],
+        querystring: RECONCILE_QUERY,
+        response: RECONCILE_RESPONSES,
+      },
+    },
+    async (req, reply) => {
+      const session = req.posdata;
+      if (!session) throw new HttpProblem(401, 'not logged in');
+      const q = req.query as { date?: string; from?: string; to?: string; config_id?: number; tz?: string };
+      if (q.tz !== undefined) checkZone(q.tz);
+      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined))
+        throw new UsageError('date and from/to both give the range', 'use either date or from/to');
+      const zone = q.tz ?? session.entry.tz ?? machineZone();
+      const domain: Domain = [['state', '=', 'closed']];
+      if (q.date !== undefined) {
+        if (!parseWhen(q.date, zone, 'date').wholeDay)
+          throw new UsageError(`date '${q.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+        domain.push(...rangeDomain('stop_at', q.date, q.date, zone));
+      } else {
+        domain.push(...rangeDomain('stop_at', q.from, q.to, zone));
+      }
+      if (q.config_id !== undefined) domain.push(['config_id', '=', q.config_id]);
+      const { inputs } = await fetchReconciliation(session.entry.client, domain);
+      const rec = reconcile(inputs);
+      const sink = new MemorySink();
+      const renderer = new JsonRenderer(sink);
+      await renderer.begin();
+      await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, q.tz)));
+      await renderer.end();
+      reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
+      return reply.send(Buffer.from(sink.text()));
+    },
+  );
 
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, docsOptions());

@@ -140,6 +140,70 @@ export function listResponses(r: Resource): Schema {
   };
 }
 
+export const RECONCILE_QUERY: Schema = {
+  type: 'object',
+  properties: {
+    date: {
+      type: 'string',
+      minLength: 1,
+      description: 'one business day: YYYY-MM-DD, today, yesterday (read in tz)',
+    },
+    from: {
+      type: 'string',
+      minLength: 1,
+      description: 'closing time from (stop_at), as the list paths read from',
+    },
+    to: {
+      type: 'string',
+      minLength: 1,
+      description: 'closing time up to; a date-only value includes that whole day',
+    },
+    config_id: { ...ID, description: 'one register' },
+    tz: {
+      type: 'string',
+      minLength: 1,
+      description:
+        "IANA zone of the business day and of opened/closed (default: the Odoo user's zone for the day, UTC times)",
+    },
+  },
+  additionalProperties: false,
+};
+
+export const RECONCILE_RESPONSES: Record<string, Schema> = {
+  200: {
+    description: 'one row per closed session, as `posdata reconcile --format json` prints them',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              session_id: { type: 'integer' },
+              session: { type: 'string' },
+              config_id: { type: 'integer' },
+              register: { type: 'string' },
+              opened: { type: ['string', 'null'] },
+              closed: { type: ['string', 'null'] },
+              opening_cash: { type: 'number' },
+              cash_taken: { type: 'number' },
+              cash_moves: { type: 'number' },
+              expected_cash: { type: 'number' },
+              counted_cash: { type: 'number' },
+              difference: { type: 'number' },
+            },
+            additionalProperties: {
+              type: 'number',
+              description: 'method:<name>: the total taken by that method',
+            },
+          },
+        },
+      },
+    },
+  },
+  ...DATA_ERRORS,
+};
+
 export const LOGIN_BODY: Schema = {
   type: 'object',
   properties: {

@@ -71,6 +71,12 @@ describe('every path answers what the command prints with --format json', () => 
       '/api/v1/sales?domain=%5B%5B%22amount_total%22%2C%22%3E%22%2C500%5D%5D',
       ['sales', '--domain', '[["amount_total",">",500]]'],
     ],
+    ['/api/v1/reconcile', ['reconcile', '--quiet']],
+    [
+      '/api/v1/reconcile?from=7d&config_id=1&tz=UTC',
+      ['reconcile', '--from', '7d', '--config-id', '1', '--tz', 'UTC', '--quiet'],
+    ],
+    ['/api/v1/reconcile?date=yesterday', ['reconcile', '--date', 'yesterday', '--quiet']],
   ];
   for (const [path, args] of cases) {
     it(`GET ${path} = posdata ${args.join(' ')}`, async () => {
@@ -229,6 +235,9 @@ describe('problem documents', () => {
     ['/api/v1/sales/abc/lines', 400],
     ['/api/v1/sales/99999999/lines', 404],
     ['/api/v1/nothing', 404],
+    ['/api/v1/reconcile?date=yesterday&from=7d', 400],
+    ['/api/v1/reconcile?date=2h', 400],
+    ['/api/v1/reconcile?state=closed', 400],
   ];
   for (const [path, status] of bad) {
     it(`GET ${path} → ${status}`, async () => {
@@ -291,6 +300,7 @@ describe('OpenAPI and docs', () => {
       '/api/v1/sessions/closures',
       '/api/v1/payments',
       '/api/v1/products',
+      '/api/v1/reconcile',
       '/api/v1/auth/login',
       '/api/v1/auth/logout',
     ])
