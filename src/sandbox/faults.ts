@@ -1,7 +1,7 @@
 /**
  * Injected faults, to exercise a client's error handling against the sandbox.
  *
- * Grammar (`--faults SPEC`): a comma-free list of rules separated by `;`
+ * Grammar (`--faults SPEC`): rules separated by `;` (or by `,` before a new rule)
  *   RULE  := KINDS '@' N[,N...]          the Nth HTTP request(s) served (1-based) get the fault
  *          | 'rate=' P ':' KINDS         each request gets one of KINDS with probability P (0..1)
  *          | 'every=' K ':' KINDS        every Kth request
@@ -68,10 +68,12 @@ export class FaultPlan {
     this.spec = spec.trim();
     let s = seed;
     let probes = false;
-    for (const part of this.spec
+    const parts = this.spec
       .split(';')
+      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|probes\b|[a-z0-9|]+@))/))
       .map((p) => p.trim())
-      .filter(Boolean)) {
+      .filter(Boolean);
+    for (const part of parts) {
       if (part === 'probes') probes = true;
       else if (part.startsWith('seed=')) s = Number(part.slice(5));
       else if (part.startsWith('rate=')) {
