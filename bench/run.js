@@ -1,0 +1,705 @@
+#!/usr/bin/env node
+// `npm run bench`: posdata against the script it replaces (a curl + jq loop, and an odoorpc
+// script where Debian's python3-odoorpc is installed), side by side on the same sandbox, with
+// medians of several alternating runs; start-up over bare Node; peak RSS at 20k and 500k
+// sales; RPC calls per export. Writes BENCHMARKS.md (the full run) with the machine, the
+// commands and every figure against its target. The measurements mirror the acceptance checks
+// in /work/shared/checks (perf-startup, perf-export, perf-memory).
+//
+// The sandboxes run as child processes (`posdata sandbox`), not in this process: the server's
+// CPU and heap then never mix with the harness's, both run on their own core, and the
+// harness stays small while it parses 200k-row CSVs. RPC calls are therefore counted from
+// `posdata --debug` (one `[rpc] →` line per request).
+//
+// usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--runs N] [--out FILE]
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parse } from 'csv-parse/sync';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'posdata.js');
+const HANDMADE = join(ROOT, 'bench', 'handmade.sh');
+const ODOORPC = join(ROOT, 'bench', 'odoorpc_export.py');
+const SEED = 9;
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    orders: { type: 'string' },
+    'memory-orders': { type: 'string' },
+    runs: { type: 'string' },
+    out: { type: 'string' },
+    'no-odoorpc': { type: 'boolean', default: false },
+  },
+});
+const quick = flags.quick;
+const ORDERS = Number(flags.orders ?? (quick ? 20000 : 200000));
+const MEM_ORDERS = Number(flags['memory-orders'] ?? (quick ? 20000 : 500000));
+const MEM_SMALL = quick ? 2000 : 20000;
+const RUNS = Number(flags.runs ?? (quick ? 2 : 3));
+const OUT = flags.out ?? (quick ? undefined : join(ROOT, 'BENCHMARKS.md'));
+
+const TMP = mkdtempSync(join(tmpdir(), 'posdata-bench-'));
+const CFG = join(TMP, 'config');
+const ENV = { ...process.env, POSDATA_CONFIG_DIR: CFG, NO_COLOR: '1' };
+delete ENV.POSDATA_PROFILE;
+delete ENV.POSDATA_URL;
+delete ENV.POSDATA_PASSWORD;
+const children = new Set();
+const t0 = Date.now();
+
+function log(msg) {
+  process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(0).padStart(4)}s] ${msg}\n`);
+}
+
+function cleanup() {
+  for (const c of children) c.kill('SIGTERM');
+  rmSync(TMP, { recursive: true, force: true });
+}
+process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Runs a command to completion; wall time in ms, stdout/stderr captured unless ignored. */
+function run(cmd, args, { env = ENV, input, stdout = 'pipe', stderr = 'pipe' } = {}) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const p = spawn(cmd, args, { env, stdio: [input === undefined ? 'ignore' : 'pipe', stdout, stderr] });
+    const out = [];
+    const err = [];
+    p.stdout?.on('data', (d) => out.push(d));
+    p.stderr?.on('data', (d) => err.push(d));
+    if (input !== undefined) p.stdin.end(input);
+    p.on('error', reject);
+    p.on('close', (code) => {
+      resolve({
+        ms: Number(process.hrtime.bigint() - start) / 1e6,
+        code,
+        stdout: Buffer.concat(out).toString(),
+        stderr: Buffer.concat(err).toString(),
+      });
+    });
+  });
+}
+
+async function must(what, cmd, args, opts) {
+  const r = await run(cmd, args, opts);
+  if (r.code !== 0) throw new Error(`${what} failed (exit ${r.code}): ${r.stderr.trim().split('\n').pop()}`);
+  return r;
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function rpc(url, service, method, args) {
+  const res = await fetch(`${url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id: 1 }),
+    signal: AbortSignal.timeout(5000),
+  });
+  return (await res.json()).result;
+}
+
+/** `posdata sandbox` in a child process; resolves once it answers common.version. */
+async function startSandbox(orders) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const start = Date.now();
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', String(port), '--seed', String(SEED), '--orders', String(orders)],
+    { env: ENV, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  children.add(child);
+  let errText = '';
+  child.stderr.on('data', (d) => {
+    errText = (errText + d).slice(-2000);
+  });
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+    children.delete(child);
+  });
+  for (;;) {
+    if (exited) throw new Error(`the sandbox exited: ${errText.trim().split('\n').pop()}`);
+    try {
+      if (await rpc(url, 'common', 'version', [])) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() - start > 600_000) throw new Error('the sandbox did not answer within 10 minutes');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const uid = await rpc(url, 'common', 'authenticate', ['demo', 'admin', 'admin', {}]);
+  if (!uid) throw new Error('admin/admin does not authenticate on the sandbox');
+  return {
+    url,
+    port,
+    uid,
+    readyS: (Date.now() - start) / 1000,
+    rssMiB: () => {
+      try {
+        const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+        return m ? Math.round(Number(m[1]) / 1024) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        if (exited) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function login(url) {
+  rmSync(CFG, { recursive: true, force: true });
+  await must(
+    'posdata login',
+    process.execPath,
+    [BIN, 'login', '--url', url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
+    { input: 'admin' },
+  );
+}
+
+// ---------------------------------------------------------------- start-up (perf-startup)
+
+/** As perf-startup: 16 runs, the first dropped, the median of the other 15. */
+function startupMs(cmd, args) {
+  const t = [];
+  for (let i = 0; i < 16; i++) {
+    const s = process.hrtime.bigint();
+    execFileSync(cmd, args, { stdio: 'ignore' });
+    t.push(Number(process.hrtime.bigint() - s) / 1e6);
+  }
+  t.shift();
+  t.sort((a, b) => a - b);
+  return t[7];
+}
+
+function measureStartup() {
+  log('start-up: node -e 0, posdata --version, posdata sales --help (16 runs each)');
+  const base = startupMs(process.execPath, ['-e', '0']);
+  const version = startupMs(process.execPath, [BIN, '--version']);
+  const help = startupMs(process.execPath, [BIN, 'sales', '--help']);
+  return { base, version, help, over: Math.max(version, help) - base };
+}
+
+// ---------------------------------------------------------------- export (perf-export)
+
+function csvRows(file, header) {
+  const rows = parse(readFileSync(file), { relax_column_count: true });
+  return header ? rows.slice(1) : rows;
+}
+
+/**
+ * Cell by cell: identical text, or the same amount written differently: Python's 10.0 for 10,
+ * or jq's 29.650000000000002 (Odoo's binary float, as sent) where posdata rounds to 29.65.
+ */
+const sameAmount = (a, b) => {
+  if (a === '' || b === '') return false;
+  const x = Number(a);
+  const y = Number(b);
+  return Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x));
+};
+
+function compareCsv(reference, other) {
+  const res = {
+    rows: other.length,
+    refRows: reference.length,
+    exact: 0,
+    sameNumber: 0,
+    differ: 0,
+    example: '',
+  };
+  const n = Math.min(reference.length, other.length);
+  for (let i = 0; i < n; i++) {
+    const a = reference[i];
+    const b = other[i];
+    let kind = 'exact';
+    if (a.length !== b.length) kind = 'differ';
+    else {
+      for (let j = 0; j < a.length; j++) {
+        if (a[j] === b[j]) continue;
+        if (sameAmount(a[j], b[j])) kind = kind === 'exact' ? 'sameNumber' : kind;
+        else kind = 'differ';
+      }
+    }
+    if (kind === 'exact') res.exact++;
+    else if (kind === 'sameNumber') res.sameNumber++;
+    else {
+      res.differ++;
+      if (!res.example) res.example = `row ${i + 1}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+    }
+  }
+  res.identical = reference.length === other.length && res.differ === 0;
+  res.ids = reference.length === other.length && reference.every((r, i) => r[0] === other[i][0]);
+  return res;
+}
+
+async function measureExport(sbx, odoorpcOk) {
+  const hand = join(TMP, 'hand.csv');
+  const ours = join(TMP, 'ours.csv');
+  const py = join(TMP, 'odoorpc.csv');
+  const shEnv = { ...ENV, URL: sbx.url, ADMIN_UID: String(sbx.uid) };
+  const port = String(sbx.port);
+  const contenders = [
+    [
+      'curl+jq',
+      () => must('curl+jq loop', 'bash', [HANDMADE, 'handmade', hand], { env: shEnv, stdout: 'ignore' }),
+    ],
+    [
+      'floor',
+      () => must('download-only loop', 'bash', [HANDMADE, 'floor'], { env: shEnv, stdout: 'ignore' }),
+    ],
+    [
+      'posdata',
+      () =>
+        must(
+          'posdata sales',
+          process.execPath,
+          [BIN, 'sales', '--format', 'csv', '--rate', '0', '-o', ours],
+          {
+            stdout: 'ignore',
+          },
+        ),
+    ],
+  ];
+  if (odoorpcOk)
+    contenders.push([
+      'odoorpc',
+      () =>
+        must('odoorpc script', '/usr/bin/python3', [
+          ODOORPC,
+          '127.0.0.1',
+          port,
+          'demo',
+          'admin',
+          'admin',
+          py,
+        ]),
+    ]);
+  const times = Object.fromEntries(contenders.map(([k]) => [k, []]));
+  const ratioHand = [];
+  const ratioFloor = [];
+  for (let i = 1; i <= RUNS; i++) {
+    const line = [];
+    for (const [name, fn] of contenders) {
+      const r = await fn();
+      times[name].push(r.ms);
+      line.push(`${name} ${Math.round(r.ms)} ms`);
+    }
+    const o = times.posdata.at(-1);
+    ratioHand.push(o / times['curl+jq'].at(-1));
+    ratioFloor.push(o / times.floor.at(-1));
+    log(`export run ${i}/${RUNS}: ${line.join(', ')}`);
+  }
+  log('comparing the CSVs (csv-parse, cell by cell)');
+  const handRows = csvRows(hand, false);
+  const cmpOurs = compareCsv(handRows, csvRows(ours, true));
+  const cmpPy = odoorpcOk ? compareCsv(handRows, csvRows(py, false)) : undefined;
+  return {
+    times,
+    medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])),
+    ratioHand: median(ratioHand),
+    ratioFloor: median(ratioFloor),
+    cmpOurs,
+    cmpPy,
+    csvBytes: statSync(ours).size,
+  };
+}
+
+// ---------------------------------------------------------------- RPC calls
+
+async function countRpc(extra) {
+  const out = join(TMP, 'rpc.csv');
+  const r = await must('posdata --debug sales', process.execPath, [
+    BIN,
+    'sales',
+    '--debug',
+    '--format',
+    'csv',
+    '--rate',
+    '0',
+    '-o',
+    out,
+    ...extra,
+  ]);
+  const byMethod = {};
+  let total = 0;
+  for (const line of r.stderr.split('\n')) {
+    const m = /^\[rpc\] → \S+ (\S+)/.exec(line);
+    if (!m) continue;
+    total++;
+    byMethod[m[1]] = (byMethod[m[1]] ?? 0) + 1;
+  }
+  const pages = byMethod['pos.order.search_read'] ?? 0;
+  const setup = (byMethod['pos.order.fields_get'] ?? 0) + (byMethod['pos.order.search_count'] ?? 0);
+  const rows = readFileSync(out, 'utf8').split('\n').length - 2;
+  return { total, pages, perPage: pages ? (total - setup) / pages : Number.NaN, byMethod, rows, ms: r.ms };
+}
+
+// ---------------------------------------------------------------- memory (perf-memory)
+
+function ensureTime() {
+  if (existsSync('/usr/bin/time')) return 'present';
+  log('/usr/bin/time is missing: apt-get install -y time');
+  for (const args of [['install', '-y', '-qq', 'time'], null]) {
+    try {
+      if (args === null) {
+        execFileSync('apt-get', ['update', '-qq'], { stdio: 'ignore' });
+        execFileSync('apt-get', ['install', '-y', '-qq', 'time'], { stdio: 'ignore' });
+      } else execFileSync('apt-get', args, { stdio: 'ignore' });
+      if (existsSync('/usr/bin/time')) return 'installed by the bench (apt-get install -y time)';
+    } catch {
+      /* try the next way */
+    }
+  }
+  return undefined;
+}
+
+async function peakRssKiB(extra) {
+  const r = await must(
+    'posdata sales under /usr/bin/time',
+    '/usr/bin/time',
+    ['-f', '%M', process.execPath, BIN, 'sales', '--format', 'csv', '--rate', '0', ...extra],
+    { stdout: 'ignore' },
+  );
+  return Number(r.stderr.trim().split('\n').pop());
+}
+
+async function measureMemory() {
+  const small = [];
+  const big = [];
+  for (let i = 0; i < (quick ? 1 : 2); i++) {
+    small.push(await peakRssKiB(['--limit', String(MEM_SMALL)]));
+    big.push(await peakRssKiB([]));
+    log(
+      `peak RSS run ${i + 1}: ${MEM_SMALL} sales ${small.at(-1)} KiB, ${MEM_ORDERS} sales ${big.at(-1)} KiB`,
+    );
+  }
+  return { small: Math.max(...small), big: Math.max(...big), smallRuns: small, bigRuns: big };
+}
+
+// ---------------------------------------------------------------- odoorpc
+
+function odoorpcAvailable() {
+  if (flags['no-odoorpc']) return { ok: false, note: 'skipped (--no-odoorpc)' };
+  const probe = () => {
+    try {
+      return execFileSync('/usr/bin/python3', ['-c', 'import odoorpc; print(odoorpc.__version__)'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+        .toString()
+        .trim();
+    } catch {
+      return undefined;
+    }
+  };
+  let v = probe();
+  let how = 'installed';
+  if (!v) {
+    log('python3-odoorpc is not installed: trying apt-get install -y python3-odoorpc');
+    try {
+      execFileSync('apt-get', ['install', '-y', '-qq', 'python3-odoorpc'], { stdio: 'ignore' });
+      how = 'installed by the bench';
+    } catch {
+      /* no apt, no rights or no such package */
+    }
+    v = probe();
+  }
+  return v
+    ? { ok: true, note: `python3-odoorpc ${v} (${how})` }
+    : { ok: false, note: 'python3-odoorpc is not installed and apt-get could not install it' };
+}
+
+// ---------------------------------------------------------------- report
+
+function machine() {
+  const cpu = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model;
+  let nproc = String(cpus().length);
+  try {
+    nproc = execFileSync('nproc').toString().trim();
+  } catch {
+    /* os.cpus() it is */
+  }
+  const tool = (cmd, args) => {
+    try {
+      return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+        .toString()
+        .trim()
+        .split('\n')[0];
+    } catch {
+      return 'missing';
+    }
+  };
+  return {
+    nproc,
+    cpu,
+    memGiB: (totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    os: tool('uname', ['-sr']),
+    curl: tool('curl', ['--version']).split(' ').slice(0, 2).join(' '),
+    jq: tool('jq', ['--version']),
+    python: tool('/usr/bin/python3', ['--version']),
+    commit: tool('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD']),
+  };
+}
+
+const f0 = (n) => (Number.isFinite(n) ? String(Math.round(n)) : 'n/a');
+const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
+const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**not met**');
+
+function report(r) {
+  const m = r.machine;
+  const s = r.startup;
+  const e = r.export;
+  const mem = r.memory;
+  const rows = [];
+  rows.push(['Start-up: `node -e 0` (bare Node)', `${f1(s.base)} ms`, '', undefined]);
+  rows.push([
+    'Start-up: `posdata --version`',
+    `${f1(s.version)} ms (+${f1(s.version - s.base)})`,
+    '',
+    undefined,
+  ]);
+  rows.push([
+    'Start-up: `posdata sales --help`',
+    `${f1(s.help)} ms (+${f1(s.help - s.base)})`,
+    '',
+    undefined,
+  ]);
+  rows.push(['Start-up over bare Node (worst of the two)', `${f1(s.over)} ms`, '≤ 40 ms', s.over <= 40]);
+  if (e) {
+    rows.push([
+      `Export ${r.orders} sales: curl + jq loop (median)`,
+      `${f0(e.medians['curl+jq'])} ms`,
+      '',
+      undefined,
+    ]);
+    rows.push([
+      `Export ${r.orders} sales: download only, the floor (median)`,
+      `${f0(e.medians.floor)} ms`,
+      '',
+      undefined,
+    ]);
+    rows.push([`Export ${r.orders} sales: posdata (median)`, `${f0(e.medians.posdata)} ms`, '', undefined]);
+    if (e.medians.odoorpc !== undefined)
+      rows.push([
+        `Export ${r.orders} sales: odoorpc script (median)`,
+        `${f0(e.medians.odoorpc)} ms`,
+        '',
+        undefined,
+      ]);
+    rows.push(['posdata / curl+jq (median of per-run ratios)', f2(e.ratioHand), '≤ 0.5', e.ratioHand <= 0.5]);
+    rows.push(['posdata / download-only floor', f2(e.ratioFloor), '≤ 1.25', e.ratioFloor <= 1.25]);
+    if (e.medians.odoorpc !== undefined)
+      rows.push(['posdata / odoorpc', f2(e.medians.posdata / e.medians.odoorpc), '', undefined]);
+    rows.push([
+      'Rows identical to curl+jq',
+      `${e.cmpOurs.rows} vs ${e.cmpOurs.refRows} rows; ${e.cmpOurs.exact} identical cell for cell, ${e.cmpOurs.sameNumber} differing only in float noise (jq prints Odoo's 29.650000000000002, posdata 29.65), ${e.cmpOurs.differ} different; ids in the same order: ${e.cmpOurs.ids ? 'yes' : 'no'}`,
+      'identical',
+      e.cmpOurs.identical,
+    ]);
+    if (e.cmpPy)
+      rows.push([
+        'odoorpc rows against curl+jq',
+        `${e.cmpPy.rows} rows; ${e.cmpPy.exact} identical, ${e.cmpPy.sameNumber} the same numbers written differently (Python's 10.0), ${e.cmpPy.differ} different`,
+        '',
+        undefined,
+      ]);
+  }
+  if (mem) {
+    rows.push([
+      `Peak RSS, export of ${MEM_SMALL} sales (\`--limit ${MEM_SMALL}\`)`,
+      `${f1(mem.small / 1024)} MiB`,
+      '',
+      undefined,
+    ]);
+    rows.push([
+      `Peak RSS, export of all ${r.memOrders} sales`,
+      `${f1(mem.big / 1024)} MiB`,
+      '≤ 120 MiB',
+      r.quick ? undefined : mem.big <= 120 * 1024,
+    ]);
+    rows.push([
+      `Peak RSS growth (${r.memOrders} / ${MEM_SMALL})`,
+      `×${f2(mem.big / mem.small)}`,
+      '≤ ×1.3',
+      r.quick ? undefined : mem.big / mem.small <= 1.3,
+    ]);
+  } else rows.push(['Peak RSS', 'not measured: /usr/bin/time is missing', '', false]);
+  if (r.rpc) {
+    rows.push([
+      'RPC calls, default export',
+      `${r.rpc.plain.total} (${r.rpc.plain.pages} pages of ${f0(r.rpc.plain.rows / r.rpc.plain.pages)}; ${f2(r.rpc.plain.perPage)} per page)`,
+      '',
+      undefined,
+    ]);
+    rows.push([
+      'RPC calls, `--with-payments`',
+      `${r.rpc.pay.total} (${r.rpc.pay.pages} pages; ${f2(r.rpc.pay.perPage)} per page)`,
+      '≤ 3 per page',
+      r.rpc.pay.perPage <= 3,
+    ]);
+  }
+  const table = rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`).join('\n');
+  const perRun = e
+    ? Object.entries(e.times)
+        .map(([k, v]) => `| ${k} | ${v.map((x) => Math.round(x)).join(' / ')} | ${f0(median(v))} |`)
+        .join('\n')
+    : '';
+  const methods = (b) =>
+    Object.entries(b)
+      .map(([k, v]) => `${k} ×${v}`)
+      .join(', ');
+  const notesFile = join(ROOT, 'bench', 'notes.md');
+  const notes = existsSync(notesFile) ? `\n${readFileSync(notesFile, 'utf8').trim()}\n` : '';
+  return `# Benchmarks
+
+Generated by \`npm run bench\` (bench/run.js) on ${r.date} at commit ${m.commit}; total bench time ${f0(r.totalS)} s.${r.quick ? ' **Quick mode: small sizes, not the target figures.**' : ''}
+
+## Machine
+
+| | |
+|---|---|
+| CPUs (\`nproc\`) | ${m.nproc} |
+| CPU model | ${m.cpu} |
+| Memory | ${m.memGiB} GiB |
+| OS | ${m.os} |
+| Node | ${m.node} |
+| curl / jq / Python | ${m.curl} / ${m.jq} / ${m.python} |
+| odoorpc | ${r.odoorpc.note} |
+| /usr/bin/time | ${r.timeTool ?? 'missing'} |
+| Load average (1 min) at start / end | ${r.loadStart} / ${r.loadEnd} (other work on the machine inflates wall times) |
+
+## Reproduce
+
+\`\`\`sh
+npm ci
+npm run bench                 # full run (this file): ${r.orders} sales for the export, ${r.memOrders} for memory, ~10 min
+npm run bench -- --quick      # 20k sales, fewer runs, under 2 min; prints, does not write this file
+node bench/run.js --orders 200000 --memory-orders 500000 --runs 3 --out BENCHMARKS.md   # after npm run build
+\`\`\`
+
+Every sandbox is \`posdata sandbox --seed ${SEED} --orders N\` in its own process on loopback (its CPU and memory stay out
+of the measured processes). The export is timed as wall time of the whole process, the contenders alternating
+run by run against the same sandbox: curl+jq is bench/handmade.sh \`handmade\` (the loop of
+/work/shared/checks/perf-export), the floor is its \`floor\` (the same 5,000-record pages downloaded only, into
+\`wc -c\`), posdata is \`posdata sales --format csv --rate 0 -o FILE\` after \`posdata login\`, odoorpc is
+bench/odoorpc_export.py. Start-up is the median of 15 runs (16, the first dropped), as perf-startup. Peak RSS is
+\`/usr/bin/time -f %M posdata sales --format csv --rate 0 [--limit ${MEM_SMALL}] >/dev/null\`, the worst of
+${r.quick ? 1 : 2} runs, as perf-memory. RPC calls are the \`[rpc] →\` lines of \`posdata --debug\`.
+
+## Results
+
+| Figure | Value | Target | |
+|---|---|---|---|
+${table}
+
+Sandboxes: ${r.orders} sales ready in ${f0(r.sandboxReadyS)} s (${r.sandboxRssMiB ?? '?'} MiB RSS)${r.memSandboxReadyS !== undefined ? `; ${r.memOrders} sales ready in ${f0(r.memSandboxReadyS)} s (${r.memSandboxRssMiB ?? '?'} MiB RSS)` : ''}.
+${e ? `posdata's CSV: ${(e.csvBytes / 2 ** 20).toFixed(1)} MiB.` : ''}
+
+### Export, every run (ms)
+
+| Contender | Runs | Median |
+|---|---|---|
+${perRun}
+${
+  r.rpc
+    ? `
+### RPC calls by method
+
+- default export: ${methods(r.rpc.plain.byMethod)} (${f0(r.rpc.plain.ms)} ms with --debug)
+- \`--with-payments\`: ${methods(r.rpc.pay.byMethod)} (${f0(r.rpc.pay.ms)} ms with --debug)
+`
+    : ''
+}${e && !e.cmpOurs.identical ? `\nFirst differing row (curl+jq vs posdata): ${e.cmpOurs.example}\n` : ''}${notes}`;
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
+    throw new Error('dist/ is missing: run npm run build');
+  const r = {
+    quick,
+    orders: ORDERS,
+    memOrders: MEM_ORDERS,
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+  };
+  r.machine = machine();
+  r.loadStart = loadavg()[0].toFixed(2);
+  r.odoorpc = odoorpcAvailable();
+  r.timeTool = ensureTime();
+  log(
+    `${quick ? 'quick' : 'full'} run: export of ${ORDERS} sales ×${RUNS}, memory at ${MEM_SMALL} and ${MEM_ORDERS}; ${r.odoorpc.note}`,
+  );
+
+  // Start-up first, while no sandbox competes for the CPUs.
+  r.startup = measureStartup();
+  log(
+    `start-up: node ${f1(r.startup.base)} ms, --version ${f1(r.startup.version)} ms, sales --help ${f1(r.startup.help)} ms`,
+  );
+
+  log(`starting a sandbox with ${ORDERS} sales`);
+  let sbx = await startSandbox(ORDERS);
+  r.sandboxReadyS = sbx.readyS;
+  r.sandboxRssMiB = sbx.rssMiB();
+  log(`sandbox ready in ${f0(sbx.readyS)} s at ${sbx.url}`);
+  await login(sbx.url);
+  r.export = await measureExport(sbx, r.odoorpc.ok);
+  log(`export: posdata/curl+jq ${f2(r.export.ratioHand)}, posdata/floor ${f2(r.export.ratioFloor)}`);
+  r.rpc = { plain: await countRpc([]), pay: await countRpc(['--with-payments']) };
+  log(
+    `RPC: ${r.rpc.plain.total} calls plain, ${r.rpc.pay.total} with payments (${f2(r.rpc.pay.perPage)} per page)`,
+  );
+
+  if (r.timeTool) {
+    if (MEM_ORDERS !== ORDERS) {
+      await sbx.stop();
+      log(`starting a sandbox with ${MEM_ORDERS} sales`);
+      sbx = await startSandbox(MEM_ORDERS);
+      r.memSandboxReadyS = sbx.readyS;
+      r.memSandboxRssMiB = sbx.rssMiB();
+      log(`sandbox ready in ${f0(sbx.readyS)} s`);
+      await login(sbx.url);
+    }
+    r.memory = await measureMemory();
+  }
+  await sbx.stop();
+  r.totalS = (Date.now() - t0) / 1000;
+  r.loadEnd = loadavg()[0].toFixed(2);
+  const md = report(r);
+  if (OUT) {
+    writeFileSync(OUT, md);
+    log(`wrote ${OUT}`);
+  }
+  process.stdout.write(md);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${err.message}\n`);
+  process.exitCode = 1;
+});
