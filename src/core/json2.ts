@@ -4,6 +4,17 @@
 // serialize_exception body ({name, message, arguments, context, debug}). Shapes follow the
 // recorded exchanges in shared/research/odoo19-wire/ (rpc/controllers/json2.py, http.py
 // Json2Dispatcher.handle_error).
+//
+// Replies → exit codes (the same codes JSON-RPC gives for the same Odoo error):
+//   200 JSON of the method's shape → the result; 200 HTML / garbled / wrong shape → 6
+//   401 any body (unknown, expired or revoked key; a password as bearer) → 3, "make a new key"
+//   403 AccessError → 5 (POS group hint); AccessDenied → 3
+//   404 NotFound (unknown model or method) → 5; MissingError → 4 (on res.users: 3)
+//   404 HTML "No database is selected" → 3 (check --db); other 404 without JSON → 6 (no JSON-2)
+//   422 UnprocessableEntity / UserError → 5 (posdata builds every keyword itself)
+//   500 ValueError "Invalid field…" → 2 (a field the user named); any other error body → 5
+//   429/502/503/504 → retried by the HTTP layer (reads), then 6; other statuses without an
+//   Odoo error body (400/415 HTML, a proxy's 500 page) → 6
 import { AuthError, type PosdataError, ProtocolError, ServerError } from './errors.js';
 import type { Http, HttpReply } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
