@@ -7,7 +7,7 @@ import { negotiateProtocol } from '../cli/auth.js';
 import { type ConnectionOptions, makeHttp, makeTransport, trace } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { OdooClient } from '../core/client.js';
-import { AuthError } from '../core/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import { parseServerUrl } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
@@ -85,10 +85,27 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     if (io.debug) io.err(`posdata serve: ${redactor.text(String((err as Error)?.message ?? err))}`);
   });
 
-  await app.listen({ host: o.host ?? '127.0.0.1', port: o.port ?? 8080 });
+  const host = o.host ?? '127.0.0.1';
+  try {
+    await app.listen({ host, port: o.port ?? 8080 });
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await http.close();
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(
+        `port ${o.port} on ${host} is already in use`,
+        'choose another with --port (0 = any free port)',
+      );
+    if (code === 'EACCES')
+      throw new UsageError(`not allowed to listen on port ${o.port}`, 'use a port above 1023');
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(`cannot listen on ${host}: no such local address`, 'check --host');
+    throw err;
+  }
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
-  const base = `http://${displayHost(o.host ?? '127.0.0.1')}:${port}`;
+  const base = `http://${displayHost(host)}:${port}`;
   io.err(`posdata serve: ${base} (docs at ${base}/docs) for ${url.href} database ${db}`);
 
   await new Promise<void>((resolve) => {

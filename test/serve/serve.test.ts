@@ -340,6 +340,15 @@ describe('OpenAPI and docs', () => {
 });
 
 describe('secrets and shutdown', () => {
+  it('a port already in use is a usage error (exit 2), one line', async () => {
+    const port = new URL(served.base).port;
+    const r = await runCli(['serve', '--port', port, ...P], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `posdata: port ${port} on 127.0.0.1 is already in use; choose another with --port (0 = any free port)\n`,
+    );
+  });
+
   it('with --debug, neither the password nor a token reaches stderr; SIGTERM stops it cleanly', async () => {
     const key = sandbox.users.find((u: { login: string }) => u.login === 'pos').apiKey as string;
     const dbg = await startServe([...P, '--debug'], env);
