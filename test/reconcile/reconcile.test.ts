@@ -353,6 +353,101 @@ describe('posdata reconcile', () => {
   });
 });
 
+describe('posdata reconcile on what real Odoo 16/17 write beside the cash moves', () => {
+  it('ignores the lines Odoo posts when closing, and follows Odoo where it nets an opening count difference', async () => {
+    const sb = await startTestSandbox({ seed: 5, orders: 300, days: 4 });
+    try {
+      const e = await loginEnv(sb.url);
+      const raw = new Rpc(sb.url);
+      const args = ['reconcile', '--from', '2000-01-01', '--to', 'today', '--format', 'json', ...P];
+      const before = JSON.parse((await runCli(args, { env: e })).stdout) as Row[];
+      const byId = (rows: Row[], sid: number): Row => rows.find((r) => r.session_id === sid) as Row;
+
+      // Closing a session, Odoo 16-19 post its cash takings and the counted difference as
+      // statement lines of the session; they are not cash moves.
+      const closedOne =
+        before.find((r) => r.config_id === 3 && r.difference !== 0) ??
+        (before.find((r) => r.config_id === 3) as Row);
+      await raw.kw('account.bank.statement.line', 'create', [
+        {
+          pos_session_id: closedOne.session_id,
+          amount: closedOne.cash_taken,
+          payment_ref: closedOne.session,
+          date: '2026-11-20',
+        },
+      ]);
+      if (closedOne.difference !== 0) {
+        await raw.kw('account.bank.statement.line', 'create', [
+          {
+            pos_session_id: closedOne.session_id,
+            amount: closedOne.difference,
+            payment_ref: 'Cash difference observed during the counting (Loss) - closing',
+            date: '2026-11-20',
+          },
+        ]);
+      }
+      // An opening count 5.00 above the previous closing: Odoo sets the opening balance to the
+      // count and posts the 5.00 as a statement line before any sale (so it is in
+      // cash_real_transaction); the drawer then holds 5.00 more at closing too.
+      const last = before.filter((r) => r.config_id === 2).at(-1) as Row;
+      const [t] = await raw.kw<Rec[]>('pos.session', 'read', [[last.session_id]], {
+        fields: ['cash_register_balance_start', 'cash_real_transaction', 'cash_register_balance_end_real'],
+      });
+      await raw.kw('pos.session', 'write', [
+        [t.id],
+        {
+          cash_register_balance_start: (t.cash_register_balance_start as number) + 5,
+          cash_real_transaction: (t.cash_real_transaction as number) + 5,
+          cash_register_balance_end_real: (t.cash_register_balance_end_real as number) + 5,
+        },
+      ]);
+      await raw.kw('account.bank.statement.line', 'create', [
+        {
+          pos_session_id: t.id,
+          amount: 5,
+          payment_ref: 'Cash difference observed during the counting (Profit) - opening',
+          date: '2026-11-20',
+        },
+      ]);
+
+      const r = await runCli(args, { env: e });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^posdata: note: for 1 session \\(e\\.g\\. ${last.session}\\) expected cash is Odoo's theoretical balance`,
+        ),
+      );
+      const after = JSON.parse(r.stdout) as Row[];
+      for (const row of after.filter((x) => x.session_id !== last.session_id)) {
+        expect(row).toEqual(byId(before, row.session_id as number));
+      }
+      const lines = await raw.searchRead<Rec>(
+        'account.bank.statement.line',
+        [['pos_session_id', '=', closedOne.session_id]],
+        {
+          fields: ['amount'],
+        },
+      );
+      // A plain sum of the statement lines would count the takings twice.
+      expect(cents(lines.reduce((a, l) => a + (l.amount as number), 0))).not.toBe(closedOne.cash_moves);
+
+      const b = byId(before, last.session_id as number);
+      const a = byId(after, last.session_id as number);
+      expect(a.opening_cash).toBeCloseTo((b.opening_cash as number) + 5, 2);
+      expect(a.cash_moves).toBeCloseTo(b.cash_moves as number, 2);
+      expect(a.expected_cash).toBeCloseTo((b.expected_cash as number) + 5, 2);
+      expect(a.counted_cash).toBeCloseTo((b.counted_cash as number) + 5, 2);
+      expect(a.difference).toBeCloseTo(b.difference as number, 2);
+      const [odoo] = await raw.kw<Rec[]>('pos.session', 'read', [[last.session_id]], {
+        fields: ['cash_register_difference'],
+      });
+      expect(a.difference).toBeCloseTo(odoo.cash_register_difference as number, 2);
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
 describe('posdata reconcile RPC count', () => {
   it('stays flat from a handful of sessions to 500', async () => {
     const counts: { sessions: number; rpcs: number; debugLines: number }[] = [];
