@@ -293,6 +293,7 @@ export function generate(opts: GenerateOptions): Generated {
   const plans: SessionPlan[][] = [];
   const sessions = db.table('pos.session');
   const lastClose = new Map<number, number>();
+  const perRegister: number[] = [];
   for (let d = days - 1; d >= 0; d--) {
     const dayStart = today - d * DAY;
     const day: { register: number; start: number; end: number; open: boolean }[] = [];
@@ -316,7 +317,10 @@ export function generate(opts: GenerateOptions): Generated {
         const id = sessions.nextId;
         const rec: Rec = {
           id,
-          name: `POS/${String(id).padStart(5, '0')}`,
+          // 17 numbers sessions POS/00001 across registers; 19 per register, "<register>/00001".
+          name: v19
+            ? `${registers[p.register]}/${String((perRegister[p.register] = (perRegister[p.register] ?? 0) + 1)).padStart(5, '0')}`
+            : `POS/${String(id).padStart(5, '0')}`,
           config_id: p.register + 1,
           user_id: p.open || rng.chance(0.6) ? 2 : 6,
           start_at: fmtDatetime(p.start),
