@@ -315,11 +315,13 @@ export function generate(opts: GenerateOptions): Generated {
     plans.push(
       day.map((p) => {
         const id = sessions.nextId;
+        const nth = (perRegister[p.register] ?? 0) + 1;
+        perRegister[p.register] = nth;
         const rec: Rec = {
           id,
           // 17 numbers sessions POS/00001 across registers; 19 per register, "<register>/00001".
           name: v19
-            ? `${registers[p.register]}/${String((perRegister[p.register] = (perRegister[p.register] ?? 0) + 1)).padStart(5, '0')}`
+            ? `${registers[p.register]}/${String(nth).padStart(5, '0')}`
             : `POS/${String(id).padStart(5, '0')}`,
           config_id: p.register + 1,
           user_id: p.open || rng.chance(0.6) ? 2 : 6,
