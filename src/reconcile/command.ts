@@ -41,21 +41,14 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
     throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
   }
   const tolerance = o.tolerance ?? 0.01;
+  // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
+  rangeFor(o, o.tz ?? 'UTC');
 
   const session = await openSession(o, io);
   const { client } = session;
   // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
   const zone = o.tz ?? session.profile.tz ?? machineZone();
-  const domain: Domain = [['state', '=', 'closed']];
-  if (o.date !== undefined) {
-    // Parsed first so that a span such as 2h is refused rather than read as a range.
-    if (!parseWhen(o.date, zone, '--date').wholeDay) {
-      throw new UsageError(`--date '${o.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
-    }
-    domain.push(...rangeDomain('stop_at', o.date, o.date, zone));
-  } else {
-    domain.push(...rangeDomain('stop_at', o.from, o.to, zone));
-  }
+  const domain: Domain = [['state', '=', 'closed'], ...rangeFor(o, zone)];
   if (o.configId !== undefined) domain.push(['config_id', '=', o.configId]);
 
   const { inputs } = await fetchReconciliation(client, domain);
@@ -109,6 +102,16 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
       );
     }
   }
+}
+
+/** Closing time in the range: `--date D` is that whole business day, else `--from`/`--to`. */
+function rangeFor(o: ReconcileOptions, zone: string): Domain {
+  if (o.date === undefined) return rangeDomain('stop_at', o.from, o.to, zone);
+  // A span such as 2h is refused rather than read as "from two hours ago".
+  if (!parseWhen(o.date, zone, '--date').wholeDay) {
+    throw new UsageError(`--date '${o.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+  }
+  return rangeDomain('stop_at', o.date, o.date, zone);
 }
 
 function makeRenderer(
