@@ -139,14 +139,14 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   const differing = rec.sessions.filter((s) => beyond(s.difference, o.tolerance));
   let close = `${rec.sessions.length} session${rec.sessions.length === 1 ? '' : 's'}`;
   if (differing.length === 0) {
-    if (rec.sessions.length > 0) close += `, none differs by more than ${o.tolerance.toFixed(2)}`;
+    if (rec.sessions.length > 0) close += `, none differs by more than ${o.tolerance}`;
   } else {
     const short = differing.filter((s) => s.difference < 0).length;
     const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance.toFixed(2)} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
+    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
   }
   const hidden = columns.length - kept.length;
-  if (hidden > 0)
+  if (hidden > 0 && rec.sessions.length > 0)
     close += `; ${hidden} column${hidden === 1 ? '' : 's'} hidden, widen the terminal or use --format csv`;
   return `${rec.sessions.length > 0 ? `${table.toString()}\n` : ''}${close}\n`;
 }
