@@ -47,6 +47,8 @@ export interface ServeConfig {
   version: string;
   /** One line per request (--debug). */
   log?: (line: string) => void;
+  /** Internal errors (a bug), always shown. */
+  warn: (line: string) => void;
 }
 
 /** An error with its HTTP status already decided (auth, rate limit). */
@@ -127,6 +129,8 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     // must never reach a log. --debug gets one redacted line per request instead.
     logger: false,
     forceCloseConnections: true,
+    // HEAD on a data path would run the whole query for nothing.
+    exposeHeadRoutes: false,
     return503OnClosing: true,
     ajv: {
       customOptions: {
@@ -170,7 +174,10 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     }
     const p = problemOf(err, instance);
     if (p.status === 400) p.detail = asParameters(p.detail);
-    if (p.status === 500 && config.log) config.log(redactor.text(`internal error: ${(err as Error)?.stack}`));
+    if (p.status === 500) {
+      const e = err as Error;
+      config.warn(redactor.text(`internal error: ${(config.log ? e?.stack : e?.message) ?? String(err)}`));
+    }
     const headers: Record<string, string> = p.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return sendProblem(reply, p, headers);
   });
@@ -389,7 +396,14 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
             ...schema,
             params: {
               type: 'object',
-              properties: { order_id: { type: 'integer', minimum: 1, description: 'the sales ticket id' } },
+              properties: {
+                order_id: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 2147483647,
+                  description: 'the sales ticket id',
+                },
+              },
               required: ['order_id'],
             },
           },

@@ -77,6 +77,7 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     target: { url: url.href, db },
     version: version(),
     log: io.debug ? (line) => io.err(`posdata serve: ${line}`) : undefined,
+    warn: (line) => io.err(`posdata serve: ${line}`),
   });
 
   // A stream abandoned by its client can leave a prefetched page's request behind; its

@@ -6,7 +6,8 @@ import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '
 
 type Schema = Record<string, unknown>;
 
-const ID = { type: 'integer', minimum: 1 } as const;
+/** Odoo ids are PostgreSQL integers. */
+const ID = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
 /** The query parameters of one resource's path, as the command's flags apply to it. */
 export function querySchema(r: Resource): Schema {

@@ -234,6 +234,7 @@ describe('problem documents', () => {
     ['/api/v1/sales?domain=not-json', 400],
     ['/api/v1/sales/abc/lines', 400],
     ['/api/v1/sales/99999999/lines', 404],
+    ['/api/v1/sales/99999999999999999999/lines', 400],
     ['/api/v1/nothing', 404],
     ['/api/v1/reconcile?date=yesterday&from=7d', 400],
     ['/api/v1/reconcile?date=2h', 400],
