@@ -847,6 +847,10 @@ function write(db: Db, env: Env, model: ModelDef, ids: number[], valsArg: unknow
           ? commandsToIds(v, db.value(f, rec) as number[])
           : convertValue(db, f, v);
     }
+    // config_id is stored but related to the session (17) or computed from it (19).
+    if (model.name === 'pos.order' && 'session_id' in vals && !('config_id' in vals)) {
+      rec.config_id = db.get('pos.session', rec.session_id as number)?.config_id ?? false;
+    }
     rec.write_date = now;
     rec.write_uid = env.uid;
   }

@@ -3,7 +3,7 @@
  * envelope of each version (17: code 200, data keys name/debug/message/arguments/context; 19: code 0,
  * keys name/message/arguments/context/debug), credentials by password or API key.
  */
-import { accessDenied, missingError, OdooError, typeError } from './errors.js';
+import { accessDenied, accessError, missingError, OdooError, typeError } from './errors.js';
 import { execute } from './orm.js';
 import type { Db } from './store.js';
 import type { Env, Json, OdooVersion, Role } from './types.js';
@@ -102,6 +102,11 @@ export function secretMatches(state: ServerState, account: SandboxAccount, secre
 
 export function envFor(state: ServerState, account: SandboxAccount, context: unknown): Env {
   const ctx = (context && typeof context === 'object' ? context : {}) as Record<string, unknown>;
+  // The sandbox has one company (id 1); Odoo refuses any other in allowed_company_ids.
+  const companies = ctx.allowed_company_ids;
+  if (companies !== undefined && (!Array.isArray(companies) || companies.some((c) => c !== 1))) {
+    throw accessError('Access to unauthorized or invalid companies.');
+  }
   return {
     uid: account.uid,
     role: account.role,

@@ -59,3 +59,30 @@ describe('JSON-RPC over HTTP', () => {
     expect(sandbox.requestCount() - before).toBe(2);
   });
 });
+
+describe('context', () => {
+  it('refuses companies other than the sandbox one, as Odoo does', async () => {
+    const body = (ctx: unknown) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'call',
+        params: {
+          service: 'object',
+          method: 'execute_kw',
+          args: ['demo', 2, 'admin', 'pos.order', 'search_count', [[]], { context: ctx }],
+        },
+        id: 1,
+      });
+    const bad = (await (await post(body({ allowed_company_ids: [99] }))).json()) as {
+      error: { data: { message: string } };
+    };
+    expect(bad.error.data.message).toBe('Access to unauthorized or invalid companies.');
+    expect(
+      (
+        (await (await post(body({ allowed_company_ids: [1], tz: 'Asia/Tokyo' }))).json()) as {
+          result: number;
+        }
+      ).result,
+    ).toBe(100);
+  });
+});
