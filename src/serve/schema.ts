@@ -44,7 +44,14 @@ export function querySchema(r: Resource): Schema {
     minLength: 1,
     description: `fields to return, comma-separated (default: ${r.defaultFields.join(',')})`,
   };
-  props.limit = { type: 'integer', minimum: 1, description: 'at most N records (default: all, streamed)' };
+  // The example fills the docs page's form, so that trying a path there does not pour
+  // every record into the browser; the service itself has no default limit.
+  props.limit = {
+    type: 'integer',
+    minimum: 1,
+    description: 'at most N records (default: all, streamed)',
+    examples: [100],
+  };
   props.offset = { type: 'integer', minimum: 0, description: 'skip the first N records' };
   props.order = {
     type: 'string',

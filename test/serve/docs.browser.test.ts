@@ -75,7 +75,10 @@ describe.skipIf(!present)('/docs in headless Chromium', () => {
 
       const sales = page.locator('.opblock-get', { has: page.locator('[data-path="/api/v1/sales"]') });
       await sales.locator('.opblock-summary').click();
-      await sales.locator('tr[data-param-name="limit"] input').fill('5');
+      const limit = sales.locator('tr[data-param-name="limit"] input');
+      // The page offers a limit, so that trying the path does not pour every record in.
+      expect(await limit.inputValue()).toBe('100');
+      await limit.fill('5');
       const salesReply = page.waitForResponse((r) => r.url().includes('/api/v1/sales?'));
       await sales.getByRole('button', { name: 'Execute' }).click();
       const reply = await salesReply;
