@@ -565,6 +565,17 @@ export function search(
   const first = terms[0];
   if (terms.length === 0 || (terms.length === 1 && first?.field.name === 'id')) {
     // Id order: a plain loop over the id-indexed rows, starting at the id bound, stopping at the limit.
+    // With no filter and no holes in the ids, an offset is a jump, not a walk (offset paging stays O(page)).
+    if (!pred && table.live === rows.length - 1 && skip > 0) {
+      const jump = Math.min(skip, Math.max(0, hi - lo + 1));
+      skip -= jump;
+      if (first?.desc) {
+        for (let id = hi - jump; id >= lo; id--) if (take(rows[id])) break;
+      } else {
+        for (let id = lo + jump; id <= hi; id++) if (take(rows[id])) break;
+      }
+      return out;
+    }
     if (first?.desc) {
       for (let id = hi; id >= lo; id--) if (take(rows[id])) break;
     } else {

@@ -201,6 +201,37 @@ describe('domains against a reference filter', () => {
     expect(paged).toEqual(all);
   });
 
+  it('offset and limit in id order, with and without id bounds, both directions', async () => {
+    const all = rows.map((r) => r.id);
+    for (const [offset, limit] of [
+      [0, 10],
+      [7, 50],
+      [1195, 10],
+      [1200, 5],
+      [5000, 5],
+    ] as const) {
+      for (const dir of ['id', 'id desc']) {
+        const base = dir === 'id' ? all : [...all].reverse();
+        expect(await rpc.ok('pos.order', 'search', [[]], { order: dir, offset, limit })).toEqual(
+          base.slice(offset, offset + limit),
+        );
+        const bounded = base.filter((id) => id > 100 && id <= 1100);
+        const got = await rpc.ok(
+          'pos.order',
+          'search',
+          [
+            [
+              ['id', '>', 100],
+              ['id', '<=', 1100],
+            ],
+          ],
+          { order: dir, offset, limit },
+        );
+        expect(got).toEqual(bounded.slice(offset, offset + limit));
+      }
+    }
+  });
+
   it('orders by several fields, asc and desc, with offset and limit', async () => {
     const got = await rpc.ok<Row[]>('pos.order', 'search_read', [[]], {
       fields: ['state', 'amount_total'],
