@@ -226,7 +226,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
         get('limit', null),
         get('order', null),
       );
-      return readRecs(db, env, model, found, fields, get('load', '_classic_read') !== '');
+      return readRecs(db, env, model, found, fields, get('load', '_classic_read') === '_classic_read');
     }
     case 'search_fetch': {
       const fields = fieldList(db, model, get('field_names', null));
@@ -248,7 +248,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
         const r = table.get(id);
         if (r) recs.push(r);
       }
-      return readRecs(db, env, model, recs, fields, get('load', '_classic_read') !== '');
+      return readRecs(db, env, model, recs, fields, get('load', '_classic_read') === '_classic_read');
     }
     case 'search':
       return search(
