@@ -8,7 +8,7 @@ import { type ConnectionOptions, makeHttp, makeTransport, trace } from '../cli/c
 import type { IO } from '../cli/io.js';
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { parseServerUrl } from '../core/http.js';
+import { isLoopback, parseServerUrl } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
@@ -108,6 +108,10 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const base = `http://${displayHost(host)}:${port}`;
   io.err(`posdata serve: ${base} (docs at ${base}/docs) for ${url.href} database ${db}`);
+  if (!isLoopback(host) && !io.quiet)
+    io.err(
+      `posdata serve: warning: listening on ${host} without TLS: passwords and tokens cross the network in clear; put a TLS proxy in front`,
+    );
 
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
