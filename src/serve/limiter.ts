@@ -27,6 +27,8 @@ export class ClientLimiter {
   }
 
   take(key: string): Verdict {
+    // --client-rate 0: no limit, as --rate 0 is for the calls to Odoo.
+    if (this.quota <= 0) return { allowed: true, remaining: 0, resetSeconds: 0 };
     const now = this.now();
     const since = now - this.windowMs;
     let times = this.log.get(key);
@@ -51,6 +53,7 @@ export class ClientLimiter {
   }
 
   headers(v: Verdict): Record<string, string> {
+    if (this.quota <= 0) return {};
     const h: Record<string, string> = {
       'RateLimit-Policy': `"${POLICY}";q=${this.quota};w=${Math.round(this.windowMs / 1000)}`,
       RateLimit: `"${POLICY}";r=${v.remaining};t=${v.resetSeconds}`,

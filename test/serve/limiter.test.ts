@@ -34,6 +34,13 @@ describe('ClientLimiter', () => {
     expect(l.take('a')).toMatchObject({ allowed: true, remaining: 2 });
   });
 
+  it('quota 0 is no limit and sends no headers', () => {
+    const l = new ClientLimiter(0, 60_000, clock);
+    closers.push(l);
+    for (let i = 0; i < 1000; i++) expect(l.take('a').allowed).toBe(true);
+    expect(l.headers(l.take('a'))).toEqual({});
+  });
+
   it('a dropped key starts afresh', () => {
     const l = new ClientLimiter(1, 60_000, clock);
     closers.push(l);
