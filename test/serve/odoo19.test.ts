@@ -1,0 +1,56 @@
+// `posdata serve` in front of Odoo 19: a login with an API key goes over JSON-2, one with a
+// password over JSON-RPC (the protocol is negotiated per login, as `posdata login` does),
+// and the answers are the commands' json output either way.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginEnv, runCli } from '../helpers/cli.js';
+import { get, login, type Served, startServe } from './serve-process.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+let sandbox: any;
+let served: Served;
+const KEY = 'serve-test-admin-key-19';
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  sandbox = await startSandbox({ port: 0, seed: 19, orders: 400, odooVersion: 19, adminKey: KEY });
+  served = await startServe(['--rate', '0', '--debug'], await loginEnv(sandbox.url, 'admin', KEY));
+});
+
+afterAll(async () => {
+  await served?.stop();
+  await sandbox?.close();
+});
+
+describe('Odoo 19 behind the service', () => {
+  it('an API key logs in over JSON-2; refunds equal the command (is_refund on 19)', async () => {
+    const t = await login(served.base, 'admin', KEY);
+    const env = await loginEnv(sandbox.url, 'admin', KEY);
+    for (const [path, args] of [
+      ['/api/v1/refunds', ['refunds']],
+      ['/api/v1/sales?limit=50&with_payments=true', ['sales', '--limit', '50', '--with-payments']],
+    ] as [string, string[]][]) {
+      const [http, cli] = await Promise.all([
+        get(served.base, path, t),
+        runCli([...args, '--format', 'json', '--rate', '0'], { env }),
+      ]);
+      expect(cli.code).toBe(0);
+      expect(http.status).toBe(200);
+      expect(http.text).toBe(cli.stdout);
+      expect(JSON.parse(http.text).length).toBeGreaterThan(0);
+    }
+    expect(served.stderr()).toMatch(/→ json2 pos\.order\.search_read/);
+    expect(served.stderr()).not.toContain(KEY);
+  });
+
+  it('a password logs in over JSON-RPC and reads the same records', async () => {
+    const [byKey, byPassword] = await Promise.all([
+      login(served.base, 'admin', KEY),
+      login(served.base, 'admin', 'admin'),
+    ]);
+    const a = await get(served.base, '/api/v1/sessions/closures', byKey);
+    const b = await get(served.base, '/api/v1/sessions/closures', byPassword);
+    expect(b.status).toBe(200);
+    expect(b.text).toBe(a.text);
+    expect(served.stderr()).toMatch(/→ jsonrpc pos\.session\.search_read/);
+  });
+});
