@@ -174,6 +174,9 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     }
     const p = problemOf(err, instance);
     if (p.status === 400) p.detail = asParameters(p.detail);
+    // Odoo no longer accepts this user's credentials (password changed, user archived):
+    // the token is dead too.
+    if (p.status === 401 && req.posdata) tokens.revoke(req.posdata.token);
     if (p.status === 500) {
       const e = err as Error;
       config.warn(redactor.text(`internal error: ${(config.log ? e?.stack : e?.message) ?? String(err)}`));

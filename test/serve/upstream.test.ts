@@ -52,6 +52,23 @@ describe('Odoo behind the service fails', () => {
     expect(problemOf(r).status).toBe(502);
   });
 
+  it("Odoo refusing the user's session after login: 401, and the token is revoked", async () => {
+    // With the protocol fixed (no detection probes), request 1 is serve's start-up version
+    // probe, 2 and 3 the login (authenticate, context_get); the 4th, the first read, is
+    // refused as an expired session.
+    const { served } = await setup('expired@4', ['--protocol', 'jsonrpc']);
+    const t = await login(served.base, 'admin', 'admin');
+    const r = await get(served.base, '/api/v1/pos/configs', t);
+    expect(r.status).toBe(401);
+    expect(problemOf(r).detail).toMatch(/session expired; log in again with POST \/api\/v1\/auth\/login/);
+    const again = await get(served.base, '/api/v1/pos/configs', t);
+    expect(again.status).toBe(401);
+    expect(problemOf(again).detail).toMatch(/unknown, revoked or expired/);
+    expect(
+      (await get(served.base, '/api/v1/pos/configs', await login(served.base, 'admin', 'admin'))).status,
+    ).toBe(200);
+  });
+
   it('gone after login: 502, and the service itself still answers', async () => {
     const { sandbox, served } = await setup(undefined, []);
     const t = await login(served.base, 'admin', 'admin');
