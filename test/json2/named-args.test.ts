@@ -2,7 +2,7 @@
 // (shared/research/odoo19-wire/, named per case). JSON-2 takes no positional arguments, so
 // this naming is where a wrong body would come from.
 import { describe, expect, it } from 'vitest';
-import { namedArgs } from '../../src/core/json2.js';
+import { majorVersion, namedArgs } from '../../src/core/json2.js';
 
 describe('namedArgs: execute_kw-style calls → JSON-2 bodies', () => {
   it('search_read: [domain] + fields/limit (json2_pos_order_search_read)', () => {
@@ -68,5 +68,19 @@ describe('namedArgs: execute_kw-style calls → JSON-2 bodies', () => {
     );
     expect(() => namedArgs('pos.order', 'search_count', [[], 1, 2], {})).toThrow(/at most 2/);
     expect(() => namedArgs('pos.order', 'read', [], {})).toThrow(/needs record ids/);
+  });
+});
+
+describe('majorVersion: which servers offer JSON-2 (19 and later)', () => {
+  const v = (info: (string | number)[]) => ({
+    server_version: '',
+    server_serie: '',
+    server_version_info: info,
+  });
+  it('reads version_info[0] as GET /json/version gives it (http_get_json_version)', () => {
+    expect(majorVersion(v([19, 0, 0, 'final', 0, '']))).toBe(19);
+    expect(majorVersion(v(['saas~18', 3, 0, 'final', 0, '']))).toBe(18);
+    expect(majorVersion(v([20, 0, 0, 'alpha', 1, '']))).toBe(20);
+    expect(Number.isNaN(majorVersion(v([])))).toBe(true);
   });
 });
