@@ -150,7 +150,12 @@ export async function runList(
       const total = await client.searchCount(resource.model, domain);
       progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
     }
-    await renderer.begin();
+    // The header waits for the first page: a refusal on the first read prints nothing.
+    let begun = false;
+    const begin = async () => {
+      if (!begun) await renderer.begin();
+      begun = true;
+    };
     const seen = window ? new Set<number>() : undefined;
     for await (const { rows, records } of streamRows(client, prepared, {
       pageSize: o.pageSize ?? 2000,
@@ -168,10 +173,12 @@ export async function runList(
           return true;
         });
       }
+      await begin();
       await renderer.page(out);
       count += out.length;
       progress.update(count);
     }
+    await begin();
     await renderer.end();
     progress.done();
     await sink.commit();

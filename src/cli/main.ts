@@ -29,6 +29,12 @@ function connectionOptions(c: Command): Command {
     .addOption(new Option('--protocol <p>', 'auto, jsonrpc or json2').choices(['auto', 'jsonrpc', 'json2']))
     .option('--timeout <seconds>', 'bound on each request', number('--timeout', 1), 60)
     .option('--rate <n>', 'at most N requests a minute; 0 for no limit', number('--rate', 0), 60)
+    .option(
+      '--retries <n>',
+      'retries of a read on timeouts, resets, 429 and 502/503/504',
+      positiveInt('--retries', 0),
+      4,
+    )
     .option('--ca-file <file>', 'trust this CA too (PEM)')
     .option('--insecure', 'skip TLS certificate verification (warns)')
     .option('--allow-insecure-http', 'allow plain http to a host that is not loopback')

@@ -45,7 +45,7 @@ function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
 }
 
 export interface ClientOptions {
-  /** Extra tries for a reply cut short after its headers (undici retries the rest). */
+  /** Extra tries for a reply cut short after its headers or garbled (undici retries statuses and connections). */
   bodyRetries?: number;
   trace?: TraceFn;
   context?: Record<string, unknown>;
@@ -197,15 +197,21 @@ export class OdooClient {
       ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord)
       : undefined;
     let pending = fetchAfter(startAfter);
-    while (pending) {
-      const page = await pending;
-      const want = Math.min(q.pageSize, remaining);
-      remaining -= page.length;
-      offset += page.length;
-      startAfter = page[page.length - 1];
-      // A short page is the last one; otherwise ask for the next before handing this one out.
-      pending = page.length < want ? null : fetchAfter(startAfter);
-      if (page.length > 0) yield page;
+    try {
+      while (pending) {
+        const page = await pending;
+        const want = Math.min(q.pageSize, remaining);
+        remaining -= page.length;
+        offset += page.length;
+        startAfter = page[page.length - 1];
+        // A short page is the last one; otherwise ask for the next before handing this one out.
+        pending = page.length < want ? null : fetchAfter(startAfter);
+        if (page.length > 0) yield page;
+      }
+    } finally {
+      // A consumer that stops early (head, a closed HTTP client) leaves a page in flight:
+      // its failure must not become an unhandled rejection.
+      pending?.catch(() => undefined);
     }
   }
 

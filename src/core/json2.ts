@@ -211,6 +211,7 @@ export class Json2Transport implements Transport {
         'JSON-2 needs Odoo 19 or later; check --url, or use --protocol jsonrpc',
       );
     }
+    // 429/502/503/504 were already retried by the HTTP layer: this is the last answer.
     const transient = [429, 502, 503, 504].includes(status);
     const what = parsed.json
       ? 'JSON that is not an Odoo error'
@@ -222,7 +223,7 @@ export class Json2Transport implements Transport {
       status >= 500 || transient
         ? 'the server or a proxy is failing; try again later'
         : 'check that --url is the Odoo server itself (not a proxy)',
-      { transient },
+      { transient: false },
     );
   }
 
@@ -236,7 +237,6 @@ export class Json2Transport implements Transport {
       throw new ProtocolError(
         `${this.host} did not tell its version (GET /json/version answered HTTP ${reply.status})`,
         'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
-        { transient: [429, 502, 503, 504].includes(reply.status) },
       );
     }
     const info = v.version_info as (string | number)[];

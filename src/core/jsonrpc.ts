@@ -47,7 +47,8 @@ export class JsonRpcTransport implements Transport {
       throw new ProtocolError(
         `${host} answered HTTP ${reply.status} instead of JSON-RPC`,
         reply.status >= 500 ? 'the server or a proxy is failing; try again later' : 'check --url',
-        { transient: [429, 502, 503, 504].includes(reply.status) },
+        // undici already retried 429/502/503/504: this is the last answer, not worth more tries.
+        { transient: false },
       );
     }
     let env: Envelope;

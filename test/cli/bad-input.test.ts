@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, loginEnv, runCli } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
 let sandbox: any;
@@ -14,8 +14,8 @@ let dir: string;
 
 beforeAll(async () => {
   const { startSandbox } = await import('../../dist/sandbox/index.js');
-  sandbox = await startSandbox({ port: 0, seed: 2, orders: 500 });
-  env = await loginEnv(sandbox.url);
+  sandbox = await startSandbox({ port: 0, seed: 2, orders: 500, adminKey: SUITE_SECRET });
+  env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   clerkEnv = await loginEnv(sandbox.url, 'clerk', 'clerk');
   dir = mkdtempSync(join(tmpdir(), 'posdata-bad-'));
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, loginEnv, runCli } from '../helpers/cli.js';
+import { BIN, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
@@ -17,10 +17,10 @@ const P = ['--rate', '0'];
 
 beforeAll(async () => {
   const { startSandbox } = await import('../../dist/sandbox/index.js');
-  sandbox = await startSandbox({ port: 0, seed: 11, orders: 1500 });
+  sandbox = await startSandbox({ port: 0, seed: 11, orders: 1500, adminKey: SUITE_SECRET });
   rpc = new Rpc(sandbox.url);
   await rpc.auth();
-  env = await loginEnv(sandbox.url);
+  env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
 });
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
@@ -15,10 +15,10 @@ let dir: string;
 
 beforeAll(async () => {
   const { startSandbox } = await import('../../dist/sandbox/index.js');
-  sandbox = await startSandbox({ port: 0, seed: 3, orders: 100_000 });
+  sandbox = await startSandbox({ port: 0, seed: 3, orders: 100_000, adminKey: SUITE_SECRET });
   rpc = new Rpc(sandbox.url);
   await rpc.auth();
-  env = await loginEnv(sandbox.url);
+  env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   dir = mkdtempSync(join(tmpdir(), 'posdata-exports-'));
 }, 180_000);
 

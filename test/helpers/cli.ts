@@ -1,7 +1,7 @@
 // Runs the built CLI (bin/posdata.js → dist/) as a real process: real arguments, real
 // stdin, real exit code. Every test that calls posdata goes through here.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,12 @@ export interface CliOptions {
 
 /** Every output of every CLI run in this test process, for suite-wide assertions (the secret). */
 export const transcript: string[] = [];
+
+/**
+ * The secret most tests log in with (the sandbox admin's API key, accepted in place of the
+ * password). The global teardown fails the suite if it ever appears in any CLI output.
+ */
+export const SUITE_SECRET = 'Quagga-7731-suite-secret-api-key';
 
 export function freshConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'posdata-test-cfg-'));
@@ -57,6 +63,8 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       transcript.push(stdout, stderr);
+      const dir = process.env.POSDATA_TEST_TRANSCRIPTS;
+      if (dir) appendFileSync(join(dir, `${process.pid}.log`), `${stdout}\n${stderr}\n`);
       resolve({ code, signal, stdout, stderr });
     });
     child.stdin.on('error', () => undefined);

@@ -1,0 +1,28 @@
+// Suite-wide: every CLI run of every test file appends its stdout and stderr to a
+// transcript; at the end the secret must not appear in any of it.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SUITE_SECRET } from './helpers/cli.js';
+
+export default function setup(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'posdata-transcripts-'));
+  process.env.POSDATA_TEST_TRANSCRIPTS = dir;
+  return () => {
+    const files = readdirSync(dir);
+    let bytes = 0;
+    for (const f of files) {
+      const text = readFileSync(join(dir, f), 'utf8');
+      bytes += text.length;
+      if (text.includes(SUITE_SECRET)) {
+        throw new Error(`the suite secret appeared in CLI output (transcript ${join(dir, f)})`);
+      }
+    }
+    if (files.length > 0 && bytes === 0)
+      throw new Error('the CLI transcripts are empty: the secret check saw nothing');
+    process.stdout.write(
+      `secret check: ${files.length} transcripts, ${bytes} bytes of CLI output, no secret\n`,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
