@@ -26,6 +26,8 @@ interface MethodSpec {
   ids: boolean;
   op?: Operation;
   only?: string;
+  /** First Odoo version that has the method. */
+  since?: number;
 }
 
 const METHODS: Record<string, MethodSpec> = {
@@ -53,6 +55,13 @@ const METHODS: Record<string, MethodSpec> = {
     required: 3,
     ids: false,
     op: 'read',
+  },
+  formatted_read_group: {
+    params: ['domain', 'groupby', 'aggregates', 'having', 'offset', 'limit', 'order'],
+    required: 0,
+    ids: false,
+    op: 'read',
+    since: 19,
   },
   name_search: { params: ['name', 'args', 'operator', 'limit'], required: 0, ids: false, op: 'read' },
   exists: { params: [], required: 0, ids: true, op: 'read' },
@@ -93,7 +102,7 @@ export function resolve(db: Db, call: Call): { model: ModelDef; spec: MethodSpec
     );
   }
   const spec = Object.hasOwn(METHODS, call.method) ? METHODS[call.method] : undefined;
-  if (!spec || (spec.only && spec.only !== model.name)) {
+  if (!spec || (spec.only && spec.only !== model.name) || (spec.since ?? 0) > db.version) {
     if (call.json2) throw httpError(404, `The method '${call.model}.${call.method}' does not exist`);
     throw new OdooError(
       'builtins.AttributeError',
@@ -275,6 +284,36 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
         get('lazy', true),
         get('orderby', null),
       );
+    case 'formatted_read_group': {
+      // 19's public grouping API: keys are the groupby and aggregate specs themselves.
+      const groupby = (get('groupby', []) as unknown[]).map(String);
+      const aggregates = (get('aggregates', []) as unknown[]).map(String);
+      const fields = aggregates.filter((a) => a !== '__count');
+      const groups = readGroup(
+        db,
+        env,
+        model,
+        get('domain', []),
+        fields,
+        groupby,
+        false,
+        get('order', null),
+      ) as {
+        [k: string]: Json;
+      }[];
+      return groups.map((g) => {
+        const o: { [k: string]: Json } = {};
+        for (const gb of groupby) o[gb] = g[gb.split(':')[0] as string] ?? false;
+        for (const a of aggregates)
+          o[a] = a === '__count' ? (g.__count ?? 0) : (g[a.split(':')[0] as string] ?? 0);
+        o.__extra_domain = groupby.map((gb) => [
+          gb,
+          '=',
+          Array.isArray(o[gb]) ? ((o[gb] as Json[])[0] as Json) : (o[gb] as Json),
+        ]);
+        return o;
+      });
+    }
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));

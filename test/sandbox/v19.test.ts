@@ -154,3 +154,26 @@ describe('Odoo 19 mode', () => {
     }
   });
 });
+
+describe('Odoo 19 grouping', () => {
+  it('formatted_read_group sums payments per session and method', async () => {
+    const r = await j2('pos.payment', 'formatted_read_group', {
+      domain: [],
+      groupby: ['session_id', 'payment_method_id'],
+      aggregates: ['amount:sum', '__count'],
+    });
+    expect(r.status).toBe(200);
+    const groups = r.body as Record<string, unknown>[];
+    expect(groups.length).toBeGreaterThan(1);
+    const g = groups[0] as Record<string, unknown>;
+    expect(Object.keys(g)).toEqual([
+      'session_id',
+      'payment_method_id',
+      'amount:sum',
+      '__count',
+      '__extra_domain',
+    ]);
+    const total = groups.reduce((s, x) => s + (x.__count as number), 0);
+    expect(total).toBe((await j2('pos.payment', 'search_count', { domain: [] })).body);
+  });
+});
