@@ -17,6 +17,7 @@ import type { IO } from './io.js';
 
 export interface LoginOptions extends ConnectionOptions {
   passwordStdin?: boolean;
+  passwordFile?: string;
   storePassword?: boolean;
 }
 
@@ -89,7 +90,17 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
   if (!user) throw new UsageError('login needs --user', 'give the Odoo login with --user');
   let secret: string | undefined;
   if (o.passwordStdin) secret = await readStdin();
-  else if (env.POSDATA_PASSWORD) secret = env.POSDATA_PASSWORD;
+  else if (o.passwordFile) {
+    try {
+      const { readFileSync } = await import('node:fs');
+      secret = readFileSync(o.passwordFile, 'utf8').replace(/\r?\n$/, '');
+    } catch {
+      throw new UsageError(
+        `cannot read the password file ${o.passwordFile}`,
+        'check the path and its permissions',
+      );
+    }
+  } else if (env.POSDATA_PASSWORD) secret = env.POSDATA_PASSWORD;
   else if (process.stdin.isTTY && process.stderr.isTTY)
     secret = await prompt(`Password or API key for ${user}@${url.host}: `);
   else throw new UsageError('no password given', 'pipe it with --password-stdin or set POSDATA_PASSWORD');

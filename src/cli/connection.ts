@@ -25,6 +25,8 @@ export interface ConnectionOptions {
   allowInsecureHttp?: boolean;
   quiet?: boolean;
   debug?: boolean;
+  /** Odoo context for every call: lang, allowed_company_ids, active_test, … */
+  odooContext?: Record<string, unknown>;
 }
 
 export interface Session {
@@ -122,6 +124,7 @@ export async function openSession(o: ConnectionOptions, io: IO, env = process.en
   const transport = await makeTransport(protocol, http, db);
   const client = new OdooClient(transport, { db, login, secret }, sameTarget ? profile.uid : undefined, {
     trace: trace(io),
+    context: o.odooContext,
   });
   liveClients.add(client);
   return { client, store, profileName, profile, url, protocol };

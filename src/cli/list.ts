@@ -39,6 +39,54 @@ export interface ListOptions extends ConnectionOptions {
   checkpoint?: string;
   full?: boolean;
   overlap?: number;
+  delimiter?: string;
+  decimal?: string;
+  lang?: string;
+  company?: string;
+  includeArchived?: boolean;
+  context?: string;
+  count?: boolean;
+  dryRun?: boolean;
+}
+
+/** --lang, --company, --include-archived and --context as one Odoo context. */
+export function contextFrom(o: ListOptions): Record<string, unknown> | undefined {
+  let ctx: Record<string, unknown> = {};
+  if (o.context !== undefined) {
+    let v: unknown;
+    try {
+      v = JSON.parse(o.context);
+    } catch {
+      throw new UsageError(
+        '--context is not JSON',
+        'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
+      );
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      throw new UsageError(
+        '--context is not a JSON object',
+        'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
+      );
+    }
+    ctx = { ...(v as Record<string, unknown>) };
+  }
+  if (o.lang !== undefined) {
+    if (!/^[a-z]{2,3}(_[A-Z]{2})?(@\w+)?$/.test(o.lang))
+      throw new UsageError(`--lang '${o.lang}' is not a language code`, 'use e.g. en_US or fr_BE');
+    ctx.lang = o.lang;
+  }
+  if (o.company !== undefined) {
+    const ids = list(o.company).map(Number);
+    if (ids.length === 0 || ids.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+      throw new UsageError(
+        `--company '${o.company}' is not a list of company ids`,
+        'use e.g. --company 1 or --company 1,3',
+      );
+    }
+    ctx.allowed_company_ids = ids;
+  }
+  if (o.includeArchived) ctx.active_test = false;
+  return Object.keys(ctx).length > 0 ? ctx : undefined;
 }
 
 export async function runList(
@@ -71,10 +119,23 @@ export async function runList(
     }
     orderId = Number(arg);
   }
+  if (o.delimiter !== undefined && [...o.delimiter].length !== 1) {
+    throw new UsageError(`--delimiter '${o.delimiter}' is not one character`, 'use e.g. --delimiter ";"');
+  }
+  if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
+    throw new UsageError(
+      `--decimal '${o.decimal}' is not '.' or ','`,
+      "use --decimal ',' with --delimiter ';'",
+    );
+  }
+  if (o.decimal === ',' && (o.delimiter ?? ',') === ',') {
+    throw new UsageError("--decimal ',' needs another --delimiter", "use --delimiter ';' with --decimal ','");
+  }
+  const context = contextFrom(o);
   const userDomain: Domain | undefined = o.domain !== undefined ? parseDomain(o.domain) : undefined;
   const cp: Checkpoint | undefined = o.checkpoint && !o.full ? loadCheckpoint(o.checkpoint) : undefined;
 
-  const session = await openSession(o, io);
+  const session = await openSession({ ...o, odooContext: context }, io);
   const { client } = session;
   const tzShown = o.tz ?? session.profile.tz ?? machineZone();
   const flags: QueryFlags = {
@@ -112,6 +173,27 @@ export async function runList(
   const overlap = o.overlap ?? 300;
   const window = o.checkpoint ? windowFor(cp, overlap) : undefined;
 
+  if (o.count || o.dryRun) {
+    const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+    if (o.dryRun) {
+      const call = {
+        model: resource.model,
+        method: 'search_read',
+        domain,
+        fields: prepared.query.fetchFields,
+        order: window ? 'write_date, id' : prepared.query.order,
+        page_size: o.pageSize ?? 2000,
+        limit: prepared.query.limit ?? null,
+        context: context ?? null,
+      };
+      process.stdout.write(`${JSON.stringify(call, null, 2)}\n`);
+    } else {
+      const n = await client.searchCount(resource.model, domain);
+      process.stdout.write(`${o.limit !== undefined ? Math.min(n, o.limit) : n}\n`);
+    }
+    await client.close();
+    return;
+  }
   const toFile = o.output !== undefined && o.output !== '-';
   // A table shows registers by their own name: on 16/17 Odoo's label carries the session user.
   let names: Record<string, Map<number, string>> | undefined;
@@ -137,6 +219,8 @@ export async function runList(
       fields: prepared.outFields,
       defs: prepared.defs,
       excel: o.excel,
+      delimiter: o.delimiter,
+      decimal: o.decimal as '.' | ',' | undefined,
       io,
       tz: tzShown,
       preferred: o.fields ? [] : resource.tableColumns,

@@ -49,7 +49,9 @@ function outputOptions(c: Command): Command {
       new Option('--format <fmt>', 'table, json, ndjson or csv (default: table on a terminal, else csv)'),
     )
     .option('-o, --output <file>', 'write to FILE atomically; the format follows its extension')
-    .option('--excel', 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised');
+    .option('--excel', 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised')
+    .option('--delimiter <char>', 'csv field separator (e.g. ";" for European spreadsheets)', ',')
+    .option('--decimal <char>', "csv decimal mark: '.' or ','", '.');
 }
 
 function queryOptions(c: Command, name: ResourceName): Command {
@@ -73,6 +75,12 @@ function queryOptions(c: Command, name: ResourceName): Command {
     .option('--domain <json>', 'an extra Odoo domain, ANDed with the other filters')
     .option('--page-size <n>', 'records per request when reading many', positiveInt('--page-size'), 2000);
   if (name === 'sales') c.option('--with-payments', 'each order carries its payments with method names');
+  c.option('--lang <code>', 'language of translated names (Odoo context lang, e.g. fr_BE)')
+    .option('--company <ids>', 'only these companies (allowed_company_ids), comma-separated')
+    .option('--include-archived', 'also archived registers, methods and products (active_test off)')
+    .option('--context <json>', 'extra Odoo context, as JSON')
+    .option('--count', 'print only how many records match')
+    .option('--dry-run', 'print the request that would be sent, and send no data request');
   if (r.checkpoint) {
     c.option('--checkpoint <file>', 'export only what changed since the last run with FILE (write_date, id)')
       .option('--full', 'with --checkpoint: export everything and start the checkpoint again')
@@ -126,6 +134,10 @@ function build(only?: string): Command {
           'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
         )
         .option('--password-stdin', 'read the password or API key from standard input')
+        .option(
+          '--password-file <file>',
+          'read the password or API key from a file (e.g. a systemd or container secret)',
+        )
         .option('--no-store-password', 'keep the secret out of the store; later runs need POSDATA_PASSWORD'),
     )
       .addHelpText(

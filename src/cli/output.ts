@@ -41,6 +41,8 @@ export interface RenderContext {
   fields: string[];
   defs: FieldMap;
   excel?: boolean;
+  delimiter?: string;
+  decimal?: '.' | ',';
   io: IO;
   tz: string;
   preferred: string[];
@@ -57,7 +59,11 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
     case 'ndjson':
       return new NdjsonRenderer(c.sink);
     case 'csv':
-      return new CsvRenderer(c.sink, c.fields, c.defs, { excel: c.excel });
+      return new CsvRenderer(c.sink, c.fields, c.defs, {
+        excel: c.excel,
+        delimiter: c.delimiter,
+        decimal: c.decimal,
+      });
     case 'table': {
       const { TableRenderer } = await import('../render/table.js');
       return new TableRenderer(c.sink, c.fields, c.defs, {

@@ -43,6 +43,10 @@ export class NdjsonRenderer implements Renderer {
 
 export interface CsvOptions {
   excel?: boolean;
+  /** Field separator; `;` for spreadsheets set to a European locale. */
+  delimiter?: string;
+  /** Decimal mark of numbers: `.` (default) or `,`. */
+  decimal?: '.' | ',';
 }
 
 type CellFn = (row: Row, out: Value[]) => void;
@@ -113,7 +117,10 @@ export class CsvRenderer implements Renderer {
     this.opts = {
       escape_formulas: Boolean(csv.excel),
       record_delimiter: csv.excel ? 'windows' : 'unix',
-      cast: { number: (n: number) => String(n) },
+      delimiter: csv.delimiter ?? ',',
+      cast: {
+        number: csv.decimal === ',' ? (n: number) => String(n).replace('.', ',') : (n: number) => String(n),
+      },
     };
   }
   async begin(): Promise<void> {

@@ -308,6 +308,52 @@ describe('lines, refunds, cancellations, closures, payments, products', () => {
   });
 });
 
+describe('counting, dry runs, spreadsheets, archived records', () => {
+  it('--count prints how many match, as search_count does', async () => {
+    const r = await runCli(['sales', '--count', '--state', 'paid', ...P], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${await rpc.count('pos.order', [['state', 'in', ['paid']]])}\n`);
+  });
+
+  it('--dry-run prints the request and sends no data request', async () => {
+    const before = sandbox.requestCount();
+    const r = await runCli(
+      ['sales', '--dry-run', '--config-id', '2', '--from', '2026-11-01', '--tz', 'UTC', ...P],
+      { env },
+    );
+    expect(r.code).toBe(0);
+    const call = JSON.parse(r.stdout);
+    expect(call.method).toBe('search_read');
+    expect(call.domain).toEqual([
+      ['config_id', '=', 2],
+      ['date_order', '>=', '2026-11-01 00:00:00'],
+    ]);
+    // Only fields_get went out: the query is checked against the server's fields.
+    expect(sandbox.requestCount() - before).toBe(1);
+  });
+
+  it("--delimiter ';' --decimal ',' for European spreadsheets", async () => {
+    const r = await runCli(
+      ['sales', '--limit', '5', '--delimiter', ';', '--decimal', ',', '--format', 'csv', ...P],
+      { env },
+    );
+    expect(r.code).toBe(0);
+    const rows = parse(r.stdout, { columns: true, delimiter: ';' }) as Record<string, string>[];
+    const raw = await rpc.searchRead('pos.order', [], { fields: ['amount_total'], order: 'id', limit: 5 });
+    rows.forEach((row, i) =>
+      expect(Number(row.amount_total.replace(',', '.'))).toBeCloseTo(raw[i].amount_total as number, 2),
+    );
+    expect(rows.some((row) => row.amount_total.includes(','))).toBe(true);
+  });
+
+  it('--include-archived reads with active_test off', async () => {
+    const r = await runCli(['products', '--include-archived', '--count', ...P], { env });
+    expect(Number(r.stdout)).toBe(
+      await rpc.kw('product.template', 'search_count', [[]], { context: { active_test: false } }),
+    );
+  });
+});
+
 describe('time zones', () => {
   // A local day in a zone far from UTC selects exactly the orders of that day there.
   for (const zone of ['Pacific/Kiritimati', 'Pacific/Honolulu', 'UTC']) {
