@@ -16,7 +16,6 @@ import {
 } from './errors.js';
 import type { FieldDef, ModelDef } from './models.js';
 import type { Db, Table } from './store.js';
-import { idRange } from './store.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
 
 interface MethodSpec {
@@ -936,5 +935,3 @@ function unlink(db: Db, env: Env, model: ModelDef, ids: number[]): Json {
   db.changed(model.name);
   return true;
 }
-
-export { idRange };

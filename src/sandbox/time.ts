@@ -64,5 +64,3 @@ export function tzOffset(sec: number, tz: string): number {
     return 0;
   }
 }
-
-export const nowString = (): string => fmtDatetime(Date.now() / 1000);
