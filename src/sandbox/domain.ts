@@ -178,13 +178,21 @@ function pathPredicate(
       );
     const sub = pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
     if (sub === 'true' && field.type === 'many2one') return (r) => typeof get(r) === 'number';
-    return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get);
+    const key = JSON.stringify([model.name, path, op, value, env.tz]);
+    return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
   }
 
   if (op === 'any' || op === 'not any') {
     if (!comodel) throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
     const inner = compileDomain(db, comodel, value, { ...env, activeTest: false }).pred ?? (() => true);
-    const p = relatedMatch(db, field, comodel, inner, get);
+    const p = relatedMatch(
+      db,
+      field,
+      comodel,
+      inner,
+      get,
+      JSON.stringify([model.name, name, 'any', value, env.tz]),
+    );
     return op === 'any' ? p : (r) => !p(r);
   }
 
@@ -271,17 +279,21 @@ function relatedMatch(
   comodel: ModelDef,
   sub: Predicate,
   get: (r: Rec) => Stored,
+  memoKey: string,
 ): Predicate {
   const rows = db.table(comodel.name).rows;
   if (field.type === 'one2many' && field.inverse) {
     // Like Odoo's subquery: the parents of the matching children, found through the inverse field.
     const inverse = field.inverse;
-    const parents = new Set<number>();
-    for (const c of rows) {
-      if (!c) continue;
-      const p = c[inverse];
-      if (typeof p === 'number' && !parents.has(p) && sub(c)) parents.add(p);
-    }
+    const parents = db.memo(memoKey, () => {
+      const found = new Set<number>();
+      for (const c of rows) {
+        if (!c) continue;
+        const p = c[inverse];
+        if (typeof p === 'number' && !found.has(p) && sub(c)) found.add(p);
+      }
+      return found;
+    });
     return (r) => parents.has(r.id);
   }
   const cache = new Map<number, boolean>();

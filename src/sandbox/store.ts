@@ -135,6 +135,24 @@ export class Db {
 
   private readonly caches = new Map<string, { key: string; value: unknown }>();
 
+  private memoStamp = -1;
+  private readonly memos = new Map<string, unknown>();
+
+  /**
+   * A value that stays good until anything changes (e.g. the orders whose lines match a leaf:
+   * refund searches page through the same subquery again and again).
+   */
+  memo<T>(key: string, build: () => T): T {
+    if (this.memoStamp !== this.stamp || this.memos.size > 64) {
+      this.memos.clear();
+      this.memoStamp = this.stamp;
+    }
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = build();
+    this.memos.set(key, value);
+    return value;
+  }
+
   private cached<T>(name: string, tables: string[], build: () => T): T {
     const key = tables.map((t) => this.table(t).stamp).join(',');
     const hit = this.caches.get(name);

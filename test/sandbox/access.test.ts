@@ -201,6 +201,16 @@ describe('create and write', () => {
       fields: ['lines'],
     });
     expect(withLine?.lines).toEqual([lineId]);
+    // A refund line created through the API shows in the (cached) subquery on lines at once.
+    const refunds0 = await rpc.ok<number>('pos.order', 'search_count', [
+      [['lines.refunded_orderline_id', '!=', false]],
+    ]);
+    await rpc.ok('pos.order.line', 'create', [
+      { order_id: id, product_id: 11, qty: -1, price_unit: 12.5, refunded_orderline_id: 1 },
+    ]);
+    expect(
+      await rpc.ok<number>('pos.order', 'search_count', [[['lines.refunded_orderline_id', '!=', false]]]),
+    ).toBe(refunds0 + 1);
     expect(await rpc.ok('pos.order', 'unlink', [[id]]).catch((e: Error) => e.message)).toContain('UserError');
   });
 });
