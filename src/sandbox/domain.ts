@@ -18,6 +18,85 @@ export interface CompiledDomain {
   /** Bounds on id from top-level AND leaves, so a scan in id order can start and stop early. */
   idLo: number;
   idHi: number;
+  /** Bounds on a field that every match satisfies, so a scan in that field's order can start late and stop early. */
+  bounds: (field: FieldDef) => FieldBounds;
+}
+
+/** [value, inclusive]. */
+export type Bound = [number | string, boolean];
+export interface FieldBounds {
+  lo?: Bound;
+  hi?: Bound;
+}
+
+const FULL_DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * What a domain implies about one field, e.g. the keyset page `write_date > w OR (write_date = w
+ * AND id > n)` implies `write_date >= w`. Only plain comparisons with values that compare the way
+ * the sort keys do (numbers; full datetime strings; other text) count; anything else leaves the
+ * field unbounded, which is always safe because the filter still runs on every candidate.
+ */
+function boundsOf(n: Node, field: FieldDef): FieldBounds {
+  switch (n.kind) {
+    case 'leaf': {
+      if (n.field !== field.name) return {};
+      const v = n.value;
+      const numeric = ['integer', 'float', 'monetary'].includes(field.type);
+      const ok = numeric
+        ? typeof v === 'number'
+        : typeof v === 'string' &&
+          (field.type !== 'datetime' || FULL_DATETIME.test(v)) &&
+          !['many2one', 'boolean'].includes(field.type);
+      if (!ok) return {};
+      const b = v as number | string;
+      switch (n.op) {
+        case '>':
+          return { lo: [b, false] };
+        case '>=':
+          return { lo: [b, true] };
+        case '<':
+          return { hi: [b, false] };
+        case '<=':
+          return { hi: [b, true] };
+        case '=':
+        case '==':
+          return { lo: [b, true], hi: [b, true] };
+        default:
+          return {};
+      }
+    }
+    case 'and': {
+      const a = boundsOf(n.a, field);
+      const b = boundsOf(n.b, field);
+      return { lo: tighter(a.lo, b.lo, 1), hi: tighter(a.hi, b.hi, -1) };
+    }
+    case 'or': {
+      const a = boundsOf(n.a, field);
+      const b = boundsOf(n.b, field);
+      return {
+        lo: a.lo && b.lo ? looser(a.lo, b.lo, 1) : undefined,
+        hi: a.hi && b.hi ? looser(a.hi, b.hi, -1) : undefined,
+      };
+    }
+    default:
+      return {};
+  }
+}
+
+/** The stricter of two lower (dir 1) or upper (dir -1) bounds. */
+function tighter(a: Bound | undefined, b: Bound | undefined, dir: 1 | -1): Bound | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  if (typeof a[0] !== typeof b[0]) return a;
+  if (a[0] === b[0]) return [a[0], a[1] && b[1]];
+  return a[0] > b[0] === (dir === 1) ? a : b;
+}
+
+function looser(a: Bound, b: Bound, dir: 1 | -1): Bound | undefined {
+  if (typeof a[0] !== typeof b[0]) return undefined;
+  if (a[0] === b[0]) return [a[0], a[1] || b[1]];
+  return a[0] < b[0] === (dir === 1) ? a : b;
 }
 
 const OPERATORS = new Set([
@@ -50,7 +129,7 @@ const NEGATIVE = new Set(['!=', 'not in', 'not like', 'not ilike', 'not =like', 
 type Node =
   | { kind: 'true' }
   | { kind: 'false' }
-  | { kind: 'leaf'; pred: Predicate }
+  | { kind: 'leaf'; pred: Predicate; field: string; op: string; value: unknown }
   | { kind: 'and' | 'or'; a: Node; b: Node }
   | { kind: 'not'; a: Node };
 
@@ -59,9 +138,11 @@ const isLeaf = (x: unknown): x is unknown[] => Array.isArray(x);
 export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env): CompiledDomain {
   let idLo = 1;
   let idHi = Number.MAX_SAFE_INTEGER;
-  if (domain === null || domain === undefined || domain === false) return { pred: undefined, idLo, idHi };
+  const none = (): FieldBounds => ({});
+  if (domain === null || domain === undefined || domain === false)
+    return { pred: undefined, idLo, idHi, bounds: none };
   if (!Array.isArray(domain)) throw valueError(`Invalid domain: ${String(domain)}`);
-  if (domain.length === 0) return { pred: undefined, idLo, idHi };
+  if (domain.length === 0) return { pred: undefined, idLo, idHi, bounds: none };
   const onlyAnd = domain.every((t) => t === '&' || isLeaf(t));
   const stack: Node[] = [];
   for (let i = domain.length - 1; i >= 0; i--) {
@@ -97,7 +178,8 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
   }
   let node = stack.pop() as Node;
   while (stack.length > 0) node = { kind: 'and', a: node, b: stack.pop() as Node };
-  return { pred: toPredicate(node), idLo, idHi };
+  const root = node;
+  return { pred: toPredicate(node), idLo, idHi, bounds: (field) => boundsOf(root, field) };
 }
 
 function toPredicate(n: Node): Predicate | undefined {
@@ -144,7 +226,7 @@ function compileLeaf(db: Db, model: ModelDef, leaf: unknown[], env: Env): Node {
     );
   const path = left.split('.');
   const pred = pathPredicate(db, model, path, op0, value, env, leaf);
-  return pred === 'true' ? { kind: 'true' } : { kind: 'leaf', pred };
+  return pred === 'true' ? { kind: 'true' } : { kind: 'leaf', pred, field: left, op: op0, value };
 }
 
 function pathPredicate(

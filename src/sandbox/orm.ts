@@ -4,7 +4,7 @@
  * rules, ordering and value encoding. Both JSON-RPC and JSON-2 end up here.
  */
 
-import { compileDomain, getter, type Predicate } from './domain.js';
+import { type Bound, compileDomain, getter, type Predicate } from './domain.js';
 import {
   accessError,
   httpError,
@@ -493,15 +493,21 @@ function rankOf(db: Db, model: string): Map<number, number> {
   const m = db.models.get(model);
   const ranks = new Map<number, number>();
   if (!m) return ranks;
-  const ids = sortedIds(db, db.table(model), parseOrder(db, m, null));
+  const { ids } = sortedIds(db, db.table(model), parseOrder(db, m, null));
   for (const [i, id] of ids.entries()) ranks.set(id, i);
   return ranks;
 }
 
-function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Int32Array {
+interface Sorted {
+  ids: Int32Array;
+  /** The first sort key per id (indexed by id); empty values are the greatest key. */
+  first: Float64Array | string[] | undefined;
+}
+
+function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Sorted {
   const key = terms.map((t) => `${t.field.name}${t.desc ? '-' : '+'}`).join(',');
   const cached = table.sortCache.get(key);
-  if (cached && cached.stamp === table.stamp) return cached.ids;
+  if (cached && cached.stamp === table.stamp) return cached;
   const rows = table.rows;
   const ids = new Int32Array(table.live);
   let n = 0;
@@ -549,8 +555,9 @@ function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Int32Array {
     }
     return a - b;
   });
-  table.sortCache.set(key, { stamp: table.stamp, ids });
-  return ids;
+  const sorted = { ids, first: columns[0] };
+  table.sortCache.set(key, { stamp: table.stamp, ...sorted });
+  return sorted;
 }
 
 function withActive(
@@ -621,9 +628,33 @@ export function search(
     }
     return out;
   }
-  const ids = sortedIds(db, table, terms);
-  for (let i = 0; i < ids.length; i++) {
+  const { ids, first: keys } = sortedIds(db, table, terms);
+  // When the domain bounds the first sort key (a date range, a keyset page on write_date), start
+  // at the first sorted position inside the range (binary search) and stop once past it.
+  const lead = first as OrderTerm;
+  const range = keys && lead.field.type !== 'many2one' ? compiled.bounds(lead.field) : {};
+  const [from, past] = lead.desc ? [range.hi, range.lo] : [range.lo, range.hi];
+  const before = (k: number | string, b: Bound): boolean =>
+    lead.desc ? k > b[0] || (k === b[0] && !b[1]) : k < b[0] || (k === b[0] && !b[1]);
+  const beyond = (k: number | string, b: Bound): boolean =>
+    lead.desc ? k < b[0] || (k === b[0] && !b[1]) : k > b[0] || (k === b[0] && !b[1]);
+  const keyAt = (i: number): number | string =>
+    (keys as (number | string)[])[ids[i] as number] as number | string;
+  let start = 0;
+  if (from && keys && typeof keyAt(0) === typeof from[0]) {
+    let a = 0;
+    let b = ids.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (before(keyAt(mid), from)) a = mid + 1;
+      else b = mid;
+    }
+    start = a;
+  }
+  const stop = past && keys && ids.length > 0 && typeof keyAt(0) === typeof past[0] ? past : undefined;
+  for (let i = start; i < ids.length; i++) {
     const id = ids[i] as number;
+    if (stop && beyond(keyAt(i), stop)) break;
     if (id < lo || id > hi) continue;
     if (take(rows[id])) break;
   }

@@ -13,7 +13,11 @@ export class Table {
   live = 0;
   /** Bumped on every change; sort caches remember the stamp they were built at. */
   stamp = 0;
-  readonly sortCache = new Map<string, { stamp: number; ids: Int32Array }>();
+  /** Sorted ids per order spec, with the first sort key of each id (for range starts). */
+  readonly sortCache = new Map<
+    string,
+    { stamp: number; ids: Int32Array; first: Float64Array | string[] | undefined }
+  >();
 
   constructor(readonly model: ModelDef) {}
 

@@ -12,7 +12,16 @@ let sandbox: SandboxHandle;
 let rpc: ReturnType<typeof rpcClient>;
 let rows: Row[];
 let configNames: Map<number, string>;
-const FIELDS = ['state', 'amount_total', 'config_id', 'date_order', 'name', 'account_move', 'amount_return'];
+const FIELDS = [
+  'state',
+  'amount_total',
+  'config_id',
+  'date_order',
+  'name',
+  'account_move',
+  'amount_return',
+  'write_date',
+];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ seed: 5, orders: 1200, days: 5, now: new Date('2026-11-21T15:00:00Z') });
@@ -175,6 +184,69 @@ describe('domains against a reference filter', () => {
         expect(count).toBe(want.length);
       }),
       { numRuns: 250 },
+    );
+  });
+
+  it('sorted searches with range bounds give what sorting the reference result gives', async () => {
+    const orders: [string, boolean][][] = [
+      [['date_order', false]],
+      [['date_order', true]],
+      [
+        ['write_date', false],
+        ['id', false],
+      ],
+      [
+        ['amount_total', true],
+        ['id', false],
+      ],
+      [['name', true]],
+    ];
+    const stamps = [...new Set(rows.map((r) => r.write_date as string))].sort();
+    const keyset = fc
+      .tuple(fc.constantFrom(...stamps), fc.integer({ min: 0, max: 1300 }))
+      .map(([w, n]) => ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', n]] as Dom);
+    const ranged = fc
+      .tuple(
+        fc.constantFrom(...stamps),
+        fc.constantFrom(...stamps),
+        fc.constantFrom('>', '>=', '='),
+        fc.constantFrom('<', '<='),
+      )
+      .map(
+        ([a, b, o1, o2]) =>
+          [
+            ['date_order', o1, a],
+            ['date_order', o2, b],
+          ] as Dom,
+      );
+    const money = fc
+      .tuple(fc.integer({ min: -50, max: 400 }), fc.constantFrom('>', '>=', '<', '<=', '='))
+      .map(([v, o]) => ['|', ['amount_total', o, v], ['amount_total', '=', 0]] as Dom);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(keyset, ranged, money, domain),
+        fc.constantFrom(...orders),
+        fc.integer({ min: 0, max: 30 }),
+        fc.constantFrom(5, 40, 0),
+        async (d, order, offset, limit) => {
+          const spec = order.map(([f, desc]) => `${f}${desc ? ' desc' : ''}`).join(', ');
+          const got = await rpc.ok<number[]>('pos.order', 'search', [d], { order: spec, offset, limit });
+          const want = rows
+            .filter((r) => refEval(r, d))
+            .sort((a, b) => {
+              for (const [f, desc] of order) {
+                const x = a[f] as string | number;
+                const y = b[f] as string | number;
+                if (x === y) continue;
+                return (x < y ? -1 : 1) * (desc ? -1 : 1);
+              }
+              return a.id - b.id;
+            })
+            .map((r) => r.id);
+          expect(got).toEqual(want.slice(offset, limit ? offset + limit : undefined));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 
