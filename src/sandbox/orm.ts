@@ -652,6 +652,11 @@ export function search(
     start = a;
   }
   const stop = past && keys && ids.length > 0 && typeof keyAt(0) === typeof past[0] ? past : undefined;
+  // Nothing to filter: an offset is a jump into the sorted ids, not a walk.
+  if (!pred && !stop && lo <= 1 && hi >= rows.length - 1) {
+    start += skip;
+    skip = 0;
+  }
   for (let i = start; i < ids.length; i++) {
     const id = ids[i] as number;
     if (stop && beyond(keyAt(i), stop)) break;
