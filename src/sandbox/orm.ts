@@ -853,7 +853,20 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
   const now = env.now();
   const created: number[] = [];
   for (const raw of list) {
-    const vals = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      const py =
+        raw === null || raw === undefined
+          ? 'NoneType'
+          : Array.isArray(raw)
+            ? 'list'
+            : typeof raw === 'string'
+              ? 'str'
+              : typeof raw === 'number'
+                ? 'int'
+                : 'bool';
+      throw new OdooError('builtins.AttributeError', `'${py}' object has no attribute 'items'`);
+    }
+    const vals = raw as Record<string, unknown>;
     const rec: Rec = { id: table.nextId };
     const children: { field: FieldDef; vals: Record<string, unknown> }[] = [];
     for (const [k, v] of Object.entries(vals)) {

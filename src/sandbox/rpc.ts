@@ -79,6 +79,9 @@ export function errorData(e: OdooError, version: OdooVersion): { [k: string]: Js
 
 export function toOdooError(e: unknown): OdooError {
   if (e instanceof OdooError) return e;
+  // A domain nested deeper than the stack allows: Python would hit its recursion limit too.
+  if (e instanceof RangeError)
+    return new OdooError('builtins.RecursionError', 'maximum recursion depth exceeded');
   const msg = e instanceof Error ? e.message : String(e);
   return new OdooError('builtins.Exception', msg);
 }
