@@ -298,6 +298,10 @@ export async function main(argv: string[]): Promise<void> {
     if (err.code === 'EPIPE') process.exit(0);
   });
   const debug = argv.includes('--debug');
+  if (argv.length === 0) {
+    build().outputHelp();
+    return;
+  }
   const first = argv.find((a) => !a.startsWith('-'));
   const program = build(first !== undefined && COMMANDS.includes(first) ? first : undefined);
   program.exitOverride();

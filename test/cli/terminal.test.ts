@@ -1,0 +1,92 @@
+// posdata on a real terminal (a pseudo-terminal from util-linux `script`): the default
+// format is a table, colour only there and never with NO_COLOR, progress on stderr for
+// long exports, a hidden password prompt.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, freshConfigDir, loginEnv, SUITE_SECRET } from '../helpers/cli.js';
+
+const hasScript = existsSync('/usr/bin/script');
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+let sandbox: any;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  sandbox = await startSandbox({ port: 0, seed: 4, orders: 3000, adminKey: SUITE_SECRET });
+  env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+/** Runs posdata with stdin, stdout and stderr on one pseudo-terminal; returns what it showed. */
+function onTerminal(
+  args: string[],
+  extraEnv: Record<string, string | undefined>,
+  answer?: { after: RegExp; input: string },
+): Promise<{ code: number | null; screen: string }> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  return new Promise((resolve) => {
+    const e: Record<string, string | undefined> = { ...process.env, COLUMNS: '100', ...extraEnv };
+    for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
+    let screen = '';
+    let answered = false;
+    child.stdout.on('data', (d) => {
+      screen += d;
+      // Type the answer once the prompt is on screen, as a person would.
+      if (answer && !answered && answer.after.test(screen)) {
+        answered = true;
+        child.stdin.end(answer.input);
+      }
+    });
+    child.on('close', (code) => resolve({ code, screen }));
+    if (!answer) child.stdin.end();
+  });
+}
+
+describe.skipIf(!hasScript)('on a terminal', () => {
+  it('the default is a table, with colour for states', async () => {
+    const r = await onTerminal(['sales', '--limit', '5', '--rate', '0'], { ...env, NO_COLOR: undefined });
+    expect(r.code).toBe(0);
+    expect(r.screen).toMatch(/│ (\x1b\[1m)?id(\x1b\[22m)? │/);
+    expect(r.screen).toMatch(/\x1b\[\d+m(done|paid|invoiced|cancel|draft)\x1b\[39m/);
+    expect(r.screen).toMatch(/5 sales, total \d+\.\d\d/);
+  });
+
+  it('NO_COLOR turns colour off', async () => {
+    const r = await onTerminal(['sales', '--limit', '5', '--rate', '0'], { ...env, NO_COLOR: '1' });
+    expect(r.code).toBe(0);
+    expect(r.screen).not.toMatch(/\x1b\[\d+m/);
+  });
+
+  it('shows progress for an export to a file, and nothing with --quiet', async () => {
+    const out = `${freshConfigDir()}/sales.csv`;
+    const r = await onTerminal(['sales', '-o', out, '--rate', '0', '--page-size', '300'], env);
+    expect(r.code).toBe(0);
+    expect(r.screen).toMatch(/\d+ of \d+ records \(\d+%\), \d+\/s/);
+    expect(r.screen).toMatch(/posdata: wrote \d+ sales to /);
+    const q = await onTerminal(['sales', '-o', out, '--rate', '0', '--page-size', '300', '--quiet'], env);
+    expect(q.code).toBe(0);
+    expect(q.screen).not.toMatch(/records \(/);
+    expect(q.screen.trim()).toBe('');
+  });
+
+  it('asks for the password without echoing it', async () => {
+    const cfg = { POSDATA_CONFIG_DIR: freshConfigDir() };
+    const r = await onTerminal(
+      ['login', '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--rate', '0'],
+      cfg,
+      {
+        after: /Password or API key/,
+        input: `${SUITE_SECRET}\r`,
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.screen).toMatch(/Password or API key for admin@127\.0\.0\.1:\d+: /);
+    expect(r.screen).not.toContain(SUITE_SECRET);
+    expect(r.screen).toMatch(/logged in to/);
+  });
+});
