@@ -263,51 +263,46 @@ async function measureExport(sbx, odoorpcOk) {
   const py = join(TMP, 'odoorpc.csv');
   const shEnv = { ...ENV, URL: sbx.url, ADMIN_UID: String(sbx.uid) };
   const port = String(sbx.port);
+  // [name, what, command, args, options]; each run under /usr/bin/time when present, for the
+  // CPU seconds (user + sys, children included: curl, jq) and the peak RSS of each contender.
   const contenders = [
-    [
-      'curl+jq',
-      () => must('curl+jq loop', 'bash', [HANDMADE, 'handmade', hand], { env: shEnv, stdout: 'ignore' }),
-    ],
-    [
-      'floor',
-      () => must('download-only loop', 'bash', [HANDMADE, 'floor'], { env: shEnv, stdout: 'ignore' }),
-    ],
+    ['curl+jq', 'curl+jq loop', 'bash', [HANDMADE, 'handmade', hand], { env: shEnv, stdout: 'ignore' }],
+    ['floor', 'download-only loop', 'bash', [HANDMADE, 'floor'], { env: shEnv, stdout: 'ignore' }],
     [
       'posdata',
-      () =>
-        must(
-          'posdata sales',
-          process.execPath,
-          [BIN, 'sales', '--format', 'csv', '--rate', '0', '-o', ours],
-          {
-            stdout: 'ignore',
-          },
-        ),
+      'posdata sales',
+      process.execPath,
+      [BIN, 'sales', '--format', 'csv', '--rate', '0', '-o', ours],
+      { stdout: 'ignore' },
     ],
   ];
   if (odoorpcOk)
     contenders.push([
       'odoorpc',
-      () =>
-        must('odoorpc script', '/usr/bin/python3', [
-          ODOORPC,
-          '127.0.0.1',
-          port,
-          'demo',
-          'admin',
-          'admin',
-          py,
-        ]),
+      'odoorpc script',
+      '/usr/bin/python3',
+      [ODOORPC, '127.0.0.1', port, 'demo', 'admin', 'admin', py],
+      {},
     ]);
+  const timeTool = existsSync('/usr/bin/time');
   const times = Object.fromEntries(contenders.map(([k]) => [k, []]));
+  const cpu = Object.fromEntries(contenders.map(([k]) => [k, []]));
+  const rss = Object.fromEntries(contenders.map(([k]) => [k, []]));
   const ratioHand = [];
   const ratioFloor = [];
   for (let i = 1; i <= RUNS; i++) {
     const line = [];
-    for (const [name, fn] of contenders) {
-      const r = await fn();
+    for (const [name, what, cmd, args, opts] of contenders) {
+      const r = timeTool
+        ? await must(what, '/usr/bin/time', ['-f', 'RUSAGE %U %S %M', cmd, ...args], opts)
+        : await must(what, cmd, args, opts);
       times[name].push(r.ms);
-      line.push(`${name} ${Math.round(r.ms)} ms`);
+      const u = /RUSAGE ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
+      if (u) {
+        cpu[name].push((Number(u[1]) + Number(u[2])) * 1000);
+        rss[name].push(Number(u[3]));
+      }
+      line.push(`${name} ${Math.round(r.ms)} ms${u ? ` (cpu ${Math.round(cpu[name].at(-1))} ms)` : ''}`);
     }
     const o = times.posdata.at(-1);
     ratioHand.push(o / times['curl+jq'].at(-1));
@@ -321,6 +316,8 @@ async function measureExport(sbx, odoorpcOk) {
   return {
     times,
     medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])),
+    cpu: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v.length ? median(v) : Number.NaN])),
+    rss: Object.fromEntries(Object.entries(rss).map(([k, v]) => [k, v.length ? Math.max(...v) : Number.NaN])),
     ratioHand: median(ratioHand),
     ratioFloor: median(ratioFloor),
     cmpOurs,
@@ -567,7 +564,10 @@ function report(r) {
   const table = rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`).join('\n');
   const perRun = e
     ? Object.entries(e.times)
-        .map(([k, v]) => `| ${k} | ${v.map((x) => Math.round(x)).join(' / ')} | ${f0(median(v))} |`)
+        .map(
+          ([k, v]) =>
+            `| ${k} | ${v.map((x) => Math.round(x)).join(' / ')} | ${f0(median(v))} | ${f0(e.cpu[k])} | ${f1(e.rss[k] / 1024)} |`,
+        )
         .join('\n')
     : '';
   const methods = (b) =>
@@ -623,8 +623,11 @@ ${e ? `posdata's CSV: ${(e.csvBytes / 2 ** 20).toFixed(1)} MiB.` : ''}
 
 ### Export, every run (ms)
 
-| Contender | Runs | Median |
-|---|---|---|
+CPU time does not depend on what else the machine runs as much as wall time does; the floor's and curl+jq's
+include curl's and jq's, not the sandbox's.
+
+| Contender | Wall, every run | Wall, median | CPU (user+sys, children included), median | Peak RSS (largest process), MiB |
+|---|---|---|---|---|
 ${perRun}
 ${
   r.rpc
