@@ -251,6 +251,8 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
     }
     case 'read': {
       const fields = fieldList(db, model, get('fields', null));
+      // Odoo never fetches `id`, so reading only `id` echoes missing ids too (facts §3.4).
+      if (fields.length === 1 && fields[0]?.name === 'id') return ids.map((id) => ({ id }));
       const recs: Rec[] = [];
       for (const id of ids) {
         const r = table.get(id);

@@ -86,3 +86,26 @@ describe('context', () => {
     ).toBe(100);
   });
 });
+
+describe('read quirks', () => {
+  it("reading only 'id' echoes a missing id, as Odoo does; any real field drops it", async () => {
+    const read = (fields: string[]) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'call',
+        params: {
+          service: 'object',
+          method: 'execute_kw',
+          args: ['demo', 2, 'admin', 'pos.order', 'read', [[999999, 1]], { fields }],
+        },
+        id: 1,
+      });
+    expect(((await (await post(read(['id']))).json()) as { result: unknown }).result).toEqual([
+      { id: 999999 },
+      { id: 1 },
+    ]);
+    expect(
+      ((await (await post(read(['name']))).json()) as { result: { id: number }[] }).result.map((r) => r.id),
+    ).toEqual([1]);
+  });
+});
