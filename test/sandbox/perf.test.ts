@@ -73,3 +73,21 @@ describe('100k orders', () => {
     );
   });
 });
+
+// One million orders: opt-in (POSDATA_SANDBOX_1M=1 npx vitest run test/sandbox/perf.test.ts),
+// so that `npm test` stays quick. Prints the time; asserts only the volume.
+describe.skipIf(!process.env.POSDATA_SANDBOX_1M)('1M orders', () => {
+  it('generates them', async () => {
+    const t = performance.now();
+    const big = await startTestSandbox({ seed: 1, orders: 1_000_000 });
+    try {
+      const ms = performance.now() - t;
+      console.log(
+        `sandbox: 1M orders started in ${ms.toFixed(0)} ms (generation ${big.stats?.ms.toFixed(0)} ms), ${JSON.stringify(big.stats)}`,
+      );
+      expect(await rpcClient(big.url).ok<number>('pos.order', 'search_count', [[]])).toBe(1_000_000);
+    } finally {
+      await big.close();
+    }
+  }, 300_000);
+});
