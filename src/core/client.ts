@@ -164,7 +164,7 @@ export class OdooClient {
     let f = this.fieldsCache.get(model);
     if (!f) {
       f = (await this.executeKw(model, 'fields_get', [], {
-        attributes: ['type', 'string', 'store', 'relation', 'selection', 'digits'],
+        attributes: ['type', 'string', 'store', 'relation', 'selection', 'digits', 'searchable', 'related'],
       })) as FieldMap;
       this.fieldsCache.set(model, f);
     }

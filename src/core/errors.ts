@@ -27,6 +27,8 @@ export abstract class PosdataError extends Error {
   /** The single line printed on stderr (without the `posdata: ` prefix). */
   line(): string {
     const what = this.message.replace(/\s*\n\s*/g, ' ').trim();
+    // Odoo's messages end in a full stop; "records.; ask …" reads badly.
+    if (this.hint) return `${what.replace(/[.;:,\s]+$/, '')}; ${this.hint}`;
     return this.hint ? `${what}; ${this.hint}` : what;
   }
 }

@@ -17,6 +17,10 @@ export interface FieldDef {
   selection?: [string, string][];
   digits?: [number, number] | false;
   required?: boolean;
+  /** Odoo's own answer to "can a domain use it" (stored, or has a search method). */
+  searchable?: boolean;
+  /** The path of a related field; related fields are searchable even when not stored. */
+  related?: string | false;
 }
 
 export type FieldMap = Record<string, FieldDef>;

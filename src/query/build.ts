@@ -145,6 +145,15 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
         `valid fields: ${listFields(fields)}`,
       );
     }
+    // Odoo 16-18 silently drop a leaf on a field they cannot search (matching everything),
+    // 19 refuses it: either way the filter would not do what it says.
+    const def = fields?.[head];
+    if (def && !canSearch(def)) {
+      throw new UsageError(
+        `--domain cannot filter on '${head}': Odoo computes it without storing it`,
+        'filter on a stored field instead',
+      );
+    }
     need -= 1;
   }
   if (need > 0 && (v as unknown[]).length > 0) {
@@ -154,6 +163,11 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
     );
   }
   return v as DomainTerm[] as Domain;
+}
+
+function canSearch(def: FieldDef): boolean {
+  if (def.searchable !== undefined) return def.searchable;
+  return def.store !== false || Boolean(def.related);
 }
 
 /** The whole query for one resource. `fixed` is the resource's own extra filter (lines' order). */

@@ -63,6 +63,12 @@ const rows: Row[] = [
   ['domain bad operator', ['sales', '--domain', '[["state","~","paid"]]'], 2],
   ['domain unknown field', ['sales', '--domain', '[["bogus","=",1]]'], 2],
   ['domain dangling or', ['sales', '--domain', '["|",["state","=","paid"]]'], 2],
+  [
+    'domain on a field Odoo does not store',
+    ['sales', '--domain', '[["is_refunded","=",true]]'],
+    2,
+    { match: /without storing it/ },
+  ],
   ['unknown flag', ['sales', '--colour'], 2],
   ['unknown command', ['salez'], 2],
   ['lines without id', ['lines'], 2],
@@ -123,7 +129,12 @@ const rows: Row[] = [
     { env: 'none', input: 'x' },
   ],
   ['unknown order id', ['lines', '99999999'], 4, { match: /does not exist/ }],
-  ['user without POS rights', ['sales'], 5, { env: 'clerk', match: /access/i }],
+  [
+    'user without POS rights',
+    ['sales'],
+    5,
+    { env: 'clerk', match: /access .*records; ask an Odoo administrator/i },
+  ],
   ['connection refused', ['sales', '--url', 'http://127.0.0.1:9'], 6, { match: /refused/ }],
 ];
 
