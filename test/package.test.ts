@@ -1,0 +1,38 @@
+// posdata is a real npm package: `npm pack` gives a tarball with the built code and none
+// of the tests, which installs globally and runs from any folder.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('npm pack', () => {
+  it('installs globally and runs from any folder, without the tests', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'posdata-pack-'));
+    await run('npm', ['pack', '--pack-destination', out, '--ignore-scripts'], { cwd: root });
+    const [tarball] = readdirSync(out).filter((f) => f.endsWith('.tgz'));
+    const { stdout: listing } = await run('tar', ['tzf', join(out, tarball)]);
+    const files = listing.trim().split('\n');
+    expect(files).toContain('package/bin/posdata.js');
+    expect(files).toContain('package/dist/cli/main.js');
+    expect(files).toContain('package/README.md');
+    expect(files.filter((f) => /test|\.ts$|vitest|biome|\.ci\//.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+
+    const prefix = mkdtempSync(join(tmpdir(), 'posdata-prefix-'));
+    await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', join(out, tarball)], {
+      cwd: out,
+    });
+    const elsewhere = mkdtempSync(join(tmpdir(), 'posdata-cwd-'));
+    const { stdout: version } = await run(join(prefix, 'bin', 'posdata'), ['--version'], { cwd: elsewhere });
+    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const { stdout: help } = await run(join(prefix, 'bin', 'posdata'), ['sales', '--help'], {
+      cwd: elsewhere,
+    });
+    expect(help).toMatch(/Usage: posdata sales/);
+  }, 180_000);
+});
