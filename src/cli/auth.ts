@@ -130,6 +130,7 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
       tz,
       serverVersion: v.server_version,
       protocol,
+      caFile: o.caFile ? (await import('node:path')).resolve(o.caFile) : undefined,
       loggedInAt: new Date().toISOString(),
     });
     if (!o.quiet) {

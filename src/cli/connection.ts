@@ -78,7 +78,8 @@ export function trace(io: IO): ((line: string) => void) | undefined {
   return io.debug ? (line) => io.err(`[rpc] ${line}`) : undefined;
 }
 
-export async function openSession(o: ConnectionOptions, io: IO, env = process.env): Promise<Session> {
+export async function openSession(opts: ConnectionOptions, io: IO, env = process.env): Promise<Session> {
+  let o = opts;
   const store = await ProfileStore.open(env);
   const profileName = store.currentName(o.profile, env);
   const profile = store.get(profileName) ?? {};
@@ -105,6 +106,8 @@ export async function openSession(o: ConnectionOptions, io: IO, env = process.en
     parseServerUrl(profile.url, true).href === url.href &&
     profile.db === db &&
     profile.login === login;
+  // The CA given at login stays with the profile (an on-premise server keeps its CA).
+  if (o.caFile === undefined && sameTarget && profile.caFile) o = { ...o, caFile: profile.caFile };
   const requested = o.protocol && o.protocol !== 'auto' ? o.protocol : undefined;
   let protocol: Protocol | undefined = requested ?? (sameTarget ? profile.protocol : undefined);
   if (!protocol) {

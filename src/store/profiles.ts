@@ -18,6 +18,8 @@ export interface Profile {
   tz?: string | null;
   serverVersion?: string;
   protocol?: Protocol;
+  /** A CA file given at login with --ca-file (on-premise servers with their own CA). */
+  caFile?: string;
   loggedInAt?: string;
 }
 

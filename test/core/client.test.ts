@@ -1,0 +1,287 @@
+// The core against real servers: a 100k-order read streamed in bounded memory, a reply
+// whose id does not match, TLS with a private CA, and the redaction of the secret.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createHttps } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+
+// The sandbox runs in its own process so that this process's heap is the client's alone.
+let sandboxUrl = '';
+let sandboxProc: ReturnType<typeof spawn> | undefined;
+
+beforeAll(async () => {
+  sandboxProc = spawn(
+    process.execPath,
+    [BIN, 'sandbox', '--port', '0', '--orders', '100000', '--seed', '6', '--admin-key', SUITE_SECRET],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  sandboxUrl = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    sandboxProc?.stdout?.on('data', (d) => {
+      text += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(text);
+      if (m) resolve(m[0]);
+    });
+    sandboxProc?.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+}, 120_000);
+
+afterAll(() => {
+  sandboxProc?.kill('SIGTERM');
+});
+
+describe('streaming', () => {
+  it('reads 100k orders page by page without holding them', async () => {
+    const { Http, parseServerUrl } = await import('../../dist/core/http.js');
+    const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
+    const { OdooClient } = await import('../../dist/core/client.js');
+    const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
+    const client = new OdooClient(new JsonRpcTransport(http, 'demo'), {
+      db: 'demo',
+      login: 'admin',
+      secret: SUITE_SECRET,
+    });
+    const fields = [
+      'id',
+      'name',
+      'date_order',
+      'amount_total',
+      'amount_paid',
+      'amount_tax',
+      'state',
+      'config_id',
+      'session_id',
+      'payment_ids',
+    ];
+    global.gc?.();
+    const base = process.memoryUsage().heapUsed;
+    let peak = 0;
+    let count = 0;
+    let last = 0;
+    let ordered = true;
+    for await (const page of client.pages({
+      model: 'pos.order',
+      domain: [],
+      fields,
+      order: 'id',
+      pageSize: 5000,
+    })) {
+      for (const r of page) {
+        if (r.id <= last) ordered = false;
+        last = r.id;
+      }
+      count += page.length;
+      peak = Math.max(peak, process.memoryUsage().heapUsed - base);
+    }
+    await client.close();
+    expect(count).toBeGreaterThanOrEqual(100_000);
+    expect(ordered).toBe(true);
+    // All 100k records at once would take well over 100 MB of heap; two pages in flight a few MB.
+    expect(peak).toBeLessThan(60 * 1024 * 1024);
+  }, 120_000);
+});
+
+/** A server on loopback that answers every request with `reply(body)`. */
+async function serve(reply: (body: string) => string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => {
+      body += d;
+    });
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(reply(body));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('protocol errors', () => {
+  it('a reply to another request id is exit 6', async () => {
+    const { url, server } = await serve((body) => {
+      const id = JSON.parse(body).id as number;
+      return JSON.stringify({ jsonrpc: '2.0', id: id + 1000, result: 2 });
+    });
+    try {
+      const r = await runCli(
+        [
+          'login',
+          '--url',
+          url,
+          '--db',
+          'demo',
+          '--user',
+          'admin',
+          '--password-stdin',
+          '--protocol',
+          'jsonrpc',
+        ],
+        {
+          input: 'admin',
+          env: { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-id-')) },
+        },
+      );
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(/^posdata: .*answered request \d+ with id \d+/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('TLS', () => {
+  let https: ReturnType<typeof createHttps> | undefined;
+  let url = '';
+  let caFile = '';
+
+  beforeAll(async () => {
+    // A private CA and a server certificate for 127.0.0.1, as an on-premise Odoo might have.
+    const dir = mkdtempSync(join(tmpdir(), 'posdata-tls-'));
+    const o = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    o([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=posdata test CA',
+    ]);
+    o([
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'srv.key',
+      '-out',
+      'srv.csr',
+      '-subj',
+      '/CN=127.0.0.1',
+    ]);
+    require_ext(dir);
+    o([
+      'x509',
+      '-req',
+      '-in',
+      'srv.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'srv.pem',
+      '-days',
+      '2',
+      '-extfile',
+      'ext.cnf',
+    ]);
+    caFile = join(dir, 'ca.pem');
+    // A TLS-terminating proxy in front of the sandbox.
+    https = createHttps(
+      { key: readFileSync(join(dir, 'srv.key')), cert: readFileSync(join(dir, 'srv.pem')) },
+      (req, res) => {
+        let body = '';
+        req.on('data', (d) => {
+          body += d;
+        });
+        req.on('end', async () => {
+          const upstream = await fetch(`${sandboxUrl}${req.url}`, {
+            method: req.method,
+            headers: { 'content-type': 'application/json' },
+            body: req.method === 'POST' ? body : undefined,
+          });
+          res.writeHead(upstream.status, {
+            'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          });
+          res.end(await upstream.text());
+        });
+      },
+    );
+    await new Promise<void>((r) => https?.listen(0, '127.0.0.1', r));
+    url = `https://127.0.0.1:${(https.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => {
+    https?.close();
+  });
+
+  function require_ext(dir: string): void {
+    execFileSync('bash', ['-c', `printf 'subjectAltName=IP:127.0.0.1\\n' > ${join(dir, 'ext.cnf')}`]);
+  }
+
+  it('refuses a certificate it cannot verify, in one line with what to do (exit 6)', async () => {
+    const env = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
+    const r = await runCli(
+      ['login', '--url', url, '--db', 'demo', '--user', 'admin', '--password-stdin', '--protocol', 'jsonrpc'],
+      { input: SUITE_SECRET, env },
+    );
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/^posdata: TLS failed for 127\.0\.0\.1:\d+.*--ca-file/);
+  });
+
+  it('trusts a private CA given with --ca-file', async () => {
+    const env = await loginEnv(url, 'admin', SUITE_SECRET, {}).catch(() => undefined);
+    expect(env).toBeUndefined();
+    const cfg = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
+    const login = await runCli(
+      [
+        'login',
+        '--url',
+        url,
+        '--db',
+        'demo',
+        '--user',
+        'admin',
+        '--password-stdin',
+        '--protocol',
+        'jsonrpc',
+        '--ca-file',
+        caFile,
+      ],
+      { input: SUITE_SECRET, env: cfg },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    // The CA stays with the profile: later runs need not repeat it.
+    const r = await runCli(['configs', '--format', 'json', '--rate', '0'], { env: cfg });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+  });
+
+  it('--insecure skips verification and says so', async () => {
+    const cfg = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
+    const login = await runCli(
+      [
+        'login',
+        '--url',
+        url,
+        '--db',
+        'demo',
+        '--user',
+        'admin',
+        '--password-stdin',
+        '--protocol',
+        'jsonrpc',
+        '--insecure',
+      ],
+      { input: SUITE_SECRET, env: cfg },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toMatch(/warning: TLS certificate verification is off/);
+  });
+});
