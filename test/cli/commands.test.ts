@@ -44,6 +44,60 @@ describe.each(SETUPS)('$name', (setup) => {
     return JSON.parse(r.stdout);
   }
 
+  describe('every command in every format', () => {
+    // The same records, whatever the format: counted in json, ndjson, csv and table.
+    const commands: [string, string[]][] = [
+      ['configs', []],
+      ['sales', ['--limit', '40']],
+      ['refunds', []],
+      ['cancellations', []],
+      ['closures', []],
+      ['payments', ['--limit', '40']],
+      ['products', []],
+    ];
+    for (const [name, extra] of commands) {
+      it(`${name}: json, ndjson, csv and table agree`, async () => {
+        const run = async (format: string) => {
+          const r = await runCli([name, ...extra, '--format', format, ...P], { env });
+          expect(r.code, r.stderr).toBe(0);
+          expect(r.stderr).toBe('');
+          return r.stdout;
+        };
+        const j = JSON.parse(await run('json')) as { id: number }[];
+        expect(j.length).toBeGreaterThan(0);
+        const nd = (await run('ndjson'))
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { id: number });
+        expect(nd.map((r) => r.id)).toEqual(j.map((r) => r.id));
+        const csv = parse(await run('csv'), { columns: true }) as { id: string }[];
+        expect(csv.map((r) => Number(r.id))).toEqual(j.map((r) => r.id));
+        const table = await run('table');
+        const closing = table.trim().split('\n').at(-1) as string;
+        expect(closing).toMatch(new RegExp(`^${j.length} ${name}\\b`));
+      });
+    }
+    it('lines: json, ndjson, csv and table agree', async () => {
+      const order = (
+        await rpc.searchRead('pos.order', [['state', '!=', 'draft']], { fields: ['id'], limit: 1 })
+      )[0].id as number;
+      const j = JSON.parse(
+        (await runCli(['lines', String(order), '--format', 'json', ...P], { env })).stdout,
+      ) as { id: number }[];
+      const nd = (await runCli(['lines', String(order), '--format', 'ndjson', ...P], { env })).stdout
+        .trim()
+        .split('\n');
+      const csv = parse((await runCli(['lines', String(order), '--format', 'csv', ...P], { env })).stdout, {
+        columns: true,
+      });
+      const table = (await runCli(['lines', String(order), '--format', 'table', ...P], { env })).stdout;
+      expect(j.length).toBeGreaterThan(0);
+      expect(nd).toHaveLength(j.length);
+      expect(csv).toHaveLength(j.length);
+      expect(table.trim().split('\n').at(-1)).toMatch(new RegExp(`^${j.length} lines`));
+    });
+  });
+
   describe('configs', () => {
     it('json equals pos.config search_read with the default fields, in order', async () => {
       const out = await json(['configs']);
