@@ -80,7 +80,7 @@ export function trace(io: IO): ((line: string) => void) | undefined {
 
 export async function openSession(opts: ConnectionOptions, io: IO, env = process.env): Promise<Session> {
   let o = opts;
-  const store = await ProfileStore.open(env);
+  const store = ProfileStore.read(env);
   const profileName = store.currentName(o.profile, env);
   const profile = store.get(profileName) ?? {};
   const rawUrl = o.url ?? env.POSDATA_URL ?? profile.url;

@@ -1,9 +1,10 @@
 // The credential store: a `conf` JSON file readable by its owner only (0600, in a 0700
 // folder), holding named profiles. POSDATA_CONFIG_DIR moves it.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
+import { UsageError } from '../core/errors.js';
 import type { Protocol } from '../core/transport.js';
 
 export interface Profile {
@@ -35,7 +36,11 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 export class ProfileStore {
-  private constructor(private readonly conf: Conf<StoreShape>) {}
+  private constructor(
+    private readonly conf: Conf<StoreShape> | undefined,
+    private readonly snapshot: StoreShape | undefined,
+    private readonly file: string,
+  ) {}
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
     const dir = configDir(env);
@@ -54,30 +59,60 @@ export class ProfileStore {
     } catch {
       /* not created yet */
     }
-    return new ProfileStore(conf);
+    return new ProfileStore(conf, undefined, conf.path);
+  }
+
+  /**
+   * The store for reading only, as every data command needs it: the same JSON file conf
+   * writes, read without loading conf (and its schema validator), which costs more start-up
+   * time than the rest of a command together.
+   */
+  static read(env: NodeJS.ProcessEnv = process.env): ProfileStore {
+    const file = join(configDir(env), 'config.json');
+    let data: StoreShape = { profiles: {} };
+    try {
+      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreShape>;
+      data = { profiles: parsed.profiles ?? {}, current: parsed.current };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new UsageError(`cannot read the posdata store ${file}`, 'check it, or run posdata login again');
+      }
+    }
+    return new ProfileStore(undefined, data, file);
+  }
+
+  private data(): StoreShape {
+    if (this.snapshot) return this.snapshot;
+    return { profiles: this.writable().get('profiles'), current: this.writable().get('current') };
+  }
+
+  private writable(): Conf<StoreShape> {
+    if (!this.conf) throw new Error('the profile store was opened for reading only');
+    return this.conf;
   }
 
   get path(): string {
-    return this.conf.path;
+    return this.file;
   }
 
   /** The profile to use: --profile, POSDATA_PROFILE, the one last logged in, or `default`. */
   currentName(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-    return flag || env.POSDATA_PROFILE || this.conf.get('current') || 'default';
+    return flag || env.POSDATA_PROFILE || this.data().current || 'default';
   }
 
   get(name: string): Profile | undefined {
-    return this.conf.get('profiles')[name];
+    return this.data().profiles[name];
   }
 
   list(): Record<string, Profile> {
-    return this.conf.get('profiles');
+    return this.data().profiles;
   }
 
   set(name: string, profile: Profile, makeCurrent = true): void {
-    const all = { ...this.conf.get('profiles'), [name]: profile };
-    this.conf.set('profiles', all);
-    if (makeCurrent) this.conf.set('current', name);
+    const conf = this.writable();
+    const all = { ...conf.get('profiles'), [name]: profile };
+    conf.set('profiles', all);
+    if (makeCurrent) conf.set('current', name);
   }
 
   /** Forgets the secret and the UID; keeps URL, database and login for the next login. */
@@ -90,15 +125,16 @@ export class ProfileStore {
   }
 
   remove(name: string): boolean {
-    const all = { ...this.conf.get('profiles') };
+    const conf = this.writable();
+    const all = { ...conf.get('profiles') };
     if (!(name in all)) return false;
     delete all[name];
-    this.conf.set('profiles', all);
-    if (this.conf.get('current') === name) this.conf.delete('current');
+    conf.set('profiles', all);
+    if (conf.get('current') === name) conf.delete('current');
     return true;
   }
 
   use(name: string): void {
-    this.conf.set('current', name);
+    this.writable().set('current', name);
   }
 }
