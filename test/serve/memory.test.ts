@@ -1,6 +1,7 @@
-// A large GET /api/v1/sales streams: the service's peak memory grows by far less than the
-// answer it sends. A service that built the array in memory would hold every record as an
-// object (several times the JSON's size) before the first byte went out.
+// A large GET /api/v1/sales streams. The service runs with a 64 MB JavaScript heap: one
+// that built the array in memory would hold 150,000 records as objects (several times the
+// JSON's 35 MB) and die of it; a streaming one sends them all. The resident-memory growth is
+// reported, not asserted: it depends on the garbage collector's moods (Node 24's differ).
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv } from '../helpers/cli.js';
@@ -22,7 +23,10 @@ describe.skipIf(!linux)('memory while streaming', () => {
   beforeAll(async () => {
     const { startSandbox } = await import('../../dist/sandbox/index.js');
     sandbox = await startSandbox({ port: 0, seed: 8, orders: 150_000 });
-    served = await startServe(['--rate', '0'], await loginEnv(sandbox.url));
+    served = await startServe(['--rate', '0'], {
+      ...(await loginEnv(sandbox.url)),
+      NODE_OPTIONS: '--max-old-space-size=64',
+    });
   });
 
   afterAll(async () => {
@@ -30,7 +34,7 @@ describe.skipIf(!linux)('memory while streaming', () => {
     await sandbox?.close();
   });
 
-  it('150,000 orders go out with the peak growing by less than the answer', async () => {
+  it('150,000 orders go out of a service with a 64 MB heap', async () => {
     const t = await login(served.base, 'admin', 'admin');
     const pid = served.proc.pid as number;
     // Warm up (fields_get, JIT) so that the baseline is the steady state.
@@ -55,6 +59,9 @@ describe.skipIf(!linux)('memory while streaming', () => {
     const grown = peakRss(pid) - before;
     expect(records).toBe(150_000);
     expect(bytes).toBeGreaterThan(30_000_000);
-    expect(grown).toBeLessThan(bytes);
+    expect(served.proc.exitCode).toBeNull();
+    process.stdout.write(
+      `serve: ${bytes} bytes streamed, peak RSS grew ${Math.round(grown / 1048576)} MiB\n`,
+    );
   });
 });
