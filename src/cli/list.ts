@@ -9,7 +9,7 @@ import {
   saveCheckpoint,
   windowFor,
 } from '../export/checkpoint.js';
-import { prepare, streamRows } from '../export/stream.js';
+import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
@@ -228,6 +228,7 @@ export async function runList(
       noun: name,
       toFile,
       names,
+      normalizer: format === 'csv' ? normalizerFor(prepared, o.tz) : undefined,
     });
     if (progress.enabled) {
       const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
@@ -241,25 +242,32 @@ export async function runList(
       begun = true;
     };
     const seen = window ? new Set<number>() : undefined;
+    const direct = renderer.pageRecords;
     for await (const { rows, records } of streamRows(client, prepared, {
       pageSize: o.pageSize ?? 2000,
       extraDomain: window?.domain,
       order: window ? 'write_date, id' : undefined,
       tz: o.tz,
+      rows: direct === undefined,
     })) {
-      let out = rows;
-      if (seen) {
-        // Within one run a record is written once, even if it moved while we read.
-        out = rows.filter((_, i) => {
-          const id = records[i].id;
-          if (seen.has(id)) return false;
-          seen.add(id);
-          return true;
-        });
-      }
+      // Within one run a record is written once, even if it moved while we read.
+      const keep = seen
+        ? records.map((r) => {
+            if (seen.has(r.id)) return false;
+            seen.add(r.id);
+            return true;
+          })
+        : undefined;
       await begin();
-      await renderer.page(out);
-      count += out.length;
+      if (direct) {
+        const recs = keep ? records.filter((_, i) => keep[i]) : records;
+        await direct(recs);
+        count += recs.length;
+      } else {
+        const out = keep ? rows.filter((_, i) => keep[i]) : rows;
+        await renderer.page(out);
+        count += out.length;
+      }
       progress.update(count);
     }
     await begin();

@@ -4,6 +4,7 @@ import { extname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { FieldMap } from '../core/types.js';
 import { CsvRenderer, type Format, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
+import type { Normalizer } from '../render/normalize.js';
 import type { Sink } from '../render/sink.js';
 import { AtomicFileSink } from '../sink/atomic.js';
 import { StreamSink } from '../sink/stdout.js';
@@ -50,6 +51,8 @@ export interface RenderContext {
   noun: string;
   toFile: boolean;
   names?: Record<string, Map<number, string>>;
+  /** For csv straight from records: the same normalisation the rows would get. */
+  normalizer?: Normalizer;
 }
 
 export async function makeRenderer(c: RenderContext): Promise<Renderer> {

@@ -44,6 +44,8 @@ export interface StreamOptions {
   order?: string;
   tz?: string;
   offset?: number;
+  /** Build the normalised rows (default); a renderer that reads records directly skips them. */
+  rows?: boolean;
 }
 
 interface MethodInfo {
@@ -111,6 +113,10 @@ async function fillRefundedOrder(client: OdooClient, records: OdooRecord[]): Pro
   }
 }
 
+export function normalizerFor(p: Prepared, tz?: string): Normalizer {
+  return new Normalizer(p.outFields, p.defs, { tz });
+}
+
 export async function* streamRows(
   client: OdooClient,
   p: Prepared,
@@ -132,6 +138,10 @@ export async function* streamRows(
   for await (const records of pages) {
     if (needRefundFill) await fillRefundedOrder(client, records);
     if (payments) await payments.attach(records);
+    if (opts.rows === false) {
+      yield { rows: [], records };
+      continue;
+    }
     const rows = new Array<Row>(records.length);
     for (let i = 0; i < records.length; i++) rows[i] = normalizer.row(records[i]);
     yield { rows, records };

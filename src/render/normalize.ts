@@ -40,6 +40,13 @@ export class Normalizer {
     this.plan = fields.map((name) => ({ name, conv: converter(name, defs[name], opts) }));
   }
 
+  /** The conversion of one output field's values. */
+  converter(name: string): (v: unknown) => Value {
+    const p = this.plan.find((x) => x.name === name);
+    if (!p) throw new Error(`no such output field: ${name}`);
+    return p.conv;
+  }
+
   /** A new object with the output fields, in the order asked for. */
   row(rec: OdooRecord): Row {
     const out: Row = {};

@@ -20,7 +20,9 @@ export function tempPathFor(target: string): string {
 export class AtomicFileSink implements Sink {
   private fh: FileHandle | undefined;
   private readonly tmp: string;
-  private buffered: string[] = [];
+  // Pages are kept as Buffers until written: a string held until the flush outlives the
+  // young generation and gets promoted, which costs memory on long exports.
+  private buffered: Buffer[] = [];
   private bufferedBytes = 0;
 
   private constructor(readonly target: string) {
@@ -45,17 +47,18 @@ export class AtomicFileSink implements Sink {
 
   async write(chunk: string): Promise<void> {
     // Pages are written in large chunks; small ones are gathered first.
-    this.buffered.push(chunk);
-    this.bufferedBytes += chunk.length;
+    const b = Buffer.from(chunk, 'utf8');
+    this.buffered.push(b);
+    this.bufferedBytes += b.length;
     if (this.bufferedBytes >= 1 << 20) await this.flush();
   }
 
   private async flush(): Promise<void> {
     if (!this.fh || this.buffered.length === 0) return;
-    const data = this.buffered.join('');
+    const data = this.buffered;
     this.buffered = [];
     this.bufferedBytes = 0;
-    await this.fh.write(data);
+    await this.fh.writev(data);
   }
 
   async commit(): Promise<void> {
