@@ -9,6 +9,7 @@ import {
   saveCheckpoint,
   windowFor,
 } from '../export/checkpoint.js';
+import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
@@ -259,6 +260,7 @@ export async function runList(
           })
         : undefined;
       await begin();
+      const before = count;
       if (direct) {
         const recs = keep ? records.filter((_, i) => keep[i]) : records;
         await direct(recs);
@@ -269,6 +271,7 @@ export async function runList(
         count += out.length;
       }
       progress.update(count);
+      afterRecords(before, count);
     }
     await begin();
     await renderer.end();
