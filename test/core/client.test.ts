@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { BIN, runCli, SUITE_SECRET } from '../helpers/cli.js';
 
 // The sandbox runs in its own process so that this process's heap is the client's alone.
 let sandboxUrl = '';
@@ -221,66 +221,45 @@ describe('TLS', () => {
     https?.close();
   });
 
+  /** `posdata login` against the TLS proxy with a fresh store, plus extra flags. */
+  function loginOverTls(extra: string[]) {
+    const env = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
+    const args = [
+      'login',
+      '--url',
+      url,
+      '--db',
+      'demo',
+      '--user',
+      'admin',
+      '--password-stdin',
+      '--protocol',
+      'jsonrpc',
+    ];
+    return runCli([...args, ...extra], { input: SUITE_SECRET, env }).then((r) => ({ ...r, env }));
+  }
+
   function require_ext(dir: string): void {
     execFileSync('bash', ['-c', `printf 'subjectAltName=IP:127.0.0.1\\n' > ${join(dir, 'ext.cnf')}`]);
   }
 
   it('refuses a certificate it cannot verify, in one line with what to do (exit 6)', async () => {
-    const env = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
-    const r = await runCli(
-      ['login', '--url', url, '--db', 'demo', '--user', 'admin', '--password-stdin', '--protocol', 'jsonrpc'],
-      { input: SUITE_SECRET, env },
-    );
+    const r = await loginOverTls([]);
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/^posdata: TLS failed for 127\.0\.0\.1:\d+.*--ca-file/);
   });
 
   it('trusts a private CA given with --ca-file', async () => {
-    const env = await loginEnv(url, 'admin', SUITE_SECRET, {}).catch(() => undefined);
-    expect(env).toBeUndefined();
-    const cfg = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
-    const login = await runCli(
-      [
-        'login',
-        '--url',
-        url,
-        '--db',
-        'demo',
-        '--user',
-        'admin',
-        '--password-stdin',
-        '--protocol',
-        'jsonrpc',
-        '--ca-file',
-        caFile,
-      ],
-      { input: SUITE_SECRET, env: cfg },
-    );
+    const login = await loginOverTls(['--ca-file', caFile]);
     expect(login.code, login.stderr).toBe(0);
     // The CA stays with the profile: later runs need not repeat it.
-    const r = await runCli(['configs', '--format', 'json', '--rate', '0'], { env: cfg });
+    const r = await runCli(['configs', '--format', 'json', '--rate', '0'], { env: login.env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
   });
 
   it('--insecure skips verification and says so', async () => {
-    const cfg = { POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-tls-')) };
-    const login = await runCli(
-      [
-        'login',
-        '--url',
-        url,
-        '--db',
-        'demo',
-        '--user',
-        'admin',
-        '--password-stdin',
-        '--protocol',
-        'jsonrpc',
-        '--insecure',
-      ],
-      { input: SUITE_SECRET, env: cfg },
-    );
+    const login = await loginOverTls(['--insecure']);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toMatch(/warning: TLS certificate verification is off/);
   });
