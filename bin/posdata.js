@@ -7,6 +7,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  const { main } = await import('../dist/cli/main.js');
+  // One file for the start-up path (scripts/bundle.mjs); commands load their own modules.
+  const { main } = await import('../dist/cli/main.bundle.js');
   await main(argv);
 }

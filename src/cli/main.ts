@@ -1,21 +1,13 @@
 // Entry point: commander subcommands. Only commander is loaded up front; each command
 // imports what it needs when it runs, so `--version` and `--help` start fast.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type * as CommanderModule from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { EXIT, PosdataError, UsageError } from '../core/errors.js';
 import { redactor } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
 import { number, positiveInt } from './values.js';
-
-// commander is CommonJS: require() skips the ESM loader's scan of its exports, a few ms
-// of every start-up (posdata --help is measured against bare node).
-const { Command, CommanderError, Option } = createRequire(import.meta.url)(
-  'commander',
-) as typeof CommanderModule;
-type Command = CommanderModule.Command;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
