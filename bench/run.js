@@ -472,6 +472,7 @@ function machine() {
 const f0 = (n) => (Number.isFinite(n) ? String(Math.round(n)) : 'n/a');
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : 'n/a');
 const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
+const f3 = (n) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
 const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**not met**');
 
 function report(r) {
@@ -515,8 +516,8 @@ function report(r) {
         '',
         undefined,
       ]);
-    rows.push(['posdata / curl+jq (median of per-run ratios)', f2(e.ratioHand), '≤ 0.5', e.ratioHand <= 0.5]);
-    rows.push(['posdata / download-only floor', f2(e.ratioFloor), '≤ 1.25', e.ratioFloor <= 1.25]);
+    rows.push(['posdata / curl+jq (median of per-run ratios)', f3(e.ratioHand), '≤ 0.5', e.ratioHand <= 0.5]);
+    rows.push(['posdata / download-only floor', f3(e.ratioFloor), '≤ 1.25', e.ratioFloor <= 1.25]);
     if (e.medians.odoorpc !== undefined)
       rows.push(['posdata / odoorpc', f2(e.medians.posdata / e.medians.odoorpc), '', undefined]);
     rows.push([
