@@ -28,11 +28,14 @@ await build({
       name: 'lazy-and-shared-stay-outside',
       setup(b) {
         b.onResolve({ filter: /^\.\.?\// }, (args) => {
-          if (args.kind !== 'dynamic-import' && !SHARED.test(resolve(args.resolveDir, args.path))) return undefined;
+          if (args.kind !== 'dynamic-import' && !SHARED.test(resolve(args.resolveDir, args.path)))
+            return undefined;
           // The bundle sits in dist/cli/, as src/cli/ files do in the tsc build: their
           // relative paths stay right only for importers in src/cli/.
           if (relative('src/cli', args.resolveDir) !== '') {
-            throw new Error(`${args.importer}: only src/cli/ may import ${args.path} lazily or as shared state`);
+            throw new Error(
+              `${args.importer}: only src/cli/ may import ${args.path} lazily or as shared state`,
+            );
           }
           return { path: args.path, external: true };
         });
