@@ -289,11 +289,12 @@ function fail(err: unknown, debug: boolean): number {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${version()}\n`);
-    return;
-  }
-  if (!isLongRunning(argv)) installSignalHandlers();
+  // Program options come before the command, so the first word is the command.
+  const first = argv.find((a) => !a.startsWith('-'));
+  const command = first !== undefined && COMMANDS.includes(first) ? first : undefined;
+  // The sandbox and the HTTP service stop on signals themselves and keep running.
+  const longRunning = command === 'sandbox' || command === 'serve';
+  if (!longRunning) installSignalHandlers();
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
   });
@@ -302,8 +303,7 @@ export async function main(argv: string[]): Promise<void> {
     build().outputHelp();
     return;
   }
-  const first = argv.find((a) => !a.startsWith('-'));
-  const program = build(first !== undefined && COMMANDS.includes(first) ? first : undefined);
+  const program = build(command);
   program.exitOverride();
   program.configureOutput({
     writeErr: () => undefined,
@@ -336,9 +336,5 @@ export async function main(argv: string[]): Promise<void> {
   }
   process.exitCode = code;
   // Nothing may keep the process alive after the work is done (open sockets, timers).
-  if (code !== EXIT.ok || !isLongRunning(argv)) setTimeout(() => process.exit(code), 50).unref();
-}
-
-function isLongRunning(argv: string[]): boolean {
-  return argv.includes('sandbox') || argv.includes('serve');
+  if (code !== EXIT.ok || !longRunning) setTimeout(() => process.exit(code), 50).unref();
 }

@@ -116,6 +116,14 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
       'write it as JSON, e.g. --domain \'[["amount_total", ">", 100]]\'',
     );
   }
+  return checkDomain(v, fields, model);
+}
+
+/**
+ * Checks a domain's shape (leaves, operators, Polish notation) and, given the model's
+ * fields, that every leaf names a field Odoo can search.
+ */
+export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Domain {
   if (!Array.isArray(v))
     throw new UsageError('--domain is not a list', 'write it as a JSON list, e.g. [["state", "=", "paid"]]');
   let need = 1; // expressions still expected, Polish notation
@@ -216,7 +224,7 @@ export function buildQuery(
     domain.push(...rangeDomain(ff.time, flags.from, flags.to, flags.tz));
   }
   if (flags.domain) {
-    parseDomainFieldsCheck(flags.domain, fields, resource.model);
+    checkDomain(flags.domain, fields, resource.model);
     domain.push(...flags.domain);
   }
   const order = flags.sort ? withIdTieBreak(checkSort(flags.sort, fields, resource.model)) : 'id';
@@ -229,10 +237,6 @@ export function buildQuery(
     limit: flags.limit,
     defs,
   };
-}
-
-function parseDomainFieldsCheck(domain: Domain, fields: FieldMap, model: string): void {
-  parseDomain(JSON.stringify(domain), fields, model);
 }
 
 /** A sort that ends on id gives the same order on every call (pages do not overlap). */

@@ -105,9 +105,13 @@ export function csvColumns(fields: string[], defs: FieldMap): { header: string[]
   return { header, columns };
 }
 
+/** A column with the conversion its value goes through first. */
+type CsvPlan = CsvColumn & { conv: (v: unknown) => Value };
+
 export class CsvRenderer implements Renderer {
+  /** Rows are already normalised: their values go into the cells as they are. */
+  private readonly asIs: CsvPlan[];
   private readonly header: string[];
-  private readonly columns: CsvColumn[];
   private readonly opts: Parameters<typeof stringify>[1];
   /**
    * A page straight from Odoo's records (given a Normalizer): each value is normalised and
@@ -124,23 +128,10 @@ export class CsvRenderer implements Renderer {
   ) {
     const c = csvColumns(fields, defs);
     this.header = c.header;
-    this.columns = c.columns;
+    this.asIs = c.columns.map((col) => ({ ...col, conv: (v: unknown) => v as Value }));
     if (normalizer) {
-      const plan = c.columns.map((col) => ({
-        field: col.field,
-        conv: normalizer.converter(col.field),
-        cell: col.cell,
-      }));
-      this.pageRecords = async (recs: OdooRecord[]): Promise<void> => {
-        const records: Value[][] = new Array(recs.length);
-        for (let i = 0; i < recs.length; i++) {
-          const out: Value[] = [];
-          const rec = recs[i];
-          for (const p of plan) p.cell(p.conv(rec[p.field]), out);
-          records[i] = out;
-        }
-        if (records.length) await this.sink.write(stringify(records, this.opts));
-      };
+      const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
+      this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan);
     }
     // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
     // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
@@ -159,13 +150,18 @@ export class CsvRenderer implements Renderer {
     await this.sink.write(this.csv.excel ? `\uFEFF${head}` : head);
   }
   async page(rows: Row[]): Promise<void> {
-    const records: Value[][] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
+    await this.writeLines(rows, this.asIs);
+  }
+  /** One CSV line per item: each column's value, converted, written into its cells. */
+  private async writeLines(items: Record<string, unknown>[], plan: CsvPlan[]): Promise<void> {
+    const lines: Value[][] = new Array(items.length);
+    for (let i = 0; i < items.length; i++) {
       const out: Value[] = [];
-      for (const c of this.columns) c.cell(rows[i][c.field], out);
-      records[i] = out;
+      const item = items[i];
+      for (const p of plan) p.cell(p.conv(item[p.field]), out);
+      lines[i] = out;
     }
-    if (records.length) await this.sink.write(stringify(records, this.opts));
+    if (lines.length) await this.sink.write(stringify(lines, this.opts));
   }
   async end(): Promise<void> {}
 }
