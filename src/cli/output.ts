@@ -62,11 +62,13 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
     case 'ndjson':
       return new NdjsonRenderer(c.sink);
     case 'csv':
-      return new CsvRenderer(c.sink, c.fields, c.defs, {
-        excel: c.excel,
-        delimiter: c.delimiter,
-        decimal: c.decimal,
-      });
+      return new CsvRenderer(
+        c.sink,
+        c.fields,
+        c.defs,
+        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal },
+        c.normalizer,
+      );
     case 'table': {
       const { TableRenderer } = await import('../render/table.js');
       return new TableRenderer(c.sink, c.fields, c.defs, {

@@ -1,8 +1,10 @@
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
 import { CsvRenderer, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
-import { Normalizer } from '../../src/render/normalize.js';
+import { Normalizer, type Value } from '../../src/render/normalize.js';
 import { MemorySink } from '../../src/render/sink.js';
 
 const defs: FieldMap = {
@@ -122,5 +124,100 @@ describe('csv', () => {
     expect(rows[3].name).toBe("'\ttab");
     expect(rows[3].note).toBe("'\rcr");
     expect(rows[0].amount_total).toBe('-14.54');
+  });
+});
+
+describe('csv fast path', () => {
+  // csv-stringify alone, with the options posdata documents, is the reference the plain-line
+  // path must match byte for byte.
+  const reference = (
+    rows: unknown[][],
+    o: { excel: boolean; delimiter: string; decimal: '.' | ',' },
+  ): string =>
+    stringify(rows, {
+      escape_formulas: o.excel,
+      record_delimiter: o.excel ? 'windows' : 'unix',
+      delimiter: o.delimiter,
+      quoted_match: o.excel ? /[\r\n]/ : /\r/,
+      cast: { number: (n: number) => (o.decimal === ',' ? String(n).replace('.', ',') : String(n)) },
+    });
+  const cellDefs: FieldMap = {
+    a: { type: 'char' },
+    n: { type: 'float' },
+    m: { type: 'many2one' },
+    b: { type: 'char' },
+  };
+  const text = fc.string({
+    unit: fc.constantFrom(
+      'a',
+      'b',
+      ' ',
+      ',',
+      ';',
+      '"',
+      '\n',
+      '\r',
+      '=',
+      '-',
+      '+',
+      '@',
+      '\t',
+      '.',
+      '1',
+      'é',
+      '\uFF1D',
+    ),
+  });
+
+  it('writes what csv-stringify writes, for any cells and options', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.record({
+            a: fc.oneof(text, fc.constant(null)),
+            n: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constant(null)),
+            m: fc.oneof(fc.tuple(fc.nat(), text), fc.constant(null)),
+            b: fc.oneof(text, fc.boolean()),
+          }),
+          { maxLength: 8 },
+        ),
+        fc.boolean(),
+        fc.constantFrom(',', ';', '\t', '|', '.', '1', '-'),
+        fc.constantFrom('.' as const, ',' as const),
+        async (recs, excel, delimiter, decimal) => {
+          fc.pre(!(decimal === ',' && delimiter === ','));
+          const sink = new MemorySink();
+          const r = new CsvRenderer(sink, ['a', 'n', 'm', 'b'], cellDefs, { excel, delimiter, decimal });
+          await r.page(recs as Record<string, Value>[]);
+          const cells = recs.map((x) => [x.a, x.n, ...(x.m ? x.m : ['', '']), x.b]);
+          expect(sink.text()).toBe(recs.length ? reference(cells, { excel, delimiter, decimal }) : '');
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('csv from the commands', () => {
+  it('is written straight from the records when given the normaliser (no row objects)', async () => {
+    const { makeRenderer } = await import('../../src/cli/output.js');
+    const sink = new MemorySink();
+    const normalizer = new Normalizer(fields, defs);
+    const r = await makeRenderer({
+      format: 'csv',
+      sink,
+      fields,
+      defs,
+      tz: 'UTC',
+      preferred: [],
+      noun: 'sales',
+      toFile: true,
+      normalizer,
+      io: {} as Parameters<typeof makeRenderer>[0]['io'],
+    });
+    expect(r.pageRecords).toBeDefined();
+    await r.begin();
+    await r.pageRecords?.(records);
+    expect(sink.text()).toBe(await render('csv'));
   });
 });
