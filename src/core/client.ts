@@ -2,7 +2,7 @@
 // (secret masked) and streaming reads. No terminal knowledge here.
 import { isTransient, ProtocolError } from './errors.js';
 import { redactor } from './redact.js';
-import type { Credentials, TraceFn, Transport } from './transport.js';
+import type { CallOptions, Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
 
 export interface PageQuery {
@@ -42,6 +42,33 @@ function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
   if (keyset === 'id desc') return [['id', '<', last.id]];
   const w = last.write_date as string;
   return ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', last.id]];
+}
+
+interface Request {
+  slot: object;
+  page: Promise<OdooRecord[]>;
+}
+
+/** One turn of the event loop: undici writes a request only then, not while a page is worked on. */
+function leave(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The record count and last id of a search_read reply's raw text, read without parsing it:
+ * Odoo writes each record as `{"id": N, …`. A hint only; the parsed page decides.
+ */
+export function sniffPage(text: string): { count: number; lastId: number } | undefined {
+  const key = '{"id":';
+  let count = 0;
+  let last = -1;
+  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
+    count++;
+    last = at;
+  }
+  if (last < 0) return undefined;
+  const m = /^\s*(\d+)[,}\s]/.exec(text.slice(last + key.length, last + key.length + 32));
+  return m ? { count, lastId: Number(m[1]) } : undefined;
 }
 
 export interface ClientOptions {
@@ -118,6 +145,7 @@ export class OdooClient {
     args: unknown[],
     kwargs: Record<string, unknown> = {},
     retry = true,
+    onText?: CallOptions['onText'],
   ): Promise<unknown> {
     const uid = await this.ensureUid();
     const kw = this.opts.context && !kwargs.context ? { ...kwargs, context: this.opts.context } : kwargs;
@@ -128,7 +156,10 @@ export class OdooClient {
         `→ ${this.transport.protocol} ${model}.${method} ${JSON.stringify([this.creds.db, uid, '***', model, method, args, kw])}`,
       );
       try {
-        const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
+        const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, {
+          retry,
+          onText,
+        });
         const size = Array.isArray(result)
           ? `${result.length} records`
           : JSON.stringify(result)?.slice(0, 80);
@@ -146,8 +177,13 @@ export class OdooClient {
     }
   }
 
-  async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
-    return (await this.executeKw(model, 'search_read', [domain], { ...kw })) as OdooRecord[];
+  async searchRead(
+    model: string,
+    domain: Domain,
+    kw: SearchReadKw = {},
+    onText?: CallOptions['onText'],
+  ): Promise<OdooRecord[]> {
+    return (await this.executeKw(model, 'search_read', [domain], { ...kw }, true, onText)) as OdooRecord[];
   }
 
   async read(model: string, ids: number[], fields: string[]): Promise<OdooRecord[]> {
@@ -176,6 +212,13 @@ export class OdooClient {
    * in flight while the caller writes the current page. Orders by id (asc or desc) and by
    * (write_date, id) page by key ranges, which stay stable while the server changes
    * underneath; any other order pages by offset.
+   *
+   * A key range needs the last id of the page before, so each request would wait for the
+   * previous reply to be parsed. On id orders without a limit the next request leaves as
+   * soon as a full page's raw text has arrived, keyed on the last id read from the text
+   * (sniffPage), while that text is parsed; the parsed page then decides: a request on
+   * another key, or after a short page, is dropped and the right one sent. At most one
+   * such request is out beyond the page the loop waits for.
    */
   async *pages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
     const keyset = q.offset ? null : keysetOf(q.order);
@@ -184,34 +227,61 @@ export class OdooClient {
     if (keyset === 'write_date,id' && !fields.includes('write_date')) fields.push('write_date');
     let remaining = q.limit ?? Number.POSITIVE_INFINITY;
     let offset = keyset ? 0 : (q.offset ?? 0);
-    const fetchAfter = (last: OdooRecord | undefined): Promise<OdooRecord[]> | null => {
+    const early = (keyset === 'id' || keyset === 'id desc') && q.limit === undefined;
+    let waitedFor: object | undefined;
+    let ahead: (Request & { id: number }) | undefined;
+    const request = (last: OdooRecord | undefined): Request | null => {
       if (remaining <= 0) return null;
       const limit = Math.min(q.pageSize, remaining);
       const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
       const kw: SearchReadKw = { fields, limit, order: q.order };
       if (!keyset && offset > 0) kw.offset = offset;
       if (q.context) kw.context = q.context;
-      return this.searchRead(q.model, domain, kw);
+      const slot = {};
+      const onText = early
+        ? async (text: string) => {
+            if (ahead || slot !== waitedFor) return;
+            const hint = sniffPage(text);
+            if (!hint || hint.count < limit) return;
+            const next = request({ id: hint.lastId } as OdooRecord);
+            if (!next) return;
+            ahead = { ...next, id: hint.lastId };
+            await leave();
+          }
+        : undefined;
+      const page = this.searchRead(q.model, domain, kw, onText);
+      // A page not waited for yet may fail first: that is reported when it is waited for.
+      page.catch(() => undefined);
+      return { slot, page };
     };
     let startAfter: OdooRecord | undefined = q.after
       ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord)
       : undefined;
-    let pending = fetchAfter(startAfter);
+    let next = request(startAfter);
     try {
-      while (pending) {
-        const page = await pending;
+      while (next) {
+        waitedFor = next.slot;
+        const page = await next.page;
         const want = Math.min(q.pageSize, remaining);
         remaining -= page.length;
         offset += page.length;
         startAfter = page[page.length - 1];
+        const sent = ahead;
+        ahead = undefined;
         // A short page is the last one; otherwise ask for the next before handing this one out.
-        pending = page.length < want ? null : fetchAfter(startAfter);
+        if (page.length < want) next = null;
+        else if (sent && sent.id === startAfter?.id) next = sent;
+        else next = request(startAfter);
+        if (next) {
+          waitedFor = next.slot;
+          await leave();
+        }
         if (page.length > 0) yield page;
       }
     } finally {
-      // A consumer that stops early (head, a closed HTTP client) leaves a page in flight:
-      // its failure must not become an unhandled rejection.
-      pending?.catch(() => undefined);
+      // A consumer that stops early (head, a closed HTTP client) leaves requests in flight;
+      // their failures were already caught above.
+      waitedFor = undefined;
     }
   }
 

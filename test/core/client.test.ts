@@ -88,6 +88,75 @@ describe('streaming', () => {
   }, 120_000);
 });
 
+describe('reading ahead on id orders', () => {
+  // The next page's request leaves on the last id read from the raw reply; the parsed page
+  // must decide. A transport that shows pages.onText a doctored text (one more record, with
+  // id 1, at the end) makes every such request wrong: they must be dropped, not used.
+  async function read(order: string, doctor: boolean, pageSize: number) {
+    const { Http, parseServerUrl } = await import('../../dist/core/http.js');
+    const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
+    const { OdooClient } = await import('../../dist/core/client.js');
+    const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
+    const inner = new JsonRpcTransport(http, 'demo');
+    const transport = Object.create(inner) as typeof inner;
+    transport.executeKw = (creds, uid, model, method, args, kwargs, opts) => {
+      const onText = opts.onText;
+      const doctored = doctor && onText ? { ...opts, onText: (t: string) => onText(`${t}{"id":1}`) } : opts;
+      return inner.executeKw(creds, uid, model, method, args, kwargs, doctored);
+    };
+    const client = new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
+    const total = await client.searchCount('pos.order', [['state', '!=', 'cancel']]);
+    const before = client.requestCount;
+    const ids: number[] = [];
+    for await (const page of client.pages({
+      model: 'pos.order',
+      domain: [['state', '!=', 'cancel']],
+      fields: ['name'],
+      order,
+      pageSize,
+    })) {
+      for (const r of page) ids.push(r.id);
+    }
+    const requests = client.requestCount - before;
+    await client.close();
+    return { ids, total, requests };
+  }
+
+  for (const order of ['id', 'id desc']) {
+    it(`${order}: every record once, in order, and no request more than paging needs`, async () => {
+      const { ids, total, requests } = await read(order, false, 7000);
+      expect(ids.length).toBe(total);
+      expect(new Set(ids).size).toBe(total);
+      const sorted = [...ids].sort((a, b) => (order === 'id' ? a - b : b - a));
+      expect(ids).toEqual(sorted);
+      // Full pages, then the short last one (or an empty one after an exact fit).
+      expect(requests).toBe(Math.floor(total / 7000) + 1);
+    }, 60_000);
+  }
+
+  it('a wrong early key is dropped: the same records, one wasted request a page', async () => {
+    const clean = await read('id', false, 7000);
+    const misled = await read('id', true, 7000);
+    expect(misled.ids).toEqual(clean.ids);
+    expect(misled.requests).toBeGreaterThan(clean.requests);
+    expect(misled.requests).toBeLessThanOrEqual(2 * clean.requests);
+  }, 60_000);
+
+  it('sniffPage reads the count and the last id from compact and spaced replies', async () => {
+    const { sniffPage } = await import('../../dist/core/client.js');
+    expect(sniffPage('{"jsonrpc":"2.0","id":7,"result":[{"id":3,"a":1},{"id":12,"a":2}]}')).toEqual({
+      count: 2,
+      lastId: 12,
+    });
+    expect(sniffPage('[{"id": 41, "name": "x"}, {"id": 42, "config_id": [1, "Shop"]}]')).toEqual({
+      count: 2,
+      lastId: 42,
+    });
+    expect(sniffPage('{"jsonrpc": "2.0", "id": 7, "result": []}')).toBeUndefined();
+    expect(sniffPage('[{"id": "x"}]')).toBeUndefined();
+  });
+});
+
 /** A server on loopback that answers every request with `reply(body)`. */
 async function serve(reply: (body: string) => string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
