@@ -82,6 +82,7 @@ export class OdooClient {
   private uidValue: number | undefined;
   private readonly fieldsCache = new Map<string, FieldMap>();
   private versionCache: ServerVersion | undefined;
+  private readonly releaseSecret: () => void;
 
   constructor(
     readonly transport: Transport,
@@ -90,7 +91,15 @@ export class OdooClient {
     private readonly opts: ClientOptions = {},
   ) {
     this.uidValue = uid;
-    redactor.add(creds.secret);
+    this.releaseSecret = redactor.add(creds.secret);
+  }
+
+  /**
+   * Stops masking this client's secret, for hosts that outlive their clients (`posdata
+   * serve` when a token ends). The CLI never calls it: its last error line is masked too.
+   */
+  forgetSecret(): void {
+    this.releaseSecret();
   }
 
   get uid(): number | undefined {

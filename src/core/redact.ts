@@ -4,16 +4,36 @@
 export const MASK = '***';
 
 export class Redactor {
-  private readonly secrets = new Set<string>();
+  /** Each secret with the number of holders that registered it. */
+  private readonly secrets = new Map<string, number>();
 
-  add(secret: string | undefined): void {
+  /**
+   * Masks `secret` from now on. The CLI keeps its one secret until it exits (late error
+   * messages stay masked); a long-running holder (a token of `posdata serve`) calls the
+   * returned function once it no longer uses the secret, so the set does not only grow.
+   */
+  add(secret: string | undefined): () => void {
     // Very short strings would mask ordinary text; Odoo never accepts an empty password.
-    if (secret && secret.length >= 3) this.secrets.add(secret);
+    if (!secret || secret.length < 3) return () => undefined;
+    this.secrets.set(secret, (this.secrets.get(secret) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const n = (this.secrets.get(secret) ?? 1) - 1;
+      if (n > 0) this.secrets.set(secret, n);
+      else this.secrets.delete(secret);
+    };
+  }
+
+  /** Secrets masked now (for tests and diagnostics; never printed). */
+  get size(): number {
+    return this.secrets.size;
   }
 
   text(s: string): string {
     let out = s;
-    for (const secret of this.secrets) {
+    for (const secret of this.secrets.keys()) {
       if (out.includes(secret)) out = out.split(secret).join(MASK);
       const json = JSON.stringify(secret).slice(1, -1);
       if (json !== secret && out.includes(json)) out = out.split(json).join(MASK);

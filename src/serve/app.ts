@@ -283,12 +283,19 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     },
     async (req, reply) => {
       const { login, password } = req.body as { login: string; password: string };
-      redactor.add(password);
-      const client = await config.connect(login, password);
+      // Masked while this login is worked on and, if it succeeds, for as long as its token
+      // lives; a failed attempt is forgotten once its answer has gone out.
+      const releasePassword = redactor.add(password);
+      let client: OdooClient | undefined;
       let uid: number;
       try {
+        client = await config.connect(login, password);
         uid = await client.authenticate();
       } catch (err) {
+        reply.raw.once('close', () => {
+          client?.forgetSecret();
+          releasePassword();
+        });
         if (err instanceof AuthError)
           throw new HttpProblem(
             401,
@@ -303,8 +310,21 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       } catch {
         tz = null;
       }
-      const { token, expiresAt } = tokens.issue({ client, uid, login, tz });
-      redactor.add(token);
+      const session = client;
+      let releaseToken = (): void => undefined;
+      const { token, expiresAt } = tokens.issue({
+        client,
+        uid,
+        login,
+        tz,
+        // A problem's detail is masked when it is made, before a 401 revokes the token.
+        release: () => {
+          releaseToken();
+          session.forgetSecret();
+          releasePassword();
+        },
+      });
+      releaseToken = redactor.add(token);
       reply.header('Cache-Control', 'no-store');
       return { token, uid, expires_at: new Date(expiresAt).toISOString() };
     },

@@ -12,6 +12,8 @@ export interface TokenEntry {
   /** The Odoo user's zone (context_get), for from/to when the request gives no tz. */
   tz: string | null;
   expiresAt: number;
+  /** Runs once when the token ends (logout, expiry, shutdown): unregisters its secrets. */
+  release?: () => void;
 }
 
 export class TokenStore {
@@ -38,14 +40,21 @@ export class TokenStore {
     const e = this.entries.get(token);
     if (!e) return undefined;
     if (e.expiresAt <= this.now()) {
-      this.entries.delete(token);
+      this.drop(token, e);
       return undefined;
     }
     return e;
   }
 
   revoke(token: string): boolean {
-    return this.entries.delete(token);
+    const e = this.entries.get(token);
+    if (e) this.drop(token, e);
+    return e !== undefined;
+  }
+
+  private drop(token: string, e: TokenEntry): void {
+    this.entries.delete(token);
+    e.release?.();
   }
 
   get size(): number {
@@ -54,11 +63,11 @@ export class TokenStore {
 
   sweep(): void {
     const now = this.now();
-    for (const [t, e] of this.entries) if (e.expiresAt <= now) this.entries.delete(t);
+    for (const [t, e] of this.entries) if (e.expiresAt <= now) this.drop(t, e);
   }
 
   close(): void {
     clearInterval(this.sweeper);
-    this.entries.clear();
+    for (const [t, e] of this.entries) this.drop(t, e);
   }
 }

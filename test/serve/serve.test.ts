@@ -168,6 +168,26 @@ describe('tokens', () => {
     expect((await get(served.base, '/api/v1/pos/configs', admin)).status).toBe(200);
   });
 
+  it('a password is masked only while a token of it lives, a failed one not after its answer', async () => {
+    const own = await startServe(P, env);
+    try {
+      const a = await login(own.base, 'admin', 'admin');
+      const detail = async () =>
+        JSON.parse((await get(own.base, '/api/v1/sales?fields=name,nope', a)).text).detail as string;
+      // "pos" is the sandbox POS user's password: while a token of it lives, it is masked everywhere.
+      expect(await detail()).toMatch(/ on pos\.order;/);
+      const p = await login(own.base, 'pos', 'pos');
+      expect(await detail()).toMatch(/ on \*\*\*\.order;/);
+      expect((await post(own.base, '/api/v1/auth/logout', undefined, p)).status).toBe(204);
+      expect(await detail()).toMatch(/ on pos\.order;/);
+      const failed = await post(own.base, '/api/v1/auth/login', { login: 'nobody', password: 'pos' });
+      expect(failed.status).toBe(401);
+      expect(await detail()).toMatch(/ on pos\.order;/);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('a token expires after --token-ttl', async () => {
     const short = await startServe([...P, '--token-ttl', '1'], env);
     try {
@@ -250,7 +270,7 @@ describe('problem documents', () => {
 
   it("a bad parameter's detail names the parameter, not the command's flag", async () => {
     const r = await get(served.base, '/api/v1/sales?fields=name,nope', admin);
-    // (The sandbox's POS user has the password "pos", which the redactor masks everywhere.)
+    // (The sandbox's POS user has the password "pos": masked everywhere while a token of it lives.)
     expect(JSON.parse(r.text).detail).toMatch(
       /unknown field 'nope' on (pos|\*\*\*)\.order; valid fields: .*amount_total/,
     );
