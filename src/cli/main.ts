@@ -234,6 +234,10 @@ function build(only?: string): Command {
       )
       .option('--admin-key <key>', "the admin's API key (default: generated and printed)")
       .option('--faults <spec>', 'misbehave on purpose (see the README)')
+      .option(
+        '--no-jsonrpc',
+        'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',
+      )
       .addHelpText(
         'after',
         examples([
@@ -243,6 +247,11 @@ function build(only?: string): Command {
         ]),
       )
       .action(async (opts) => {
+        if (opts.jsonrpc === false && opts.odooVersion !== '19')
+          throw new UsageError(
+            '--no-jsonrpc needs --odoo-version 19',
+            'Odoo 17 has no JSON-2 to fall back on',
+          );
         const { runSandboxCommand } = await import('../sandbox/index.js');
         await runSandboxCommand({
           host: opts.host,
@@ -253,6 +262,7 @@ function build(only?: string): Command {
           odooVersion: opts.odooVersion === '19' ? 19 : 17,
           adminKey: opts.adminKey,
           faults: opts.faults,
+          jsonrpc: opts.jsonrpc,
         });
       });
 

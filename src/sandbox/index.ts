@@ -21,6 +21,8 @@ export interface SandboxOptions {
   adminKey?: string;
   faults?: string;
   now?: Date;
+  /** false (19 only): /jsonrpc answers 404, as on an Odoo that has removed it. */
+  jsonrpc?: boolean;
 }
 
 export interface SandboxHandle {
@@ -50,6 +52,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const version = opts.odooVersion ?? 17;
   if (version !== 17 && version !== 19)
     throw new Error(`unsupported Odoo version ${String(version)} (17 or 19)`);
+  if (opts.jsonrpc === false && version !== 19)
+    throw new Error('only an Odoo 19 sandbox can go without JSON-RPC');
   const seed = opts.seed ?? 1;
   const orders = opts.orders ?? 2000;
   const days = opts.days ?? 14;
@@ -87,6 +91,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     })),
     keys,
     now: () => fmtDatetime((Date.now() + ahead) / 1000),
+    jsonrpc: opts.jsonrpc !== false,
   };
   const counter = { n: 0 };
   const server = createServer(state, faults, counter);

@@ -28,6 +28,8 @@ export interface ServerState {
   accounts: SandboxAccount[];
   keys: Map<string, ApiKey>;
   now: () => string;
+  /** false: no /jsonrpc route (404), as an Odoo after JSON-RPC's removal; JSON-2 only. */
+  jsonrpc: boolean;
 }
 
 export interface HttpReply {

@@ -35,7 +35,7 @@ function route(
   headers: http.IncomingHttpHeaders,
   body: string,
 ): HttpReply {
-  if (path === '/jsonrpc') {
+  if (path === '/jsonrpc' && state.jsonrpc) {
     if (method !== 'POST')
       return htmlError(405, 'Method Not Allowed', 'The method is not allowed for the requested URL.');
     return handleJsonRpc(state, String(headers['content-type'] ?? ''), body);

@@ -7,7 +7,7 @@ import { negotiateProtocol } from '../cli/auth.js';
 import { type ConnectionOptions, makeHttp, makeTransport, trace } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { OdooClient } from '../core/client.js';
-import { AuthError, UsageError } from '../core/errors.js';
+import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
 import { isLoopback, parseServerUrl } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
@@ -59,8 +59,16 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     }
     return t;
   };
-  // Fail fast on a wrong URL rather than on the first login.
-  await (await transportFor('jsonrpc')).version();
+  // Fail fast on a wrong URL rather than on the first login: the server's version over the
+  // protocol logins will use (auto: JSON-RPC, or JSON-2 on a server without JSON-RPC).
+  try {
+    await (await transportFor(o.protocol === 'json2' ? 'json2' : 'jsonrpc')).version();
+  } catch (err) {
+    if (o.protocol === 'json2' || o.protocol === 'jsonrpc' || !(err instanceof ProtocolError)) throw err;
+    await (await transportFor('json2')).version().catch(() => {
+      throw err;
+    });
+  }
 
   const connect = async (login: string, password: string): Promise<OdooClient> => {
     const protocol = await negotiateProtocol(o.protocol, url, o, io, db, login, password);

@@ -54,3 +54,51 @@ describe('Odoo 19 behind the service', () => {
     expect(served.stderr()).toMatch(/→ jsonrpc pos\.session\.search_read/);
   });
 });
+
+describe('an Odoo without JSON-RPC (JSON-2 only)', () => {
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  let only2: any;
+  beforeAll(async () => {
+    const { startSandbox } = await import('../../dist/sandbox/index.js');
+    only2 = await startSandbox({
+      port: 0,
+      seed: 20,
+      orders: 300,
+      odooVersion: 19,
+      adminKey: KEY,
+      jsonrpc: false,
+    });
+  });
+  afterAll(async () => {
+    await only2?.close();
+  });
+
+  it('answers 404 on /jsonrpc, and the CLI logs in and reads over JSON-2 with an API key', async () => {
+    const r = await fetch(`${only2.url}/jsonrpc`, { method: 'POST', body: '{}' });
+    expect(r.status).toBe(404);
+    const env = await loginEnv(only2.url, 'admin', KEY);
+    const sales = await runCli(['sales', '--limit', '3', '--format', 'json', '--rate', '0'], { env });
+    expect(sales.stderr).toBe('');
+    expect(JSON.parse(sales.stdout)).toHaveLength(3);
+  });
+
+  it('posdata sandbox --no-jsonrpc without --odoo-version 19 is a usage error', async () => {
+    const r = await runCli(['sandbox', '--no-jsonrpc', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'posdata: --no-jsonrpc needs --odoo-version 19; Odoo 17 has no JSON-2 to fall back on\n',
+    );
+  });
+
+  it('serve starts (its version probe falls back to JSON-2) and serves an API-key login', async () => {
+    const s = await startServe(['--rate', '0'], await loginEnv(only2.url, 'admin', KEY));
+    try {
+      const t = await login(s.base, 'admin', KEY);
+      const r = await get(s.base, '/api/v1/sales?limit=3', t);
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text)).toHaveLength(3);
+    } finally {
+      await s.stop();
+    }
+  });
+});
