@@ -161,9 +161,10 @@ export class OdooClient {
     const tries = retry ? (this.opts.bodyRetries ?? 3) + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       const t = Date.now();
-      this.trace(
-        `→ ${this.transport.protocol} ${model}.${method} ${JSON.stringify([this.creds.db, uid, '***', model, method, args, kw])}`,
-      );
+      if (this.opts.trace) {
+        const call = this.transport.describeCall(this.creds, uid, model, method, args, kw);
+        this.trace(`→ ${this.transport.protocol} ${model}.${method} ${call}`);
+      }
       try {
         const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, {
           retry,

@@ -229,6 +229,23 @@ export class Json2Transport implements Transport {
   }
 
   /** GET /json/version (no credentials, no database); /web/version where that is missing. */
+  describeCall(
+    _creds: Credentials,
+    _uid: number,
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown>,
+  ): string {
+    let body: string;
+    try {
+      body = JSON.stringify(namedArgs(model, method, args, kwargs));
+    } catch (err) {
+      body = `(${(err as Error).message})`;
+    }
+    return `POST /json/2/${model}/${method} ${body}`;
+  }
+
   async version(): Promise<ServerVersion> {
     let reply = await this.http.get('json/version', {}, true);
     if (reply.status === 404) reply = await this.http.get('web/version', {}, true);

@@ -130,6 +130,17 @@ export class JsonRpcTransport implements Transport {
     );
   }
 
+  describeCall(
+    creds: Credentials,
+    uid: number,
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown>,
+  ): string {
+    return JSON.stringify([creds.db, uid, '***', model, method, args, kwargs]);
+  }
+
   close(): Promise<void> {
     return this.http.close();
   }

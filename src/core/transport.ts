@@ -37,6 +37,15 @@ export interface Transport {
     kwargs: Record<string, unknown>,
     opts: CallOptions,
   ): Promise<unknown>;
+  /** The request of one ORM call as this protocol sends it, for --debug; the secret as ***. */
+  describeCall(
+    creds: Credentials,
+    uid: number,
+    model: string,
+    method: string,
+    args: unknown[],
+    kwargs: Record<string, unknown>,
+  ): string;
   /** Requests sent so far (HTTP attempts, retries included). */
   readonly requestCount: number;
   close(): Promise<void>;

@@ -217,7 +217,12 @@ describe('the API key stays secret', () => {
       },
     );
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/json2 pos\.order\.search_read/);
+    // The request as JSON-2 sends it: the path and the named arguments, not execute_kw's list.
+    expect(r.stderr).toMatch(
+      /→ json2 pos\.order\.search_read POST \/json\/2\/pos\.order\/search_read \{"domain":\[/,
+    );
+    expect(r.stderr).toMatch(/"fields":\["id","name",/);
+    expect(r.stderr).not.toMatch(/→ json2 .*"\*\*\*"/);
     expect(r.stderr).not.toContain(ADMIN_KEY);
     expect(r.stdout).not.toContain(ADMIN_KEY);
     const l = await runCli(
