@@ -5,9 +5,9 @@ import { openSession } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { chooseFormat, openSink } from '../cli/output.js';
 import { onInterrupt } from '../cli/signals.js';
-import { DifferenceError, UsageError } from '../core/errors.js';
-import type { Domain, FieldMap } from '../core/types.js';
-import { checkZone, machineZone, parseWhen, rangeDomain } from '../query/time.js';
+import { DifferenceError } from '../core/errors.js';
+import type { FieldMap } from '../core/types.js';
+import { checkZone, machineZone } from '../query/time.js';
 import { CsvRenderer, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
 import type { Sink } from '../render/sink.js';
 import {
@@ -17,6 +17,7 @@ import {
   fetchReconciliation,
   type Reconciliation,
   reconcile,
+  sessionsDomain,
   toRow,
 } from './compute.js';
 
@@ -37,21 +38,15 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
   // Everything that can be checked without the server is checked first.
   const format = chooseFormat(o.format, o.output, io);
   if (o.tz) checkZone(o.tz);
-  if (o.date !== undefined && (o.from !== undefined || o.to !== undefined)) {
-    throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
-  }
   const tolerance = o.tolerance ?? 0.01;
   // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
-  rangeFor(o, o.tz ?? 'UTC');
+  sessionsDomain(o, o.tz ?? 'UTC');
 
   const session = await openSession(o, io);
   const { client } = session;
   // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
   const zone = o.tz ?? session.profile.tz ?? machineZone();
-  const domain: Domain = [['state', '=', 'closed'], ...rangeFor(o, zone)];
-  if (o.configId !== undefined) domain.push(['config_id', '=', o.configId]);
-
-  const { inputs } = await fetchReconciliation(client, domain);
+  const { inputs } = await fetchReconciliation(client, sessionsDomain(o, zone));
   const rec = reconcile(inputs);
   if (rec.adjusted.length > 0 && !io.quiet) {
     const e = rec.adjusted[0];
@@ -102,16 +97,6 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
       );
     }
   }
-}
-
-/** Closing time in the range: `--date D` is that whole business day, else `--from`/`--to`. */
-function rangeFor(o: ReconcileOptions, zone: string): Domain {
-  if (o.date === undefined) return rangeDomain('stop_at', o.from, o.to, zone);
-  // A span such as 2h is refused rather than read as "from two hours ago".
-  if (!parseWhen(o.date, zone, '--date').wholeDay) {
-    throw new UsageError(`--date '${o.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
-  }
-  return rangeDomain('stop_at', o.date, o.date, zone);
 }
 
 function makeRenderer(

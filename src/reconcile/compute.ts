@@ -2,9 +2,9 @@
 // Odoo's own theoretical balance, read in a fixed handful of batched calls however many
 // sessions there are, and turned into one row per session. No terminal knowledge here.
 import type { OdooClient } from '../core/client.js';
-import { ServerError } from '../core/errors.js';
+import { ServerError, UsageError } from '../core/errors.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
-import { utcToZoneIso } from '../query/time.js';
+import { parseWhen, rangeDomain, utcToZoneIso } from '../query/time.js';
 import { roundAt } from '../render/normalize.js';
 
 /** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
@@ -60,6 +60,36 @@ export interface Reconciliation {
   methodKeys: string[];
   /** Sessions whose expected cash follows Odoo's theoretical balance (see README). */
   adjusted: SessionFigures[];
+}
+
+export interface SessionRange {
+  /** One business day (YYYY-MM-DD, today, yesterday). */
+  date?: string;
+  from?: string;
+  to?: string;
+  configId?: number;
+}
+
+/**
+ * The sessions a reconciliation covers: closed, by closing time, `date` being that whole
+ * business day in `zone`, else from/to; optionally one register. Messages name the command's
+ * flags (serve turns them into its parameter names).
+ */
+export function sessionsDomain(r: SessionRange, zone: string): Domain {
+  if (r.date !== undefined && (r.from !== undefined || r.to !== undefined)) {
+    throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
+  }
+  const domain: Domain = [['state', '=', 'closed']];
+  if (r.date === undefined) domain.push(...rangeDomain('stop_at', r.from, r.to, zone));
+  else {
+    // A span such as 2h is refused rather than read as "from two hours ago".
+    if (!parseWhen(r.date, zone, '--date').wholeDay) {
+      throw new UsageError(`--date '${r.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+    }
+    domain.push(...rangeDomain('stop_at', r.date, r.date, zone));
+  }
+  if (r.configId !== undefined) domain.push(['config_id', '=', r.configId]);
+  return domain;
 }
 
 export interface FetchOptions {

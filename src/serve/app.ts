@@ -14,8 +14,8 @@ import type { Domain } from '../core/types.js';
 import { type Prepared, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type Resource } from '../query/resources.js';
-import { checkZone, machineZone, parseWhen, rangeDomain } from '../query/time.js';
-import { fetchReconciliation, reconcile, toRow } from '../reconcile/compute.js';
+import { checkZone, machineZone } from '../query/time.js';
+import { fetchReconciliation, reconcile, sessionsDomain, toRow } from '../reconcile/compute.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../render/sink.js';
 import { docsOptions, SECURITY_SCHEME } from './docs.js';
@@ -88,7 +88,7 @@ function asParameters(detail: string): string {
   return detail
     .replace(/--sort\b/g, 'order')
     .replace(/--with-payments\b/g, 'with_payments')
-    .replace(/--(config-id|session-id|from|to|tz|fields|limit|state|domain)\b/g, (_m, f: string) =>
+    .replace(/--(config-id|session-id|date|from|to|tz|fields|limit|state|domain)\b/g, (_m, f: string) =>
       f.replace('-', '_'),
     );
 }
@@ -458,18 +458,8 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       if (!session) throw new HttpProblem(401, 'not logged in');
       const q = req.query as { date?: string; from?: string; to?: string; config_id?: number; tz?: string };
       if (q.tz !== undefined) checkZone(q.tz);
-      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined))
-        throw new UsageError('date and from/to both give the range', 'use either date or from/to');
       const zone = q.tz ?? session.entry.tz ?? machineZone();
-      const domain: Domain = [['state', '=', 'closed']];
-      if (q.date !== undefined) {
-        if (!parseWhen(q.date, zone, 'date').wholeDay)
-          throw new UsageError(`date '${q.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
-        domain.push(...rangeDomain('stop_at', q.date, q.date, zone));
-      } else {
-        domain.push(...rangeDomain('stop_at', q.from, q.to, zone));
-      }
-      if (q.config_id !== undefined) domain.push(['config_id', '=', q.config_id]);
+      const domain = sessionsDomain({ date: q.date, from: q.from, to: q.to, configId: q.config_id }, zone);
       const { inputs } = await fetchReconciliation(session.entry.client, domain);
       const rec = reconcile(inputs);
       const sink = new MemorySink();

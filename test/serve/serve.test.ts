@@ -268,6 +268,13 @@ describe('problem documents', () => {
     });
   }
 
+  it("reconcile's range errors are the command's, with the parameters' names", async () => {
+    const both = JSON.parse((await get(served.base, '/api/v1/reconcile?date=yesterday&from=7d', admin)).text);
+    expect(both.detail).toMatch(/^date and from\/to both give the range; use either date D or from\/to$/);
+    const span = JSON.parse((await get(served.base, '/api/v1/reconcile?date=2h', admin)).text);
+    expect(span.detail).toMatch(/^date '2h' is not a day/);
+  });
+
   it("a bad parameter's detail names the parameter, not the command's flag", async () => {
     const r = await get(served.base, '/api/v1/sales?fields=name,nope', admin);
     // (The sandbox's POS user has the password "pos": masked everywhere while a token of it lives.)
