@@ -12,7 +12,7 @@
 import { relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-const SHARED = /\/(core\/errors|core\/redact|cli\/live|cli\/signals|sink\/pending)\.js$/;
+const SHARED = /\/(core\/errors|core\/redact|cli\/live|sink\/pending)\.js$/;
 /** Commands bundled on their own: a dynamic import of one loads its bundle instead. */
 const BUNDLED = { 'src/cli/list.js': './list.bundle.js' };
 

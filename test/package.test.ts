@@ -1,7 +1,7 @@
 // posdata is a real npm package: `npm pack` gives a tarball with the built code and none
 // of the tests, which installs globally and runs from any folder.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +35,18 @@ describe('npm pack', () => {
     });
     expect(help).toMatch(/Usage: posdata sales/);
   }, 180_000);
+});
+
+describe('the esbuild bundles', () => {
+  // Modules with process-wide state must exist once: a copy inside a bundle would have its
+  // own error classes (exit codes decided by instanceof), its own redactor, or its own
+  // registry of what an interrupt must undo.
+  const shared = ['../core/errors.js', '../core/redact.js', './live.js', '../sink/pending.js'];
+  for (const bundle of ['main.bundle.js', 'list.bundle.js']) {
+    it(`${bundle} imports the shared-state modules instead of containing them`, () => {
+      const text = readFileSync(join(root, 'dist', 'cli', bundle), 'utf8');
+      const imported = [...new Set([...text.matchAll(/from"(\.{1,2}\/[^"]+)"/g)].map((m) => m[1]))];
+      expect(imported.sort()).toEqual([...shared].sort());
+    });
+  }
 });

@@ -16,9 +16,9 @@ import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { type ConnectionOptions, openSession } from './connection.js';
 import type { IO } from './io.js';
+import { onInterrupt } from './live.js';
 import { chooseFormat, makeRenderer, openSink } from './output.js';
 import { Progress } from './progress.js';
-import { onInterrupt } from './signals.js';
 import { list } from './values.js';
 
 export interface ListOptions extends ConnectionOptions {

@@ -1,9 +1,8 @@
 // SIGINT and SIGTERM: abort what is being written (the old -o file stays, no temp file is
 // left), drop the sockets, say so in one line, exit 130.
 import { removePendingTemps } from '../sink/pending.js';
-import { destroyAll } from './live.js';
+import { destroyAll, runCleanups } from './live.js';
 
-const cleanups = new Set<() => Promise<void> | void>();
 let installed = false;
 
 export function installSignalHandlers(): void {
@@ -12,21 +11,10 @@ export function installSignalHandlers(): void {
   const handler = (signal: NodeJS.Signals) => {
     removePendingTemps();
     destroyAll();
-    for (const c of cleanups) {
-      try {
-        void c();
-      } catch {
-        /* best effort */
-      }
-    }
+    runCleanups();
     process.stderr.write(`posdata: interrupted by ${signal}; any -o file was left as it was\n`);
     process.exit(130);
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
-}
-
-export function onInterrupt(fn: () => Promise<void> | void): () => void {
-  cleanups.add(fn);
-  return () => cleanups.delete(fn);
 }

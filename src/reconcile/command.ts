@@ -3,8 +3,8 @@
 import type { ConnectionOptions } from '../cli/connection.js';
 import { openSession } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
+import { onInterrupt } from '../cli/live.js';
 import { chooseFormat, openSink } from '../cli/output.js';
-import { onInterrupt } from '../cli/signals.js';
 import { DifferenceError } from '../core/errors.js';
 import type { FieldMap } from '../core/types.js';
 import { checkZone, machineZone } from '../query/time.js';
