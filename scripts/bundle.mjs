@@ -32,6 +32,24 @@ const outside = {
   },
 };
 
+// commander requires node:child_process (and with it net, dgram and the streams, ~4 ms
+// here) only to run executable subcommands, which posdata has none of: it gets a stand-in
+// that loads the real module on first use.
+const lazyChildProcess = {
+  name: 'lazy-child-process-for-commander',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      args.importer.includes('/node_modules/commander/')
+        ? { path: 'child_process', namespace: 'lazy' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 for (const [entry, outfile] of [
   ['src/cli/main.ts', 'dist/cli/main.bundle.js'],
   ['src/cli/list.ts', 'dist/cli/list.bundle.js'],
@@ -47,7 +65,7 @@ for (const [entry, outfile] of [
     minify: true,
     keepNames: true,
     logLevel: 'warning',
-    plugins: [outside],
+    plugins: [outside, lazyChildProcess],
     // commander and undici are CommonJS: esbuild's wrapper needs require() inside the ESM bundle.
     banner: {
       js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",
