@@ -243,7 +243,7 @@ export class Json2Transport implements Transport {
     } catch (err) {
       body = `(${(err as Error).message})`;
     }
-    return `POST /json/2/${model}/${method} ${body}`;
+    return `POST /json/2/${model}/${method} (Authorization: bearer ***) ${body}`;
   }
 
   async version(): Promise<ServerVersion> {

@@ -219,7 +219,7 @@ describe('the API key stays secret', () => {
     expect(r.code).toBe(0);
     // The request as JSON-2 sends it: the path and the named arguments, not execute_kw's list.
     expect(r.stderr).toMatch(
-      /→ json2 pos\.order\.search_read POST \/json\/2\/pos\.order\/search_read \{"domain":\[/,
+      /→ json2 pos\.order\.search_read POST \/json\/2\/pos\.order\/search_read \(Authorization: bearer \*\*\*\) \{"domain":\[/,
     );
     expect(r.stderr).toMatch(/"fields":\["id","name",/);
     expect(r.stderr).not.toMatch(/→ json2 .*"\*\*\*"/);
