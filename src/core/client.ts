@@ -227,8 +227,9 @@ export class OdooClient {
    * previous reply to be parsed. On id orders without a limit the next request leaves as
    * soon as a full page's raw text has arrived, keyed on the last id read from the text
    * (sniffPage), while that text is parsed; the parsed page then decides: a request on
-   * another key, or after a short page, is dropped and the right one sent. At most one
-   * such request is out beyond the page the loop waits for.
+   * another key, or after a short page, is dropped (left to finish, its answer unused) and
+   * the right one sent. Each page starts at most one such request, and only while it is the
+   * page the loop waits for: with right hints two requests are out at a time.
    */
   async *pages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
     const keyset = q.offset ? null : keysetOf(q.order);

@@ -292,10 +292,13 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
         client = await config.connect(login, password);
         uid = await client.authenticate();
       } catch (err) {
-        reply.raw.once('close', () => {
+        const release = () => {
           client?.forgetSecret();
           releasePassword();
-        });
+        };
+        // A caller that gave up while Odoo was asked has closed the response already.
+        if (reply.raw.closed) release();
+        else reply.raw.once('close', release);
         if (err instanceof AuthError)
           throw new HttpProblem(
             401,

@@ -61,17 +61,22 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
   };
   // Fail fast on a wrong URL rather than on the first login: the server's version over the
   // protocol logins will use (auto: JSON-RPC, or JSON-2 on a server without JSON-RPC).
+  let only: Protocol | undefined =
+    o.protocol === 'json2' || o.protocol === 'jsonrpc' ? o.protocol : undefined;
   try {
-    await (await transportFor(o.protocol === 'json2' ? 'json2' : 'jsonrpc')).version();
+    await (await transportFor(only ?? 'jsonrpc')).version();
   } catch (err) {
-    if (o.protocol === 'json2' || o.protocol === 'jsonrpc' || !(err instanceof ProtocolError)) throw err;
+    if (only || !(err instanceof ProtocolError)) throw err;
     await (await transportFor('json2')).version().catch(() => {
       throw err;
     });
+    // No JSON-RPC here: every login goes over JSON-2, so a password (not an API key) is
+    // refused as a login (401), not as a missing endpoint.
+    only = 'json2';
   }
 
   const connect = async (login: string, password: string): Promise<OdooClient> => {
-    const protocol = await negotiateProtocol(o.protocol, url, o, io, db, login, password);
+    const protocol = only ?? (await negotiateProtocol(o.protocol, url, o, io, db, login, password));
     return new OdooClient(await transportFor(protocol), { db, login, secret: password }, undefined, {
       trace: trace(io),
     });

@@ -3,7 +3,7 @@
 // and the answers are the commands' json output either way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
-import { get, login, type Served, startServe } from './serve-process.js';
+import { get, login, post, type Served, startServe } from './serve-process.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
 let sandbox: any;
@@ -97,6 +97,11 @@ describe('an Odoo without JSON-RPC (JSON-2 only)', () => {
       const r = await get(s.base, '/api/v1/sales?limit=3', t);
       expect(r.status).toBe(200);
       expect(JSON.parse(r.text)).toHaveLength(3);
+      // A password cannot log in over JSON-2: that is a refused login, not a missing endpoint.
+      for (const password of ['admin', 'wrong-password']) {
+        const refused = await post(s.base, '/api/v1/auth/login', { login: 'admin', password });
+        expect(refused.status).toBe(401);
+      }
     } finally {
       await s.stop();
     }
