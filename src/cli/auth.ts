@@ -114,13 +114,7 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
   try {
     const uid = await client.authenticate();
     const v = await client.version();
-    let tz: string | null = null;
-    try {
-      const ctx = (await client.executeKw('res.users', 'context_get', [], {})) as { tz?: string | false };
-      tz = ctx?.tz || null;
-    } catch {
-      tz = null;
-    }
+    const tz = await client.userZone();
     store.set(name, {
       url: url.href,
       db,

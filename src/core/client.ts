@@ -144,6 +144,16 @@ export class OdooClient {
     return uid;
   }
 
+  /** The Odoo user's time zone (`res.users.context_get`); null when unset or unreadable. */
+  async userZone(): Promise<string | null> {
+    try {
+      const ctx = (await this.executeKw('res.users', 'context_get', [], {})) as { tz?: string | false };
+      return ctx?.tz || null;
+    } catch {
+      return null;
+    }
+  }
+
   async ensureUid(): Promise<number> {
     return this.uidValue ?? (await this.authenticate());
   }
@@ -170,10 +180,12 @@ export class OdooClient {
           retry,
           onText,
         });
-        const size = Array.isArray(result)
-          ? `${result.length} records`
-          : JSON.stringify(result)?.slice(0, 80);
-        this.trace(`← ${size} (${Date.now() - t} ms)`);
+        if (this.opts.trace) {
+          const size = Array.isArray(result)
+            ? `${result.length} records`
+            : JSON.stringify(result)?.slice(0, 80);
+          this.trace(`← ${size} (${Date.now() - t} ms)`);
+        }
         return result;
       } catch (err) {
         this.trace(`← error (${Date.now() - t} ms): ${(err as Error).message}`);
@@ -290,8 +302,8 @@ export class OdooClient {
         if (page.length > 0) yield page;
       }
     } finally {
-      // A consumer that stops early (head, a closed HTTP client) leaves requests in flight;
-      // their failures were already caught above.
+      // A consumer that stops early (head, a closed HTTP client) leaves requests in flight:
+      // their failures are already caught above, and no reply may start another request.
       waitedFor = undefined;
     }
   }

@@ -60,8 +60,6 @@ export interface CsvColumn {
   cells: CellFn[];
 }
 
-const same: CellFn = (v) => v ?? '';
-
 /** The CSV columns of a field: a many2one becomes `x_id` and `x_name`. */
 export function csvColumns(fields: string[], defs: FieldMap): { header: string[]; columns: CsvColumn[] } {
   const header: string[] = [];
@@ -94,7 +92,7 @@ export function csvColumns(fields: string[], defs: FieldMap): { header: string[]
       cells = [(v) => (v === null || v === undefined ? '' : v ? 'true' : 'false')];
     } else {
       header.push(f);
-      cells = [(v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : same(v))];
+      cells = [(v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v ?? ''))];
     }
     columns.push({ field: f, cells });
   }
@@ -169,15 +167,15 @@ export class CsvRenderer implements Renderer {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
       this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan);
     }
-    // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
-    // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
     this.delimiter = csv.delimiter ?? ',';
     this.eol = csv.excel ? '\r\n' : '\n';
     this.plain = plainCell(this.delimiter, Boolean(csv.excel), csv.decimal === ',');
+    // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
+    // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
     this.opts = {
       escape_formulas: Boolean(csv.excel),
       record_delimiter: csv.excel ? 'windows' : 'unix',
-      delimiter: csv.delimiter ?? ',',
+      delimiter: this.delimiter,
       quoted_match: csv.excel ? /[\r\n]/ : /\r/,
       cast: {
         number: csv.decimal === ',' ? (n: number) => String(n).replace('.', ',') : (n: number) => String(n),

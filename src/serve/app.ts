@@ -306,13 +306,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
           );
         throw err;
       }
-      let tz: string | null = null;
-      try {
-        const ctx = (await client.executeKw('res.users', 'context_get', [], {})) as { tz?: string | false };
-        tz = ctx?.tz || null;
-      } catch {
-        tz = null;
-      }
+      const tz = await client.userZone();
       const session = client;
       let releaseToken = (): void => undefined;
       const { token, expiresAt } = tokens.issue({
