@@ -14,7 +14,14 @@ const P = ['--rate', '0'];
 
 beforeAll(async () => {
   const { startSandbox } = await import('../../dist/sandbox/index.js');
-  sandbox = await startSandbox({ port: 0, seed: 21, orders: 1200 });
+  // The data's last day runs two hours ahead of UTC, so that the admin's "yesterday"
+  // (Europe/Brussels) is a day of closed sessions at any hour, midnight in Brussels included.
+  sandbox = await startSandbox({
+    port: 0,
+    seed: 21,
+    orders: 1200,
+    now: new Date(Date.now() + 2 * 3_600_000),
+  });
   env = await loginEnv(sandbox.url);
   served = await startServe(P, env);
   admin = await login(served.base, 'admin', 'admin');
