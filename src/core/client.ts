@@ -2,7 +2,7 @@
 // (secret masked) and streaming reads. No terminal knowledge here.
 import { isTransient, ProtocolError } from './errors.js';
 import { redactor } from './redact.js';
-import type { CallOptions, Credentials, TraceFn, Transport } from './transport.js';
+import type { Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
 
 export interface PageQuery {
@@ -44,31 +44,9 @@ function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
   return ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', last.id]];
 }
 
-interface Request {
-  slot: object;
-  page: Promise<OdooRecord[]>;
-}
-
 /** One turn of the event loop: undici writes a request only then, not while a page is worked on. */
 function leave(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * The record count and last id of a search_read reply's raw text, read without parsing it:
- * Odoo writes each record as `{"id": N, …`. A hint only; the parsed page decides.
- */
-export function sniffPage(text: string): { count: number; lastId: number } | undefined {
-  const key = '{"id":';
-  let count = 0;
-  let last = -1;
-  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
-    count++;
-    last = at;
-  }
-  if (last < 0) return undefined;
-  const m = /^\s*(\d+)[,}\s]/.exec(text.slice(last + key.length, last + key.length + 32));
-  return m ? { count, lastId: Number(m[1]) } : undefined;
 }
 
 export interface ClientOptions {
@@ -164,7 +142,6 @@ export class OdooClient {
     args: unknown[],
     kwargs: Record<string, unknown> = {},
     retry = true,
-    onText?: CallOptions['onText'],
   ): Promise<unknown> {
     const uid = await this.ensureUid();
     const kw = this.opts.context && !kwargs.context ? { ...kwargs, context: this.opts.context } : kwargs;
@@ -176,10 +153,7 @@ export class OdooClient {
         this.trace(`→ ${this.transport.protocol} ${model}.${method} ${call}`);
       }
       try {
-        const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, {
-          retry,
-          onText,
-        });
+        const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
         if (this.opts.trace) {
           const size = Array.isArray(result)
             ? `${result.length} records`
@@ -199,13 +173,8 @@ export class OdooClient {
     }
   }
 
-  async searchRead(
-    model: string,
-    domain: Domain,
-    kw: SearchReadKw = {},
-    onText?: CallOptions['onText'],
-  ): Promise<OdooRecord[]> {
-    return (await this.executeKw(model, 'search_read', [domain], { ...kw }, true, onText)) as OdooRecord[];
+  async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
+    return (await this.executeKw(model, 'search_read', [domain], { ...kw })) as OdooRecord[];
   }
 
   async read(model: string, ids: number[], fields: string[]): Promise<OdooRecord[]> {
@@ -230,81 +199,94 @@ export class OdooClient {
   }
 
   /**
-   * Every matching record, page by page. Pages are fetched one ahead: the next request is
-   * in flight while the caller writes the current page. Orders by id (asc or desc) and by
-   * (write_date, id) page by key ranges, which stay stable while the server changes
-   * underneath; any other order pages by offset.
-   *
-   * A key range needs the last id of the page before, so each request would wait for the
-   * previous reply to be parsed. On id orders without a limit the next request leaves as
-   * soon as a full page's raw text has arrived, keyed on the last id read from the text
-   * (sniffPage), while that text is parsed; the parsed page then decides: a request on
-   * another key, or after a short page, is dropped (left to finish, its answer unused) and
-   * the right one sent. Each page starts at most one such request, and only while it is the
-   * page the loop waits for: with right hints two requests are out at a time.
+   * Every matching record, page by page. Orders by id (asc or desc) and by (write_date, id)
+   * page by key ranges, which stay stable while the server changes underneath; any other
+   * order pages by offset. The next request is in flight while the caller writes a page.
    */
   async *pages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
     const keyset = q.offset ? null : keysetOf(q.order);
+    if ((keyset === 'id' || keyset === 'id desc') && q.limit === undefined) {
+      yield* this.idPages(q, keyset);
+      return;
+    }
     const fields = [...q.fields];
     if (keyset && !fields.includes('id')) fields.push('id');
     if (keyset === 'write_date,id' && !fields.includes('write_date')) fields.push('write_date');
     let remaining = q.limit ?? Number.POSITIVE_INFINITY;
     let offset = keyset ? 0 : (q.offset ?? 0);
-    const early = (keyset === 'id' || keyset === 'id desc') && q.limit === undefined;
-    let waitedFor: object | undefined;
-    let ahead: (Request & { id: number }) | undefined;
-    const request = (last: OdooRecord | undefined): Request | null => {
+    const request = (last: OdooRecord | undefined): Promise<OdooRecord[]> | null => {
       if (remaining <= 0) return null;
-      const limit = Math.min(q.pageSize, remaining);
       const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
-      const kw: SearchReadKw = { fields, limit, order: q.order };
+      const kw: SearchReadKw = { fields, limit: Math.min(q.pageSize, remaining), order: q.order };
       if (!keyset && offset > 0) kw.offset = offset;
       if (q.context) kw.context = q.context;
-      const slot = {};
-      const onText = early
-        ? async (text: string) => {
-            if (ahead || slot !== waitedFor) return;
-            const hint = sniffPage(text);
-            if (!hint || hint.count < limit) return;
-            const next = request({ id: hint.lastId } as OdooRecord);
-            if (!next) return;
-            ahead = { ...next, id: hint.lastId };
-            await leave();
-          }
-        : undefined;
-      const page = this.searchRead(q.model, domain, kw, onText);
-      // A page not waited for yet may fail first: that is reported when it is waited for.
-      page.catch(() => undefined);
-      return { slot, page };
+      return this.searchRead(q.model, domain, kw);
     };
-    let startAfter: OdooRecord | undefined = q.after
-      ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord)
-      : undefined;
-    let next = request(startAfter);
-    try {
-      while (next) {
-        waitedFor = next.slot;
-        const page = await next.page;
-        const want = Math.min(q.pageSize, remaining);
-        remaining -= page.length;
-        offset += page.length;
-        startAfter = page[page.length - 1];
-        const sent = ahead;
-        ahead = undefined;
-        // A short page is the last one; otherwise ask for the next before handing this one out.
-        if (page.length < want) next = null;
-        else if (sent && sent.id === startAfter?.id) next = sent;
-        else next = request(startAfter);
-        if (next) {
-          waitedFor = next.slot;
-          await leave();
-        }
-        if (page.length > 0) yield page;
+    let next = request(
+      q.after ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord) : undefined,
+    );
+    while (next) {
+      const page = await next;
+      const want = Math.min(q.pageSize, remaining);
+      remaining -= page.length;
+      offset += page.length;
+      // A short page is the last one; otherwise ask for the next before handing this one out.
+      next = page.length < want ? null : request(page[page.length - 1]);
+      if (next) {
+        // A consumer that stops early leaves this request in flight: its failure is not theirs.
+        next.catch(() => undefined);
+        await leave();
       }
-    } finally {
-      // A consumer that stops early (head, a closed HTTP client) leaves requests in flight:
-      // their failures are already caught above, and no reply may start another request.
-      waitedFor = undefined;
+      if (page.length > 0) yield page;
+    }
+  }
+
+  /**
+   * All records in id order, two requests ahead. The page after next is asked for before
+   * the next one has arrived, so its key is not known yet: it is asked as "after the last
+   * id known, skip a page less one, one more than a page", and its first record must be
+   * the last record of the page before it. Then it holds exactly the page a key-range
+   * request would have returned at that moment. If not (a record in between was deleted,
+   * or committed late with a lower id), it is asked again by key. On a server that runs
+   * requests in parallel (Odoo with workers) the two overlap; on any server the next reply
+   * is ready when the caller is done with a page.
+   */
+  private async *idPages(q: PageQuery, keyset: 'id' | 'id desc'): AsyncGenerator<OdooRecord[]> {
+    const fields = q.fields.includes('id') ? q.fields : [...q.fields, 'id'];
+    const size = q.pageSize;
+    const op = keyset === 'id' ? '>' : '<';
+    const ask = (after: number | undefined, overlap: boolean): Promise<OdooRecord[]> => {
+      const domain: Domain = after === undefined ? q.domain : [...q.domain, ['id', op, after]];
+      const kw: SearchReadKw = { fields, limit: overlap ? size + 1 : size, order: q.order };
+      if (overlap && size > 1) kw.offset = size - 1;
+      if (q.context) kw.context = q.context;
+      const page = this.searchRead(q.model, domain, kw);
+      // A request the loop never waits for (after the last page, or an early stop) may fail.
+      page.catch(() => undefined);
+      return page;
+    };
+    let last = q.after?.id;
+    const queue = [
+      { page: ask(last, false), overlap: false },
+      { page: ask(last, true), overlap: true },
+    ];
+    for (let head = queue.shift(); head; head = queue.shift()) {
+      let page = await head.page;
+      if (head.overlap) {
+        if (page.length === 0 || page[0]?.id !== last) {
+          queue.unshift({ page: ask(last, false), overlap: false });
+          continue;
+        }
+        page = page.slice(1);
+      }
+      if (page.length < size) {
+        if (page.length > 0) yield page;
+        return;
+      }
+      last = page[page.length - 1]?.id;
+      queue.push({ page: ask(last, true), overlap: true });
+      await leave();
+      yield page;
     }
   }
 

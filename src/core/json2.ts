@@ -150,7 +150,6 @@ export class Json2Transport implements Transport {
       { authorization: `bearer ${creds.secret}`, 'x-odoo-database': creds.db },
       opts.retry,
     );
-    if (reply.status === 200 && opts.onText) await opts.onText(reply.text);
     const parsed = parse(reply);
     if (reply.status === 200) {
       if (parsed.json) return parsed.value;

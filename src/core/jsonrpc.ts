@@ -51,7 +51,6 @@ export class JsonRpcTransport implements Transport {
         { transient: false },
       );
     }
-    if (opts.onText) await opts.onText(reply.text);
     let env: Envelope;
     try {
       env = JSON.parse(reply.text) as Envelope;

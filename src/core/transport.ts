@@ -14,11 +14,6 @@ export interface Credentials {
 export interface CallOptions {
   /** Read calls are retried on transient faults; authentication and writes never are. */
   retry: boolean;
-  /**
-   * Sees a 200 reply's raw text before it is parsed (a search_read page can start the next
-   * request from it); awaited.
-   */
-  onText?: (text: string) => void | Promise<void>;
 }
 
 export interface Transport {
