@@ -31,6 +31,8 @@ export interface NormalizeOptions {
 
 export class Normalizer {
   private readonly plan: { name: string; conv: (v: unknown) => Value }[];
+  /** Datetimes are moved to a zone (they are not Odoo's UTC text as it came). */
+  readonly zoned: boolean;
 
   constructor(
     readonly fields: string[],
@@ -38,6 +40,7 @@ export class Normalizer {
     opts: NormalizeOptions = {},
   ) {
     this.plan = fields.map((name) => ({ name, conv: converter(name, defs[name], opts) }));
+    this.zoned = Boolean(opts.tz);
   }
 
   /** The conversion of one output field's values. */

@@ -3,8 +3,8 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
-import { CsvRenderer, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
-import { Normalizer, type Value } from '../../src/render/normalize.js';
+import { CsvRenderer, fixedText, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
+import { Normalizer, roundAt, type Value } from '../../src/render/normalize.js';
 import { MemorySink } from '../../src/render/sink.js';
 
 const defs: FieldMap = {
@@ -195,6 +195,93 @@ describe('csv fast path', () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('csv straight from records', () => {
+  // pageRecords reads the common shapes of Odoo values without the normaliser; whatever it
+  // is given, it must write what the normalised rows give.
+  const rawDefs: FieldMap = {
+    id: { type: 'integer' },
+    name: { type: 'char' },
+    note: { type: 'text' },
+    state: { type: 'selection' },
+    day: { type: 'date' },
+    date_order: { type: 'datetime' },
+    amount_total: { type: 'float' },
+    qty: { type: 'float', digits: [16, 3] },
+    ratio: { type: 'float' },
+    price: { type: 'monetary' },
+    paid: { type: 'boolean' },
+    config_id: { type: 'many2one', relation: 'pos.config' },
+    payment_ids: { type: 'one2many', relation: 'pos.payment' },
+    tag_ids: { type: 'many2many', relation: 'pos.tag' },
+  };
+  const rawFields = Object.keys(rawDefs);
+  const text = fc.string({
+    unit: fc.constantFrom('a', ' ', ',', ';', '"', '\n', '\r', '=', '-', '+', '@', '\t', '.', '1', 'é'),
+  });
+  const raw = fc.oneof(
+    fc.constant(false),
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true }),
+    fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    fc.integer(),
+    text,
+    fc.constantFrom('2026-11-21 18:02:22', '2026-03-29 01:30:00'),
+    fc.tuple(fc.integer(), text),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.array(text, { maxLength: 2 }),
+  );
+  it('writes what the normalised rows give, for any values and options', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.dictionary(fc.constantFrom(...rawFields), raw), { maxLength: 6 }),
+        fc.boolean(),
+        fc.constantFrom(',', ';', '\t', '|', '.', '1', '-', ']', '^'),
+        fc.constantFrom('.' as const, ',' as const),
+        fc.constantFrom(undefined, 'Europe/Brussels'),
+        async (recs, excel, delimiter, decimal, tz) => {
+          fc.pre(!(decimal === ',' && delimiter === ','));
+          const normalizer = new Normalizer(rawFields, rawDefs, { tz });
+          const csv = { excel, delimiter, decimal };
+          const direct = new MemorySink();
+          const viaRows = new MemorySink();
+          await new CsvRenderer(direct, rawFields, rawDefs, csv, normalizer).pageRecords?.(
+            recs as OdooRecord[],
+          );
+          await new CsvRenderer(viaRows, rawFields, rawDefs, csv).page(
+            recs.map((r) => normalizer.row(r as OdooRecord)),
+          );
+          expect(direct.text()).toBe(viaRows.text());
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('formats a rounded amount as String(roundAt(v, digits)) does', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ noNaN: true }),
+          fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+          fc.integer({ min: -1e7, max: 1e7 }).map((n) => n / 100),
+          fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000 + 1e-12),
+        ),
+        fc.integer({ min: 0, max: 6 }),
+        (v, digits) => {
+          const t = fixedText(v, digits);
+          if (t !== null) expect(t).toBe(String(roundAt(v, digits)));
+        },
+      ),
+      { numRuns: 20000 },
+    );
+    expect(fixedText(-0.001, 2)).toBe('0');
+    expect(fixedText(0.1 + 0.2, 2)).toBe('0.3');
+    expect(fixedText(1.005, 2)).toBe(String(roundAt(1.005, 2)));
+    expect(fixedText(1e16, 2)).toBeNull();
   });
 });
 
