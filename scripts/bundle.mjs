@@ -1,8 +1,8 @@
 // Bundles what a command loads into one file each, beside the tsc build in dist/cli/:
 // main.bundle.js (bin → main.js with commander and the small modules it imports statically)
 // and list.bundle.js (the data commands: sales, lines, … with undici's agent and
-// csv-stringify). Every module the ESM loader resolves costs start-up time: `posdata --help`
-// is measured against bare node, and an export against the download alone.
+// csv-stringify, all bundled). Every module the loaders resolve costs start-up time:
+// `posdata --help` is measured against bare node, and an export against the download alone.
 //
 // Not bundled, loaded from the tsc build: the other commands (dynamic imports, only when a
 // command runs), and every module that holds process-wide state or classes that must be one
@@ -50,6 +50,25 @@ const lazyChildProcess = {
   },
 };
 
+// undici's client requires its HTTP/2 connector (and node:http2, ~8 ms) at load time; it is
+// only called when a server negotiates h2 over TLS, which posdata's Agent never offers
+// (allowH2 is off). It gets a stand-in that loads the real one on first use.
+const lazyHttp2 = {
+  name: 'lazy-http2-for-undici',
+  setup(b) {
+    b.onResolve({ filter: /\/client-h2\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/undici/')
+        ? { path: 'client-h2', namespace: 'lazy-h2' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, () => ({
+      contents:
+        "let real; module.exports = function connectH2(...args) { real ??= require('undici/lib/dispatcher/client-h2.js'); return real(...args); };",
+      loader: 'js',
+    }));
+  },
+};
+
 for (const [entry, outfile] of [
   ['src/cli/main.ts', 'dist/cli/main.bundle.js'],
   ['src/cli/list.ts', 'dist/cli/list.bundle.js'],
@@ -65,7 +84,9 @@ for (const [entry, outfile] of [
     minify: true,
     keepNames: true,
     logLevel: 'warning',
-    plugins: [outside, lazyChildProcess],
+    plugins: [outside, lazyChildProcess, lazyHttp2],
+    // The real HTTP/2 connector, for the stand-in above.
+    external: ['undici/lib/dispatcher/client-h2.js'],
     // commander and undici are CommonJS: esbuild's wrapper needs require() inside the ESM bundle.
     banner: {
       js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",

@@ -3,28 +3,17 @@
 // for read calls. Authentication goes through a dispatcher without retry: Odoo's login
 // cooldown can lock an account after repeated failures.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
-import type { Dispatcher, Agent as UndiciAgent, interceptors as UndiciInterceptors } from 'undici';
+import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { ConnectionError, ProtocolError, UsageError } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
-
-// undici's index also loads fetch, WebSocket, the caches and the mocks: about 100 ms of
-// CPU at every start, more than the rest of a command. posdata takes only the Agent, the
-// retry interceptor and request. (undici is pinned to a minor version for these paths.)
-const load = createRequire(import.meta.url);
+import { Agent, apiRequest, retryInterceptor } from './undici.cjs';
 
 // undici parses HTTP with llhttp compiled to WebAssembly, at the first request. V8's
 // optimising tier for it costs 20-35 MiB of peak memory on a long export and no measurable
 // speed: keep the baseline compiler.
 setFlagsFromString('--liftoff-only');
-const Agent = load('undici/lib/dispatcher/agent') as typeof UndiciAgent;
-const retryInterceptor = load('undici/lib/interceptor/retry') as typeof UndiciInterceptors.retry;
-const apiRequest = load('undici/lib/api/api-request') as (
-  this: Dispatcher,
-  opts: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
 
 export interface HttpOptions {
   timeoutMs: number;
