@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { ConnectionError, ProtocolError, UsageError } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
-import { Agent, apiRequest, retryInterceptor } from './undici.cjs';
+import { Agent, apiRequest, retryInterceptor } from './undici.js';
 
 // undici parses HTTP with llhttp compiled to WebAssembly, at the first request. V8's
 // optimising tier for it costs 20-35 MiB of peak memory on a long export and no measurable
