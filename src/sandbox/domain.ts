@@ -158,6 +158,27 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
       stack.push({ kind: item === '&' ? 'and' : 'or', a, b });
     } else if (isLeaf(item)) {
       stack.push(compileLeaf(db, model, item, env));
+      // `id in [...]` reads only the rows between its least and greatest id, as Odoo's
+      // primary key index does.
+      if (onlyAnd && item[0] === 'id' && item[1] === 'in' && Array.isArray(item[2])) {
+        let least = Number.POSITIVE_INFINITY;
+        let greatest = Number.NEGATIVE_INFINITY;
+        for (const x of item[2]) {
+          if (typeof x !== 'number') {
+            least = Number.NEGATIVE_INFINITY;
+            greatest = Number.POSITIVE_INFINITY;
+            break;
+          }
+          least = Math.min(least, x);
+          greatest = Math.max(greatest, x);
+        }
+        // An empty list matches nothing: the bounds cross.
+        if (item[2].length === 0) idLo = Number.MAX_SAFE_INTEGER;
+        else if (Number.isFinite(least) && Number.isFinite(greatest)) {
+          idLo = Math.max(idLo, Math.ceil(least));
+          idHi = Math.min(idHi, Math.floor(greatest));
+        }
+      }
       if (onlyAnd && item[0] === 'id' && typeof item[2] === 'number') {
         const v = item[2];
         const op = String(item[1]);

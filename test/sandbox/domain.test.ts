@@ -145,6 +145,12 @@ const leaf: fc.Arbitrary<Leaf> = fc.oneof(
     fc.constantFrom('Sho', 'o', 'zzz'),
   ),
   fc.tuple(fc.constant('config_id'), fc.constantFrom('in', 'not in'), fc.subarray([1, 2, 3, 4, false])),
+  // Ids in a list (the sandbox reads only between the least and the greatest).
+  fc.tuple(
+    fc.constant('id'),
+    fc.constantFrom('in', 'not in'),
+    fc.array(fc.oneof(fc.integer({ min: -2, max: 1300 }), fc.constant(false)), { maxLength: 6 }),
+  ),
   fc.tuple(fc.constant('account_move'), fc.constantFrom('=', '!='), fc.constant(false)),
   fc.tuple(
     fc.constant('date_order'),
@@ -248,6 +254,21 @@ describe('domains against a reference filter', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('id in a list: exactly the listed ids that exist, alone or with other leaves', async () => {
+    const search = (d: unknown[]) => rpc.ok<number[]>('pos.order', 'search', [d], { order: 'id' });
+    expect(await search([['id', 'in', [900, 5, 17, 99999]]])).toEqual([5, 17, 900]);
+    expect(await search([['id', 'in', []]])).toEqual([]);
+    expect(await search([['id', 'in', [1200]]])).toEqual([1200]);
+    expect(
+      await search([
+        ['id', 'in', [3, 7]],
+        ['id', '>', 3],
+      ]),
+    ).toEqual([7]);
+    expect(await search([['id', 'in', [3, false]]])).toEqual([3]);
+    expect(await rpc.ok<number>('pos.order', 'search_count', [[['id', 'in', [2, 4, 6]]]])).toBe(3);
   });
 
   it('pages by id ranges join up to the full result', async () => {
