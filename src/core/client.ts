@@ -19,6 +19,10 @@ export interface PageQuery {
   after?: { id: number; write_date?: string };
   /** Skip this many first (offset paging only). */
   offset?: number;
+  /** read()'s `load` for the next request, asked as each one is sent. */
+  load?: () => string | undefined;
+  /** Sees each page as soon as it has arrived (a page may be dropped after). */
+  arrived?: (records: OdooRecord[]) => void;
 }
 
 type Keyset = 'id' | 'id desc' | 'write_date,id' | null;
@@ -198,6 +202,16 @@ export class OdooClient {
     return f;
   }
 
+  /** One page's search_read, with the query's context and load, shown to `arrived`. */
+  private async pageRead(q: PageQuery, domain: Domain, kw: SearchReadKw): Promise<OdooRecord[]> {
+    if (q.context) kw.context = q.context;
+    const load = q.load?.();
+    if (load !== undefined) kw.load = load;
+    const page = await this.searchRead(q.model, domain, kw);
+    q.arrived?.(page);
+    return page;
+  }
+
   /**
    * Every matching record, page by page. Orders by id (asc or desc) and by (write_date, id)
    * page by key ranges, which stay stable while the server changes underneath; any other
@@ -219,8 +233,7 @@ export class OdooClient {
       const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
       const kw: SearchReadKw = { fields, limit: Math.min(q.pageSize, remaining), order: q.order };
       if (!keyset && offset > 0) kw.offset = offset;
-      if (q.context) kw.context = q.context;
-      return this.searchRead(q.model, domain, kw);
+      return this.pageRead(q, domain, kw);
     };
     let next = request(
       q.after ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord) : undefined,
@@ -259,8 +272,7 @@ export class OdooClient {
       const domain: Domain = after === undefined ? q.domain : [...q.domain, ['id', op, after]];
       const kw: SearchReadKw = { fields, limit: overlap ? size + 1 : size, order: q.order };
       if (overlap && size > 1) kw.offset = size - 1;
-      if (q.context) kw.context = q.context;
-      const page = this.searchRead(q.model, domain, kw);
+      const page = this.pageRead(q, domain, kw);
       // A request the loop never waits for (after the last page, or an early stop) may fail.
       page.catch(() => undefined);
       return page;

@@ -38,5 +38,7 @@ export interface SearchReadKw {
   limit?: number;
   offset?: number;
   order?: string;
+  /** read()'s `load`: '' gives many2one values as bare ids instead of [id, name]. */
+  load?: string;
   context?: Record<string, unknown>;
 }
