@@ -69,6 +69,20 @@ const lazyHttp2 = {
   },
 };
 
+// Loaded from node_modules when needed, not parsed at every start: llhttp's build without
+// SIMD (a 72 KB fallback for CPUs without it) and conf with its schema validator (~170 KB,
+// only for writing the profile store: the data commands read it as plain JSON).
+const onDemand = {
+  name: 'on-demand-from-node-modules',
+  setup(b) {
+    b.onResolve({ filter: /\/llhttp-wasm\.js$/ }, (args) =>
+      args.importer.includes('/node_modules/undici/')
+        ? { path: 'undici/lib/llhttp/llhttp-wasm.js', external: true }
+        : undefined,
+    );
+  },
+};
+
 for (const [entry, outfile] of [
   ['src/cli/main.ts', 'dist/cli/main.bundle.js'],
   ['src/cli/list.ts', 'dist/cli/list.bundle.js'],
@@ -84,9 +98,9 @@ for (const [entry, outfile] of [
     minify: true,
     keepNames: true,
     logLevel: 'warning',
-    plugins: [outside, lazyChildProcess, lazyHttp2],
+    plugins: [outside, lazyChildProcess, lazyHttp2, onDemand],
     // The real HTTP/2 connector, for the stand-in above.
-    external: ['undici/lib/dispatcher/client-h2.js'],
+    external: ['undici/lib/dispatcher/client-h2.js', 'conf'],
     // commander and undici are CommonJS: esbuild's wrapper needs require() inside the ESM bundle.
     banner: {
       js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",

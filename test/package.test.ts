@@ -2,6 +2,7 @@
 // of the tests, which installs globally and runs from any folder.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,4 +50,15 @@ describe('the esbuild bundles', () => {
       expect(imported.sort()).toEqual([...shared].sort());
     });
   }
+
+  it('list.bundle.js leaves what an export does not need to node_modules, and finds it there', () => {
+    const text = readFileSync(join(root, 'dist', 'cli', 'list.bundle.js'), 'utf8');
+    // Required on demand, by package path: HTTP/2, llhttp without SIMD, conf (and ajv).
+    const onDemand = ['undici/lib/dispatcher/client-h2.js', 'undici/lib/llhttp/llhttp-wasm.js', 'conf'];
+    for (const path of onDemand) {
+      expect(text).toContain(`"${path}"`);
+      expect(() => createRequire(join(root, 'dist', 'cli', 'list.bundle.js')).resolve(path)).not.toThrow();
+    }
+    expect(text).not.toMatch(/ajv|node:http2/);
+  });
 });
