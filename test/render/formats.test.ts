@@ -232,6 +232,10 @@ describe('csv straight from records', () => {
     fc.constantFrom('2026-11-21 18:02:22', '2026-03-29 01:30:00'),
     fc.tuple(fc.integer(), text),
     fc.array(fc.integer(), { maxLength: 3 }),
+    // Small ids: digits, signs and the delimiters '1' and '-' meet often.
+    fc.integer({ min: -20, max: 200 }),
+    fc.tuple(fc.integer({ min: -20, max: 200 }), text),
+    fc.array(fc.integer({ min: -20, max: 200 }), { maxLength: 2 }),
     fc.array(text, { maxLength: 2 }),
   );
   it('writes what the normalised rows give, for any values and options', async () => {
@@ -257,7 +261,7 @@ describe('csv straight from records', () => {
           expect(direct.text()).toBe(viaRows.text());
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 4000 },
     );
   });
 
