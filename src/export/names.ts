@@ -97,49 +97,90 @@ export class ManyToOneNames {
 
   /** Replaces the page's bare ids by [id, name], once their names are in. */
   async fill(records: OdooRecord[]): Promise<void> {
-    for (let round = 0; ; round++) {
-      const reads = new Set<Promise<void>>();
-      const missing = new Map<string, number[]>();
-      for (const f of this.fields) {
-        const known = this.known.get(f) as Map<number, Pair>;
-        let last: unknown;
-        let pair: Pair | undefined;
-        for (let i = 0; i < records.length; i++) {
-          const r = records[i] as OdooRecord;
-          const v = r[f];
-          if (typeof v !== 'number') continue;
-          if (v !== last) {
-            last = v;
-            pair = known.get(v);
-            if (!pair) {
-              const read = this.reading.get(f)?.get(v);
-              if (read && read !== NOT_YET) reads.add(read);
-              else missing.set(f, [...(missing.get(f) ?? []), v]);
-            }
-          }
-          if (pair) r[f] = pair;
-        }
+    if (this.resolve(records).size === 0) return;
+    const reads = new Set<Promise<void>>();
+    for (const f of this.fields) {
+      for (const r of records) {
+        const read = typeof r[f] === 'number' ? this.reading.get(f)?.get(r[f] as number) : undefined;
+        if (read && read !== NOT_YET) reads.add(read);
       }
-      if (reads.size === 0 && missing.size === 0) return;
-      if (round === 3) throw new Error(`no name for some ${this.model} many2one values`);
-      await Promise.all(reads);
-      // Values whose holders were all deleted between the page and the read (or whose read
-      // failed): their names from their own model.
-      for (const [f, ids] of missing) await this.readOwn(f, [...new Set(ids)]);
+    }
+    await Promise.all(reads);
+    const left = this.resolve(records);
+    if (left.size > 0) await this.reread(left);
+  }
+
+  /**
+   * Puts the known names in; the records still holding a bare id whose name is not known
+   * (its holders deleted or changed before they were read, or that read failed).
+   */
+  private resolve(records: OdooRecord[]): Set<OdooRecord> {
+    const left = new Set<OdooRecord>();
+    for (const f of this.fields) {
+      const known = this.known.get(f) as Map<number, Pair>;
+      let last: unknown;
+      let pair: Pair | undefined;
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i] as OdooRecord;
+        const v = r[f];
+        if (typeof v !== 'number') continue;
+        if (v !== last) {
+          last = v;
+          pair = known.get(v);
+        }
+        if (pair) r[f] = pair;
+        else left.add(r);
+      }
+    }
+    return left;
+  }
+
+  /**
+   * The page's own records read again with the names in them: what a plain page read would
+   * give now, with the rights of the export itself. A record that holds another value by
+   * now takes it; one deleted since gets its old value's name from that value's model, or
+   * an empty name if that is gone too (or not readable).
+   */
+  private async reread(left: Set<OdooRecord>): Promise<void> {
+    const now = new Map<number, OdooRecord>();
+    for (const row of await this.client.searchRead(this.model, [['id', 'in', [...left].map((r) => r.id)]], {
+      fields: this.fields,
+    })) {
+      now.set(row.id, row);
+      this.learn(row);
+    }
+    for (const f of this.fields) {
+      const known = this.known.get(f) as Map<number, Pair>;
+      const gone = new Set<number>();
+      for (const r of left) {
+        const v = r[f];
+        if (typeof v !== 'number' || known.has(v)) continue;
+        const fresh = now.get(r.id);
+        if (fresh) r[f] = fresh[f] ?? false;
+        else gone.add(v);
+      }
+      if (gone.size > 0) await this.readOwn(f, [...gone]);
+      for (const r of left) {
+        const v = r[f];
+        if (typeof v === 'number') r[f] = known.get(v) ?? [v, ''];
+      }
+    }
+  }
+
+  private learn(row: OdooRecord): void {
+    for (const f of this.fields) {
+      const v = row[f];
+      if (Array.isArray(v)) (this.known.get(f) as Map<number, Pair>).set(v[0] as number, v as Pair);
     }
   }
 
   private readFrom(holders: number[]): Promise<void> {
     const read = this.client.searchRead(this.model, [['id', 'in', holders]], { fields: this.fields }).then(
       (rows) => {
-        for (const row of rows) {
-          for (const f of this.fields) {
-            const v = row[f];
-            if (Array.isArray(v)) (this.known.get(f) as Map<number, Pair>).set(v[0] as number, v as Pair);
-          }
-        }
+        for (const row of rows) this.learn(row);
       },
-      // Left to fill(): what is still unknown is read from its own model.
+      // Left to fill(): the records still unknown are read again, and a failure then is the
+      // export's.
       () => undefined,
     );
     void read.finally(() => {
@@ -152,10 +193,14 @@ export class ManyToOneNames {
 
   private async readOwn(field: string, ids: number[]): Promise<void> {
     const relation = (await this.client.fieldsGet(this.model))[field]?.relation;
-    if (!relation) throw new Error(`no relation for ${this.model}.${field}`);
+    if (!relation) return;
     const known = this.known.get(field) as Map<number, Pair>;
-    for (const row of await this.client.read(relation, ids, ['display_name'])) {
-      known.set(row.id, [row.id, String(row.display_name)]);
+    try {
+      for (const row of await this.client.read(relation, ids, ['display_name'])) {
+        known.set(row.id, [row.id, String(row.display_name)]);
+      }
+    } catch {
+      // Not readable with the user's rights (Odoo reads page names as superuser): no name.
     }
   }
 }
