@@ -48,6 +48,9 @@ function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
   return ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', last.id]];
 }
 
+/** Overlapping requests that missed (and half of all at least) before paging by id asks one page at a time. */
+const MISSES = 3;
+
 /** One turn of the event loop: undici writes a request only then, not while a page is worked on. */
 function leave(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -203,12 +206,18 @@ export class OdooClient {
   }
 
   /** One page's search_read, with the query's context and load, shown to `arrived`. */
-  private async pageRead(q: PageQuery, domain: Domain, kw: SearchReadKw): Promise<OdooRecord[]> {
+  private async pageRead(
+    q: PageQuery,
+    domain: Domain,
+    kw: SearchReadKw,
+    live: () => boolean = () => true,
+  ): Promise<OdooRecord[]> {
     if (q.context) kw.context = q.context;
     const load = q.load?.();
     if (load !== undefined) kw.load = load;
     const page = await this.searchRead(q.model, domain, kw);
-    q.arrived?.(page);
+    // A page that arrives after the consumer stopped starts nothing more.
+    if (live()) q.arrived?.(page);
     return page;
   }
 
@@ -233,24 +242,29 @@ export class OdooClient {
       const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
       const kw: SearchReadKw = { fields, limit: Math.min(q.pageSize, remaining), order: q.order };
       if (!keyset && offset > 0) kw.offset = offset;
-      return this.pageRead(q, domain, kw);
+      return this.pageRead(q, domain, kw, () => live);
     };
+    let live = true;
     let next = request(
       q.after ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord) : undefined,
     );
-    while (next) {
-      const page = await next;
-      const want = Math.min(q.pageSize, remaining);
-      remaining -= page.length;
-      offset += page.length;
-      // A short page is the last one; otherwise ask for the next before handing this one out.
-      next = page.length < want ? null : request(page[page.length - 1]);
-      if (next) {
-        // A consumer that stops early leaves this request in flight: its failure is not theirs.
-        next.catch(() => undefined);
-        await leave();
+    try {
+      while (next) {
+        const page = await next;
+        const want = Math.min(q.pageSize, remaining);
+        remaining -= page.length;
+        offset += page.length;
+        // A short page is the last one; otherwise ask for the next before handing this one out.
+        next = page.length < want ? null : request(page[page.length - 1]);
+        if (next) {
+          // A consumer that stops early leaves this request in flight: its failure is not theirs.
+          next.catch(() => undefined);
+          await leave();
+        }
+        if (page.length > 0) yield page;
       }
-      if (page.length > 0) yield page;
+    } finally {
+      live = false;
     }
   }
 
@@ -268,11 +282,12 @@ export class OdooClient {
     const fields = q.fields.includes('id') ? q.fields : [...q.fields, 'id'];
     const size = q.pageSize;
     const op = keyset === 'id' ? '>' : '<';
+    let live = true;
     const ask = (after: number | undefined, overlap: boolean): Promise<OdooRecord[]> => {
       const domain: Domain = after === undefined ? q.domain : [...q.domain, ['id', op, after]];
       const kw: SearchReadKw = { fields, limit: overlap ? size + 1 : size, order: q.order };
       if (overlap && size > 1) kw.offset = size - 1;
-      const page = this.pageRead(q, domain, kw);
+      const page = this.pageRead(q, domain, kw, () => live);
       // A request the loop never waits for (after the last page, or an early stop) may fail.
       page.catch(() => undefined);
       return page;
@@ -282,23 +297,38 @@ export class OdooClient {
       { page: ask(last, false), overlap: false },
       { page: ask(last, true), overlap: true },
     ];
-    for (let head = queue.shift(); head; head = queue.shift()) {
-      let page = await head.page;
-      if (head.overlap) {
-        if (page.length === 0 || page[0]?.id !== last) {
-          queue.unshift({ page: ask(last, false), overlap: false });
-          continue;
+    // Where records keep leaving the range behind the cursor (a filter on a field that
+    // changes while the export runs), overlaps miss and each costs a second request: once
+    // MISSES have missed and at least half of all, the next page is asked by key once the
+    // page before is in, for the rest of the export.
+    let misses = 0;
+    let checks = 0;
+    let byKey = false;
+    try {
+      for (let head = queue.shift(); head; head = queue.shift()) {
+        let page = await head.page;
+        if (head.overlap) {
+          checks++;
+          if (page.length === 0 || page[0]?.id !== last) {
+            misses++;
+            byKey ||= misses >= MISSES && misses * 2 >= checks;
+            queue.unshift({ page: ask(last, false), overlap: false });
+            continue;
+          }
+          page = page.slice(1);
         }
-        page = page.slice(1);
+        if (page.length < size) {
+          if (page.length > 0) yield page;
+          return;
+        }
+        last = page[page.length - 1]?.id;
+        if (!byKey) queue.push({ page: ask(last, true), overlap: true });
+        else if (queue.length === 0) queue.push({ page: ask(last, false), overlap: false });
+        await leave();
+        yield page;
       }
-      if (page.length < size) {
-        if (page.length > 0) yield page;
-        return;
-      }
-      last = page[page.length - 1]?.id;
-      queue.push({ page: ask(last, true), overlap: true });
-      await leave();
-      yield page;
+    } finally {
+      live = false;
     }
   }
 

@@ -176,6 +176,71 @@ describe('reading two pages ahead on id orders', () => {
     expect(requests).toBeGreaterThan(clean.requests);
   }, 60_000);
 
+  it('records leaving the range behind the cursor at every page: one page at a time after a few misses', async () => {
+    const { Http, parseServerUrl } = await import('../../dist/core/http.js');
+    const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
+    const { OdooClient } = await import('../../dist/core/client.js');
+    const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
+    const inner = new JsonRpcTransport(http, 'demo');
+    const transport = Object.create(inner) as typeof inner;
+    const domain = [['state', '!=', 'cancel']];
+    const cancelled = new Set<number>();
+    let overlaps = 0;
+    transport.executeKw = async (creds, uid, model, method, args, kwargs, opts) => {
+      if (method === 'search_read' && kwargs.offset) {
+        overlaps++;
+        // A sale cancelled just behind the request's key: it leaves the filter, the request shifts.
+        const [first] = (await inner.executeKw(
+          creds,
+          uid,
+          model,
+          'search',
+          args,
+          { order: 'id', limit: 1 },
+          opts,
+        )) as number[];
+        if (first !== undefined) {
+          await inner.executeKw(
+            creds,
+            uid,
+            model,
+            'write',
+            [[first], { state: 'cancel' }],
+            {},
+            { retry: false },
+          );
+          cancelled.add(first);
+        }
+      }
+      return inner.executeKw(creds, uid, model, method, args, kwargs, opts);
+    };
+    const client = new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
+    const before = new Set(
+      (
+        (await client.searchRead('pos.order', domain, { fields: ['id'], order: 'id' })) as { id: number }[]
+      ).map((r) => r.id),
+    );
+    const ids: number[] = [];
+    for await (const page of client.pages({
+      model: 'pos.order',
+      domain,
+      fields: ['name'],
+      order: 'id',
+      pageSize: 5000,
+    })) {
+      for (const r of page) ids.push(r.id);
+    }
+    await client.close();
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    // Every sale that stayed in the filter, once.
+    const stayed = [...before].filter((id) => !cancelled.has(id));
+    expect(ids.filter((id) => !cancelled.has(id))).toEqual(stayed);
+    // Three misses among no more than six overlapping requests, then none.
+    expect(overlaps).toBeLessThanOrEqual(7);
+    expect(ids.length).toBeGreaterThan(40_000);
+  }, 60_000);
+
   it('a page of one record pages the same way', async () => {
     const { ids, total, requests } = await read('id desc', 1, undefined, [['id', '<=', 40]]);
     expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i));
