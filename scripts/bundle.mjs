@@ -52,7 +52,8 @@ const lazyChildProcess = {
 
 // undici's client requires its HTTP/2 connector (and node:http2, ~8 ms) at load time; it is
 // only called when a server negotiates h2 over TLS, which posdata's Agent never offers
-// (allowH2 is off). It gets a stand-in that loads the real one on first use.
+// (allowH2 is off). It gets a stand-in that says so if it is ever called: the real one,
+// loaded apart, would not share the bundled client's private symbols.
 const lazyHttp2 = {
   name: 'lazy-http2-for-undici',
   setup(b) {
@@ -63,7 +64,7 @@ const lazyHttp2 = {
     );
     b.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, () => ({
       contents:
-        "let real; module.exports = function connectH2(...args) { real ??= require('undici/lib/dispatcher/client-h2.js'); return real(...args); };",
+        "module.exports = function connectH2() { throw new Error('posdata does not speak HTTP/2 (undici allowH2 is off)'); };",
       loader: 'js',
     }));
   },
@@ -99,8 +100,7 @@ for (const [entry, outfile] of [
     keepNames: true,
     logLevel: 'warning',
     plugins: [outside, lazyChildProcess, lazyHttp2, onDemand],
-    // The real HTTP/2 connector, for the stand-in above.
-    external: ['undici/lib/dispatcher/client-h2.js', 'conf'],
+    external: ['conf'],
     // commander and undici are CommonJS: esbuild's wrapper needs require() inside the ESM bundle.
     banner: {
       js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",

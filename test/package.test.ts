@@ -53,8 +53,8 @@ describe('the esbuild bundles', () => {
 
   it('list.bundle.js leaves what an export does not need to node_modules, and finds it there', () => {
     const text = readFileSync(join(root, 'dist', 'cli', 'list.bundle.js'), 'utf8');
-    // Required on demand, by package path: HTTP/2, llhttp without SIMD, conf (and ajv).
-    const onDemand = ['undici/lib/dispatcher/client-h2.js', 'undici/lib/llhttp/llhttp-wasm.js', 'conf'];
+    // Required on demand, by package path: llhttp without SIMD, conf (and ajv).
+    const onDemand = ['undici/lib/llhttp/llhttp-wasm.js', 'conf'];
     for (const path of onDemand) {
       expect(text).toContain(`"${path}"`);
       expect(() => createRequire(join(root, 'dist', 'cli', 'list.bundle.js')).resolve(path)).not.toThrow();
