@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Transport } from '../../src/core/transport.js';
 import { BIN, runCli, SUITE_SECRET } from '../helpers/cli.js';
 
 // The sandbox runs in its own process so that this process's heap is the client's alone.
@@ -93,47 +94,68 @@ describe('reading two pages ahead on id orders', () => {
   // first record must be the last of the page before it, or it is asked again by key.
   // `deleteAhead` deletes, just before the Nth such request leaves, the first record after
   // its key: a sale deleted while the export runs, which shifts that request by one.
-  async function read(
-    order: string,
-    pageSize: number,
-    deleteAhead?: number,
-    domain: unknown[] = [['state', '!=', 'cancel']],
-  ) {
+  type Call = Parameters<Transport['executeKw']>;
+  /** One call on its way out: the transport's arguments, and the transport to go around it. */
+  interface Outgoing {
+    method: string;
+    kwargs: Record<string, unknown>;
+    args: Call;
+    inner: Transport;
+  }
+  /** A client whose every call goes through `hook` first (which may change the data). */
+  async function hooked(hook: (call: Outgoing) => Promise<void>) {
     const { Http, parseServerUrl } = await import('../../dist/core/http.js');
     const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
     const { OdooClient } = await import('../../dist/core/client.js');
     const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
     const inner = new JsonRpcTransport(http, 'demo');
     const transport = Object.create(inner) as typeof inner;
+    transport.executeKw = async (...args: Call) => {
+      await hook({ method: args[3], kwargs: args[5], args, inner });
+      return inner.executeKw(...args);
+    };
+    return new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
+  }
+
+  /**
+   * Cancels the first record after a search_read's key (the first of the page before it),
+   * and deletes it when asked: a sale that leaves the filter, or the database, meanwhile.
+   */
+  async function cancelFirst(
+    call: { args: Call },
+    order: string,
+    unlink: boolean,
+  ): Promise<number | undefined> {
+    const inner = (call as unknown as { inner: Transport }).inner;
+    const [creds, uid, model, , args, , opts] = call.args;
+    const [first] = (await inner.executeKw(
+      creds,
+      uid,
+      model,
+      'search',
+      args,
+      { order, limit: 1 },
+      opts,
+    )) as number[];
+    if (first === undefined) return undefined;
+    await inner.executeKw(creds, uid, model, 'write', [[first], { state: 'cancel' }], {}, { retry: false });
+    if (unlink) await inner.executeKw(creds, uid, model, 'unlink', [[first]], {}, { retry: false });
+    return first;
+  }
+
+  async function read(
+    order: string,
+    pageSize: number,
+    deleteAhead?: number,
+    domain: unknown[] = [['state', '!=', 'cancel']],
+  ) {
     let ahead = 0;
     let deleted: number | undefined;
-    transport.executeKw = async (creds, uid, model, method, args, kwargs, opts) => {
-      if (method === 'search_read' && kwargs.offset && ++ahead === deleteAhead) {
-        // The first record after the request's key: the first of the page before it.
-        const [first] = (await inner.executeKw(
-          creds,
-          uid,
-          model,
-          'search',
-          args,
-          { order, limit: 1 },
-          opts,
-        )) as number[];
-        deleted = first;
-        await inner.executeKw(
-          creds,
-          uid,
-          model,
-          'write',
-          [[first], { state: 'cancel' }],
-          {},
-          { retry: false },
-        );
-        await inner.executeKw(creds, uid, model, 'unlink', [[first]], {}, { retry: false });
+    const client = await hooked(async (call) => {
+      if (call.method === 'search_read' && call.kwargs.offset && ++ahead === deleteAhead) {
+        deleted = await cancelFirst(call, order, true);
       }
-      return inner.executeKw(creds, uid, model, method, args, kwargs, opts);
-    };
-    const client = new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
+    });
     const total = await client.searchCount('pos.order', domain);
     const before = client.requestCount;
     const ids: number[] = [];
@@ -177,44 +199,16 @@ describe('reading two pages ahead on id orders', () => {
   }, 60_000);
 
   it('records leaving the range behind the cursor at every page: one page at a time after a few misses', async () => {
-    const { Http, parseServerUrl } = await import('../../dist/core/http.js');
-    const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
-    const { OdooClient } = await import('../../dist/core/client.js');
-    const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
-    const inner = new JsonRpcTransport(http, 'demo');
-    const transport = Object.create(inner) as typeof inner;
     const domain = [['state', '!=', 'cancel']];
     const cancelled = new Set<number>();
     let overlaps = 0;
-    transport.executeKw = async (creds, uid, model, method, args, kwargs, opts) => {
-      if (method === 'search_read' && kwargs.offset) {
-        overlaps++;
-        // A sale cancelled just behind the request's key: it leaves the filter, the request shifts.
-        const [first] = (await inner.executeKw(
-          creds,
-          uid,
-          model,
-          'search',
-          args,
-          { order: 'id', limit: 1 },
-          opts,
-        )) as number[];
-        if (first !== undefined) {
-          await inner.executeKw(
-            creds,
-            uid,
-            model,
-            'write',
-            [[first], { state: 'cancel' }],
-            {},
-            { retry: false },
-          );
-          cancelled.add(first);
-        }
-      }
-      return inner.executeKw(creds, uid, model, method, args, kwargs, opts);
-    };
-    const client = new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
+    const client = await hooked(async (call) => {
+      if (call.method !== 'search_read' || !call.kwargs.offset) return;
+      overlaps++;
+      // A sale cancelled just behind the request's key: it leaves the filter, the request shifts.
+      const first = await cancelFirst(call, 'id', false);
+      if (first !== undefined) cancelled.add(first);
+    });
     const before = new Set(
       (
         (await client.searchRead('pos.order', domain, { fields: ['id'], order: 'id' })) as { id: number }[]

@@ -58,6 +58,13 @@ async function plain(odoo: Client, model: string, fields: string[]): Promise<Odo
   return odoo.searchRead(model, [], { fields, order: 'id' });
 }
 
+/** The sales a plain search_read gives for the export's fields, read before a test changes any. */
+async function plainSales(): Promise<OdooRecord[]> {
+  const { odoo } = await client();
+  const { fields, model } = await exported(odoo, 'sales');
+  return plain(odoo, model, fields);
+}
+
 describe('many2one names', () => {
   it('sales: bare ids after the first page, each name read once, the records unchanged', async () => {
     const { odoo, seen } = await client();
@@ -93,11 +100,7 @@ describe('many2one names', () => {
   }, 60_000);
 
   it('a read of names that fails: the page records are read again, on the export model', async () => {
-    const reference = await (async () => {
-      const { odoo } = await client();
-      const { fields, model } = await exported(odoo, 'sales');
-      return plain(odoo, model, fields);
-    })();
+    const reference = await plainSales();
     const { ProtocolError } = await import('../../dist/core/errors.js');
     let failed = 0;
     const { odoo, seen } = await client(async (c) => {
@@ -122,11 +125,7 @@ describe('many2one names', () => {
   }, 60_000);
 
   it('holders deleted before their names are read: names from the page, else from their own model', async () => {
-    const reference = await (async () => {
-      const { odoo } = await client();
-      const { fields, model } = await exported(odoo, 'sales');
-      return plain(odoo, model, fields);
-    })();
+    const reference = await plainSales();
     const deleted = new Set<number>();
     const creds = { db: 'demo', login: 'admin', secret: 'admin' };
     const { odoo, seen } = await client(async (c, inner) => {
