@@ -32,43 +32,39 @@ const outside = {
   },
 };
 
+/** A plugin that gives imports matching `filter` from files under `importer` a module of `contents`. */
+function standIn(name, filter, importer, contents) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (args) =>
+        args.importer.includes(importer) ? { path: name, namespace: name } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
 // commander requires node:child_process (and with it net, dgram and the streams, ~4 ms
 // here) only to run executable subcommands, which posdata has none of: it gets a stand-in
 // that loads the real module on first use.
-const lazyChildProcess = {
-  name: 'lazy-child-process-for-commander',
-  setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      args.importer.includes('/node_modules/commander/')
-        ? { path: 'child_process', namespace: 'lazy' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
-  },
-};
+const lazyChildProcess = standIn(
+  'lazy-child-process-for-commander',
+  /^node:child_process$/,
+  '/node_modules/commander/',
+  "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+);
 
 // undici's client requires its HTTP/2 connector (and node:http2, ~8 ms) at load time; it is
 // only called when a server negotiates h2 over TLS, which posdata's Agent never offers
 // (allowH2 is off). It gets a stand-in that says so if it is ever called: the real one,
 // loaded apart, would not share the bundled client's private symbols.
-const lazyHttp2 = {
-  name: 'lazy-http2-for-undici',
-  setup(b) {
-    b.onResolve({ filter: /\/client-h2\.js$/ }, (args) =>
-      args.importer.includes('/node_modules/undici/')
-        ? { path: 'client-h2', namespace: 'lazy-h2' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-h2' }, () => ({
-      contents:
-        "module.exports = function connectH2() { throw new Error('posdata does not speak HTTP/2 (undici allowH2 is off)'); };",
-      loader: 'js',
-    }));
-  },
-};
+const lazyHttp2 = standIn(
+  'lazy-http2-for-undici',
+  /\/client-h2\.js$/,
+  '/node_modules/undici/',
+  "module.exports = function connectH2() { throw new Error('posdata does not speak HTTP/2 (undici allowH2 is off)'); };",
+);
 
 // Loaded from node_modules when needed, not parsed at every start: llhttp's build without
 // SIMD (a 72 KB fallback for CPUs without it) and conf with its schema validator (~170 KB,

@@ -210,7 +210,7 @@ export class OdooClient {
     q: PageQuery,
     domain: Domain,
     kw: SearchReadKw,
-    live: () => boolean = () => true,
+    live: () => boolean,
   ): Promise<OdooRecord[]> {
     if (q.context) kw.context = q.context;
     const load = q.load?.();

@@ -18,8 +18,6 @@ import type { OdooRecord } from '../core/types.js';
 
 type Pair = [number, string];
 
-const NOT_YET = Promise.resolve();
-
 /** New values over records above which the names are left in the pages. */
 const DENSE = 0.1;
 /** Pages smaller than this say little about how values repeat. */
@@ -59,6 +57,8 @@ export class ManyToOneNames {
     for (const f of this.fields) {
       const known = this.known.get(f) as Map<number, Pair>;
       const reading = this.reading.get(f) as Map<number, Promise<void>>;
+      // One holder per value.
+      const asked = new Set<number>();
       let last: unknown;
       for (let i = 0; i < records.length; i++) {
         const r = records[i] as OdooRecord;
@@ -67,9 +67,8 @@ export class ManyToOneNames {
         if (v === last || v === false) continue;
         last = v;
         if (typeof v === 'number') {
-          if (known.has(v) || reading.has(v)) continue;
-          // Until the read starts, a placeholder: one holder per value.
-          reading.set(v, NOT_YET);
+          if (known.has(v) || reading.has(v) || asked.has(v)) continue;
+          asked.add(v);
           holders.add(r.id);
           waiting.push([f, v]);
           fresh++;
@@ -97,16 +96,17 @@ export class ManyToOneNames {
 
   /** Replaces the page's bare ids by [id, name], once their names are in. */
   async fill(records: OdooRecord[]): Promise<void> {
-    if (this.resolve(records).size === 0) return;
+    const unknown = this.resolve(records);
+    if (unknown.size === 0) return;
     const reads = new Set<Promise<void>>();
-    for (const f of this.fields) {
-      for (const r of records) {
+    for (const r of unknown) {
+      for (const f of this.fields) {
         const read = typeof r[f] === 'number' ? this.reading.get(f)?.get(r[f] as number) : undefined;
-        if (read && read !== NOT_YET) reads.add(read);
+        if (read) reads.add(read);
       }
     }
     await Promise.all(reads);
-    const left = this.resolve(records);
+    const left = this.resolve([...unknown]);
     if (left.size > 0) await this.reread(left);
   }
 
