@@ -3,10 +3,6 @@ declare module 'undici/lib/dispatcher/agent.js' {
   const value: unknown;
   export default value;
 }
-declare module 'undici/lib/api/api-request.js' {
-  const value: unknown;
-  export default value;
-}
 declare module 'undici/lib/interceptor/retry.js' {
   const value: unknown;
   export default value;
