@@ -12,6 +12,8 @@ import { pendingTemps } from './pending.js';
 export { removePendingTemps } from './pending.js';
 
 const pending = pendingTemps;
+/** Bytes written between two flushes to disk started in the background. */
+const SYNC_EVERY = 4 << 20;
 
 export function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.posdata-tmp`);
@@ -24,6 +26,10 @@ export class AtomicFileSink implements Sink {
   // young generation and gets promoted, which costs memory on long exports.
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
+  /** Bytes written since the last flush to disk was started. */
+  private unsynced = 0;
+  /** A flush to disk running while the export goes on. */
+  private syncing: Promise<void> | undefined;
 
   private constructor(readonly target: string) {
     this.tmp = tempPathFor(target);
@@ -56,14 +62,30 @@ export class AtomicFileSink implements Sink {
   private async flush(): Promise<void> {
     if (!this.fh || this.buffered.length === 0) return;
     const data = this.buffered;
+    this.unsynced += this.bufferedBytes;
     this.buffered = [];
     this.bufferedBytes = 0;
     await this.fh.writev(data);
+    // The disk catches up while the export runs, so that the fsync before the rename has
+    // only the last few MiB left (20 MB took 9-13 ms at the end of a 200k export).
+    if (this.unsynced >= SYNC_EVERY && !this.syncing) {
+      this.unsynced = 0;
+      const syncing = this.fh.datasync();
+      this.syncing = syncing;
+      // A failure shows again at commit's own fsync.
+      syncing.then(
+        () => {
+          if (this.syncing === syncing) this.syncing = undefined;
+        },
+        () => undefined,
+      );
+    }
   }
 
   async commit(): Promise<void> {
     if (!this.fh) return;
     await this.flush();
+    await this.syncing?.catch(() => undefined);
     await this.fh.sync();
     await this.fh.close();
     this.fh = undefined;
