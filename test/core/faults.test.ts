@@ -90,6 +90,24 @@ describe('transient faults are retried', () => {
     expect(faulty.requestCount() - before).toBe(4);
     expect(r.stdout).toBe('');
   });
+  it('a reply cut short on every try: exit 6, in one line, the old file kept', async () => {
+    const [faulty, env] = await faultyAfterLogin('cut', 2, 50);
+    const dir = mkdtempSync(join(tmpdir(), 'posdata-fault-'));
+    const out = join(dir, 'out.csv');
+    writeFileSync(out, 'OLD\n');
+    const before = faulty.requestCount();
+    const r = await runCli(['sales', ...FAST, '--retries', '2', '-o', out], { env });
+    expect(r.code).toBe(6);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^posdata: .*(cut short|reset)/);
+    // fields_get, then the first page: four tries (a body cut short is retried by the
+    // client, three times by default, not by --retries), each of them two requests
+    // (undici asks once more for the rest with a Range header, which Odoo ignores).
+    expect(faulty.requestCount() - before).toBe(1 + 4 * 2);
+    expect(readFileSync(out, 'utf8')).toBe('OLD\n');
+    expect(readdirSync(dir)).toEqual(['out.csv']);
+  });
 });
 
 describe('replies that are not JSON-RPC', () => {
