@@ -9,7 +9,7 @@ import {
   saveCheckpoint,
   windowFor,
 } from '../export/checkpoint.js';
-import { afterRecords, exportStarts } from '../export/memory.js';
+import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
@@ -97,8 +97,6 @@ export async function runList(
   io: IO,
 ): Promise<void> {
   const resource = RESOURCES[name];
-  // Before the start-up's own allocations grow the young generation step by step.
-  exportStarts();
   // Everything that can be checked without the server is checked first.
   const format = chooseFormat(o.format, o.output, io);
   if (o.tz) checkZone(o.tz);

@@ -7,11 +7,6 @@
 // - what outlives young collections piles up in the old generation, which V8 lets grow to
 //   about three times the live set before it collects: a full collection once it has grown
 //   by GROWTH keeps it near the live set (a few per 100k records).
-// The young generation starts at 2 x 1 MiB and doubles after each collection where much
-// survives: on an export that is four or five collections in the first pages, each
-// promoting most of a page to the old generation. It is sent to 2 x 8 MiB in one step
-// instead (a larger growth factor until it is held): the first 15 pages of 200k sales took
-// 120-130 ms instead of 135-155, with the same peak memory at 20k and 500k.
 // Measured on 500k sales (bench/notes.md). The collector is reached through --expose-gc.
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -45,15 +40,6 @@ function spaces(): { young: number; old: number } {
     else if (s.space_name === 'old_space' || s.space_name === 'large_object_space') old += s.space_used_size;
   }
   return { young, old };
-}
-
-/** Call before the first page. */
-export function exportStarts(): void {
-  if (youngHeld) return;
-  // Measured on Node 20 and 24: from its first size (1 MiB in V8's statistics) the space
-  // grows to 2 MiB x the factor, from any later size to that size x the factor.
-  const factor = Math.floor(YOUNG / Math.max(spaces().young, 2 ** 21));
-  if (factor > 2) setFlagsFromString(`--semi-space-growth-factor=${factor}`);
 }
 
 /** Call after each page with the running count of records. */
