@@ -3,7 +3,7 @@
 // for read calls. Authentication goes through a dispatcher without retry: Odoo's login
 // cooldown can lock an account after repeated failures.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { ConnectionError, ProtocolError, UsageError } from './errors.js';
@@ -99,10 +99,7 @@ export class Http {
       } catch {
         throw new UsageError(`cannot read the CA file ${opts.caFile}`, 'give a PEM file with --ca-file');
       }
-      // node:tls only here: undici loads it for https itself, and plain http (the sandbox,
-      // a local Odoo) needs none of its 2 ms of start-up.
-      const tls = createRequire(import.meta.url)('node:tls') as typeof import('node:tls');
-      connect.ca = [...tls.rootCertificates, ca];
+      connect.ca = [...rootCertificates, ca];
     }
     if (opts.insecure) connect.rejectUnauthorized = false;
     this.agent = new Agent({
