@@ -70,22 +70,20 @@ export class AtomicFileSink implements Sink {
     // only the last few MiB left (20 MB took 9-13 ms at the end of a 200k export).
     if (this.unsynced >= SYNC_EVERY && !this.syncing) {
       this.unsynced = 0;
-      const syncing = this.fh.datasync();
-      this.syncing = syncing;
       // A failure shows again at commit's own fsync.
-      syncing.then(
-        () => {
-          if (this.syncing === syncing) this.syncing = undefined;
-        },
-        () => undefined,
-      );
+      this.syncing = this.fh
+        .datasync()
+        .catch(() => undefined)
+        .then(() => {
+          this.syncing = undefined;
+        });
     }
   }
 
   async commit(): Promise<void> {
     if (!this.fh) return;
     await this.flush();
-    await this.syncing?.catch(() => undefined);
+    await this.syncing;
     await this.fh.sync();
     await this.fh.close();
     this.fh = undefined;
