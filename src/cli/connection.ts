@@ -3,7 +3,7 @@
 // the profile. The secret never comes from a flag.
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { Http, parseServerUrl } from '../core/http.js';
+import { Http, parseServerUrl, serverKey } from '../core/http.js';
 import { JsonRpcTransport } from '../core/jsonrpc.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
@@ -86,8 +86,6 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
   const rawUrl = o.url ?? env.POSDATA_URL ?? profile.url;
   const db = o.db ?? env.POSDATA_DB ?? profile.db;
   const login = o.user ?? env.POSDATA_USER ?? profile.login;
-  const secret = env.POSDATA_PASSWORD ?? profile.secret;
-  redactor.add(secret);
   const url = rawUrl ? parseServerUrl(rawUrl, o.allowInsecureHttp) : undefined;
   if (!url || !db || !login) {
     throw new AuthError(
@@ -95,17 +93,28 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
       'run posdata login --url URL --db DB --user LOGIN',
     );
   }
+  // The stored secret belongs to the URL, database and login it was stored with: another
+  // --url, POSDATA_URL, --db or --user never receives it (a typo or a hostile address
+  // would otherwise get the password).
+  const sameTarget =
+    profile.url !== undefined &&
+    serverKey(profile.url) === serverKey(url) &&
+    profile.db === db &&
+    profile.login === login;
+  const secret = env.POSDATA_PASSWORD || (sameTarget ? profile.secret : undefined);
+  redactor.add(secret);
   if (!secret) {
+    if (profile.secret) {
+      throw new AuthError(
+        `the stored secret of profile ${profileName} is for ${profile.login} on ${serverKey(profile.url) ?? '?'} (database ${profile.db}), not for ${login} on ${serverKey(url)} (database ${db})`,
+        'set POSDATA_PASSWORD for this target, or run posdata login with it',
+      );
+    }
     throw new AuthError(
       `no password or API key for ${login} (profile ${profileName})`,
       'run posdata login, or set POSDATA_PASSWORD',
     );
   }
-  const sameTarget =
-    profile.url !== undefined &&
-    parseServerUrl(profile.url, true).href === url.href &&
-    profile.db === db &&
-    profile.login === login;
   // The CA given at login stays with the profile (an on-premise server keeps its CA).
   if (o.caFile === undefined && sameTarget && profile.caFile) o = { ...o, caFile: profile.caFile };
   const requested = o.protocol && o.protocol !== 'auto' ? o.protocol : undefined;

@@ -80,6 +80,27 @@ export function parseServerUrl(raw: string, allowInsecureHttp = false): URL {
   return url;
 }
 
+/**
+ * The server a URL names, for comparing targets: scheme, host and port as URL normalises
+ * them (lower case, default port dropped) and the path with one trailing slash; no user
+ * name, password, query or fragment. Undefined when it is not a URL.
+ */
+export function serverKey(raw: string | URL | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  url.username = '';
+  url.password = '';
+  url.hash = '';
+  url.search = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.href;
+}
+
 export class Http {
   readonly limiter: RateLimiter;
   private readonly agent: UndiciAgent;

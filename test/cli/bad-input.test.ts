@@ -135,7 +135,18 @@ const rows: Row[] = [
     5,
     { env: 'clerk', match: /access .*records; ask an Odoo administrator/i },
   ],
-  ['connection refused', ['sales', '--url', 'http://127.0.0.1:9'], 6, { match: /refused/ }],
+  [
+    'connection refused',
+    ['sales', '--url', 'http://127.0.0.1:9'],
+    6,
+    { env: { POSDATA_PASSWORD: 'admin' }, match: /refused/ },
+  ],
+  [
+    'stored secret for another URL',
+    ['sales', '--url', 'http://127.0.0.1:9'],
+    3,
+    { match: /stored secret of profile default is for .*; set POSDATA_PASSWORD/ },
+  ],
 ];
 
 describe('bad input', () => {

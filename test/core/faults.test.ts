@@ -140,7 +140,8 @@ describe('a checkpointed export through a 5% fault rate', () => {
     const env = await envPointingAt(clean, faulty);
     const a = await runCli(
       ['sales', '-o', join(dir, 'clean.csv'), '--rate', '0', '--page-size', '1000', '--url', clean.url],
-      { env },
+      // The stored secret is for the profile's URL only: another --url needs its own.
+      { env: { ...env, POSDATA_PASSWORD: SUITE_SECRET } },
     );
     expect(a.code).toBe(0);
     const b = await runCli(
