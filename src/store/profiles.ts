@@ -1,10 +1,22 @@
 // The credential store: a `conf` JSON file readable by its owner only (0600, in a 0700
-// folder), holding named profiles. POSDATA_CONFIG_DIR moves it.
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+// folder), holding named profiles. POSDATA_CONFIG_DIR moves it. As ssh does with a private
+// key, a store (or folder) that other users could read or change is refused, never fixed
+// silently (the secret may have leaked: its owner should know), and a symlinked store is
+// never followed.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { UsageError } from '../core/errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import type { Protocol } from '../core/transport.js';
 
 export interface Profile {
@@ -35,6 +47,71 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'posdata');
 }
 
+function mode(st: Stats): string {
+  return (st.mode & 0o777).toString(8).padStart(4, '0');
+}
+
+/** Owned by this user (or root, as ssh accepts) and closed to group and others. */
+function checkPrivate(st: Stats, path: string, kind: 'file' | 'folder'): void {
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid && st.uid !== 0) {
+    throw new AuthError(
+      `the posdata store ${kind} ${path} belongs to another user (uid ${st.uid})`,
+      `use your own store (POSDATA_CONFIG_DIR), or run chown ${uid} ${path}`,
+    );
+  }
+  if ((st.mode & 0o077) !== 0) {
+    throw new AuthError(
+      `the posdata store ${kind} ${path} is open to other users (mode ${mode(st)}); its secrets are not used`,
+      `run chmod ${kind === 'file' ? 600 : 700} ${path} (and change the secret if others could have read it)`,
+    );
+  }
+}
+
+function checkFolder(dir: string): void {
+  let st: Stats;
+  try {
+    st = statSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  if (!st.isDirectory())
+    throw new UsageError(`the posdata store folder ${dir} is not a folder`, 'check POSDATA_CONFIG_DIR');
+  checkPrivate(st, dir, 'folder');
+}
+
+const SYMLINK_HINT = 'replace the link with the file itself, or remove it and run posdata login again';
+
+/** The store's text, read without following a symbolic link; undefined when there is none. */
+function readPrivate(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP')
+      throw new AuthError(
+        `the posdata store ${file} is a symbolic link; posdata never follows one`,
+        SYMLINK_HINT,
+      );
+    throw new UsageError(`cannot read the posdata store ${file}`, 'check it, or run posdata login again');
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile())
+      throw new UsageError(
+        `the posdata store ${file} is not a file`,
+        'remove it and run posdata login again',
+      );
+    checkPrivate(st, file, 'file');
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class ProfileStore {
   private constructor(
     private readonly conf: Conf<StoreShape> | undefined,
@@ -44,7 +121,10 @@ export class ProfileStore {
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
     const dir = configDir(env);
+    checkFolder(dir);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // conf reads and replaces the file itself: check it first, without following a link.
+    readPrivate(join(dir, 'config.json'));
     const { default: ConfClass } = await import('conf');
     const conf = new ConfClass<StoreShape>({
       cwd: dir,
@@ -53,12 +133,6 @@ export class ProfileStore {
       configFileMode: 0o600,
       defaults: { profiles: {} },
     });
-    // A store written by an older version or by hand may have wider permissions.
-    try {
-      chmodSync(conf.path, 0o600);
-    } catch {
-      /* not created yet */
-    }
     return new ProfileStore(conf, undefined, conf.path);
   }
 
@@ -68,13 +142,16 @@ export class ProfileStore {
    * time than the rest of a command together.
    */
   static read(env: NodeJS.ProcessEnv = process.env): ProfileStore {
-    const file = join(configDir(env), 'config.json');
+    const dir = configDir(env);
+    const file = join(dir, 'config.json');
+    checkFolder(dir);
     let data: StoreShape = { profiles: {} };
-    try {
-      const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreShape>;
-      data = { profiles: parsed.profiles ?? {}, current: parsed.current };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+    const text = readPrivate(file);
+    if (text !== undefined) {
+      try {
+        const parsed = JSON.parse(text) as Partial<StoreShape>;
+        data = { profiles: parsed.profiles ?? {}, current: parsed.current };
+      } catch {
         throw new UsageError(`cannot read the posdata store ${file}`, 'check it, or run posdata login again');
       }
     }

@@ -1,7 +1,9 @@
 // The stored secret goes only where it was stored for, the store is refused when others
 // could read or swap it, and every form a server may echo a secret in is masked
 // (issue 18, cases 11, 13 and 14). Real CLI runs against the sandbox and a hostile server.
-import { rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { type Hostile, startHostile } from '../helpers/hostile.js';
@@ -78,5 +80,61 @@ describe('the stored secret is used only for the URL, database and login it was 
       expect(r.code, `${url}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout)).toHaveLength(2);
     }
+  });
+});
+
+describe('a store others could read or swap is refused, as ssh refuses such a key', () => {
+  async function freshLogin(): Promise<Record<string, string>> {
+    const e = await loginEnv(sandbox.url, 'admin', SECRET);
+    dirs.push(e.POSDATA_CONFIG_DIR);
+    return e;
+  }
+
+  it('a group- or world-readable store file: exit 3, one line with the chmod to run', async () => {
+    const e = await freshLogin();
+    const file = join(e.POSDATA_CONFIG_DIR, 'config.json');
+    chmodSync(file, 0o644);
+    for (const args of [['sales', ...R], ['whoami'], ['profiles'], ['logout']]) {
+      const r = await runCli(args, { env: e });
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(3);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`run chmod 600 ${file}`);
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o644); // left for the owner to judge, not silently fixed
+    chmodSync(file, 0o600);
+    expect((await runCli(['sales', ...R], { env: e })).code).toBe(0);
+  });
+
+  it('a store folder open to others: exit 3 with chmod 700', async () => {
+    const e = await freshLogin();
+    chmodSync(e.POSDATA_CONFIG_DIR, 0o777);
+    const r = await runCli(['sales', ...R], { env: e });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`run chmod 700 ${e.POSDATA_CONFIG_DIR}`);
+    const l = await runCli(
+      ['login', '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
+      {
+        env: e,
+        input: SECRET,
+      },
+    );
+    expect(l.code, l.stderr).toBe(3);
+    chmodSync(e.POSDATA_CONFIG_DIR, 0o700);
+  });
+
+  it('a symlinked store is never followed', async () => {
+    const e = await freshLogin();
+    const file = join(e.POSDATA_CONFIG_DIR, 'config.json');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'posdata-test-elsewhere-'));
+    dirs.push(elsewhere);
+    const target = join(elsewhere, 'store.json');
+    renameSync(file, target);
+    symlinkSync(target, file);
+    const r = await runCli(['sales', ...R], { env: e });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/symbolic link/);
+    const l = await runCli(['logout'], { env: e });
+    expect(l.code, l.stderr).toBe(3);
+    expect(readFileSync(target, 'utf8')).toContain(SECRET); // untouched through the link
   });
 });
