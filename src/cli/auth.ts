@@ -1,7 +1,7 @@
 // login, logout, whoami, profiles.
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { parseServerUrl } from '../core/http.js';
+import { serverKey, showUrl } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
@@ -11,6 +11,7 @@ import {
   makeTransport,
   openSession,
   probeHttp,
+  resolveServerUrl,
   trace,
 } from './connection.js';
 import type { IO } from './io.js';
@@ -77,15 +78,14 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
   const store = await ProfileStore.open(env);
   const name = store.currentName(o.profile, env);
   const prev = store.get(name) ?? {};
-  const rawUrl = o.url ?? env.POSDATA_URL ?? prev.url;
+  const url = resolveServerUrl(o.url, env, prev.url, o.allowInsecureHttp);
   const db = o.db ?? env.POSDATA_DB ?? prev.db;
   const user = o.user ?? env.POSDATA_USER ?? prev.login;
-  if (!rawUrl)
+  if (!url)
     throw new UsageError(
       'login needs --url',
       'posdata login --url https://shop.example.com --db DB --user LOGIN',
     );
-  const url = parseServerUrl(rawUrl, o.allowInsecureHttp);
   if (!db) throw new UsageError('login needs --db', 'give the Odoo database name with --db');
   if (!user) throw new UsageError('login needs --user', 'give the Odoo login with --user');
   let secret: string | undefined;
@@ -202,7 +202,7 @@ export async function profiles(o: { use?: string; remove?: string; quiet?: boole
   const all = store.list();
   const lines = Object.entries(all).map(
     ([n, p]) =>
-      `${n === current ? '*' : ' '} ${n}\t${p.url ?? ''}\t${p.db ?? ''}\t${p.login ?? ''}\t${p.secret ? 'secret stored' : 'no secret'}`,
+      `${n === current ? '*' : ' '} ${n}\t${serverKey(p.url) ?? showUrl(p.url ?? '')}\t${p.db ?? ''}\t${p.login ?? ''}\t${p.secret ? 'secret stored' : 'no secret'}`,
   );
   process.stdout.write(lines.length ? `${lines.join('\n')}\n` : '');
 }

@@ -3,7 +3,7 @@
 // the profile. The secret never comes from a flag.
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { Http, parseServerUrl, serverKey } from '../core/http.js';
+import { Http, hasUserinfo, parseServerUrl, serverKey, showUrl } from '../core/http.js';
 import { JsonRpcTransport } from '../core/jsonrpc.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
@@ -78,15 +78,41 @@ export function trace(io: IO): ((line: string) => void) | undefined {
   return io.debug ? (line) => io.err(`[rpc] ${line}`) : undefined;
 }
 
+/**
+ * The server URL by the usual precedence (flag, POSDATA_URL, the profile). A URL typed with
+ * `user:password@` is refused (exit 2): the password is then in the shell history and the
+ * process arguments, and posdata would never send it anyway. One stored by an older version
+ * is used without that part.
+ */
+export function resolveServerUrl(
+  flag: string | undefined,
+  env: NodeJS.ProcessEnv,
+  stored: string | undefined,
+  allowInsecureHttp?: boolean,
+): URL | undefined {
+  for (const [value, from] of [
+    [flag, '--url'],
+    [env.POSDATA_URL, 'POSDATA_URL'],
+  ] as const) {
+    if (value !== undefined && hasUserinfo(value)) {
+      throw new UsageError(
+        `the URL in ${from} (${showUrl(value)}) carries a user name or password, which posdata never sends`,
+        'give the URL without user:password@, and the secret with --password-stdin or POSDATA_PASSWORD (change that password if it was shared)',
+      );
+    }
+  }
+  const raw = flag ?? env.POSDATA_URL ?? stored;
+  return raw ? parseServerUrl(raw, allowInsecureHttp) : undefined;
+}
+
 export async function openSession(opts: ConnectionOptions, io: IO, env = process.env): Promise<Session> {
   let o = opts;
   const store = ProfileStore.read(env);
   const profileName = store.currentName(o.profile, env);
   const profile = store.get(profileName) ?? {};
-  const rawUrl = o.url ?? env.POSDATA_URL ?? profile.url;
+  const url = resolveServerUrl(o.url, env, profile.url, o.allowInsecureHttp);
   const db = o.db ?? env.POSDATA_DB ?? profile.db;
   const login = o.user ?? env.POSDATA_USER ?? profile.login;
-  const url = rawUrl ? parseServerUrl(rawUrl, o.allowInsecureHttp) : undefined;
   if (!url || !db || !login) {
     throw new AuthError(
       `not logged in${o.profile || env.POSDATA_PROFILE ? ` (profile ${profileName})` : ''}`,

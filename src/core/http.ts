@@ -54,17 +54,40 @@ export function isLoopback(hostname: string): boolean {
   return LOOPBACK.test(hostname);
 }
 
-/** Parses and checks a server URL: http(s) only; plain http only to loopback unless allowed. */
+/** A URL as it may be shown: any `user:password@` replaced by `***@`. */
+export function showUrl(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+}
+
+/** Whether a URL carries a user name or password (`https://user:password@host`). */
+export function hasUserinfo(raw: string): boolean {
+  try {
+    const u = new URL(raw);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return showUrl(raw) !== raw;
+  }
+}
+
+/**
+ * Parses and checks a server URL: http(s) only; plain http only to loopback unless allowed.
+ * A `user:password@` part is dropped: posdata never sends it (the secret goes in the
+ * request body or the Authorization header), so it could only leak into output and files.
+ */
 export function parseServerUrl(raw: string, allowInsecureHttp = false): URL {
   let url: URL;
+  const shown = showUrl(raw);
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`'${raw}' is not a URL`, 'give the Odoo address, e.g. --url https://shop.odoo.com');
+    throw new UsageError(
+      `'${shown}' is not a URL`,
+      'give the Odoo address, e.g. --url https://shop.odoo.com',
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(
-      `'${raw}' is not an http(s) URL`,
+      `'${shown}' is not an http(s) URL`,
       'give the Odoo address, e.g. --url https://shop.odoo.com',
     );
   }
@@ -74,6 +97,8 @@ export function parseServerUrl(raw: string, allowInsecureHttp = false): URL {
       'use https, or --allow-insecure-http if you really must',
     );
   }
+  url.username = '';
+  url.password = '';
   url.hash = '';
   url.search = '';
   if (!url.pathname.endsWith('/')) url.pathname += '/';

@@ -30,6 +30,14 @@ export function queryHash(parts: unknown): string {
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 16);
 }
 
+/**
+ * The checkpoint's `server` ("URL|database") without any `user:password@` in the URL:
+ * older versions stored the URL as typed, password included.
+ */
+export function withoutUserinfo(server: string): string {
+  return server.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#|]*@/i, '$1');
+}
+
 export function loadCheckpoint(path: string): Checkpoint | undefined {
   let text: string;
   try {
@@ -44,6 +52,7 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
   try {
     const cp = JSON.parse(text) as Checkpoint;
     if (cp.version !== 1 || typeof cp.windowEnd !== 'string') throw new Error('bad shape');
+    if (typeof cp.server === 'string') cp.server = withoutUserinfo(cp.server);
     return cp;
   } catch {
     throw new UsageError(`checkpoint ${path} is damaged`, 'remove it or run with --full to rebuild it');

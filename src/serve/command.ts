@@ -4,11 +4,17 @@
 // profile's.
 import { readFileSync } from 'node:fs';
 import { negotiateProtocol } from '../cli/auth.js';
-import { type ConnectionOptions, makeHttp, makeTransport, trace } from '../cli/connection.js';
+import {
+  type ConnectionOptions,
+  makeHttp,
+  makeTransport,
+  resolveServerUrl,
+  trace,
+} from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { OdooClient } from '../core/client.js';
 import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
-import { isLoopback, parseServerUrl } from '../core/http.js';
+import { isLoopback } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
@@ -39,15 +45,14 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
   const store = await ProfileStore.open(env);
   const profileName = store.currentName(o.profile, env);
   const profile = store.get(profileName) ?? {};
-  const rawUrl = o.url ?? env.POSDATA_URL ?? profile.url;
+  const url = resolveServerUrl(o.url, env, profile.url, o.allowInsecureHttp);
   const db = o.db ?? env.POSDATA_DB ?? profile.db;
-  if (!rawUrl || !db) {
+  if (!url || !db) {
     throw new AuthError(
       `serve needs the Odoo URL and database${o.profile || env.POSDATA_PROFILE ? ` (profile ${profileName})` : ''}`,
       'run posdata login first, or give --url and --db',
     );
   }
-  const url = parseServerUrl(rawUrl, o.allowInsecureHttp);
   // One connection pool and one --rate budget towards Odoo for the whole service.
   const http = makeHttp(url, o, io);
   const transports = new Map<Protocol, Transport>();

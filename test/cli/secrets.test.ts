@@ -1,7 +1,16 @@
 // The stored secret goes only where it was stored for, the store is refused when others
 // could read or swap it, and every form a server may echo a secret in is masked
 // (issue 18, cases 11, 13 and 14). Real CLI runs against the sandbox and a hostile server.
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +36,12 @@ afterAll(async () => {
   await hostile?.close();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'posdata-test-secrets-'));
+  dirs.push(d);
+  return d;
+}
 
 const R = ['--rate', '0', '--format', 'json', '--limit', '2'];
 
@@ -125,8 +140,7 @@ describe('a store others could read or swap is refused, as ssh refuses such a ke
   it('a symlinked store is never followed', async () => {
     const e = await freshLogin();
     const file = join(e.POSDATA_CONFIG_DIR, 'config.json');
-    const elsewhere = mkdtempSync(join(tmpdir(), 'posdata-test-elsewhere-'));
-    dirs.push(elsewhere);
+    const elsewhere = tempDir();
     const target = join(elsewhere, 'store.json');
     renameSync(file, target);
     symlinkSync(target, file);
@@ -136,5 +150,158 @@ describe('a store others could read or swap is refused, as ssh refuses such a ke
     const l = await runCli(['logout'], { env: e });
     expect(l.code, l.stderr).toBe(3);
     expect(readFileSync(target, 'utf8')).toContain(SECRET); // untouched through the link
+  });
+});
+
+/** Python's repr() of a str, as an Odoo error message would quote an argument. */
+function pyRepr(s: string): string {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = '';
+  for (const ch of s) {
+    if (ch === '\\') out += '\\\\';
+    else if (ch === q) out += `\\${q}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else out += ch;
+  }
+  return `${q}${out}${q}`;
+}
+
+/** Python's repr() of the JSON-RPC args list, roughly as Odoo formats one. */
+function pyArgs(args: unknown[]): string {
+  return `[${args.map((a) => (typeof a === 'string' ? pyRepr(a) : JSON.stringify(a))).join(', ')}]`;
+}
+
+describe('every form a server may echo the secret in is masked', () => {
+  let echo: Hostile;
+  // Forms of the secret this server puts in its error messages, for the test to look for.
+  let forms: (pw: string) => string[];
+  beforeAll(async () => {
+    forms = (pw) => [
+      pw,
+      pyRepr(pw).slice(1, -1),
+      encodeURIComponent(pw),
+      encodeURIComponent(pw).replace(/%20/g, '+'),
+      Buffer.from(pw).toString('base64'),
+      Buffer.from(`admin:${pw}`).toString('base64'),
+      Buffer.from(pw).toString('base64url'),
+    ];
+    echo = await startHostile((call) => {
+      const { service, method, args } = call.params;
+      if (service === 'common') return { result: method === 'authenticate' ? 2 : { server_version: '17.0' } };
+      const pw = String(args[2]);
+      const message = [
+        `Access denied for ${pyArgs(args)}`,
+        `see /web/login?password=${encodeURIComponent(pw).replace(/%20/g, '+')}`,
+        `token ${Buffer.from(pw).toString('base64')} basic ${Buffer.from(`admin:${pw}`).toString('base64')}`,
+        `url-safe ${Buffer.from(pw).toString('base64url')}`,
+      ].join('; ');
+      return { error: message };
+    });
+  });
+  afterAll(async () => {
+    await echo?.close();
+  });
+
+  const run = (pw: string) =>
+    runCli(
+      [
+        'sales',
+        ...R,
+        '--debug',
+        '--protocol',
+        'jsonrpc',
+        '--url',
+        echo.url,
+        '--db',
+        'demo',
+        '--user',
+        'admin',
+      ],
+      {
+        env: { POSDATA_CONFIG_DIR: tempDir(), POSDATA_PASSWORD: pw },
+      },
+    );
+
+  it('Python repr, URL-encoded and base64 forms (a secret with quotes, spaces and non-ASCII)', async () => {
+    const pw = `Ta'pir "7 9"/x+é\\end`;
+    const r = await run(pw);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('Access denied for');
+    for (const f of forms(pw)) expect(r.stderr, f).not.toContain(f);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a plain secret in base64 inside a longer base64 text', async () => {
+    const pw = 'Wombat-123-long-key';
+    const r = await run(pw);
+    for (const f of forms(pw)) expect(r.stderr, f).not.toContain(f);
+  });
+
+  it('a secret of one or two characters is masked where it stands as a quoted value, and nowhere else', async () => {
+    const r = await run('de');
+    expect(r.stderr).toContain("['demo', 2, '***', 'pos.order'");
+    expect(r.stderr).not.toMatch(/'de'/);
+    expect(r.stderr).toContain('"demo"'); // the database name in the trace is not mangled
+  });
+});
+
+describe('a URL with user:password@', () => {
+  it('is refused from --url and POSDATA_URL, without printing the password', async () => {
+    const port = new URL(sandbox.url).port;
+    const withUserinfo = `http://admin:Url-pw-4471@127.0.0.1:${port}`;
+    const a = await runCli(
+      ['login', '--url', withUserinfo, '--db', 'demo', '--user', 'admin', '--password-stdin'],
+      {
+        env: { POSDATA_CONFIG_DIR: tempDir() },
+        input: SECRET,
+      },
+    );
+    expect(a.code, a.stderr).toBe(2);
+    expect(a.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(a.stderr).toMatch(/user name or password/);
+    expect(a.stderr).not.toContain('Url-pw-4471');
+    const b = await runCli(['sales', ...R], { env: { ...env, POSDATA_URL: withUserinfo } });
+    expect(b.code, b.stderr).toBe(2);
+    expect(b.stderr).not.toContain('Url-pw-4471');
+    const c = await runCli(['sales', ...R, '--url', `ftp://admin:Url-pw-4471@127.0.0.1:${port}`], { env });
+    expect(c.code, c.stderr).toBe(2);
+    expect(c.stderr).not.toContain('Url-pw-4471');
+  });
+
+  it('stored by an older version: whoami, profiles and checkpoints never show it', async () => {
+    const e = await loginEnv(sandbox.url, 'admin', SECRET);
+    dirs.push(e.POSDATA_CONFIG_DIR);
+    const file = join(e.POSDATA_CONFIG_DIR, 'config.json');
+    const store = JSON.parse(readFileSync(file, 'utf8'));
+    const port = new URL(sandbox.url).port;
+    store.profiles.default.url = `http://admin:Old-pw-9907@127.0.0.1:${port}/`;
+    writeFileSync(file, JSON.stringify(store), { mode: 0o600 });
+    const w = await runCli(['whoami', '--format', 'json'], { env: e });
+    expect(w.code, w.stderr).toBe(0);
+    expect(JSON.parse(w.stdout).url).toBe(`http://127.0.0.1:${port}/`);
+    const p = await runCli(['profiles'], { env: e });
+    expect(p.stdout).not.toContain('Old-pw-9907');
+    const ckpt = join(e.POSDATA_CONFIG_DIR, 'sales.ckpt');
+    const s = await runCli(
+      ['sales', '--rate', '0', '--checkpoint', ckpt, '-o', join(e.POSDATA_CONFIG_DIR, 'a.csv')],
+      {
+        env: e,
+      },
+    );
+    expect(s.code, s.stderr).toBe(0);
+    expect(readFileSync(ckpt, 'utf8')).not.toContain('Old-pw-9907');
+    // A checkpoint an older version wrote with the password in it still belongs to this server.
+    const cp = JSON.parse(readFileSync(ckpt, 'utf8'));
+    cp.server = cp.server.replace('http://', 'http://admin:Old-pw-9907@');
+    writeFileSync(ckpt, JSON.stringify(cp));
+    const again = await runCli(
+      ['sales', '--rate', '0', '--checkpoint', ckpt, '-o', join(e.POSDATA_CONFIG_DIR, 'b.csv')],
+      {
+        env: e,
+      },
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(readFileSync(ckpt, 'utf8')).not.toContain('Old-pw-9907');
   });
 });
