@@ -9,7 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { list } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { AuthError, NotFoundError, UsageError } from '../core/errors.js';
-import { redactor } from '../core/redact.js';
+import { Redactor, redactor } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { type Prepared, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
@@ -80,6 +80,8 @@ interface ListQuery {
 declare module 'fastify' {
   interface FastifyRequest {
     posdata: { token: string; entry: TokenEntry } | null;
+    /** The requesting user's own secrets, for the problem documents this request gets. */
+    mask: Redactor | null;
   }
 }
 
@@ -146,6 +148,9 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   // objects, so the response schemas serve the documentation only.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest('posdata', null);
+  app.decorateRequest('mask', null);
+  // A request without credentials has no secret of its own to mask.
+  const NOTHING = new Redactor();
   app.addHook('onClose', async () => {
     tokens.close();
     limiter.close();
@@ -163,16 +168,20 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: unknown, req, reply) => {
     const instance = req.url;
+    const mask = req.mask ?? NOTHING;
     if (err instanceof HttpProblem)
-      return sendProblem(reply, problem(err.status, err.message, instance), err.headers);
+      return sendProblem(reply, problem(err.status, err.message, instance, mask), err.headers);
     const fe = err as { validation?: unknown; statusCode?: number; code?: string; message?: string };
     if (fe.validation) {
-      return sendProblem(reply, problem(400, `invalid parameter: ${fe.message ?? 'bad value'}`, instance));
+      return sendProblem(
+        reply,
+        problem(400, `invalid parameter: ${fe.message ?? 'bad value'}`, instance, mask),
+      );
     }
     if (typeof fe.code === 'string' && fe.code.startsWith('FST_') && fe.statusCode && fe.statusCode < 500) {
-      return sendProblem(reply, problem(fe.statusCode, fe.message ?? 'bad request', instance));
+      return sendProblem(reply, problem(fe.statusCode, fe.message ?? 'bad request', instance, mask));
     }
-    const p = problemOf(err, instance);
+    const p = problemOf(err, instance, mask);
     if (p.status === 400) p.detail = asParameters(p.detail);
     // Odoo no longer accepts this user's credentials (password changed, user archived):
     // the token is dead too.
@@ -185,7 +194,10 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     return sendProblem(reply, p, headers);
   });
   app.setNotFoundHandler((req, reply) =>
-    sendProblem(reply, problem(404, `no such path: ${req.method} ${req.url.split('?')[0]}`, req.url)),
+    sendProblem(
+      reply,
+      problem(404, `no such path: ${req.method} ${req.url.split('?')[0]}`, req.url, req.mask ?? NOTHING),
+    ),
   );
 
   await app.register(swagger, {
@@ -235,6 +247,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       });
     }
     req.posdata = { token: m[1], entry };
+    req.mask = entry.mask;
     const v = limiter.take(`token:${m[1]}`);
     const headers = limiter.headers(v);
     if (!v.allowed) {
@@ -259,10 +272,29 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     reply.headers(headers);
   };
 
+  // Per address alone is bypassed from 127.0.0.2, 127.0.0.3 … (or many IPv6 addresses):
+  // the guesses at one login are counted wherever they come from.
+  const limitByLogin = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const { login } = req.body as { login: string };
+    const v = limiter.take(`login:${login.toLowerCase()}`);
+    if (!v.allowed) {
+      throw new HttpProblem(
+        429,
+        `more than ${limiter.quota} login attempts a minute for this login; retry in ${v.resetSeconds} s`,
+        limiter.headers(v),
+      );
+    }
+    // The tighter of the two counts is the one announced.
+    const shown = reply.getHeader('RateLimit');
+    const left = typeof shown === 'string' ? Number(/;r=(\d+)/.exec(shown)?.[1]) : Number.NaN;
+    if (!(left <= v.remaining)) reply.headers(limiter.headers(v));
+  };
+
   app.post(
     '/api/v1/auth/login',
     {
       onRequest: limitByAddress,
+      preHandler: limitByLogin,
       schema: {
         tags: ['auth'],
         summary: 'Log in as an Odoo user; answers a bearer token',
@@ -283,6 +315,9 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     },
     async (req, reply) => {
       const { login, password } = req.body as { login: string; password: string };
+      const mask = new Redactor();
+      mask.add(password);
+      req.mask = mask;
       // Masked while this login is worked on and, if it succeeds, for as long as its token
       // lives; a failed attempt is forgotten once its answer has gone out.
       const releasePassword = redactor.add(password);
@@ -314,6 +349,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
         uid,
         login,
         tz,
+        mask,
         // A problem's detail is masked when it is made, before a 401 revokes the token.
         release: () => {
           releaseToken();
@@ -322,6 +358,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
         },
       });
       releaseToken = redactor.add(token);
+      mask.add(token);
       reply.header('Cache-Control', 'no-store');
       return { token, uid, expires_at: new Date(expiresAt).toISOString() };
     },

@@ -9,7 +9,7 @@ import {
   ServerError,
   UsageError,
 } from '../core/errors.js';
-import { redactor } from '../core/redact.js';
+import type { Redactor } from '../core/redact.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -37,14 +37,19 @@ const TYPES: Record<number, { slug: string; title: string }> = {
   504: { slug: 'gateway-timeout', title: 'Odoo did not answer in time' },
 };
 
-export function problem(status: number, detail: string, instance: string): Problem {
+/**
+ * A problem document. `mask` holds the requesting user's own secrets only (password, token):
+ * masking every live user's secret would make each answer an oracle for the others' (a
+ * login or path named like another user's password would come back as ***).
+ */
+export function problem(status: number, detail: string, instance: string, mask: Redactor): Problem {
   const t = TYPES[status] ?? TYPES[500];
   return {
     type: `tag:posdata,2026:problem:${t.slug}`,
     title: t.title,
     status,
-    detail: redactor.text(detail),
-    instance,
+    detail: mask.text(detail),
+    instance: mask.text(instance),
   };
 }
 
@@ -78,11 +83,16 @@ export function statusOf(err: unknown): number {
 }
 
 /** The problem document for any error a handler throws. */
-export function problemOf(err: unknown, instance: string): Problem {
+export function problemOf(err: unknown, instance: string, mask: Redactor): Problem {
   const status = statusOf(err);
   // The commands' hints for authentication say "run posdata login"; here it is the login path.
   if (err instanceof AuthError)
-    return problem(status, `${err.message}; log in again with POST /api/v1/auth/login`, instance);
-  if (err instanceof PosdataError) return problem(status, err.line(), instance);
-  return problem(500, 'an internal error occurred; please report it (run serve with --debug)', instance);
+    return problem(status, `${err.message}; log in again with POST /api/v1/auth/login`, instance, mask);
+  if (err instanceof PosdataError) return problem(status, err.line(), instance, mask);
+  return problem(
+    500,
+    'an internal error occurred; please report it (run serve with --debug)',
+    instance,
+    mask,
+  );
 }

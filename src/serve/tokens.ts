@@ -4,6 +4,7 @@
 // lifetime from login; logout revokes one at once.
 import { randomBytes } from 'node:crypto';
 import type { OdooClient } from '../core/client.js';
+import type { Redactor } from '../core/redact.js';
 
 export interface TokenEntry {
   client: OdooClient;
@@ -12,6 +13,8 @@ export interface TokenEntry {
   /** The Odoo user's zone (context_get), for from/to when the request gives no tz. */
   tz: string | null;
   expiresAt: number;
+  /** This user's own secrets (password, token): what their problem documents mask. */
+  mask: Redactor;
   /** Runs once when the token ends (logout, expiry, shutdown): unregisters its secrets. */
   release?: () => void;
 }

@@ -175,21 +175,19 @@ describe('tokens', () => {
     expect((await get(served.base, '/api/v1/pos/configs', admin)).status).toBe(200);
   });
 
-  it('a password is masked only while a token of it lives, a failed one not after its answer', async () => {
+  it("a password is masked in its own user's answers only, never in another's", async () => {
     const own = await startServe(P, env);
     try {
       const a = await login(own.base, 'admin', 'admin');
-      const detail = async () =>
-        JSON.parse((await get(own.base, '/api/v1/sales?fields=name,nope', a)).text).detail as string;
-      // "pos" is the sandbox POS user's password: while a token of it lives, it is masked everywhere.
-      expect(await detail()).toMatch(/ on pos\.order;/);
+      const detail = async (t: string) =>
+        JSON.parse((await get(own.base, '/api/v1/sales?fields=name,nope', t)).text).detail as string;
+      // "pos" is the sandbox POS user's password: masked in what the POS user gets back,
+      // and not in the admin's answers, live token or not (no oracle across users).
       const p = await login(own.base, 'pos', 'pos');
-      expect(await detail()).toMatch(/ on \*\*\*\.order;/);
+      expect(await detail(p)).toMatch(/ on \*\*\*\.order;/);
+      expect(await detail(a)).toMatch(/ on pos\.order;/);
       expect((await post(own.base, '/api/v1/auth/logout', undefined, p)).status).toBe(204);
-      expect(await detail()).toMatch(/ on pos\.order;/);
-      const failed = await post(own.base, '/api/v1/auth/login', { login: 'nobody', password: 'pos' });
-      expect(failed.status).toBe(401);
-      expect(await detail()).toMatch(/ on pos\.order;/);
+      expect(await detail(a)).toMatch(/ on pos\.order;/);
     } finally {
       await own.stop();
     }
