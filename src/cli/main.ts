@@ -273,7 +273,19 @@ function build(only?: string): Command {
       .option('--host <host>', 'address to bind', '127.0.0.1')
       .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8080)
       .option('--token-ttl <seconds>', 'token lifetime', positiveInt('--token-ttl'), 3600)
-      .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60);
+      .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60)
+      .option(
+        '--max-connections <n>',
+        'client connections held at once; more are closed at once',
+        positiveInt('--max-connections', 1),
+        256,
+      )
+      .option(
+        '--header-timeout <seconds>',
+        "close a connection whose request's headers take longer",
+        number('--header-timeout', 1),
+        10,
+      );
     connectionOptions(serve);
     serve
       .addHelpText('after', examples(['posdata serve', 'posdata serve --port 8080 --profile shop']))

@@ -25,6 +25,12 @@ export class RateLimiter {
     return at - now;
   }
 
+  /** How many ms until a slot is free, without taking it (for a scheduler in front). */
+  peek(): number {
+    if (this.perMinute <= 0 || this.slots.length < this.perMinute) return 0;
+    return Math.max(0, this.slots[this.slots.length - this.perMinute] + this.windowMs - this.now());
+  }
+
   /** How many slots were handed out: one per request sent. */
   get count(): number {
     return this.reserved;

@@ -2,7 +2,8 @@
 // page stream and JSON renderer as the commands, so GET /api/v1/sales?… answers exactly
 // what `posdata sales … --format json` prints. Fastify validates the query parameters with
 // JSON schemas generated from the table, and @fastify/swagger documents the same schemas.
-import { Readable } from 'node:stream';
+import { STATUS_CODES } from 'node:http';
+import { type Duplex, Readable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -42,8 +43,8 @@ export interface ServeConfig {
   clientRate: number;
   /** Records per Odoo request when streaming. */
   pageSize?: number;
-  /** Where the service answers for: shown in the OpenAPI description. */
-  target: { url: string; db: string };
+  /** Caps on client connections (slowloris: many idle or slow ones). */
+  connections?: { max: number; headerTimeoutMs: number; idleTimeoutMs: number };
   version: string;
   /** One line per request (--debug). */
   log?: (line: string) => void;
@@ -121,15 +122,57 @@ async function* jsonChunks(
   yield sink.chunks.splice(0).join('');
 }
 
+/** A request without credentials has no secret of its own to mask. */
+const NOTHING = new Redactor();
+
 export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   const tokens = new TokenStore(config.tokenTtlSeconds * 1000);
   const limiter = new ClientLimiter(config.clientRate);
   const pageSize = config.pageSize ?? 2000;
 
+  const limits = config.connections ?? { max: 256, headerTimeoutMs: 10_000, idleTimeoutMs: 150_000 };
+  // The request line and headers within headerTimeoutMs, a (small) body soon after.
+  const requestTimeout = limits.headerTimeoutMs + 20_000;
   const app = Fastify({
     // Fastify's logger stays off: request bodies (passwords) and Authorization headers
     // must never reach a log. --debug gets one redacted line per request instead.
     logger: false,
+    // Slowloris: connections that send nothing, or their headers a byte at a time, are
+    // closed after headerTimeoutMs (Node checks every second at most), an idle keep-alive
+    // connection after 5 s, a silent one after idleTimeoutMs; maxConnections below.
+    http: {
+      headersTimeout: limits.headerTimeoutMs,
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, limits.headerTimeoutMs / 2),
+    },
+    requestTimeout,
+    keepAliveTimeout: 5000,
+    connectionTimeout: limits.idleTimeoutMs,
+    // Errors of the HTTP parser itself (garbled request, headers too large, too slow)
+    // answer a problem document like every other error.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket: Duplex) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const status =
+        err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const detail =
+        status === 431
+          ? 'the request headers are too large (16 KiB at most)'
+          : status === 408
+            ? `the request did not arrive within ${Math.round(limits.headerTimeoutMs / 1000)} s`
+            : 'the request is not valid HTTP/1.1';
+      const body = JSON.stringify(problem(status, detail, '', NOTHING));
+      if (socket.writable)
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      socket.destroy();
+    },
+    // Errors before a route is found (a URL that does not decode).
+    frameworkErrors: (err, req, reply) => {
+      const e = err as { statusCode?: number; message?: string };
+      const status = e.statusCode && e.statusCode < 500 ? e.statusCode : 400;
+      sendProblem(reply, problem(status, e.message ?? 'bad request', req.url, NOTHING));
+    },
     forceCloseConnections: true,
     // HEAD on a data path would run the whole query for nothing.
     exposeHeadRoutes: false,
@@ -149,8 +192,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest('posdata', null);
   app.decorateRequest('mask', null);
-  // A request without credentials has no secret of its own to mask.
-  const NOTHING = new Redactor();
+  app.server.maxConnections = limits.max;
   app.addHook('onClose', async () => {
     tokens.close();
     limiter.close();
@@ -207,7 +249,8 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
         title: 'posdata serve',
         version: config.version,
         description:
-          `The point-of-sale data of ${config.target.url} (database ${config.target.db}) as the spec's REST-like paths. ` +
+          // Which Odoo (URL, database) stays unnamed: this page is public.
+          "The shop's point-of-sale data as the spec's REST-like paths. " +
           'Log in with POST /api/v1/auth/login and send the token as Authorization: Bearer TOKEN; each request runs with ' +
           "that Odoo user's rights. Every list answers a JSON array of records, exactly as the matching posdata command " +
           'prints with --format json, streamed page by page; without limit it answers every matching record. ' +
@@ -337,7 +380,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
         if (err instanceof AuthError)
           throw new HttpProblem(
             401,
-            `Odoo rejected login '${login}' on database '${config.target.db}'; check the login and password (or API key)`,
+            `Odoo rejected login '${login}'; check the login and password (or API key)`,
           );
         throw err;
       }

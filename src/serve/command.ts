@@ -19,12 +19,18 @@ import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
 import { buildApp } from './app.js';
+import { FairGate, FairTransport } from './fair.js';
+
+/** As many requests to Odoo at once as the HTTP layer keeps connections (core/http.ts). */
+const UPSTREAM_CONNECTIONS = 4;
 
 export interface ServeOptions extends ConnectionOptions {
   host?: string;
   port?: number;
   tokenTtl?: number;
   clientRate?: number;
+  maxConnections?: number;
+  headerTimeout?: number;
   pageSize?: number;
 }
 
@@ -80,9 +86,17 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     only = 'json2';
   }
 
+  // The --rate budget and the connections towards Odoo, handed out in turns per user.
+  const gate = new FairGate(
+    UPSTREAM_CONNECTIONS,
+    http.limiter,
+    (o.timeout ?? 60) * 1000,
+    o.rate === 0 ? 'no --rate limit' : `--rate ${o.rate ?? 60} a minute`,
+  );
   const connect = async (login: string, password: string): Promise<OdooClient> => {
     const protocol = only ?? (await negotiateProtocol(o.protocol, url, o, io, db, login, password));
-    return new OdooClient(await transportFor(protocol), { db, login, secret: password }, undefined, {
+    const transport = new FairTransport(await transportFor(protocol), gate, login.toLowerCase());
+    return new OdooClient(transport, { db, login, secret: password }, undefined, {
       trace: trace(io),
     });
   };
@@ -91,8 +105,13 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     connect,
     tokenTtlSeconds: o.tokenTtl ?? 3600,
     clientRate: o.clientRate ?? 60,
+    connections: {
+      max: o.maxConnections ?? 256,
+      headerTimeoutMs: (o.headerTimeout ?? 10) * 1000,
+      // A stream may wait for its turn and then for Odoo (--timeout each) between two writes.
+      idleTimeoutMs: (2 * (o.timeout ?? 60) + 30) * 1000,
+    },
     pageSize: o.pageSize,
-    target: { url: url.href, db },
     version: version(),
     log: io.debug ? (line) => io.err(`posdata serve: ${line}`) : undefined,
     warn: (line) => io.err(`posdata serve: ${line}`),
@@ -140,7 +159,10 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
       app
         .close()
         .catch(() => undefined)
-        .then(() => http.close())
+        .then(() => {
+          gate.close();
+          return http.close();
+        })
         .finally(() => {
           setTimeout(() => process.exit(0), 1000).unref();
           resolve();

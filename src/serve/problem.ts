@@ -10,6 +10,7 @@ import {
   UsageError,
 } from '../core/errors.js';
 import type { Redactor } from '../core/redact.js';
+import { SlotTimeout } from './fair.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -28,9 +29,11 @@ const TYPES: Record<number, { slug: string; title: string }> = {
   403: { slug: 'forbidden', title: 'Odoo refused access' },
   404: { slug: 'not-found', title: 'Not found' },
   405: { slug: 'method-not-allowed', title: 'Method not allowed' },
+  408: { slug: 'request-timeout', title: 'Request not received in time' },
   413: { slug: 'too-large', title: 'Request body too large' },
   415: { slug: 'unsupported-media-type', title: 'Unsupported media type' },
   429: { slug: 'rate-limited', title: 'Too many requests' },
+  431: { slug: 'headers-too-large', title: 'Request headers too large' },
   500: { slug: 'internal', title: 'Internal error' },
   502: { slug: 'bad-gateway', title: 'Odoo did not answer properly' },
   503: { slug: 'unavailable', title: 'Shutting down' },
@@ -62,6 +65,7 @@ const TIMEOUT_CODES = new Set([
 
 /** A connection error that is a timeout (the core keeps undici's code as the cause). */
 function isTimeout(err: ConnectionError): boolean {
+  if (err instanceof SlotTimeout) return true;
   let c: unknown = err.cause;
   for (let depth = 0; c && depth < 4; depth++) {
     const code = (c as { code?: string }).code;

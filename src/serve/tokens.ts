@@ -26,12 +26,19 @@ export class TokenStore {
   constructor(
     readonly ttlMs: number,
     private readonly now: () => number = Date.now,
+    /** Live tokens per Odoo user; a login past it revokes that user's oldest token. */
+    readonly perUser = 20,
   ) {
     // Expired entries hold a password: drop them even if their token is never shown again.
     this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, Math.max(1_000, ttlMs))).unref();
   }
 
   issue(entry: Omit<TokenEntry, 'expiresAt'>): { token: string; expiresAt: number } {
+    // A script that logs in on every run and never logs out must not fill the memory with
+    // live tokens (each holds a password): the oldest of that user's goes first. Entries
+    // are kept in issue order, so the first found is the oldest.
+    const mine = [...this.entries].filter(([, e]) => e.uid === entry.uid);
+    for (const [t, e] of mine.slice(0, Math.max(0, mine.length - this.perUser + 1))) this.drop(t, e);
     const token = randomBytes(32).toString('base64url');
     const expiresAt = this.now() + this.ttlMs;
     this.entries.set(token, { ...entry, expiresAt });
