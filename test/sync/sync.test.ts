@@ -113,7 +113,7 @@ describe('posdata sync', () => {
       order: 'id',
       limit: 1,
     });
-    const session = (old?.session_id as [number, string])[0];
+    const session = (old?.session_id as [number, string] | undefined)?.[0];
     await rpc.kw('pos.order', 'write', [[old?.id], { state: 'done' }]);
     const product = (await rpc.searchRead('product.product', [], { fields: ['id'], limit: 1 }))[0]?.id;
     const fresh = await rpc.kw<number>('pos.order', 'create', [
@@ -171,7 +171,7 @@ describe('posdata sync', () => {
     const product = (await rpc.searchRead('product.product', [], { fields: ['id'], limit: 1 }))[0]?.id;
     const draft = await rpc.kw<number>('pos.order', 'create', [
       {
-        session_id: (any?.session_id as [number, string])[0],
+        session_id: (any?.session_id as [number, string] | undefined)?.[0],
         state: 'draft',
         lines: [[0, 0, { product_id: product, qty: 1, price_unit: 4 }]],
       },
