@@ -165,7 +165,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
       const kept = (state?.fields ?? []).filter((f) => isStored(fields, f));
       const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
       if (!wanted.includes('write_date')) wanted.push('write_date');
-      const plan = new TablePlan(wanted, fields, r.model);
+      const plan = new TablePlan(wanted, fields);
       const existing = await tableColumns(q, schema, r.name);
       const { created, added } = await ensureTable(
         q,

@@ -3,7 +3,7 @@
 // watermark: the (write_date, id) of the last record committed). The watermark is written
 // in the transaction of the rows it covers, so it can never run ahead of them.
 import type pg from 'pg';
-import type { Column } from './columns.js';
+import type { TableColumn } from './columns.js';
 import { ident } from './postgres.js';
 
 export const STATE_TABLE = 'posdata_sync_state';
@@ -78,7 +78,7 @@ export async function ensureTable(
   q: Query,
   schema: string,
   table: string,
-  columns: Column[],
+  columns: TableColumn[],
   state: Omit<SyncState, 'watermark' | 'watermarkId'>,
   opts: { existing: Set<string>; hadState: boolean; full: boolean },
 ): Promise<{ created: boolean; added: string[] }> {
