@@ -60,25 +60,37 @@ function cell(kind: ColumnKind, v: unknown): string {
 /** The table of one resource: id first, then every field's columns. */
 export class TablePlan {
   readonly columns: TableColumn[];
-  private readonly typed: Column[];
-  private readonly normalizer: Normalizer;
+  /** Per column: the raw field it reads, and its COPY cell from the raw value. */
+  private readonly cells: { field: string; cell: (raw: unknown) => string }[];
 
   constructor(fieldNames: string[], defs: FieldMap) {
     const fields = ['id', ...fieldNames.filter((f) => f !== 'id')];
     const all: FieldMap = { ...defs, id: defs.id ?? { type: 'integer' } };
-    this.typed = columnsFor(fields, all);
-    this.columns = this.typed.map((c) => ({ name: c.name, type: PG_TYPE[c.kind] }));
-    this.normalizer = new Normalizer(fields, all);
+    const typed = columnsFor(fields, all);
+    this.columns = typed.map((c) => ({ name: c.name, type: PG_TYPE[c.kind] }));
+    const normalizer = new Normalizer(fields, all);
+    this.cells = typed.map((c) => {
+      const norm = normalizer.converter(c.field);
+      // Odoo's UTC text goes to timestamptz as it is, with its offset: no Date on the way.
+      if (c.kind === 'timestamp')
+        return {
+          field: c.field,
+          cell: (raw: unknown) => {
+            const v = norm(raw);
+            return typeof v === 'string' && v.length === 19 ? `${v}+00` : cell(c.kind, c.value(v));
+          },
+        };
+      return { field: c.field, cell: (raw: unknown) => cell(c.kind, c.value(norm(raw))) };
+    });
   }
 
   /** One COPY text line (with its newline) for a record. */
   line(rec: OdooRecord): string {
-    const row = this.normalizer.row(rec);
-    let out = '';
-    for (let i = 0; i < this.typed.length; i++) {
-      const c = this.typed[i] as Column;
-      const v = cell(c.kind, c.value(row[c.field]));
-      out += i === 0 ? v : `\t${v}`;
+    const cells = this.cells;
+    let out = (cells[0] as (typeof cells)[0]).cell(rec.id);
+    for (let i = 1; i < cells.length; i++) {
+      const c = cells[i] as (typeof cells)[0];
+      out += `\t${c.cell(rec[c.field])}`;
     }
     return `${out}\n`;
   }
