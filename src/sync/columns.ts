@@ -5,7 +5,7 @@
 // list to integer[].
 import type { FieldMap, OdooRecord } from '../core/types.js';
 import { Normalizer } from '../render/normalize.js';
-import { type Column, type ColumnKind, columnsFor } from '../schema/columns.js';
+import { type ColumnKind, columnsFor } from '../schema/columns.js';
 
 const PG_TYPE: Record<ColumnKind, string> = {
   integer: 'integer',
