@@ -181,7 +181,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
           `posdata: ${r.name}: added column${added.length > 1 ? 's' : ''} ${added.join(', ')}; reading every record again to fill them`,
         );
       const context = 'active' in fields ? { ...(o.odooContext ?? {}), active_test: false } : o.odooContext;
-      const progress = new Progress(io, true);
+      const progress = new Progress(io, true, `${r.name}: `);
       const result = await loadResource({
         odoo,
         db,
@@ -198,7 +198,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         total: progress.enabled
           ? (n) => {
               progress.start(n);
-              io.progress(`${r.name}: 0 of ${count(n)}`);
+              progress.update(0);
             }
           : undefined,
         onPage: (n) => progress.update(n),

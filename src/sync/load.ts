@@ -94,11 +94,10 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     }
     let body = '';
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
-    // BEGIN and COPY go out together (the driver queues them): one round trip less a page.
-    const begin = db.query('BEGIN');
+    await db.query('BEGIN');
     try {
       const copy = db.query(copyFrom(`COPY ${stage} (${colList}) FROM STDIN`));
-      await Promise.all([begin, pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable)]);
+      await pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable);
       // The watermark only moves forward: re-reading the overlap does not take it back.
       const results = (await db.query(
         `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${last.id}, synced_at = now() ` +

@@ -112,6 +112,31 @@ describe('posdata sync under failure', () => {
     ).toBe(0);
   }, 180_000);
 
+  it('a connection the server drops mid-sync: exit 6, one line naming PostgreSQL; the rerun completes', async () => {
+    await pg.query('drop schema if exists lost cascade');
+    const running = sync(['sales', '--schema', 'lost', '--page-size', '500']);
+    // Wait until some batches are committed, then the server ends the session.
+    for (let i = 0; i < 200; i++) {
+      const t = await one<string | null>('select to_regclass($1)::text', ['lost.sales']);
+      if (t !== null && Number(await one('select count(*) from lost.sales')) > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await pg.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'posdata sync'",
+    );
+    const r = await running;
+    expect(r.code, r.stderr).toBe(6);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^posdata: (lost the connection to|PostgreSQL at 127\.0\.0\.1:\d+ dropped)/);
+    expect(lines[0]).toContain('run posdata sync again');
+    const c = await committed('lost', 'sales', 'pos.order');
+    expect(c.rows).toBe(c.covered);
+    const again = await sync(['sales', '--schema', 'lost']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(Number(await one('select count(*) from lost.sales'))).toBe(await rpc.count('pos.order', []));
+  });
+
   it('two syncs at once on one schema: the second waits, neither interleaves', async () => {
     const [a, b] = await Promise.all([
       sync(['sales', '--schema', 'twin', '--page-size', '1000']),

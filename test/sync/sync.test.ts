@@ -1,8 +1,10 @@
 // posdata sync against a real PostgreSQL (a throwaway cluster) and the sandbox: the first
 // sync, incremental runs after creates and writes, a late offline order, pruning and a
 // schema change. The tables are compared with what the sandbox answers over JSON-RPC.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { BIN, loginEnv, runCli } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -35,6 +37,11 @@ describe('posdata sync', () => {
     const r = await sync();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
+    // Nothing on stderr but the summary lines (no driver warning, no notice).
+    for (const line of r.stderr.trim().split('\n'))
+      expect(line).toMatch(
+        /^[a-z_]+: [\d,]+ upserted, [\d,]+ pruned, watermark (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|none)$/,
+      );
     const orders = await rpc.count('pos.order', []);
     expect(r.stderr).toContain(`sales: ${orders.toLocaleString('en-US')} upserted, 0 pruned, watermark 20`);
     for (const [table, model] of [
@@ -261,5 +268,33 @@ describe('posdata sync', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('shows a progress line per resource on a terminal', async () => {
+    const args = [
+      BIN,
+      'sync',
+      'sales',
+      '--full',
+      '--page-size',
+      '300',
+      '--to',
+      pg.url({ password: '' }),
+      '--rate',
+      '0',
+    ];
+    const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const screen = await new Promise<string>((resolve) => {
+      const child = spawn('script', ['-qec', quoted, '/dev/null'], {
+        env: { ...process.env, ...env, NO_COLOR: '1', COLUMNS: '100' },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.on('close', () => resolve(out));
+    });
+    expect(screen).toMatch(/sales: \d+ of \d+ records \(\d+%\)/);
+    expect(screen).toMatch(/sales: [\d,]+ upserted, 0 pruned, watermark 20/);
   });
 });
