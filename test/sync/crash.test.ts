@@ -137,6 +137,37 @@ describe('posdata sync under failure', () => {
     expect(Number(await one('select count(*) from lost.sales'))).toBe(await rpc.count('pos.order', []));
   });
 
+  it('SIGINT mid-sync: exit 130, committed batches stay consistent', async () => {
+    await pg.query('drop schema if exists interrupted cascade');
+    let cli = 0;
+    const running = runCli(
+      [
+        'sync',
+        '--to',
+        pg.url({ password: '' }),
+        '--rate',
+        '0',
+        'sales',
+        '--schema',
+        'interrupted',
+        '--page-size',
+        '500',
+      ],
+      { env, started: (pid) => (cli = pid) },
+    );
+    for (let i = 0; i < 200; i++) {
+      const t = await one<string | null>('select to_regclass($1)::text', ['interrupted.sales']);
+      if (t !== null && Number(await one('select count(*) from interrupted.sales')) > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    process.kill(cli, 'SIGINT');
+    const r = await running;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('posdata: interrupted by SIGINT');
+    const c = await committed('interrupted', 'sales', 'pos.order');
+    expect(c.rows).toBe(c.covered);
+  });
+
   it('two syncs at once on one schema: the second waits, neither interleaves', async () => {
     const [a, b] = await Promise.all([
       sync(['sales', '--schema', 'twin', '--page-size', '1000']),

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, loginEnv, runCli } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { SETUPS, stage } from '../helpers/protocols.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -296,5 +297,29 @@ describe('posdata sync', () => {
     });
     expect(screen).toMatch(/sales: \d+ of \d+ records \(\d+%\)/);
     expect(screen).toMatch(/sales: [\d,]+ upserted, 0 pruned, watermark 20/);
+  });
+
+  it('syncs from Odoo 19 over JSON-2 as well', async () => {
+    const setup = SETUPS.find((x) => x.protocol === 'json2');
+    if (!setup) throw new Error('no JSON-2 setup');
+    const s19 = await stage(setup, { seed: 13, orders: 500 });
+    try {
+      const r = await runCli(
+        ['sync', '--to', pg.url({ password: '' }), '--schema', 'odoo19', '--rate', '0', '--debug'],
+        {
+          env: { ...s19.env, PGPASSWORD: pg.password },
+        },
+      );
+      expect(r.code, r.stderr.slice(-500)).toBe(0);
+      expect(r.stderr).toMatch(/\[rpc\] → json2 pos\.order\.search_read/);
+      expect(Number(await one('select count(*) from odoo19.sales'))).toBe(
+        await s19.rpc.count('pos.order', []),
+      );
+      expect(Number(await one('select count(*) from odoo19.lines'))).toBe(
+        await s19.rpc.count('pos.order.line', []),
+      );
+    } finally {
+      await s19.sandbox.close();
+    }
   });
 });
