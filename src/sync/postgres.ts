@@ -3,6 +3,7 @@
 // Odoo side is never blamed for it). The password of the connection string is masked
 // everywhere, like Odoo's secret.
 import pg from 'pg';
+import pgpass from 'pgpass';
 import { AuthError, ConnectionError, type PosdataError, ServerError, UsageError } from '../core/errors.js';
 import { redactor } from '../core/redact.js';
 
@@ -93,6 +94,15 @@ export function databaseError(err: unknown, t: Target): PosdataError {
           : rerun;
     return new ConnectionError(`${t.where} ${NET_CODES[code]}`, hint, { cause: err });
   }
+  if (
+    /password must be a string|password authentication|no password/i.test(msg) &&
+    e.severity === undefined
+  ) {
+    return new AuthError(
+      `${t.where} asks for a password and none was given${t.user ? ` for role '${t.user}'` : ''}`,
+      'set PGPASSWORD, or add a line to ~/.pgpass (PGPASSFILE)',
+    );
+  }
   if (!code || e.severity === undefined) {
     // The driver's own errors: a connection lost or timed out, TLS.
     if (/timeout/i.test(msg))
@@ -135,6 +145,26 @@ export async function connect(t: Target, timeoutSeconds: number, trace: Trace): 
     connectionTimeoutMillis: timeoutSeconds * 1000,
     application_name: 'posdata sync',
   });
+  // Neither in the URL nor in PGPASSWORD: the password file (PGPASSFILE, else ~/.pgpass), as
+  // psql reads it. pg's own lookup is deprecated (and says so on stderr); this is its successor.
+  const holder = client as unknown as { password: unknown };
+  if (holder.password === null || holder.password === undefined || holder.password === '') {
+    holder.password = (params: pg.ClientConfig) =>
+      new Promise<string | undefined>((resolve) =>
+        pgpass(
+          {
+            host: params.host,
+            port: params.port,
+            database: params.database,
+            user: params.user,
+          },
+          (pw) => {
+            redactor.add(pw);
+            resolve(pw);
+          },
+        ),
+      );
+  }
   // A connection lost while idle (between two batches) surfaces in the next query.
   client.on('error', () => undefined);
   try {

@@ -1,7 +1,10 @@
 // The database side failing: bad connection strings (exit 2), nothing listening (6), a
 // wrong password (3), a role without rights (5). One line each that names PostgreSQL, and
 // the database password never in any output.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
@@ -113,6 +116,43 @@ describe('posdata sync: the database side failing', () => {
     });
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stderr).toBe('');
+  });
+
+  it('takes the password from a pgpass file, as psql does', async () => {
+    await pg.query('grant create on database postgres to reader');
+    const dir = mkdtempSync(join(tmpdir(), 'posdata-pgpass-'));
+    try {
+      const file = join(dir, 'pgpass');
+      writeFileSync(file, `127.0.0.1:${pg.port}:postgres:reader:${READER_PW}\n`, { mode: 0o600 });
+      const r = await runCli(['sync', 'payment_methods', '--rate', '0', '--schema', 'viapgpass'], {
+        env: {
+          ...env,
+          PGPASSFILE: file,
+          PGPASSWORD: undefined,
+          POSDATA_SYNC_URL: pg.url({ user: 'reader', password: '' }),
+        },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/^payment_methods: \d+ upserted/);
+      expect(r.stderr).not.toContain(READER_PW);
+      expect(r.stderr).not.toContain('Warning');
+
+      // No password anywhere: exit 3, says where one would come from.
+      const none = await runCli(['sync', 'payment_methods', '--schema', 'viapgpass'], {
+        env: {
+          ...env,
+          PGPASSFILE: join(dir, 'missing'),
+          PGPASSWORD: undefined,
+          POSDATA_SYNC_URL: pg.url({ user: 'reader', password: '' }),
+        },
+      });
+      expect(none.code).toBe(3);
+      expect(oneLine(none.stderr)).toMatch(
+        /^posdata: PostgreSQL at 127\.0\.0\.1:\d+ asks for a password and none was given for role 'reader'; set PGPASSWORD, or add a line to ~\/\.pgpass/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a database that does not exist: exit 3, one line', async () => {
