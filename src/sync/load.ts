@@ -86,10 +86,10 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     if (names) await names.fill(records);
     const last = records[records.length - 1] as OdooRecord;
     const wd = last.write_date;
-    if (typeof wd !== 'string' || !ODOO_TIME.test(wd)) {
+    if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {
       throw new ProtocolError(
-        `Odoo sent ${job.model} ${last.id} without a write_date (${String(wd)})`,
-        'posdata sync needs write_date on every record',
+        `Odoo sent ${job.model} ${String(last.id)} without an integer id and a write_date (${String(wd)})`,
+        'posdata sync needs both on every record',
       );
     }
     let body = '';
