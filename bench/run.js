@@ -11,9 +11,10 @@
 // harness stays small while it parses 200k-row CSVs. RPC calls are therefore counted from
 // `posdata --debug` (one `[rpc] →` line per request).
 //
-// usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--runs N] [--out FILE]
+// usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--runs N] [--out FILE] [--only sync]
+// (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; prints it)
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, getPriority, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,6 +38,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     out: { type: 'string' },
     'no-odoorpc': { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
 const quick = flags.quick;
@@ -419,6 +421,177 @@ async function measureMemory() {
   return { small: Math.max(...small), big: Math.max(...big), smallRuns: small, bigRuns: big };
 }
 
+// ---------------------------------------------------------------- sync into PostgreSQL
+
+/** A throwaway cluster from Debian's server binaries (package postgresql), trust auth on loopback. */
+async function startPostgres() {
+  const root = '/usr/lib/postgresql';
+  const version = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(a) - Number(b))
+        .pop()
+    : undefined;
+  if (!version) return undefined;
+  const bin = join(root, version, 'bin');
+  const dir = mkdtempSync(join(tmpdir(), 'posdata-bench-pg-'));
+  // PostgreSQL does not run as root: as root, its files and process belong to postgres.
+  const asRoot = process.getuid?.() === 0;
+  const server = (cmd, args) =>
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args], { stdio: 'pipe' })
+      : execFileSync(join(bin, cmd), args, { stdio: 'pipe' });
+  if (asRoot) execFileSync('chown', ['postgres', dir]);
+  const data = join(dir, 'data');
+  server('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  server('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+    'start',
+  ]);
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const psql = join(bin, 'psql');
+  return {
+    version,
+    url,
+    psql,
+    sql: async (q) => (await must('psql', psql, [url, '-qtAc', q])).stdout.trim(),
+    stop: () => {
+      try {
+        server('pg_ctl', ['-D', data, '-m', 'fast', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** `posdata sync sales` into a fresh schema: wall ms and peak RSS (KiB, where /usr/bin/time is). */
+async function timedSync(pg, schema, timeTool) {
+  await pg.sql(`drop schema if exists ${schema} cascade`);
+  const args = [BIN, 'sync', 'sales', '--to', pg.url, '--schema', schema, '--rate', '0', '--quiet'];
+  const r = timeTool
+    ? await must('posdata sync', '/usr/bin/time', ['-f', '%M', process.execPath, ...args])
+    : await must('posdata sync', process.execPath, args);
+  return { ms: r.ms, kib: timeTool ? Number(r.stderr.trim().split('\n').pop()) : undefined };
+}
+
+/**
+ * posdata sync of every sale into an empty schema, against the floor of what a hand-made
+ * loader needs: posdata's CSV export of the same fields, then `psql \copy` of the file into a
+ * table of the same columns and primary key. The two alternate, runs times; peak RSS of the
+ * sync at MEM_SMALL sales (a sandbox of that size) and at all of them.
+ */
+async function measureSync(sbx, orders, timeTool) {
+  const pg = await startPostgres();
+  if (!pg) return { skipped: 'no PostgreSQL server binaries (apt-get install postgresql)' };
+  try {
+    const runs = quick ? 1 : 2;
+    const out = { orders, version: pg.version, sync: [], exportMs: [], copyMs: [], floor: [], rss: [] };
+    const csv = join(TMP, 'floor.csv');
+    for (let i = 0; i < runs; i++) {
+      const s = await timedSync(pg, 'bench', timeTool);
+      out.sync.push(s.ms);
+      if (s.kib) out.rss.push(s.kib);
+      const n = Number(await pg.sql('select count(*) from bench.sales'));
+      if (n !== orders) throw new Error(`posdata sync loaded ${n} sales of ${orders}`);
+      const fields = await pg.sql(
+        "select array_to_string(fields, ',') from bench.posdata_sync_state where resource = 'sales'",
+      );
+      const e = await must('posdata sales (floor)', process.execPath, [
+        BIN,
+        'sales',
+        '--fields',
+        fields,
+        '--rate',
+        '0',
+        '-o',
+        csv,
+      ]);
+      await pg.sql(
+        'drop table if exists public.floor_sales; create table public.floor_sales (like bench.sales including all); alter table public.floor_sales alter payment_ids type text',
+      );
+      const header = readFileSync(csv, 'utf8').slice(0, 4096).split('\n')[0];
+      const c = await must('psql \\copy (floor)', pg.psql, [
+        pg.url,
+        '-qc',
+        `\\copy public.floor_sales(${header}) FROM '${csv}' WITH (FORMAT csv, HEADER true)`,
+      ]);
+      const m = Number(await pg.sql('select count(*) from public.floor_sales'));
+      if (m !== orders) throw new Error(`psql \\copy loaded ${m} sales of ${orders}`);
+      out.exportMs.push(e.ms);
+      out.copyMs.push(c.ms);
+      out.floor.push(e.ms + c.ms);
+      log(
+        `sync run ${i + 1}: posdata sync ${f0(s.ms)} ms; floor: export ${f0(e.ms)} + \\copy ${f0(c.ms)} ms`,
+      );
+    }
+    rmSync(csv, { force: true });
+    out.ratios = out.sync.map((v, i) => v / out.floor[i]);
+    if (timeTool) {
+      log(`starting a sandbox with ${MEM_SMALL} sales for the sync's memory at that size`);
+      const small = await startSandbox(MEM_SMALL);
+      try {
+        await login(small.url);
+        out.smallRss = (await timedSync(pg, 'bench_small', timeTool)).kib;
+      } finally {
+        await small.stop();
+        await login(sbx.url);
+      }
+      log(
+        `sync peak RSS: ${MEM_SMALL} sales ${out.smallRss} KiB, ${orders} sales ${Math.max(...out.rss)} KiB`,
+      );
+    }
+    return out;
+  } finally {
+    pg.stop();
+  }
+}
+
+function syncRows(y) {
+  if (!y) return [];
+  if (y.skipped) return [['Sync into PostgreSQL', `not measured: ${y.skipped}`, '', false]];
+  const big = y.rss.length ? Math.max(...y.rss) : undefined;
+  const ratio = median(y.ratios);
+  return [
+    [
+      `Sync ${y.orders} sales into PostgreSQL ${y.version}: \`posdata sync sales\`, empty schema (median)`,
+      `${f0(median(y.sync))} ms (runs: ${y.sync.map(f0).join(' / ')})`,
+      '',
+      undefined,
+    ],
+    [
+      'Floor: `posdata sales --fields <the same> -o FILE.csv` + `psql \\copy` into a table of the same columns and key (median)',
+      `${f0(median(y.floor))} ms (export ${y.exportMs.map(f0).join(' / ')}; \\copy ${y.copyMs.map(f0).join(' / ')})`,
+      '',
+      undefined,
+    ],
+    ['posdata sync / floor (median of per-run ratios)', f2(ratio), '≤ 1.5', quick ? undefined : ratio <= 1.5],
+    ...(big && y.smallRss
+      ? [
+          [
+            `Peak RSS, sync of ${MEM_SMALL} / ${y.orders} sales`,
+            `${f1(y.smallRss / 1024)} / ${f1(big / 1024)} MiB`,
+            '',
+            undefined,
+          ],
+          [
+            `Peak RSS growth of the sync (${y.orders} / ${MEM_SMALL})`,
+            `×${f2(big / y.smallRss)}`,
+            '≤ ×1.3',
+            quick ? undefined : big / y.smallRss <= 1.3,
+          ],
+        ]
+      : []),
+  ];
+}
+
 // ---------------------------------------------------------------- odoorpc
 
 function odoorpcAvailable() {
@@ -583,6 +756,7 @@ function report(r) {
       r.rpc.pay.perPage <= 3,
     ]);
   }
+  rows.push(...syncRows(r.sync));
   const table = rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`).join('\n');
   const perRun = e
     ? Object.entries(e.times)
@@ -677,6 +851,20 @@ async function main() {
   };
   r.machine = machine();
   r.loadStart = loadavg()[0].toFixed(2);
+  if (flags.only === 'sync') {
+    r.timeTool = ensureTime();
+    log(`only the sync section: ${MEM_ORDERS} sales`);
+    const sbx = await startSandbox(MEM_ORDERS);
+    await login(sbx.url);
+    r.sync = await measureSync(sbx, MEM_ORDERS, r.timeTool);
+    await sbx.stop();
+    process.stdout.write(
+      `| Figure | Value | Target | |\n|---|---|---|---|\n${syncRows(r.sync)
+        .map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`)
+        .join('\n')}\n`,
+    );
+    return;
+  }
   r.odoorpc = odoorpcAvailable();
   r.timeTool = ensureTime();
   log(
@@ -714,6 +902,10 @@ async function main() {
     }
     r.memory = await measureMemory();
   }
+  // The sandbox up now holds MEM_ORDERS sales when memory was measured, else ORDERS.
+  const syncOrders = r.timeTool ? MEM_ORDERS : ORDERS;
+  log(`sync into PostgreSQL: ${syncOrders} sales`);
+  r.sync = await measureSync(sbx, syncOrders, r.timeTool);
   await sbx.stop();
   r.totalS = (Date.now() - t0) / 1000;
   r.loadEnd = loadavg()[0].toFixed(2);

@@ -101,6 +101,7 @@ const COMMANDS = [
   'profiles',
   ...Object.keys(RESOURCES),
   'reconcile',
+  'sync',
   'sandbox',
   'serve',
 ];
@@ -218,6 +219,44 @@ function build(only?: string): Command {
         ]),
       )
       .action(async (opts) => (await import('../reconcile/command.js')).runReconcile(opts, makeIO(opts)));
+  }
+
+  if (want('sync')) {
+    const sync = program
+      .command('sync')
+      .description('Load POS data into PostgreSQL tables, incrementally and exactly once (upsert by id)')
+      .argument(
+        '[resource...]',
+        'configs, payment_methods, sessions, sales, lines, payments, products (default all)',
+      )
+      .option(
+        '--to <url>',
+        'postgres://USER@HOST:PORT/DB (env POSDATA_SYNC_URL; password from PGPASSWORD or ~/.pgpass)',
+      )
+      .option('--schema <name>', 'PostgreSQL schema of the tables', 'posdata')
+      .option(
+        '--fields <spec>',
+        'more columns: RESOURCE:field,field (repeatable; just field,field with one resource)',
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
+      .option('--full', 'read every record again (the tables stay; rows are upserted)')
+      .option('--prune', 'delete rows whose record Odoo no longer has (deleted drafts and their lines)')
+      .option('--overlap <seconds>', 're-read this much before the watermark', number('--overlap', 0), 300)
+      .option('--page-size <n>', 'records per request and per transaction', positiveInt('--page-size'), 2000)
+      .option('--no-wait', 'exit 5 instead of waiting when another sync holds the schema');
+    connectionOptions(sync);
+    sync
+      .addHelpText(
+        'after',
+        examples([
+          'posdata sync --to postgres://posdata@db.example.com/warehouse',
+          'POSDATA_SYNC_URL=postgres://posdata@localhost/pos posdata sync --quiet --prune',
+          'posdata sync sales lines --fields sales:partner_id,user_id --to postgres://posdata@localhost/pos',
+        ]),
+      )
+      .action(async (resources: string[], opts) =>
+        (await import('../sync/command.js')).runSync(resources, opts, makeIO(opts)),
+      );
   }
 
   if (want('sandbox'))

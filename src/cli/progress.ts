@@ -12,6 +12,8 @@ export class Progress {
   constructor(
     private readonly io: IO,
     dataNotOnTerminal: boolean,
+    /** Names what is counted (`sales: `), where one run shows several in turn. */
+    private readonly label = '',
   ) {
     this.enabled = io.stderrTTY && !io.quiet && dataNotOnTerminal;
   }
@@ -30,7 +32,9 @@ export class Progress {
     const rate = secs > 0 ? count / secs : 0;
     const left = rate > 0 && this.total > count ? Math.round((this.total - count) / rate) : 0;
     const pct = this.total > 0 ? Math.floor((count / this.total) * 100) : 100;
-    this.io.progress(`${count} of ${this.total} records (${pct}%), ${Math.round(rate)}/s, ${left}s left`);
+    this.io.progress(
+      `${this.label}${count} of ${this.total} records (${pct}%), ${Math.round(rate)}/s, ${left}s left`,
+    );
   }
 
   done(): void {

@@ -74,11 +74,23 @@ export function windowFor(
   overlapSeconds: number,
   now: Date = new Date(),
 ): Window {
+  return writeDateWindow(cp?.windowEnd, overlapSeconds, now);
+}
+
+/**
+ * Records written up to now, from `overlapSeconds` before `since` (UTC, Odoo format) when
+ * there is one: the window of a checkpoint export, and of `posdata sync` from its watermark.
+ */
+export function writeDateWindow(
+  since: string | undefined,
+  overlapSeconds: number,
+  now: Date = new Date(),
+): Window {
   const end = DateTime.fromJSDate(now, { zone: 'UTC' }).startOf('second');
   const windowEnd = end.toFormat(FMT);
   const domain: Domain = [['write_date', '<=', windowEnd]];
-  if (cp) {
-    const from = DateTime.fromFormat(cp.windowEnd, FMT, { zone: 'UTC' }).minus({ seconds: overlapSeconds });
+  if (since !== undefined) {
+    const from = DateTime.fromFormat(since, FMT, { zone: 'UTC' }).minus({ seconds: overlapSeconds });
     domain.unshift(['write_date', '>=', from.toFormat(FMT)]);
   }
   return { domain, windowEnd };

@@ -23,6 +23,8 @@ export interface CliOptions {
   killAfterMs?: number;
   killSignal?: NodeJS.Signals;
   node?: string;
+  /** Called with the child's pid once it runs (to signal it at a moment the test chooses). */
+  started?: (pid: number) => void;
 }
 
 /** Every output of every CLI run in this test process, for suite-wide assertions (the secret). */
@@ -56,6 +58,7 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
       stderr += d;
     });
     child.on('error', reject);
+    if (child.pid !== undefined) opts.started?.(child.pid);
     let timer: NodeJS.Timeout | undefined;
     if (opts.killAfterMs !== undefined) {
       timer = setTimeout(() => child.kill(opts.killSignal ?? 'SIGTERM'), opts.killAfterMs);

@@ -1,0 +1,242 @@
+// `posdata sync`: Odoo's POS data into PostgreSQL tables, current and never counted twice.
+// flags → the database (connection, advisory lock, schema) → per resource: fields, table,
+// incremental load, prune → one summary line each on stderr.
+
+import { type ConnectionOptions, openSession } from '../cli/connection.js';
+import type { IO } from '../cli/io.js';
+import { liveClients } from '../cli/live.js';
+import { Progress } from '../cli/progress.js';
+import { PosdataError, ServerError, UsageError } from '../core/errors.js';
+import type { FieldMap } from '../core/types.js';
+import { TablePlan } from './columns.js';
+import { loadResource } from './load.js';
+import { connect, databaseError, ident, parseTarget, type Target } from './postgres.js';
+import { pruneResource } from './prune.js';
+import {
+  defaultSyncFields,
+  isStored,
+  SYNC_NAMES,
+  SYNC_RESOURCES,
+  type SyncName,
+  type SyncResource,
+} from './resources.js';
+import { ensureSchema, ensureTable, type Query, readStates, tableColumns } from './state.js';
+
+export interface SyncOptions extends ConnectionOptions {
+  to?: string;
+  schema?: string;
+  fields?: string[];
+  full?: boolean;
+  prune?: boolean;
+  overlap?: number;
+  pageSize?: number;
+  /** false with --no-wait. */
+  wait?: boolean;
+}
+
+/** The advisory lock's first key: 'posd'. The second is the schema's hash. */
+const LOCK_KEY = 0x706f7364;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** `--fields sales:a,b` (or `a,b` when one resource is named): the fields asked for per resource. */
+export function parseFieldSpecs(specs: string[], chosen: SyncName[]): Map<SyncName, string[]> {
+  const out = new Map<SyncName, string[]>();
+  for (const spec of specs) {
+    const m = /^([a-z_]+):(.*)$/.exec(spec);
+    let name: SyncName;
+    let list: string;
+    if (m) {
+      if (!SYNC_NAMES.includes(m[1] as SyncName))
+        throw new UsageError(
+          `--fields names unknown resource '${m[1]}'`,
+          `use one of ${SYNC_NAMES.join(', ')}`,
+        );
+      name = m[1] as SyncName;
+      list = m[2] as string;
+    } else if (chosen.length === 1) {
+      name = chosen[0] as SyncName;
+      list = spec;
+    } else {
+      throw new UsageError(
+        `--fields '${spec}' does not say which resource`,
+        'write it as RESOURCE:field,field, e.g. --fields sales:partner_id,user_id',
+      );
+    }
+    const fields = list
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
+    if (fields.length === 0)
+      throw new UsageError(`--fields '${spec}' names no field`, 'e.g. --fields sales:partner_id');
+    out.set(name, [...(out.get(name) ?? []), ...fields]);
+  }
+  return out;
+}
+
+function checkAsked(r: SyncResource, fields: FieldMap, asked: string[]): void {
+  for (const f of asked) {
+    if (!(f in fields)) {
+      throw new UsageError(
+        `unknown field '${f}' on ${r.model}`,
+        `valid fields: ${Object.keys(fields)
+          .filter((k) => isStored(fields, k))
+          .sort()
+          .join(', ')}`,
+      );
+    }
+    if (!isStored(fields, f)) {
+      throw new UsageError(
+        `field '${f}' of ${r.model} is computed and not stored by Odoo`,
+        'its changes do not move write_date, so a sync could not keep it current; pick a stored field',
+      );
+    }
+  }
+}
+
+/** Which errors come from the database side (the driver, its socket), as opposed to Odoo or a bug. */
+function fromDatabase(err: unknown): boolean {
+  if (err instanceof PosdataError) return false;
+  const e = err as { code?: unknown; severity?: unknown; message?: unknown };
+  if (typeof e?.severity === 'string' || typeof e?.code === 'string') return true;
+  return /connection|terminated|not queryable|timeout/i.test(String(e?.message ?? ''));
+}
+
+export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<void> {
+  // Everything that can be checked without a server is checked first.
+  const unknown = names.filter((n) => !SYNC_NAMES.includes(n as SyncName));
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown resource '${unknown[0]}'`,
+      `use some of ${SYNC_NAMES.join(', ')} (all by default)`,
+    );
+  const chosen = SYNC_RESOURCES.filter((r) => names.length === 0 || names.includes(r.name));
+  const asked = parseFieldSpecs(
+    o.fields ?? [],
+    chosen.map((r) => r.name),
+  );
+  for (const name of asked.keys())
+    if (!chosen.some((r) => r.name === name))
+      throw new UsageError(
+        `--fields names ${name}, which this run does not sync`,
+        `add ${name} to the resources`,
+      );
+  const schema = o.schema ?? 'posdata';
+  if (schema === '' || schema.length > 63)
+    throw new UsageError(`--schema '${schema}' is not a schema name`, 'use e.g. --schema posdata');
+  const target = parseTarget(o.to);
+  if (o.to !== undefined && target.passwordInUrl && !io.quiet)
+    io.err(
+      'posdata: warning: the password in --to is visible to other users of this machine (process list); use PGPASSWORD, ~/.pgpass or POSDATA_SYNC_URL',
+    );
+  const overlap = o.overlap ?? 300;
+  const trace = io.debug ? (line: string) => io.err(`[sql] ${line}`) : undefined;
+
+  const db = await connect(target, o.timeout ?? 60, trace);
+  const live = {
+    destroy: () =>
+      (db as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
+  };
+  liveClients.add(live);
+  const q: Query = async (sql, values) => {
+    trace?.(sql.replace(/\s+/g, ' ').slice(0, 200));
+    return db.query(sql, values);
+  };
+  try {
+    await lock(q, schema, target, o.wait !== false, io);
+    await ensureSchema(q, schema);
+    const session = await openSession(o, io);
+    const odoo = session.client;
+    const source = `${session.url.href}|${odoo.db}`;
+    const states = await readStates(q, schema);
+    for (const st of states.values()) {
+      if (st.source !== source)
+        throw new UsageError(
+          `schema ${schema} holds data synced from ${st.source.replace('|', ' database ')}`,
+          'sync this Odoo into another --schema',
+        );
+    }
+    for (const r of chosen) {
+      const fields = await odoo.fieldsGet(r.model);
+      const extra = asked.get(r.name) ?? [];
+      checkAsked(r, fields, extra);
+      const state = states.get(r.name);
+      // A column once synced stays synced: the fields of earlier runs, the defaults, and the new ones.
+      const kept = (state?.fields ?? []).filter((f) => isStored(fields, f));
+      const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
+      if (!wanted.includes('write_date')) wanted.push('write_date');
+      const plan = new TablePlan(wanted, fields);
+      const existing = await tableColumns(q, schema, r.name);
+      const { created, added } = await ensureTable(
+        q,
+        schema,
+        r.name,
+        plan.columns,
+        { resource: r.name, model: r.model, source, fields: wanted },
+        { existing, hadState: state !== undefined, full: Boolean(o.full) },
+      );
+      const fresh = created || added.length > 0 || o.full || state === undefined;
+      if (added.length > 0 && !io.quiet)
+        io.err(
+          `posdata: ${r.name}: added column${added.length > 1 ? 's' : ''} ${added.join(', ')}; reading every record again to fill them`,
+        );
+      const context = 'active' in fields ? { ...(o.odooContext ?? {}), active_test: false } : o.odooContext;
+      const progress = new Progress(io, true, `${r.name}: `);
+      const result = await loadResource({
+        odoo,
+        db,
+        schema,
+        table: r.name,
+        model: r.model,
+        plan,
+        fetch: wanted.filter((f) => f !== 'id'),
+        manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
+        context,
+        state: fresh ? undefined : state,
+        overlapSeconds: overlap,
+        pageSize: o.pageSize ?? 2000,
+        total: progress.enabled
+          ? (n) => {
+              progress.start(n);
+              progress.update(0);
+            }
+          : undefined,
+        onPage: (n) => progress.update(n),
+        trace,
+      });
+      progress.done();
+      const pruned = o.prune
+        ? await pruneResource(odoo, db, { schema, table: r.name, model: r.model, context })
+        : 0;
+      if (!io.quiet) {
+        const wm = await q(
+          `SELECT to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS w FROM ${ident(schema)}.posdata_sync_state WHERE resource = $1`,
+          [r.name],
+        );
+        io.err(
+          `${r.name}: ${count(result.upserted)} upserted, ${count(pruned)} pruned, watermark ${wm.rows[0]?.w ?? 'none'}`,
+        );
+      }
+    }
+    await odoo.close();
+  } catch (err) {
+    throw fromDatabase(err) ? databaseError(err, target) : err;
+  } finally {
+    liveClients.delete(live);
+    await db.end().catch(() => undefined);
+  }
+}
+
+async function lock(q: Query, schema: string, t: Target, wait: boolean, io: IO): Promise<void> {
+  const got = await q('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_KEY, schema]);
+  if (got.rows[0]?.ok === true) return;
+  if (!wait)
+    throw new ServerError(
+      'lock',
+      `another posdata sync is running on schema ${schema} of ${t.where}`,
+      'try again when it is done, or leave out --no-wait to wait for it',
+    );
+  if (!io.quiet)
+    io.err(`posdata: another posdata sync is running on schema ${schema}; waiting for it to finish`);
+  await q('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEY, schema]);
+}

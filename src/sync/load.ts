@@ -1,0 +1,120 @@
+// One resource's incremental load: pages in (write_date, id) order from the watermark (less
+// the overlap) up to the moment the run started; each page is COPYed into a staging table
+// and upserted, and the watermark moves to the page's last record, in one transaction. A
+// run killed at any point leaves every committed watermark covering exactly committed rows;
+// the next run re-reads from there.
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { OdooClient } from '../core/client.js';
+import { ProtocolError } from '../core/errors.js';
+import type { OdooRecord } from '../core/types.js';
+import { writeDateWindow } from '../export/checkpoint.js';
+import { afterRecords } from '../export/memory.js';
+import { ManyToOneNames } from '../export/names.js';
+import type { TablePlan } from './columns.js';
+import { ident } from './postgres.js';
+import { STATE_TABLE, type SyncState } from './state.js';
+
+export interface LoadJob {
+  odoo: OdooClient;
+  db: pg.Client;
+  schema: string;
+  table: string;
+  model: string;
+  plan: TablePlan;
+  /** Fields read from Odoo (the plan's, and write_date for the watermark). */
+  fetch: string[];
+  manyToOne: string[];
+  context?: Record<string, unknown>;
+  state: SyncState | undefined;
+  overlapSeconds: number;
+  pageSize: number;
+  /** Called with the running count of records read, for a progress line. */
+  onPage?: (read: number) => void;
+  /** Called once with the number of records in the window (only when a progress line shows). */
+  total?: (n: number) => void;
+  trace?: (line: string) => void;
+}
+
+export interface LoadResult {
+  read: number;
+  upserted: number;
+}
+
+const ODOO_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+export async function loadResource(job: LoadJob): Promise<LoadResult> {
+  const { db, plan } = job;
+  const t = `${ident(job.schema)}.${ident(job.table)}`;
+  const stage = ident(`posdata_stage_${job.table}`);
+  const cols = plan.columns.map((c) => ident(c.name));
+  const colList = cols.join(', ');
+  const updates = cols.filter((c) => c !== '"id"');
+  // Rows that come again unchanged (the overlap) are neither rewritten nor counted.
+  const upsert =
+    `INSERT INTO ${t} AS t (${colList}) SELECT ${colList} FROM ${stage} ` +
+    (updates.length > 0
+      ? `ON CONFLICT (id) DO UPDATE SET ${updates.map((c) => `${c} = EXCLUDED.${c}`).join(', ')} ` +
+        `WHERE (${updates.map((c) => `t.${c}`).join(', ')}) IS DISTINCT FROM (${updates
+          .map((c) => `EXCLUDED.${c}`)
+          .join(', ')})`
+      : 'ON CONFLICT (id) DO NOTHING');
+  const stateTable = `${ident(job.schema)}.${STATE_TABLE}`;
+  const resource = job.table.replace(/'/g, "''");
+
+  await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
+  await db.query(`CREATE TEMP TABLE ${stage} (LIKE ${t}) ON COMMIT DELETE ROWS`);
+
+  const window = writeDateWindow(job.state?.watermark, job.overlapSeconds);
+  if (job.total) job.total(await job.odoo.searchCount(job.model, window.domain));
+  const names = job.manyToOne.length > 0 ? new ManyToOneNames(job.odoo, job.model, job.manyToOne) : undefined;
+  const pages = job.odoo.pages({
+    model: job.model,
+    domain: window.domain,
+    fields: job.fetch,
+    order: 'write_date, id',
+    pageSize: job.pageSize,
+    context: job.context,
+    load: names?.load,
+    arrived: names?.arrived,
+  });
+  let read = 0;
+  let upserted = 0;
+  for await (const records of pages) {
+    if (names) await names.fill(records);
+    const last = records[records.length - 1] as OdooRecord;
+    const wd = last.write_date;
+    if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {
+      throw new ProtocolError(
+        `Odoo sent ${job.model} ${String(last.id)} without an integer id and a write_date (${String(wd)})`,
+        'posdata sync needs both on every record',
+      );
+    }
+    let body = '';
+    for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
+    await db.query('BEGIN');
+    try {
+      const copy = db.query(copyFrom(`COPY ${stage} (${colList}) FROM STDIN`));
+      await pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable);
+      // The watermark only moves forward: re-reading the overlap does not take it back.
+      const results = (await db.query(
+        `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${last.id}, synced_at = now() ` +
+          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${last.id})); COMMIT`,
+      )) as unknown as pg.QueryResult[];
+      upserted += results[0]?.rowCount ?? 0;
+    } catch (err) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+    const before = read;
+    read += records.length;
+    job.trace?.(`${job.table}: committed ${records.length} rows up to ${wd} #${last.id}`);
+    job.onPage?.(read);
+    afterRecords(before, read);
+  }
+  await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
+  await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
+  return { read, upserted };
+}

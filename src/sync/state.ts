@@ -1,0 +1,111 @@
+// What the database itself remembers of a sync: the schema's tables, and one row per
+// resource in `posdata_sync_state` (the Odoo it came from, the fields it holds, and the
+// watermark: the (write_date, id) of the last record committed). The watermark is written
+// in the transaction of the rows it covers, so it can never run ahead of them.
+import type pg from 'pg';
+import type { TableColumn } from './columns.js';
+import { ident } from './postgres.js';
+
+export const STATE_TABLE = 'posdata_sync_state';
+
+export interface SyncState {
+  resource: string;
+  model: string;
+  source: string;
+  fields: string[];
+  /** UTC, Odoo's format (`YYYY-MM-DD HH:MM:SS`); undefined = nothing committed yet. */
+  watermark: string | undefined;
+  watermarkId: number | undefined;
+}
+
+export type Query = (sql: string, values?: unknown[]) => Promise<pg.QueryResult>;
+
+/** The schema and the state table, created where missing (and only then: CREATE needs rights). */
+export async function ensureSchema(q: Query, schema: string): Promise<void> {
+  const s = ident(schema);
+  const has = await q('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (has.rowCount === 0) await q(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+  const table = await q('SELECT to_regclass($1) AS t', [`${s}.${STATE_TABLE}`]);
+  if (table.rows[0]?.t === null) {
+    await q(`CREATE TABLE IF NOT EXISTS ${s}.${STATE_TABLE} (
+      resource text PRIMARY KEY,
+      model text NOT NULL,
+      source text NOT NULL,
+      fields text[] NOT NULL,
+      watermark timestamptz,
+      watermark_id integer,
+      synced_at timestamptz NOT NULL DEFAULT now(),
+      completed_at timestamptz
+    )`);
+  }
+}
+
+export async function readStates(q: Query, schema: string): Promise<Map<string, SyncState>> {
+  const r = await q(
+    `SELECT resource, model, source, fields,
+            to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS watermark, watermark_id
+       FROM ${ident(schema)}.${STATE_TABLE}`,
+  );
+  const out = new Map<string, SyncState>();
+  for (const row of r.rows) {
+    out.set(row.resource, {
+      resource: row.resource,
+      model: row.model,
+      source: row.source,
+      fields: row.fields,
+      watermark: row.watermark ?? undefined,
+      watermarkId: row.watermark_id ?? undefined,
+    });
+  }
+  return out;
+}
+
+/** Columns the table has now (lower-case names as PostgreSQL folds them); empty if it does not exist. */
+export async function tableColumns(q: Query, schema: string, table: string): Promise<Set<string>> {
+  const r = await q(
+    'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2',
+    [schema, table],
+  );
+  return new Set(r.rows.map((row) => row.column_name as string));
+}
+
+/**
+ * The resource's table with every planned column, and its state row with these fields, in
+ * one transaction. New columns reset the watermark: the next pages read every record again,
+ * so that rows synced before hold the new column's values too.
+ */
+export async function ensureTable(
+  q: Query,
+  schema: string,
+  table: string,
+  columns: TableColumn[],
+  state: Omit<SyncState, 'watermark' | 'watermarkId'>,
+  opts: { existing: Set<string>; hadState: boolean; full: boolean },
+): Promise<{ created: boolean; added: string[] }> {
+  const t = `${ident(schema)}.${ident(table)}`;
+  const created = opts.existing.size === 0;
+  const added = created ? [] : columns.filter((c) => !opts.existing.has(c.name)).map((c) => c.name);
+  const reset = created || added.length > 0 || opts.full || !opts.hadState;
+  await q('BEGIN');
+  try {
+    if (created) {
+      const cols = columns.map((c) => `${ident(c.name)} ${c.type}${c.name === 'id' ? ' PRIMARY KEY' : ''}`);
+      await q(`CREATE TABLE ${t} (${cols.join(', ')})`);
+    }
+    for (const c of columns)
+      if (added.includes(c.name))
+        await q(`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.type}`);
+    await q(
+      `INSERT INTO ${ident(schema)}.${STATE_TABLE} (resource, model, source, fields)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (resource) DO UPDATE SET model = EXCLUDED.model, source = EXCLUDED.source, fields = EXCLUDED.fields
+         ${reset ? ', watermark = NULL, watermark_id = NULL' : ''}`,
+      [state.resource, state.model, state.source, state.fields],
+    );
+    await q('COMMIT');
+  } catch (err) {
+    await q('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  return { created, added };
+}

@@ -1,0 +1,223 @@
+// Exactly once under failure: a sync killed with SIGKILL at random moments leaves every
+// committed watermark covering exactly the committed rows, and a rerun completes the
+// tables (equal to the source, ids unique). Two syncs on one schema never interleave.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginEnv, runCli } from '../helpers/cli.js';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { Rpc } from '../helpers/rpc.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+let pg: TestPostgres;
+let sandbox: SandboxHandle;
+let rpc: Rpc;
+let env: Record<string, string>;
+
+const LOCK = 'select pg_advisory_lock(1886352228, hashtext($1))';
+const UNLOCK = 'select pg_advisory_unlock(1886352228, hashtext($1))';
+
+const sync = (args: string[], opts: { killAfterMs?: number } = {}) =>
+  runCli(['sync', '--to', pg.url({ password: '' }), '--rate', '0', ...args], {
+    env,
+    killAfterMs: opts.killAfterMs,
+    killSignal: 'SIGKILL',
+  });
+
+const one = async <T>(sql: string, values?: unknown[]): Promise<T> =>
+  Object.values((await pg.query(sql, values))[0] ?? {})[0] as T;
+
+beforeAll(async () => {
+  [pg, sandbox] = await Promise.all([
+    startPostgres(),
+    startTestSandbox({ seed: 5, orders: 30_000, days: 20 }),
+  ]);
+  rpc = new Rpc(sandbox.url);
+  await rpc.auth();
+  env = { ...(await loginEnv(sandbox.url)), PGPASSWORD: pg.password };
+}, 180_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  await pg?.stop();
+});
+
+/** Rows of the table, and those the committed watermark says are in. */
+async function committed(
+  schema: string,
+  table: string,
+  model: string,
+): Promise<{ rows: number; covered: number }> {
+  const exists = await one<string | null>('select to_regclass($1)::text', [`${schema}.${table}`]);
+  if (exists === null) return { rows: 0, covered: 0 };
+  const rows = Number(await one(`select count(*) from ${schema}.${table}`));
+  const [state] = await pg.query<{ wm: string | null; wid: number | null }>(
+    `select to_char(watermark at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as wm, watermark_id as wid from ${schema}.posdata_sync_state where resource = $1`,
+    [table],
+  );
+  if (!state?.wm) return { rows, covered: 0 };
+  const beyond = Number(
+    await one(
+      `select count(*) from ${schema}.${table} where (write_date, id) > ($1::timestamptz, $2::integer)`,
+      [`${state.wm}+00`, state.wid],
+    ),
+  );
+  expect(beyond, `${table}: rows beyond the committed watermark`).toBe(0);
+  const covered = await rpc.count(model, [
+    '|',
+    ['write_date', '<', state.wm],
+    '&',
+    ['write_date', '=', state.wm],
+    ['id', '<=', state.wid],
+  ]);
+  return { rows, covered };
+}
+
+describe('posdata sync under failure', () => {
+  it('killed with SIGKILL at random points, then rerun: consistent at every kill, complete after', async () => {
+    const args = ['sales', 'lines', '--schema', 'crash', '--page-size', '500'];
+    const t0 = Date.now();
+    expect((await sync([...args.slice(0, 3), 'whole', ...args.slice(4)])).code).toBe(0);
+    const whole = Date.now() - t0;
+    const orders = await rpc.count('pos.order', []);
+    const all = await rpc.searchRead('pos.order', [], { fields: ['amount_total'] });
+    const total = Math.round(all.reduce((a, o) => a + (o.amount_total as number), 0) * 100) / 100;
+    let midway = 0;
+    for (let round = 0; round < 3; round++) {
+      await pg.query('drop schema if exists crash cascade');
+      const ms = Math.round(whole * (0.15 + Math.random() * 0.75));
+      const killed = await sync(args, { killAfterMs: ms });
+      const at = `round ${round}, SIGKILL at ${ms} of ${whole} ms`;
+      for (const [table, model] of [
+        ['sales', 'pos.order'],
+        ['lines', 'pos.order.line'],
+      ] as const) {
+        const c = await committed('crash', table, model);
+        expect(c.rows, `${at}: ${table} rows against the committed watermark`).toBe(c.covered);
+        if (killed.signal === 'SIGKILL' && table === 'sales' && c.rows > 0 && c.rows < orders) midway++;
+      }
+      const r = await sync(args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(Number(await one('select count(*) from crash.sales')), at).toBe(orders);
+      expect(Number(await one('select count(distinct id) from crash.sales')), at).toBe(orders);
+      expect(Number(await one('select count(*) from crash.lines')), at).toBe(
+        await rpc.count('pos.order.line', []),
+      );
+      expect(Number(await one('select sum(amount_total) from crash.sales')), at).toBeCloseTo(total, 2);
+    }
+    // The kills did land in the middle of the sales (not before or after them all).
+    expect(midway).toBeGreaterThan(0);
+    // No transaction of a killed run is left open on the server.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(
+      Number(await one("select count(*) from pg_stat_activity where application_name = 'posdata sync'")),
+    ).toBe(0);
+  }, 180_000);
+
+  it('a connection the server drops mid-sync: exit 6, one line naming PostgreSQL; the rerun completes', async () => {
+    await pg.query('drop schema if exists lost cascade');
+    const running = sync(['sales', '--schema', 'lost', '--page-size', '500']);
+    // Wait until some batches are committed, then the server ends the session.
+    for (let i = 0; i < 200; i++) {
+      const t = await one<string | null>('select to_regclass($1)::text', ['lost.sales']);
+      if (t !== null && Number(await one('select count(*) from lost.sales')) > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await pg.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'posdata sync'",
+    );
+    const r = await running;
+    expect(r.code, r.stderr).toBe(6);
+    const lines = r.stderr.split('\n').filter(Boolean);
+    expect(lines, r.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^posdata: (lost the connection to|PostgreSQL at 127\.0\.0\.1:\d+ dropped)/);
+    expect(lines[0]).toContain('run posdata sync again');
+    const c = await committed('lost', 'sales', 'pos.order');
+    expect(c.rows).toBe(c.covered);
+    const again = await sync(['sales', '--schema', 'lost']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(Number(await one('select count(*) from lost.sales'))).toBe(await rpc.count('pos.order', []));
+  });
+
+  it('SIGINT mid-sync: exit 130, committed batches stay consistent', async () => {
+    await pg.query('drop schema if exists interrupted cascade');
+    let cli = 0;
+    const running = runCli(
+      [
+        'sync',
+        '--to',
+        pg.url({ password: '' }),
+        '--rate',
+        '0',
+        'sales',
+        '--schema',
+        'interrupted',
+        '--page-size',
+        '500',
+      ],
+      { env, started: (pid) => (cli = pid) },
+    );
+    for (let i = 0; i < 200; i++) {
+      const t = await one<string | null>('select to_regclass($1)::text', ['interrupted.sales']);
+      if (t !== null && Number(await one('select count(*) from interrupted.sales')) > 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    process.kill(cli, 'SIGINT');
+    const r = await running;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain('posdata: interrupted by SIGINT');
+    const c = await committed('interrupted', 'sales', 'pos.order');
+    expect(c.rows).toBe(c.covered);
+  });
+
+  it('two syncs at once on one schema: the second waits, neither interleaves', async () => {
+    const [a, b] = await Promise.all([
+      sync(['sales', '--schema', 'twin', '--page-size', '1000']),
+      sync(['sales', '--schema', 'twin', '--page-size', '1000']),
+    ]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const waited = [a, b].filter((r) => r.stderr.includes('another posdata sync is running on schema twin'));
+    expect(waited).toHaveLength(1);
+    const orders = await rpc.count('pos.order', []);
+    expect(Number(await one('select count(*) from twin.sales'))).toBe(orders);
+    // The one that waited found everything done: it upserted nothing.
+    expect(waited[0]?.stderr).toMatch(/^sales: 0 upserted/m);
+  }, 120_000);
+
+  it('a sync waits while another holds the schema, and starts when it is released', async () => {
+    await pg.query(LOCK, ['held']);
+    let done = false;
+    const running = sync(['configs', '--schema', 'held']).then((r) => {
+      done = true;
+      return r;
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(done).toBe(false);
+      expect(
+        Number(await one("select count(*) from pg_locks where locktype = 'advisory' and not granted")),
+      ).toBe(1);
+      expect(await one('select to_regclass($1)::text', ['held.configs'])).toBeNull();
+    } finally {
+      await pg.query(UNLOCK, ['held']);
+    }
+    const r = await running;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'posdata: another posdata sync is running on schema held; waiting for it to finish',
+    );
+    expect(Number(await one('select count(*) from held.configs'))).toBe(await rpc.count('pos.config', []));
+  });
+
+  it('--no-wait refuses while another holds the schema (exit 5, one line)', async () => {
+    await pg.query(LOCK, ['busy']);
+    try {
+      const r = await sync(['configs', '--schema', 'busy', '--no-wait']);
+      expect(r.code).toBe(5);
+      expect(r.stderr).toMatch(
+        /^posdata: another posdata sync is running on schema busy of PostgreSQL at 127\.0\.0\.1:\d+; try again when it is done, or leave out --no-wait to wait for it\n$/,
+      );
+    } finally {
+      await pg.query(UNLOCK, ['busy']);
+    }
+  });
+});
