@@ -63,7 +63,7 @@ export interface RenderContext {
   noun: string;
   toFile: boolean;
   names?: Record<string, Map<number, string>>;
-  /** For csv straight from records: the same normalisation the rows would get. */
+  /** For csv and parquet straight from records: the same normalisation the rows would get. */
   normalizer?: Normalizer;
 }
 
@@ -86,7 +86,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         import('../render/parquet.js'),
         import('../schema/columns.js'),
       ]);
-      return new ParquetRenderer(c.sink, columnsFor(c.fields, c.defs));
+      return new ParquetRenderer(c.sink, columnsFor(c.fields, c.defs), { normalizer: c.normalizer });
     }
     case 'table': {
       const { TableRenderer } = await import('../render/table.js');
