@@ -2,7 +2,7 @@
 // `npm run bench`: posdata against the script it replaces (a curl + jq loop, and an odoorpc
 // script where Debian's python3-odoorpc is installed), side by side on the same sandbox, with
 // medians of several alternating runs; start-up over bare Node; peak RSS at 20k and 500k
-// sales; RPC calls per export. Writes BENCHMARKS.md (the full run) with the machine, the
+// sales; RPC calls per export; Parquet against CSV (time, size, peak RSS). Writes BENCHMARKS.md (the full run) with the machine, the
 // commands and every figure against its target. The measurements mirror the acceptance checks
 // in /work/shared/checks (perf-startup, perf-export, perf-memory).
 //
@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { parse } from 'csv-parse/sync';
+import { parquetMetadata } from 'hyparquet';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'posdata.js');
@@ -271,6 +272,7 @@ async function measureExport(sbx, odoorpcOk) {
   const hand = join(TMP, 'hand.csv');
   const ours = join(TMP, 'ours.csv');
   const py = join(TMP, 'odoorpc.csv');
+  const pq = join(TMP, 'ours.parquet');
   const shEnv = { ...ENV, URL: sbx.url, ADMIN_UID: String(sbx.uid) };
   const port = String(sbx.port);
   // [name, what, command, args, options]; each run under /usr/bin/time when present, for the
@@ -283,6 +285,14 @@ async function measureExport(sbx, odoorpcOk) {
       'posdata sales',
       process.execPath,
       [BIN, 'sales', '--format', 'csv', '--rate', '0', '-o', ours],
+      { stdout: 'ignore' },
+    ],
+    // The same orders as Parquet, run for run beside the CSV export.
+    [
+      'parquet',
+      'posdata sales (parquet)',
+      process.execPath,
+      [BIN, 'sales', '--format', 'parquet', '--rate', '0', '-o', pq],
       { stdout: 'ignore' },
     ],
   ];
@@ -300,6 +310,7 @@ async function measureExport(sbx, odoorpcOk) {
   const rss = Object.fromEntries(contenders.map(([k]) => [k, []]));
   const ratioHand = [];
   const ratioFloor = [];
+  const ratioParquet = [];
   for (let i = 1; i <= RUNS; i++) {
     const line = [];
     for (const [name, what, cmd, args, opts] of contenders) {
@@ -317,12 +328,17 @@ async function measureExport(sbx, odoorpcOk) {
     const o = times.posdata.at(-1);
     ratioHand.push(o / times['curl+jq'].at(-1));
     ratioFloor.push(o / times.floor.at(-1));
+    ratioParquet.push(times.parquet.at(-1) / o);
     log(`export run ${i}/${RUNS}: ${line.join(', ')}`);
   }
   log('comparing the CSVs (csv-parse, cell by cell)');
   const handRows = csvRows(hand, false);
   const cmpOurs = compareCsv(handRows, csvRows(ours, true));
   const cmpPy = odoorpcOk ? compareCsv(handRows, csvRows(py, false)) : undefined;
+  const pqBytes = readFileSync(pq);
+  const pqMeta = parquetMetadata(
+    pqBytes.buffer.slice(pqBytes.byteOffset, pqBytes.byteOffset + pqBytes.length),
+  );
   return {
     times,
     medians: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])),
@@ -333,6 +349,12 @@ async function measureExport(sbx, odoorpcOk) {
     cmpOurs,
     cmpPy,
     csvBytes: statSync(ours).size,
+    parquet: {
+      ratio: median(ratioParquet),
+      bytes: pqBytes.length,
+      rows: Number(pqMeta.num_rows),
+      rowGroups: pqMeta.row_groups.length,
+    },
   };
 }
 
@@ -398,11 +420,13 @@ function ensureTime() {
   return undefined;
 }
 
-async function peakRssKiB(extra) {
+async function peakRssKiB(extra, format = 'csv') {
+  // Parquet goes to a file (it is refused on a terminal; a pipe would do as well).
+  const out = format === 'parquet' ? ['-o', join(TMP, 'mem.parquet')] : [];
   const r = await must(
-    'posdata sales under /usr/bin/time',
+    `posdata sales --format ${format} under /usr/bin/time`,
     '/usr/bin/time',
-    ['-f', '%M', process.execPath, BIN, 'sales', '--format', 'csv', '--rate', '0', ...extra],
+    ['-f', '%M', process.execPath, BIN, 'sales', '--format', format, '--rate', '0', ...out, ...extra],
     { stdout: 'ignore' },
   );
   return Number(r.stderr.trim().split('\n').pop());
@@ -411,6 +435,8 @@ async function peakRssKiB(extra) {
 async function measureMemory() {
   const small = [];
   const big = [];
+  const pqSmall = [];
+  const pqBig = [];
   for (let i = 0; i < (quick ? 1 : 2); i++) {
     small.push(await peakRssKiB(['--limit', String(MEM_SMALL)]));
     big.push(await peakRssKiB([]));
@@ -418,7 +444,18 @@ async function measureMemory() {
       `peak RSS run ${i + 1}: ${MEM_SMALL} sales ${small.at(-1)} KiB, ${MEM_ORDERS} sales ${big.at(-1)} KiB`,
     );
   }
-  return { small: Math.max(...small), big: Math.max(...big), smallRuns: small, bigRuns: big };
+  // Parquet holds a row group (10,000 rows) at a time: its peak should not grow with the export either.
+  pqSmall.push(await peakRssKiB(['--limit', String(MEM_SMALL)], 'parquet'));
+  pqBig.push(await peakRssKiB([], 'parquet'));
+  log(`peak RSS parquet: ${MEM_SMALL} sales ${pqSmall.at(-1)} KiB, ${MEM_ORDERS} sales ${pqBig.at(-1)} KiB`);
+  return {
+    small: Math.max(...small),
+    big: Math.max(...big),
+    smallRuns: small,
+    bigRuns: big,
+    parquetSmall: Math.max(...pqSmall),
+    parquetBig: Math.max(...pqBig),
+  };
 }
 
 // ---------------------------------------------------------------- sync into PostgreSQL
@@ -709,6 +746,18 @@ function report(r) {
     if (e.medians.odoorpc !== undefined)
       rows.push(['posdata / odoorpc', f2(e.medians.posdata / e.medians.odoorpc), '', undefined]);
     rows.push([
+      `Export ${r.orders} sales as Parquet: time / CSV's (median of per-run ratios)`,
+      `${f0(e.medians.parquet)} ms against ${f0(e.medians.posdata)} ms: ×${f2(e.parquet.ratio)}`,
+      '',
+      undefined,
+    ]);
+    rows.push([
+      'Parquet file size / CSV size',
+      `${(e.parquet.bytes / 2 ** 20).toFixed(1)} MiB against ${(e.csvBytes / 2 ** 20).toFixed(1)} MiB: ×${f2(e.parquet.bytes / e.csvBytes)} (${e.parquet.rows} rows in ${e.parquet.rowGroups} row groups)`,
+      '',
+      undefined,
+    ]);
+    rows.push([
       'Rows identical to curl+jq',
       `${e.cmpOurs.rows} vs ${e.cmpOurs.refRows} rows; ${e.cmpOurs.exact} identical cell for cell, ${e.cmpOurs.sameNumber} differing only in float noise (jq prints Odoo's 29.650000000000002, posdata 29.65), ${e.cmpOurs.differ} different; ids in the same order: ${e.cmpOurs.ids ? 'yes' : 'no'}`,
       'identical',
@@ -740,6 +789,12 @@ function report(r) {
       `×${f2(mem.big / mem.small)}`,
       '≤ ×1.3',
       r.quick ? undefined : mem.big / mem.small <= 1.3,
+    ]);
+    rows.push([
+      `Peak RSS, Parquet export of ${MEM_SMALL} / all ${r.memOrders} sales`,
+      `${f1(mem.parquetSmall / 1024)} MiB / ${f1(mem.parquetBig / 1024)} MiB: ×${f2(mem.parquetBig / mem.parquetSmall)}`,
+      '',
+      undefined,
     ]);
   } else rows.push(['Peak RSS', 'not measured: /usr/bin/time is missing', '', false]);
   if (r.rpc) {

@@ -229,7 +229,7 @@ export async function runList(
       noun: name,
       toFile,
       names,
-      normalizer: format === 'csv' ? normalizerFor(prepared, o.tz) : undefined,
+      normalizer: format === 'csv' || format === 'parquet' ? normalizerFor(prepared, o.tz) : undefined,
     });
     if (progress.enabled) {
       const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;

@@ -46,7 +46,10 @@ function connectionOptions(c: Command): Command {
 function outputOptions(c: Command): Command {
   return c
     .addOption(
-      new Option('--format <fmt>', 'table, json, ndjson or csv (default: table on a terminal, else csv)'),
+      new Option(
+        '--format <fmt>',
+        'table, json, ndjson, csv or parquet (default: table on a terminal, else csv)',
+      ),
     )
     .option('-o, --output <file>', 'write to FILE atomically; the format follows its extension')
     .option('--excel', 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised')

@@ -1,5 +1,5 @@
 // Format choice and the sink: the contract's TTY-aware default, -o FILE atomic, the
-// format taken from -o's extension when --format is absent.
+// format taken from -o's extension when --format is absent, no Parquet onto a terminal.
 import { extname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { FieldMap } from '../core/types.js';
@@ -10,14 +10,25 @@ import { AtomicFileSink } from '../sink/atomic.js';
 import { StreamSink } from '../sink/stdout.js';
 import type { IO } from './io.js';
 
-const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv'];
+const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'parquet'];
 
 export function chooseFormat(format: string | undefined, output: string | undefined, io: IO): Format {
+  const chosen = pick(format, output, io);
+  if (chosen === 'parquet' && (output === undefined || output === '-') && io.stdoutTTY) {
+    throw new UsageError(
+      'Parquet is binary and standard output is a terminal',
+      'write it to a file with -o FILE.parquet, or pipe it',
+    );
+  }
+  return chosen;
+}
+
+function pick(format: string | undefined, output: string | undefined, io: IO): Format {
   if (format !== undefined) {
     if (!FORMATS.includes(format as Format)) {
       throw new UsageError(
         `--format '${format}' is not one of ${FORMATS.join(', ')}`,
-        'use --format table|json|ndjson|csv',
+        `use --format ${FORMATS.join('|')}`,
       );
     }
     return format as Format;
@@ -26,6 +37,7 @@ export function chooseFormat(format: string | undefined, output: string | undefi
     const ext = extname(output).toLowerCase();
     if (ext === '.json') return 'json';
     if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
+    if (ext === '.parquet') return 'parquet';
     return 'csv';
   }
   return io.stdoutTTY ? 'table' : 'csv';
@@ -51,7 +63,7 @@ export interface RenderContext {
   noun: string;
   toFile: boolean;
   names?: Record<string, Map<number, string>>;
-  /** For csv straight from records: the same normalisation the rows would get. */
+  /** For csv and parquet straight from records: the same normalisation the rows would get. */
   normalizer?: Normalizer;
 }
 
@@ -69,6 +81,13 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal },
         c.normalizer,
       );
+    case 'parquet': {
+      const [{ ParquetRenderer }, { columnsFor }] = await Promise.all([
+        import('../render/parquet.js'),
+        import('../schema/columns.js'),
+      ]);
+      return new ParquetRenderer(c.sink, columnsFor(c.fields, c.defs), { normalizer: c.normalizer });
+    }
     case 'table': {
       const { TableRenderer } = await import('../render/table.js');
       return new TableRenderer(c.sink, c.fields, c.defs, {

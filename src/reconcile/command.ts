@@ -70,7 +70,7 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
         }),
       );
     } else {
-      const renderer = makeRenderer(format, sink, rec, o.excel);
+      const renderer = await makeRenderer(format, sink, rec, o.excel);
       await renderer.begin();
       await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, o.tz)));
       await renderer.end();
@@ -99,16 +99,20 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
   }
 }
 
-function makeRenderer(
-  format: 'json' | 'ndjson' | 'csv',
+/** Opened and closed: Odoo's UTC times (ISO with an offset under --tz). */
+const TIME_KEYS = ['opened', 'closed'] as const;
+
+async function makeRenderer(
+  format: 'json' | 'ndjson' | 'csv' | 'parquet',
   sink: Sink,
   rec: Reconciliation,
   excel: boolean | undefined,
-): Renderer {
+): Promise<Renderer> {
   if (format === 'json') return new JsonRenderer(sink);
   if (format === 'ndjson') return new NdjsonRenderer(sink);
   const fields = [...BASE_KEYS, ...rec.methodKeys];
-  // Field types for the CSV columns: ids stay numbers, amounts numbers, the rest text.
+  // Field types for the CSV and Parquet columns: ids stay numbers, amounts numbers, times
+  // instants, the rest text.
   const defs: FieldMap = {};
   for (const k of fields) {
     defs[k] = {
@@ -117,8 +121,17 @@ function makeRenderer(
           ? 'integer'
           : (AMOUNT_KEYS as readonly string[]).includes(k) || k.startsWith('method:')
             ? 'monetary'
-            : 'char',
+            : (TIME_KEYS as readonly string[]).includes(k)
+              ? 'datetime'
+              : 'char',
     };
+  }
+  if (format === 'parquet') {
+    const [{ ParquetRenderer }, { columnsFor }] = await Promise.all([
+      import('../render/parquet.js'),
+      import('../schema/columns.js'),
+    ]);
+    return new ParquetRenderer(sink, columnsFor(fields, defs));
   }
   return new CsvRenderer(sink, fields, defs, { excel });
 }

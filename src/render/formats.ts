@@ -1,10 +1,11 @@
-// Output formats: json, ndjson, csv (streamed page by page) and table (for a person).
+// Output formats: json, ndjson, csv (streamed page by page) and table (for a person);
+// parquet in parquet.ts.
 import { stringify } from 'csv-stringify/sync';
 import type { FieldDef, FieldMap, OdooRecord } from '../core/types.js';
 import { type Normalizer, precisionOf, type Row, type Value } from './normalize.js';
 import type { Sink } from './sink.js';
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv';
+export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
 
 export interface Renderer {
   begin(): Promise<void>;

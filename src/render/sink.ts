@@ -1,6 +1,7 @@
-// Where rendered output goes. Renderers write strings; a sink owns stdout or a file.
+// Where rendered output goes. Renderers write text (or bytes: Parquet); a sink owns stdout
+// or a file.
 export interface Sink {
-  write(chunk: string): Promise<void>;
+  write(chunk: string | Uint8Array): Promise<void>;
   /** The output is complete: flush it and make it visible. */
   commit(): Promise<void>;
   /** Something failed: leave no partial output behind. */
@@ -10,7 +11,8 @@ export interface Sink {
 /** Collects output in memory (tests, the HTTP service). */
 export class MemorySink implements Sink {
   chunks: string[] = [];
-  async write(chunk: string): Promise<void> {
+  async write(chunk: string | Uint8Array): Promise<void> {
+    if (typeof chunk !== 'string') throw new Error('MemorySink holds text, not bytes');
     this.chunks.push(chunk);
   }
   async commit(): Promise<void> {}

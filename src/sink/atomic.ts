@@ -51,9 +51,12 @@ export class AtomicFileSink implements Sink {
     return s;
   }
 
-  async write(chunk: string): Promise<void> {
+  async write(chunk: string | Uint8Array): Promise<void> {
     // Pages are written in large chunks; small ones are gathered first.
-    const b = Buffer.from(chunk, 'utf8');
+    const b =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk, 'utf8')
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.buffered.push(b);
     this.bufferedBytes += b.length;
     if (this.bufferedBytes >= 1 << 20) await this.flush();

@@ -17,7 +17,7 @@ export class StreamSink implements Sink {
     });
   }
 
-  write(chunk: string): Promise<void> {
+  write(chunk: string | Uint8Array): Promise<void> {
     if (this.closed) return Promise.reject(new PipeClosed());
     return new Promise((resolve, reject) => {
       const ok = this.out.write(chunk, (err) => {

@@ -2,7 +2,7 @@
 // format is a table, colour only there and never with NO_COLOR, progress on stderr for
 // long exports, a hidden password prompt.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, freshConfigDir, loginEnv, SUITE_SECRET } from '../helpers/cli.js';
 
@@ -72,6 +72,21 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(q.code).toBe(0);
     expect(q.screen).not.toMatch(/records \(/);
     expect(q.screen.trim()).toBe('');
+  });
+
+  it('refuses Parquet onto the terminal (exit 2, before any request), writes it with -o', async () => {
+    const r = await onTerminal(['sales', '--format', 'parquet', '--rate', '0'], env);
+    expect(r.code).toBe(2);
+    expect(r.screen.trim()).toBe(
+      'posdata: Parquet is binary and standard output is a terminal; write it to a file with -o FILE.parquet, or pipe it',
+    );
+    const before = sandbox.requestCount();
+    await onTerminal(['sales', '--format', 'parquet', '--rate', '0'], env);
+    expect(sandbox.requestCount()).toBe(before);
+    const out = `${freshConfigDir()}/sales.parquet`;
+    const f = await onTerminal(['sales', '--limit', '50', '-o', out, '--rate', '0'], env);
+    expect(f.code).toBe(0);
+    expect(readFileSync(out).subarray(0, 4).toString()).toBe('PAR1');
   });
 
   it('asks for the password without echoing it', async () => {

@@ -12,6 +12,8 @@ export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
+  /** Standard output as bytes (Parquet). */
+  stdoutBytes: Buffer;
   stderr: string;
 }
 
@@ -22,6 +24,8 @@ export interface CliOptions {
   /** Kill the process after this many ms (the test then sees the signal). */
   killAfterMs?: number;
   killSignal?: NodeJS.Signals;
+  /** Kill the process once this holds of its standard error so far (looked at every 10 ms). */
+  killWhen?: (stderr: string) => boolean;
   node?: string;
   /** Called with the child's pid once it runs (to signal it at a moment the test chooses). */
   started?: (pid: number) => void;
@@ -49,10 +53,10 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
+    const out: Buffer[] = [];
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
+    child.stdout.on('data', (d: Buffer) => {
+      out.push(d);
     });
     child.stderr.setEncoding('utf8').on('data', (d) => {
       stderr += d;
@@ -63,12 +67,23 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
     if (opts.killAfterMs !== undefined) {
       timer = setTimeout(() => child.kill(opts.killSignal ?? 'SIGTERM'), opts.killAfterMs);
     }
+    const watch =
+      opts.killWhen &&
+      setInterval(() => {
+        if (opts.killWhen?.(stderr)) {
+          clearInterval(watch);
+          child.kill(opts.killSignal ?? 'SIGTERM');
+        }
+      }, 10);
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
+      if (watch) clearInterval(watch);
+      const stdoutBytes = Buffer.concat(out);
+      const stdout = stdoutBytes.toString('utf8');
       transcript.push(stdout, stderr);
       const dir = process.env.POSDATA_TEST_TRANSCRIPTS;
       if (dir) appendFileSync(join(dir, `${process.pid}.log`), `${stdout}\n${stderr}\n`);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stdoutBytes, stderr });
     });
     child.stdin.on('error', () => undefined);
     if (opts.input !== undefined) child.stdin.end(opts.input);
