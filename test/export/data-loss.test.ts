@@ -1,0 +1,181 @@
+// Nothing lost (issue 18, "Data loss"): each case is a way an unlucky cron job or a hostile
+// server made posdata lose data, and each test shows it held: a non-zero exit with one line,
+// the checkpoint and -o FILE as they were. Full disks and read-only places are real
+// (a small tmpfs, /dev/full, a read-only bind mount); where the machine cannot mount, those
+// tests are skipped and say so in their names.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type CliResult, loginEnv, runCli, transcript } from '../helpers/cli.js';
+import { type Hostile, startHostile } from '../helpers/hostile.js';
+import { Rpc } from '../helpers/rpc.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+function ids(csv: string): number[] {
+  return (parse(csv, { columns: true }) as { id: string }[]).map((r) => Number(r.id));
+}
+
+/** Runs posdata with standard output going to `path` (a file or a device), as `> path` does. */
+function runToFile(args: string[], path: string, env: Record<string, string>): Promise<CliResult> {
+  const fd = openSync(path, 'w');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', fd, 'pipe'],
+    });
+    closeSync(fd);
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      transcript.push(stderr);
+      resolve({ code, signal, stdout: '', stderr });
+    });
+  });
+}
+
+/** Starts posdata in the background (a slow export that is still running when asked). */
+function startCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: 'ignore',
+  });
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.on('exit', (code) => resolve(code));
+  });
+}
+
+async function until(cond: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function mount(args: string[]): boolean {
+  try {
+    execFileSync('mount', args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function umount(at: string): void {
+  try {
+    execFileSync('umount', [at], { stdio: 'ignore' });
+  } catch {
+    /* not mounted */
+  }
+}
+
+/** Whether this machine lets the tests mount a small tmpfs (root in a namespace that allows it). */
+const CAN_MOUNT = (() => {
+  const at = mkdtempSync(join(tmpdir(), 'posdata-mount-probe-'));
+  const ok = mount(['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', at]);
+  if (ok) umount(at);
+  rmSync(at, { recursive: true, force: true });
+  return ok;
+})();
+const NO_MOUNT = '(skipped where a tmpfs cannot be mounted)';
+
+/** A disk of `kb` KiB; returns its folder. Proven small: a bigger file does not fit. */
+function smallDisk(at: string, kb: number): string {
+  mkdirSync(at, { recursive: true });
+  if (!mount(['-t', 'tmpfs', '-o', `size=${kb}k`, 'tmpfs', at])) throw new Error(`cannot mount at ${at}`);
+  expect(() => writeFileSync(join(at, 'probe'), Buffer.alloc((kb + 4) * 1024))).toThrow(/ENOSPC/);
+  rmSync(join(at, 'probe'), { force: true });
+  return at;
+}
+
+/** `at` as a read-only view of `src`. Proven read-only: nothing can be created in it. */
+function readOnlyView(src: string, at: string): string {
+  mkdirSync(at, { recursive: true });
+  if (!mount(['--bind', src, at]) || !mount(['-o', 'remount,ro,bind', at]))
+    throw new Error(`cannot bind-mount ${src} read-only at ${at}`);
+  expect(() => writeFileSync(join(at, 'probe'), 'x')).toThrow(/EROFS/);
+  return at;
+}
+
+describe('data loss (issue 18)', () => {
+  let sandbox: SandboxHandle;
+  let env: Record<string, string>;
+  let rpc: Rpc;
+  let dir: string;
+  const mounts: string[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ seed: 18, orders: 400 });
+    env = await loginEnv(sandbox.url);
+    rpc = new Rpc(sandbox.url);
+    dir = mkdtempSync(join(tmpdir(), 'posdata-dataloss-'));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const m of mounts.reverse()) umount(m);
+    await sandbox?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (env?.POSDATA_CONFIG_DIR) rmSync(env.POSDATA_CONFIG_DIR, { recursive: true, force: true });
+  });
+
+  const temps = (d = dir) => readdirSync(d).filter((f) => f.endsWith('.posdata-tmp'));
+  const oneLine = (r: CliResult, re: RegExp) => {
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(re);
+  };
+
+  describe('1: standard output on a full disk', () => {
+    it('> /dev/full: exit 2, one line, the checkpoint as it was', async () => {
+      expect(() => writeFileSync('/dev/full', 'x')).toThrow(/ENOSPC/);
+      const cp = join(dir, 'devfull.ckpt');
+      expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env })).code).toBe(0);
+      const before = readFileSync(cp, 'utf8');
+      const r = await runToFile(['sales', '--checkpoint', cp, '--rate', '0', '--full'], '/dev/full', env);
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: cannot write standard output: no space left on device; /);
+      expect(readFileSync(cp, 'utf8')).toBe(before);
+    });
+
+    it.skipIf(!CAN_MOUNT)(
+      `> a file on a full disk: exit 2, the checkpoint as it was ${NO_MOUNT}`,
+      async () => {
+        const disk = smallDisk(join(dir, 'full1'), 16);
+        mounts.push(disk);
+        const cp = join(dir, 'redirect.ckpt');
+        expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env })).code).toBe(0);
+        const before = readFileSync(cp, 'utf8');
+        const r = await runToFile(
+          ['sales', '--checkpoint', cp, '--rate', '0', '--full'],
+          join(disk, 'out.csv'),
+          env,
+        );
+        expect(r.code).toBe(2);
+        oneLine(r, /^posdata: cannot write standard output: no space left on device; /);
+        expect(readFileSync(cp, 'utf8')).toBe(before);
+      },
+    );
+  });
+});
