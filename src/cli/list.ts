@@ -172,7 +172,9 @@ export async function runList(
     );
   }
   const overlap = o.overlap ?? 300;
-  const window = o.checkpoint ? windowFor(cp, overlap) : undefined;
+  // The window ends at the server's time, which its write_date stamps follow: a client clock
+  // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
+  const window = o.checkpoint ? windowFor(cp, overlap, client.serverNow()) : undefined;
 
   if (o.count || o.dryRun) {
     const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;

@@ -103,6 +103,16 @@ export class OdooClient {
     return this.transport.requestCount;
   }
 
+  /**
+   * Now by the server's clock where its replies say (their Date header), never later than
+   * this machine's: a window end past the server's clock would skip what it writes meanwhile.
+   */
+  serverNow(): Date {
+    const here = Date.now();
+    const there = this.transport.serverDate;
+    return new Date(there !== undefined ? Math.min(here, there) : here);
+  }
+
   private trace(line: string): void {
     if (this.opts.trace) this.opts.trace(redactor.text(line));
   }

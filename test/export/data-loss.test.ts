@@ -178,4 +178,41 @@ describe('data loss (issue 18)', () => {
       },
     );
   });
+
+  describe('2: a client clock ahead of Odoo by more than --overlap', () => {
+    let behind: SandboxHandle;
+    let behindEnv: Record<string, string>;
+    beforeAll(async () => {
+      behind = await startTestSandbox({ seed: 19, orders: 200, clockOffsetSeconds: -3600 });
+      behindEnv = await loginEnv(behind.url);
+    }, 60_000);
+    afterAll(async () => {
+      await behind?.close();
+      if (behindEnv?.POSDATA_CONFIG_DIR)
+        rmSync(behindEnv.POSDATA_CONFIG_DIR, { recursive: true, force: true });
+    });
+
+    it('a change made between two runs is exported by the second', async () => {
+      const cp = join(dir, 'skew.ckpt');
+      const r1 = await runCli(['sales', '--checkpoint', cp, '-o', join(dir, 'skew1.csv'), '--rate', '0'], {
+        env: behindEnv,
+      });
+      expect(r1.code).toBe(0);
+      const odoo = new Rpc(behind.url);
+      const [order] = await odoo.searchRead('pos.order', [['state', '=', 'done']], {
+        fields: ['id'],
+        limit: 1,
+      });
+      await odoo.kw('pos.order', 'write', [[order.id], { state: 'invoiced' }]);
+      const [{ write_date }] = await odoo.kw<{ write_date: string }[]>('pos.order', 'read', [[order.id]], {
+        fields: ['write_date'],
+      });
+      // The fault: Odoo stamps the change more than --overlap (300 s) before the client's clock.
+      expect(Date.now() - Date.parse(`${write_date.replace(' ', 'T')}Z`)).toBeGreaterThan(300_000);
+      const out = join(dir, 'skew2.csv');
+      const r2 = await runCli(['sales', '--checkpoint', cp, '-o', out, '--rate', '0'], { env: behindEnv });
+      expect(r2.code).toBe(0);
+      expect(ids(readFileSync(out, 'utf8'))).toContain(order.id);
+    });
+  });
 });
