@@ -215,6 +215,10 @@ export async function runList(
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
   let count = 0;
+  // With --limit the export may stop inside the window: the checkpoint then advances only
+  // to the last record written (write_date order), and the next run goes on from there.
+  let received = 0;
+  let lastWritten: string | undefined;
   try {
     const renderer = await makeRenderer({
       format,
@@ -261,6 +265,14 @@ export async function runList(
             return true;
           })
         : undefined;
+      received += records.length;
+      if (window && o.limit !== undefined) {
+        for (let i = records.length - 1; i >= 0; i--) {
+          if (keep && !keep[i]) continue;
+          lastWritten = records[i]?.write_date as string | undefined;
+          break;
+        }
+      }
       await begin();
       const before = count;
       if (direct) {
@@ -287,13 +299,22 @@ export async function runList(
     release();
   }
   if (o.checkpoint && window) {
+    let windowEnd = window.windowEnd;
+    if (o.limit !== undefined && received >= o.limit && lastWritten) {
+      // Everything up to the previous window end was exported by earlier runs.
+      windowEnd = cp && cp.windowEnd > lastWritten ? cp.windowEnd : lastWritten;
+      if (cp && lastWritten <= cp.windowEnd && !io.quiet)
+        io.err(
+          `posdata: warning: --limit ${o.limit} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
+        );
+    }
     saveCheckpoint(o.checkpoint, {
       version: 1,
       resource: name,
       model: resource.model,
       server,
       query: hash,
-      windowEnd: window.windowEnd,
+      windowEnd,
       overlapSeconds: overlap,
       lastRunAt: new Date().toISOString(),
       lastCount: count,

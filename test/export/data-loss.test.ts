@@ -215,4 +215,21 @@ describe('data loss (issue 18)', () => {
       expect(ids(readFileSync(out, 'utf8'))).toContain(order.id);
     });
   });
+
+  describe('3: --checkpoint with --limit', () => {
+    it('advances only to the last record written: the next run has the rest', async () => {
+      const cp = join(dir, 'limit.ckpt');
+      const a = join(dir, 'limit-a.csv');
+      const b = join(dir, 'limit-b.csv');
+      const r1 = await runCli(['sales', '--checkpoint', cp, '--limit', '50', '-o', a, '--rate', '0'], {
+        env,
+      });
+      expect(r1.code).toBe(0);
+      expect(ids(readFileSync(a, 'utf8'))).toHaveLength(50);
+      const r2 = await runCli(['sales', '--checkpoint', cp, '-o', b, '--rate', '0'], { env });
+      expect(r2.code).toBe(0);
+      const all = new Set([...ids(readFileSync(a, 'utf8')), ...ids(readFileSync(b, 'utf8'))]);
+      expect(all.size).toBe(await rpc.count('pos.order', []));
+    });
+  });
 });
