@@ -5,6 +5,7 @@ import type { Domain } from '../core/types.js';
 import {
   type Checkpoint,
   loadCheckpoint,
+  MAX_OVERLAP,
   queryHash,
   saveCheckpoint,
   windowFor,
@@ -107,6 +108,8 @@ export async function runList(
     );
   }
   if (o.checkpoint && o.sort) throw new UsageError('--checkpoint exports in write_date order', 'drop --sort');
+  if (o.overlap !== undefined && o.overlap > MAX_OVERLAP)
+    throw new UsageError(`--overlap ${o.overlap} is longer than a century`, 'give it in seconds, e.g. 300');
   if (o.full && !o.checkpoint) throw new UsageError('--full goes with --checkpoint', 'add --checkpoint FILE');
   if (o.withPayments && name !== 'sales')
     throw new UsageError('--with-payments applies to sales', 'use posdata payments');
@@ -174,7 +177,7 @@ export async function runList(
   const overlap = o.overlap ?? 300;
   // The window ends at the server's time, which its write_date stamps follow: a client clock
   // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
-  const window = o.checkpoint ? windowFor(cp, overlap, client.serverNow()) : undefined;
+  const window = o.checkpoint ? windowFor(cp, overlap, client.serverNow(), o.checkpoint) : undefined;
 
   if (o.count || o.dryRun) {
     const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;

@@ -44,6 +44,7 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
   try {
     const cp = JSON.parse(text) as Checkpoint;
     if (cp.version !== 1 || typeof cp.windowEnd !== 'string') throw new Error('bad shape');
+    if (!DateTime.fromFormat(cp.windowEnd, FMT, { zone: 'UTC' }).isValid) throw new Error('bad window end');
     return cp;
   } catch {
     throw new UsageError(`checkpoint ${path} is damaged`, 'remove it or run with --full to rebuild it');
@@ -59,17 +60,35 @@ export interface Window {
   windowEnd: string;
 }
 
-/** The write_date window of this run. */
+/** The longest --overlap taken (a century): longer is a mistake, and past year 1 no date. */
+export const MAX_OVERLAP = 100 * 365.25 * 86400;
+
+/**
+ * The write_date window of this run. A window that would start after it ends (a checkpoint
+ * whose end lies further in the future than the overlap) is refused: it would export
+ * nothing and then move the checkpoint back to now, over the changes in between.
+ */
 export function windowFor(
   cp: Checkpoint | undefined,
   overlapSeconds: number,
   now: Date = new Date(),
+  path = 'file',
 ): Window {
   const end = DateTime.fromJSDate(now, { zone: 'UTC' }).startOf('second');
   const windowEnd = end.toFormat(FMT);
   const domain: Domain = [['write_date', '<=', windowEnd]];
   if (cp) {
     const from = DateTime.fromFormat(cp.windowEnd, FMT, { zone: 'UTC' }).minus({ seconds: overlapSeconds });
+    if (!from.isValid || from.year < 1)
+      throw new UsageError(
+        `--overlap ${overlapSeconds} reaches back before year 1`,
+        'give it in seconds, e.g. 300',
+      );
+    if (from > end)
+      throw new UsageError(
+        `checkpoint ${path} lies in the future (window end ${cp.windowEnd} UTC, now ${windowEnd} by the server)`,
+        'check the clocks, then remove it or run with --full to rebuild it',
+      );
     domain.unshift(['write_date', '>=', from.toFormat(FMT)]);
   }
   return { domain, windowEnd };

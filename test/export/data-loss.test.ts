@@ -232,4 +232,35 @@ describe('data loss (issue 18)', () => {
       expect(all.size).toBe(await rpc.count('pos.order', []));
     });
   });
+
+  describe('4: a damaged checkpoint and absurd spans', () => {
+    const damaged = async (name: string, windowEnd: string) => {
+      const cp = join(dir, `${name}.ckpt`);
+      expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env })).code).toBe(0);
+      const saved = JSON.parse(readFileSync(cp, 'utf8'));
+      writeFileSync(cp, JSON.stringify({ ...saved, windowEnd }));
+      const before = readFileSync(cp, 'utf8');
+      const r = await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: checkpoint .* (is damaged|lies in the future)/);
+      expect(r.stdout).toBe('');
+      expect(readFileSync(cp, 'utf8')).toBe(before);
+    };
+    it('an unparseable window end is exit 2', () => damaged('garbled', 'yesterday-ish'));
+    it('a window end in the future is exit 2', () => damaged('future', '2999-01-01 00:00:00'));
+
+    it('--overlap 1e20 is exit 2', async () => {
+      const cp = join(dir, 'overlap.ckpt');
+      expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env })).code).toBe(0);
+      const r = await runCli(['sales', '--checkpoint', cp, '--overlap', '1e20', '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: --overlap/);
+    });
+
+    it('--from 99999999999999999999d is exit 2', async () => {
+      const r = await runCli(['sales', '--from', '99999999999999999999d', '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: --from '99999999999999999999d'/);
+    });
+  });
 });
