@@ -15,6 +15,7 @@ import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
+import { resolveTarget, sameFile } from '../sink/atomic.js';
 import { type ConnectionOptions, openSession } from './connection.js';
 import type { IO } from './io.js';
 import { onInterrupt } from './live.js';
@@ -135,9 +136,19 @@ export async function runList(
   if (o.decimal === ',' && (o.delimiter ?? ',') === ',') {
     throw new UsageError("--decimal ',' needs another --delimiter", "use --delimiter ';' with --decimal ','");
   }
+  // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
+  // device is refused before anything is asked of the server.
+  const outPath = o.output !== undefined && o.output !== '-' ? resolveTarget(o.output) : undefined;
+  const cpPath = o.checkpoint ? resolveTarget(o.checkpoint, '--checkpoint') : undefined;
+  if (outPath && cpPath && sameFile(outPath, cpPath)) {
+    throw new UsageError(
+      `--checkpoint and -o are the same file (${o.output}); the checkpoint would overwrite the export`,
+      'give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt',
+    );
+  }
   const context = contextFrom(o);
   const userDomain: Domain | undefined = o.domain !== undefined ? parseDomain(o.domain) : undefined;
-  const cp: Checkpoint | undefined = o.checkpoint && !o.full ? loadCheckpoint(o.checkpoint) : undefined;
+  const cp: Checkpoint | undefined = cpPath && !o.full ? loadCheckpoint(cpPath) : undefined;
 
   const session = await openSession({ ...o, odooContext: context }, io);
   const { client } = session;
@@ -214,7 +225,7 @@ export async function runList(
       names = Object.fromEntries(regFields.map((f) => [f, m]));
     }
   }
-  const sink = await openSink(o.output);
+  const sink = await openSink(outPath ?? o.output);
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
   let count = 0;
@@ -311,7 +322,7 @@ export async function runList(
           `posdata: warning: --limit ${o.limit} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
         );
     }
-    saveCheckpoint(o.checkpoint, {
+    saveCheckpoint(cpPath ?? o.checkpoint, {
       version: 1,
       resource: name,
       model: resource.model,

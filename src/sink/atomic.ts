@@ -1,12 +1,27 @@
 // -o FILE is atomic: the data goes to a temporary file beside FILE, is flushed to disk,
 // and replaces FILE only after the last record. On failure or interrupt FILE is untouched
 // and the temporary file is removed (synchronously too, from signal handlers).
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Sink } from '../render/sink.js';
+import { fileError } from './fserror.js';
 import { pendingTemps } from './pending.js';
 
 export { removePendingTemps } from './pending.js';
@@ -15,8 +30,104 @@ const pending = pendingTemps;
 /** Bytes written between two flushes to disk started in the background. */
 const SYNC_EVERY = 4 << 20;
 
+/**
+ * The file a path really names: symlinks followed to their target (a dangling one too, so
+ * that the file is created where it points), the folder made canonical. A folder or a
+ * device is refused here, before anything is exported: the rename at the end would fail
+ * on a folder, and replace a device node with a file.
+ */
+export function resolveTarget(path: string, flag = '-o'): string {
+  let target = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let st: Stats;
+    try {
+      st = lstatSync(target);
+    } catch {
+      break; // not there yet: created at the end
+    }
+    if (st.isSymbolicLink()) {
+      target = resolve(dirname(target), readlinkSync(target));
+      continue;
+    }
+    if (st.isDirectory())
+      throw new UsageError(
+        `${flag} ${path} is a folder`,
+        `give a file name, e.g. ${flag} ${join(path, 'sales.csv')}`,
+      );
+    if (!st.isFile())
+      throw new UsageError(
+        `${flag} ${path} is a device or another special file, not a regular file`,
+        flag === '-o' ? 'leave -o out to write to standard output' : 'give a regular file',
+      );
+    break;
+  }
+  try {
+    return join(realpathSync(dirname(target)), basename(target));
+  } catch {
+    return target; // the folder does not exist: opening the file says so
+  }
+}
+
+/** Whether two resolved paths name one file (the same path, or hard links to one inode). */
+export function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** This machine, in temporary names: a pid says whether its run is alive only here. */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+const SUFFIX = '.posdata-tmp';
+/** A temporary file untouched this long belongs to no live run, wherever it ran. */
+const STALE_MS = 24 * 3600 * 1000;
+
+/** `.FILE.<pid>-<host>-<random>.posdata-tmp` beside FILE: whose it is, for the sweep. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.posdata-tmp`);
+  return join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}-${HOST}-${randomBytes(4).toString('hex')}${SUFFIX}`,
+  );
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of FILE that runs killed with SIGKILL (or a power cut) left
+ * behind: those of a process of this machine that is gone, and any untouched for a day.
+ * Another live run's file is never touched.
+ */
+export function sweepStaleTemps(target: string): void {
+  const dir = dirname(target);
+  const prefix = `.${basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(SUFFIX)) continue;
+    const path = join(dir, name);
+    const owner = /^(\d+)-([0-9a-f]{6})-[0-9a-f]{8}$/.exec(name.slice(prefix.length, -SUFFIX.length));
+    try {
+      const dead = owner !== null && owner[2] === HOST && !alive(Number(owner[1]));
+      if (dead || Date.now() - lstatSync(path).mtimeMs > STALE_MS) unlinkSync(path);
+    } catch {
+      /* gone meanwhile, or not ours to remove */
+    }
+  }
 }
 
 export class AtomicFileSink implements Sink {
@@ -35,18 +146,16 @@ export class AtomicFileSink implements Sink {
     this.tmp = tempPathFor(target);
   }
 
-  static async create(target: string, mode = 0o644): Promise<AtomicFileSink> {
+  static async create(path: string, mode = 0o644): Promise<AtomicFileSink> {
+    const target = resolveTarget(path);
+    sweepStaleTemps(target);
     const s = new AtomicFileSink(target);
     try {
       pending.add(s.tmp);
       s.fh = await open(s.tmp, 'wx', mode);
     } catch (err) {
       pending.delete(s.tmp);
-      const e = err as NodeJS.ErrnoException;
-      throw new UsageError(
-        `cannot write ${target}: ${e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.message}`,
-        'choose a writable path for -o',
-      );
+      throw fileError(path, err, 'choose a writable path for -o');
     }
     return s;
   }
@@ -103,6 +212,7 @@ export class AtomicFileSink implements Sink {
 
 /** Writes a small file atomically (checkpoints): temp, fsync, rename. */
 export function writeFileAtomicSync(target: string, data: string, mode = 0o600): void {
+  sweepStaleTemps(target);
   const tmp = tempPathFor(target);
   pending.add(tmp);
   try {

@@ -263,4 +263,90 @@ describe('data loss (issue 18)', () => {
       oneLine(r, /^posdata: --from '99999999999999999999d'/);
     });
   });
+
+  describe('5: --checkpoint and -o on the same file', () => {
+    for (const [name, ckpt, out] of [
+      ['the same path', 'same.x', 'same.x'],
+      ['a relative and an absolute path', 'rel.x', '__DIR__/rel.x'],
+      ['a symlink to it', 'target.x', 'link.x'],
+    ] as const) {
+      it(`is refused before anything is written (${name})`, async () => {
+        if (name === 'a symlink to it') symlinkSync(join(dir, 'target.x'), join(dir, 'link.x'));
+        const r = await runCli(
+          ['sales', '--checkpoint', ckpt, '-o', out.replace('__DIR__', dir), '--rate', '0'],
+          { env, cwd: dir },
+        );
+        expect(r.code).toBe(2);
+        oneLine(r, /^posdata: --checkpoint and -o are the same file/);
+        expect(existsSync(join(dir, ckpt))).toBe(false);
+      });
+    }
+  });
+
+  describe('9: temporary files, symlinks, devices and folders', () => {
+    it('a temporary file left by kill -9 is swept by the next run on that file', async () => {
+      const out = join(dir, 'swept.csv');
+      const slow = startCli(['sales', '-o', out, '--rate', '1', '--page-size', '50'], env);
+      await until(() => temps().some((t) => t.startsWith('.swept.csv.')));
+      slow.kill('SIGKILL');
+      await exited(slow);
+      expect(temps().filter((t) => t.startsWith('.swept.csv.'))).toHaveLength(1);
+      const r = await runCli(['sales', '-o', out, '--rate', '0'], { env });
+      expect(r.code).toBe(0);
+      expect(temps().filter((t) => t.startsWith('.swept.csv.'))).toEqual([]);
+    });
+
+    it("another live run's temporary file is left alone", async () => {
+      const out = join(dir, 'shared.csv');
+      const slow = startCli(['sales', '-o', out, '--rate', '1', '--page-size', '50'], env);
+      await until(() => temps().some((t) => t.startsWith('.shared.csv.')));
+      const mine = temps().filter((t) => t.startsWith('.shared.csv.'));
+      const r = await runCli(['sales', '-o', out, '--rate', '0'], { env });
+      expect(r.code).toBe(0);
+      expect(temps().filter((t) => t.startsWith('.shared.csv.'))).toEqual(mine);
+      slow.kill('SIGTERM');
+      await exited(slow);
+      expect(temps().filter((t) => t.startsWith('.shared.csv.'))).toEqual([]);
+    });
+
+    it('-o onto a symlink writes its target, atomically, and keeps the link', async () => {
+      const target = join(dir, 'real.csv');
+      const link = join(dir, 'link.csv');
+      writeFileSync(target, 'OLD\n');
+      symlinkSync(target, link);
+      const r = await runCli(['sales', '-o', link, '--rate', '0'], { env });
+      expect(r.code).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(ids(readFileSync(target, 'utf8')).length).toBe(await rpc.count('pos.order', []));
+      expect(temps()).toEqual([]);
+    });
+
+    it('-o onto a folder is refused before anything is asked of the server', async () => {
+      const folder = join(dir, 'a-folder');
+      mkdirSync(folder);
+      const before = sandbox.requestCount();
+      const r = await runCli(['sales', '-o', folder, '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: -o .* is a folder/);
+      expect(sandbox.requestCount()).toBe(before);
+      expect(temps()).toEqual([]);
+    });
+
+    it('-o onto a device is refused before anything is asked of the server', async () => {
+      const dev = join(dir, 'null-device');
+      try {
+        execFileSync('mknod', [dev, 'c', '1', '3'], { stdio: 'ignore' });
+      } catch {
+        return; // cannot make a device node here; /dev/null itself is not put at risk
+      }
+      expect(lstatSync(dev).isCharacterDevice()).toBe(true);
+      const before = sandbox.requestCount();
+      const r = await runCli(['sales', '-o', dev, '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: -o .* is a device/);
+      expect(sandbox.requestCount()).toBe(before);
+      expect(lstatSync(dev).isCharacterDevice()).toBe(true);
+      expect(temps()).toEqual([]);
+    });
+  });
 });
