@@ -7,7 +7,8 @@ import {
   loadCheckpoint,
   MAX_OVERLAP,
   queryHash,
-  saveCheckpoint,
+  stageCheckpoint,
+  type Window,
   windowFor,
 } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
@@ -15,7 +16,7 @@ import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
-import { resolveTarget, sameFile } from '../sink/atomic.js';
+import { resolveTarget, type Staged, sameFile } from '../sink/atomic.js';
 import { type ConnectionOptions, openSession } from './connection.js';
 import type { IO } from './io.js';
 import { onInterrupt } from './live.js';
@@ -229,6 +230,30 @@ export async function runList(
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
   let count = 0;
+  let staged: Staged | undefined;
+  /** What the checkpoint says after this run. */
+  const nextCheckpoint = (w: Window): Checkpoint => {
+    let windowEnd = w.windowEnd;
+    if (o.limit !== undefined && received >= o.limit && lastWritten) {
+      // Everything up to the previous window end was exported by earlier runs.
+      windowEnd = cp && cp.windowEnd > lastWritten ? cp.windowEnd : lastWritten;
+      if (cp && lastWritten <= cp.windowEnd && !io.quiet)
+        io.err(
+          `posdata: warning: --limit ${o.limit} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
+        );
+    }
+    return {
+      version: 1,
+      resource: name,
+      model: resource.model,
+      server,
+      query: hash,
+      windowEnd,
+      overlapSeconds: overlap,
+      lastRunAt: new Date().toISOString(),
+      lastCount: count,
+    };
+  };
   // With --limit the export may stop inside the window: the checkpoint then advances only
   // to the last record written (write_date order), and the next run goes on from there.
   let received = 0;
@@ -304,35 +329,19 @@ export async function runList(
     await begin();
     await renderer.end();
     progress.done();
+    // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
+    // a checkpoint that cannot be written leaves both as they were.
+    staged =
+      o.checkpoint && window ? stageCheckpoint(cpPath ?? o.checkpoint, nextCheckpoint(window)) : undefined;
     await sink.commit();
+    staged?.commit();
   } catch (err) {
     progress.done();
+    staged?.discard();
     await sink.abort();
     throw err;
   } finally {
     release();
-  }
-  if (o.checkpoint && window) {
-    let windowEnd = window.windowEnd;
-    if (o.limit !== undefined && received >= o.limit && lastWritten) {
-      // Everything up to the previous window end was exported by earlier runs.
-      windowEnd = cp && cp.windowEnd > lastWritten ? cp.windowEnd : lastWritten;
-      if (cp && lastWritten <= cp.windowEnd && !io.quiet)
-        io.err(
-          `posdata: warning: --limit ${o.limit} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
-        );
-    }
-    saveCheckpoint(cpPath ?? o.checkpoint, {
-      version: 1,
-      resource: name,
-      model: resource.model,
-      server,
-      query: hash,
-      windowEnd,
-      overlapSeconds: overlap,
-      lastRunAt: new Date().toISOString(),
-      lastCount: count,
-    });
   }
   if (toFile && !io.quiet && io.stderrTTY) io.err(`posdata: wrote ${count} ${name} to ${o.output}`);
   await client.close();

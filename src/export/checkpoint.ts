@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import type { Domain } from '../core/types.js';
-import { writeFileAtomicSync } from '../sink/atomic.js';
+import { type Staged, stageFileSync } from '../sink/atomic.js';
+import { fileError } from '../sink/fserror.js';
 
 export interface Checkpoint {
   version: 1;
@@ -51,8 +52,34 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
   }
 }
 
+/**
+ * The checkpoint's new state, written and flushed beside it but not yet in place: the run
+ * stages it before replacing -o, then commits both, so a checkpoint that cannot be written
+ * (a full disk, a read-only place) leaves the export and the checkpoint as they were.
+ */
+export function stageCheckpoint(path: string, cp: Checkpoint): Staged {
+  const hint = 'free some space or make its folder writable; the export was not replaced';
+  let staged: Staged;
+  try {
+    staged = stageFileSync(path, `${JSON.stringify(cp, null, 2)}\n`, 0o600);
+  } catch (err) {
+    throw fileError(`the checkpoint ${path}`, err, hint);
+  }
+  return {
+    commit() {
+      try {
+        staged.commit();
+      } catch (err) {
+        // The export is in place; the next run exports this window again (no loss).
+        throw fileError(`the checkpoint ${path}`, err, 'the export was written; the next run repeats it');
+      }
+    },
+    discard: () => staged.discard(),
+  };
+}
+
 export function saveCheckpoint(path: string, cp: Checkpoint): void {
-  writeFileAtomicSync(path, `${JSON.stringify(cp, null, 2)}\n`, 0o600);
+  stageCheckpoint(path, cp).commit();
 }
 
 export interface Window {

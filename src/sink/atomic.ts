@@ -210,28 +210,62 @@ export class AtomicFileSink implements Sink {
   }
 }
 
-/** Writes a small file atomically (checkpoints): temp, fsync, rename. */
-export function writeFileAtomicSync(target: string, data: string, mode = 0o600): void {
+/** A small file written and flushed beside its target, waiting to replace it. */
+export interface Staged {
+  /** Replaces the target (a rename); on failure the temporary file is removed. */
+  commit(): void;
+  /** Removes the temporary file; the target stays as it was. */
+  discard(): void;
+}
+
+function removeTemp(tmp: string): void {
+  try {
+    unlinkSync(tmp);
+  } catch {
+    /* never created, or gone */
+  }
+  pending.delete(tmp);
+}
+
+/**
+ * Writes `data` to a temporary file beside `target` and flushes it to disk, so that what
+ * can fail (a full disk, a read-only place) fails before anything else is replaced.
+ */
+export function stageFileSync(target: string, data: string, mode = 0o600): Staged {
   sweepStaleTemps(target);
   const tmp = tempPathFor(target);
   pending.add(tmp);
   try {
     const fd = openSync(tmp, 'wx', mode);
     try {
-      writeSync(fd, data);
+      // A short write (the disk filling up) is followed by one that says why.
+      const buf = Buffer.from(data, 'utf8');
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, target);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* never created */
-    }
+    removeTemp(tmp);
     throw err;
-  } finally {
-    pending.delete(tmp);
   }
+  return {
+    commit() {
+      try {
+        renameSync(tmp, target);
+        pending.delete(tmp);
+      } catch (err) {
+        removeTemp(tmp);
+        throw err;
+      }
+    },
+    discard() {
+      removeTemp(tmp);
+    },
+  };
+}
+
+/** Writes a small file atomically: temp, fsync, rename. */
+export function writeFileAtomicSync(target: string, data: string, mode = 0o600): void {
+  stageFileSync(target, data, mode).commit();
 }

@@ -283,6 +283,52 @@ describe('data loss (issue 18)', () => {
     }
   });
 
+  describe('6: the checkpoint cannot be saved', () => {
+    it.skipIf(!CAN_MOUNT)(`read-only: -o and the checkpoint stay as they were ${NO_MOUNT}`, async () => {
+      const src = join(dir, 'ro-src');
+      mkdirSync(src);
+      const cp = join(src, 'sales.ckpt');
+      expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env })).code).toBe(0);
+      const before = readFileSync(cp, 'utf8');
+      const ro = readOnlyView(src, join(dir, 'ro'));
+      mounts.push(ro);
+      const out = join(dir, 'ro-out.csv');
+      writeFileSync(out, 'OLD\n');
+      const r = await runCli(['sales', '--checkpoint', join(ro, 'sales.ckpt'), '-o', out, '--rate', '0'], {
+        env,
+      });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: cannot write the checkpoint .*read-only file system/);
+      expect(readFileSync(out, 'utf8')).toBe('OLD\n');
+      expect(readFileSync(cp, 'utf8')).toBe(before);
+      expect(temps()).toEqual([]);
+    });
+
+    it.skipIf(!CAN_MOUNT)(`full: -o and the checkpoint stay as they were ${NO_MOUNT}`, async () => {
+      const disk = smallDisk(join(dir, 'full6'), 16);
+      mounts.push(disk);
+      const cp = join(disk, 'sales.ckpt');
+      expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env })).code).toBe(0);
+      const before = readFileSync(cp, 'utf8');
+      // Fill what is left, then prove not one more byte fits.
+      try {
+        writeFileSync(join(disk, 'filler'), Buffer.alloc(16 * 1024));
+      } catch {
+        /* full */
+      }
+      expect(() => writeFileSync(join(disk, 'probe'), 'x')).toThrow(/ENOSPC/);
+      const out = join(dir, 'full-out.csv');
+      writeFileSync(out, 'OLD\n');
+      const r = await runCli(['sales', '--checkpoint', cp, '-o', out, '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: cannot write the checkpoint .*no space left on device/);
+      expect(readFileSync(out, 'utf8')).toBe('OLD\n');
+      expect(readFileSync(cp, 'utf8')).toBe(before);
+      expect(temps(disk)).toEqual([]);
+      expect(temps()).toEqual([]);
+    });
+  });
+
   describe('9: temporary files, symlinks, devices and folders', () => {
     it('a temporary file left by kill -9 is swept by the next run on that file', async () => {
       const out = join(dir, 'swept.csv');
