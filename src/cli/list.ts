@@ -178,9 +178,22 @@ export async function runList(
       throw new NotFoundError(`sales ticket ${orderId} does not exist`, 'list ticket ids with posdata sales');
   }
 
-  const hash = queryHash([name, prepared.query.domain, prepared.query.fields, o.withPayments ?? false]);
+  // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
+  // and are still the same query. (Checkpoints made before hashed the resolved domain;
+  // such a hash is still taken, and replaced at the next save.)
+  const typed = {
+    configId: o.configId ?? null,
+    sessionId: o.sessionId ?? null,
+    state: flags.state ?? null,
+    from: o.from ?? null,
+    to: o.to ?? null,
+    zone: o.from !== undefined || o.to !== undefined ? tzShown : null,
+    domain: userDomain ?? null,
+  };
+  const hash = queryHash([name, typed, prepared.query.fields, o.withPayments ?? false]);
+  const legacyHash = queryHash([name, prepared.query.domain, prepared.query.fields, o.withPayments ?? false]);
   const server = `${session.url.href}|${client.db}`;
-  if (cp && (cp.query !== hash || cp.server !== server)) {
+  if (cp && ((cp.query !== hash && cp.query !== legacyHash) || cp.server !== server)) {
     throw new UsageError(
       `checkpoint ${o.checkpoint} was made for another query or server`,
       'use a checkpoint file per query, or --full to start it again',

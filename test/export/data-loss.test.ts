@@ -329,6 +329,21 @@ describe('data loss (issue 18)', () => {
     });
   });
 
+  describe('7: a relative --from with --checkpoint', () => {
+    for (const from of ['2h', 'today']) {
+      it(`--from ${from}: the next run accepts the checkpoint`, async () => {
+        const cp = join(dir, `rel-${from}.ckpt`);
+        const run = () => runCli(['sales', '--from', from, '--checkpoint', cp, '--rate', '0'], { env });
+        expect((await run()).code).toBe(0);
+        // The resolved --from moves on with the clock.
+        await new Promise((r) => setTimeout(r, 1100));
+        const r = await run();
+        expect(r.stderr).toBe('');
+        expect(r.code).toBe(0);
+      });
+    }
+  });
+
   describe('9: temporary files, symlinks, devices and folders', () => {
     it('a temporary file left by kill -9 is swept by the next run on that file', async () => {
       const out = join(dir, 'swept.csv');
