@@ -344,6 +344,43 @@ describe('data loss (issue 18)', () => {
     }
   });
 
+  describe('8: a reply that is not what was asked', () => {
+    let hostile: Hostile;
+    let hEnv: Record<string, string>;
+    beforeAll(async () => {
+      hostile = await startHostile(sandbox.url);
+      hEnv = await loginEnv(hostile.url);
+    });
+    afterAll(async () => {
+      await hostile?.close();
+      if (hEnv?.POSDATA_CONFIG_DIR) rmSync(hEnv.POSDATA_CONFIG_DIR, { recursive: true, force: true });
+    });
+
+    for (const mode of ['no-id', 'repeated-ids', 'ignore-domain', 'not-a-list'] as const) {
+      for (const withCheckpoint of [false, true]) {
+        it(`${mode}${withCheckpoint ? ' with --checkpoint' : ''}: exit 6, one line, nothing advanced`, async () => {
+          const cp = join(dir, `hostile-${mode}.ckpt`);
+          const out = join(dir, `hostile-${mode}.csv`);
+          writeFileSync(out, 'OLD\n');
+          hostile.mode = 'pass';
+          if (withCheckpoint) {
+            expect((await runCli(['sales', '--checkpoint', cp, '--rate', '0'], { env: hEnv })).code).toBe(0);
+          }
+          const before = withCheckpoint ? readFileSync(cp, 'utf8') : '';
+          hostile.mode = mode;
+          const args = ['sales', '-o', out, '--rate', '0', '--page-size', '50'];
+          if (withCheckpoint) args.push('--checkpoint', cp, '--full');
+          // An endless export is stopped after 20 s (and then fails the test).
+          const r = await runCli(args, { env: hEnv, killAfterMs: 20_000 });
+          expect(r.code).toBe(6);
+          oneLine(r, /^posdata: .*(reply|answer)/);
+          expect(readFileSync(out, 'utf8')).toBe('OLD\n');
+          if (withCheckpoint) expect(readFileSync(cp, 'utf8')).toBe(before);
+        }, 30_000);
+      }
+    }
+  });
+
   describe('9: temporary files, symlinks, devices and folders', () => {
     it('a temporary file left by kill -9 is swept by the next run on that file', async () => {
       const out = join(dir, 'swept.csv');
