@@ -5,6 +5,7 @@ import type { Domain } from '../core/types.js';
 import {
   type Checkpoint,
   loadCheckpoint,
+  lockCheckpoint,
   MAX_OVERLAP,
   queryHash,
   stageCheckpoint,
@@ -147,6 +148,7 @@ export async function runList(
       'give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt',
     );
   }
+  if (cpPath && !o.dryRun && !o.count) lockCheckpoint(cpPath);
   const context = contextFrom(o);
   const userDomain: Domain | undefined = o.domain !== undefined ? parseDomain(o.domain) : undefined;
   const cp: Checkpoint | undefined = cpPath && !o.full ? loadCheckpoint(cpPath) : undefined;

@@ -4,12 +4,13 @@
 // commit late within the same second), so consumers deduplicate by id. The file advances
 // only after the output is complete.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import type { Domain } from '../core/types.js';
-import { type Staged, stageFileSync } from '../sink/atomic.js';
+import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
 import { fileError } from '../sink/fserror.js';
+import { pendingTemps } from '../sink/pending.js';
 
 export interface Checkpoint {
   version: 1;
@@ -119,4 +120,98 @@ export function windowFor(
     domain.unshift(['write_date', '>=', from.toFormat(FMT)]);
   }
   return { domain, windowEnd };
+}
+
+/** The lock's holder refreshes its time this often; a lock older than STALE_LOCK_MS is dead. */
+const HEARTBEAT_MS = 30_000;
+const STALE_LOCK_MS = 4 * HEARTBEAT_MS;
+
+interface LockHolder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/**
+ * One run at a time per checkpoint: two cron runs on one file would both start from the
+ * same window end and the slower one would move it back. `FILE.lock` holds the pid and the
+ * machine; a second run exits at once with one line (exit 2) rather than queue up behind a
+ * run that may take longer than the cron interval. A lock whose process is gone (kill -9,
+ * a power cut) is taken over: at once on the same machine, after two minutes without the
+ * holder's heartbeat from another. Released at exit, interrupts included.
+ */
+export function lockCheckpoint(path: string): void {
+  const lock = `${path}.lock`;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw fileError(`the checkpoint lock ${lock}`, err, 'make the checkpoint folder writable');
+      const holder = readLock(lock);
+      if (holder === 'gone') continue;
+      if (holder === 'stale') {
+        try {
+          unlinkSync(lock);
+        } catch {
+          /* another run took it over first */
+        }
+        continue;
+      }
+      throw new UsageError(
+        `checkpoint ${path} is in use by another posdata run (pid ${holder.pid}${holder.host === HOST ? '' : ' on another machine'}, since ${holder.since})`,
+        `let it finish, and run less often if runs overlap; if no posdata is running, remove ${lock}`,
+      );
+    }
+    try {
+      const me: LockHolder = { pid: process.pid, host: HOST, since: new Date().toISOString() };
+      writeSync(fd, JSON.stringify(me));
+    } finally {
+      closeSync(fd);
+    }
+    pendingTemps.add(lock);
+    const beat = setInterval(() => {
+      try {
+        const now = new Date();
+        utimesSync(lock, now, now);
+      } catch {
+        /* removed under us: the run goes on, the next one is not blocked */
+      }
+    }, HEARTBEAT_MS);
+    beat.unref();
+    process.once('exit', () => {
+      clearInterval(beat);
+      try {
+        unlinkSync(lock);
+      } catch {
+        /* already removed (interrupt) */
+      }
+    });
+    return;
+  }
+  throw new UsageError(`checkpoint ${path} is in use by another posdata run`, 'try again in a moment');
+}
+
+/** The lock's holder; 'stale' when its process is gone, 'gone' when the lock went meanwhile. */
+function readLock(lock: string): LockHolder | 'stale' | 'gone' {
+  let text: string;
+  let age: number;
+  try {
+    age = Date.now() - statSync(lock).mtimeMs;
+    text = readFileSync(lock, 'utf8');
+  } catch {
+    return 'gone';
+  }
+  if (age > STALE_LOCK_MS) return 'stale';
+  let holder: LockHolder;
+  try {
+    holder = JSON.parse(text) as LockHolder;
+    if (!Number.isSafeInteger(holder.pid)) throw new Error('no pid');
+  } catch {
+    // Half written by a run killed between creating and writing it, or being written now.
+    return age > 5000 ? 'stale' : { pid: 0, host: HOST, since: 'just now' };
+  }
+  if (holder.host === HOST && !alive(holder.pid)) return 'stale';
+  return holder;
 }

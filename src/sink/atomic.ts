@@ -81,7 +81,7 @@ export function sameFile(a: string, b: string): boolean {
 }
 
 /** This machine, in temporary names: a pid says whether its run is alive only here. */
-const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+export const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
 const SUFFIX = '.posdata-tmp';
 /** A temporary file untouched this long belongs to no live run, wherever it ran. */
 const STALE_MS = 24 * 3600 * 1000;
@@ -94,7 +94,8 @@ export function tempPathFor(target: string): string {
   );
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this machine is running (EPERM: it is, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -447,4 +447,44 @@ describe('data loss (issue 18)', () => {
       expect(temps()).toEqual([]);
     });
   });
+
+  describe('10: two runs on the same checkpoint', () => {
+    it('the second exits with one line while the first runs; an interrupt frees it', async () => {
+      const cp = join(dir, 'locked.ckpt');
+      const a = join(dir, 'locked-a.csv');
+      const first = startCli(['sales', '--checkpoint', cp, '-o', a, '--rate', '1', '--page-size', '50'], env);
+      await until(() => temps().some((t) => t.startsWith('.locked-a.csv.')));
+      const r = await runCli(['sales', '--checkpoint', cp, '-o', join(dir, 'locked-b.csv'), '--rate', '0'], {
+        env,
+      });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: checkpoint .* is in use by another posdata run/);
+      expect(existsSync(join(dir, 'locked-b.csv'))).toBe(false);
+      expect(existsSync(cp)).toBe(false);
+      first.kill('SIGTERM');
+      expect(await exited(first)).toBe(130);
+      const c = await runCli(['sales', '--checkpoint', cp, '-o', join(dir, 'locked-c.csv'), '--rate', '0'], {
+        env,
+      });
+      expect(c.stderr).toBe('');
+      expect(c.code).toBe(0);
+      expect(ids(readFileSync(join(dir, 'locked-c.csv'), 'utf8')).length).toBe(
+        await rpc.count('pos.order', []),
+      );
+      expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
+    });
+
+    it('a lock left by kill -9 does not block the next run', async () => {
+      const cp = join(dir, 'killed.ckpt');
+      const slow = startCli(['sales', '--checkpoint', cp, '-o', join(dir, 'killed.csv'), '--rate', '1'], env);
+      await until(() => temps().some((t) => t.startsWith('.killed.csv.')));
+      slow.kill('SIGKILL');
+      await exited(slow);
+      const r = await runCli(['sales', '--checkpoint', cp, '-o', join(dir, 'killed.csv'), '--rate', '0'], {
+        env,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    });
+  });
 });
