@@ -21,7 +21,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Sink } from '../render/sink.js';
-import { fileError } from './fserror.js';
+import { fileError, isFsError } from './fserror.js';
 import { pendingTemps } from './pending.js';
 
 export { removePendingTemps } from './pending.js';
@@ -131,6 +131,12 @@ export function sweepStaleTemps(target: string): void {
   }
 }
 
+function byteLength(data: Buffer[]): number {
+  let n = 0;
+  for (const b of data) n += b.length;
+  return n;
+}
+
 export class AtomicFileSink implements Sink {
   private fh: FileHandle | undefined;
   private readonly tmp: string;
@@ -166,7 +172,18 @@ export class AtomicFileSink implements Sink {
     const b = Buffer.from(chunk, 'utf8');
     this.buffered.push(b);
     this.bufferedBytes += b.length;
-    if (this.bufferedBytes >= 1 << 20) await this.flush();
+    if (this.bufferedBytes >= 1 << 20) await this.flush().catch((err) => this.failed(err));
+  }
+
+  /** A full disk or a read-only place is one line and exit 2, not an internal error. */
+  private failed(err: unknown): never {
+    if (isFsError(err))
+      throw fileError(
+        this.target,
+        err,
+        'free some space or choose another place for -o; the old file is as it was',
+      );
+    throw err;
   }
 
   private async flush(): Promise<void> {
@@ -175,7 +192,13 @@ export class AtomicFileSink implements Sink {
     this.unsynced += this.bufferedBytes;
     this.buffered = [];
     this.bufferedBytes = 0;
-    await this.fh.writev(data);
+    // A short write (the disk filling up) would otherwise drop the rest without a word:
+    // what is left is written again, and that write says why it cannot.
+    const { bytesWritten } = await this.fh.writev(data);
+    if (bytesWritten < byteLength(data)) {
+      const rest = Buffer.concat(data).subarray(bytesWritten);
+      for (let off = 0; off < rest.length; ) off += (await this.fh.write(rest, off)).bytesWritten;
+    }
     // The disk catches up while the export runs, so that the fsync before the rename has
     // only the last few MiB left (20 MB took 9-13 ms at the end of a 200k export).
     if (this.unsynced >= SYNC_EVERY && !this.syncing) {
@@ -192,12 +215,16 @@ export class AtomicFileSink implements Sink {
 
   async commit(): Promise<void> {
     if (!this.fh) return;
-    await this.flush();
-    await this.syncing;
-    await this.fh.sync();
-    await this.fh.close();
-    this.fh = undefined;
-    await rename(this.tmp, this.target);
+    try {
+      await this.flush();
+      await this.syncing;
+      await this.fh.sync();
+      await this.fh.close();
+      this.fh = undefined;
+      await rename(this.tmp, this.target);
+    } catch (err) {
+      this.failed(err);
+    }
     pending.delete(this.tmp);
   }
 

@@ -46,13 +46,22 @@ export class ProfileStore {
     const dir = configDir(env);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const { default: ConfClass } = await import('conf');
-    const conf = new ConfClass<StoreShape>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'posdata',
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
-    });
+    let conf: Conf<StoreShape>;
+    try {
+      conf = new ConfClass<StoreShape>({
+        cwd: dir,
+        configName: 'config',
+        projectName: 'posdata',
+        configFileMode: 0o600,
+        defaults: { profiles: {} },
+      });
+    } catch (err) {
+      // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
+      throw new UsageError(
+        `the posdata store ${join(dir, 'config.json')} is damaged (${(err as Error).message.split('\n')[0]})`,
+        'fix it, or move it away and run posdata login again',
+      );
+    }
     // A store written by an older version or by hand may have wider permissions.
     try {
       chmodSync(conf.path, 0o600);

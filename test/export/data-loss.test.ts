@@ -487,4 +487,46 @@ describe('data loss (issue 18)', () => {
       expect(r.code).toBe(0);
     });
   });
+
+  describe('22: file errors are not internal errors', () => {
+    it.skipIf(!CAN_MOUNT)(`-o on a full disk: exit 2, one line, no temporary file ${NO_MOUNT}`, async () => {
+      const disk = smallDisk(join(dir, 'full22'), 16);
+      mounts.push(disk);
+      writeFileSync(join(disk, 'out.csv'), 'OLD\n');
+      const r = await runCli(['sales', '-o', join(disk, 'out.csv'), '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: cannot write .*out\.csv: no space left on device; /);
+      expect(readFileSync(join(disk, 'out.csv'), 'utf8')).toBe('OLD\n');
+      expect(temps(disk)).toEqual([]);
+    });
+
+    it.skipIf(!CAN_MOUNT)(`-o in a read-only place: exit 2, one line ${NO_MOUNT}`, async () => {
+      const src = join(dir, 'ro22-src');
+      mkdirSync(src);
+      const ro = readOnlyView(src, join(dir, 'ro22'));
+      mounts.push(ro);
+      const r = await runCli(['sales', '-o', join(ro, 'out.csv'), '--rate', '0'], { env });
+      expect(r.code).toBe(2);
+      oneLine(r, /^posdata: cannot write .*out\.csv: read-only file system; /);
+    });
+
+    it('a corrupt store is exit 2 with one line, for login too', async () => {
+      const cfg = mkdtempSync(join(tmpdir(), 'posdata-test-cfg-'));
+      try {
+        writeFileSync(join(cfg, 'config.json'), '{broken', { mode: 0o600 });
+        const r = await runCli(
+          ['login', '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
+          {
+            env: { POSDATA_CONFIG_DIR: cfg },
+            input: 'admin',
+          },
+        );
+        expect(r.code).toBe(2);
+        oneLine(r, /^posdata: .*posdata store .*damaged/);
+        expect(readFileSync(join(cfg, 'config.json'), 'utf8')).toBe('{broken');
+      } finally {
+        rmSync(cfg, { recursive: true, force: true });
+      }
+    });
+  });
 });
