@@ -167,6 +167,10 @@ export function lockCheckpoint(path: string): void {
     try {
       const me: LockHolder = { pid: process.pid, host: HOST, since: new Date().toISOString() };
       writeSync(fd, JSON.stringify(me));
+    } catch (err) {
+      // A full disk: better to stop now than after the export.
+      unlinkSync(lock);
+      throw fileError(`the checkpoint lock ${lock}`, err, 'free some space where the checkpoint is');
     } finally {
       closeSync(fd);
     }
