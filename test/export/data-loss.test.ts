@@ -99,7 +99,7 @@ const CAN_MOUNT = (() => {
   rmSync(at, { recursive: true, force: true });
   return ok;
 })();
-const NO_MOUNT = '(skipped where a tmpfs cannot be mounted)';
+const NO_MOUNT = '(a real tmpfs; skipped where none can be mounted)';
 
 /** A disk of `kb` KiB; returns its folder. Proven small: a bigger file does not fit. */
 function smallDisk(at: string, kb: number): string {
