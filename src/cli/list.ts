@@ -5,8 +5,11 @@ import type { Domain } from '../core/types.js';
 import {
   type Checkpoint,
   loadCheckpoint,
+  lockCheckpoint,
+  MAX_OVERLAP,
   queryHash,
-  saveCheckpoint,
+  stageCheckpoint,
+  type Window,
   windowFor,
 } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
@@ -14,6 +17,7 @@ import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
+import { resolveTarget, type Staged, sameFile } from '../sink/atomic.js';
 import { type ConnectionOptions, openSession } from './connection.js';
 import type { IO } from './io.js';
 import { onInterrupt } from './live.js';
@@ -107,6 +111,8 @@ export async function runList(
     );
   }
   if (o.checkpoint && o.sort) throw new UsageError('--checkpoint exports in write_date order', 'drop --sort');
+  if (o.overlap !== undefined && o.overlap > MAX_OVERLAP)
+    throw new UsageError(`--overlap ${o.overlap} is longer than a century`, 'give it in seconds, e.g. 300');
   if (o.full && !o.checkpoint) throw new UsageError('--full goes with --checkpoint', 'add --checkpoint FILE');
   if (o.withPayments && name !== 'sales')
     throw new UsageError('--with-payments applies to sales', 'use posdata payments');
@@ -132,9 +138,20 @@ export async function runList(
   if (o.decimal === ',' && (o.delimiter ?? ',') === ',') {
     throw new UsageError("--decimal ',' needs another --delimiter", "use --delimiter ';' with --decimal ','");
   }
+  // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
+  // device is refused before anything is asked of the server.
+  const outPath = o.output !== undefined && o.output !== '-' ? resolveTarget(o.output) : undefined;
+  const cpPath = o.checkpoint ? resolveTarget(o.checkpoint, '--checkpoint') : undefined;
+  if (outPath && cpPath && sameFile(outPath, cpPath)) {
+    throw new UsageError(
+      `--checkpoint and -o are the same file (${o.output}); the checkpoint would overwrite the export`,
+      'give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt',
+    );
+  }
+  if (cpPath && !o.dryRun && !o.count) lockCheckpoint(cpPath);
   const context = contextFrom(o);
   const userDomain: Domain | undefined = o.domain !== undefined ? parseDomain(o.domain) : undefined;
-  const cp: Checkpoint | undefined = o.checkpoint && !o.full ? loadCheckpoint(o.checkpoint) : undefined;
+  const cp: Checkpoint | undefined = cpPath && !o.full ? loadCheckpoint(cpPath) : undefined;
 
   const session = await openSession({ ...o, odooContext: context }, io);
   const { client } = session;
@@ -163,16 +180,31 @@ export async function runList(
       throw new NotFoundError(`sales ticket ${orderId} does not exist`, 'list ticket ids with posdata sales');
   }
 
-  const hash = queryHash([name, prepared.query.domain, prepared.query.fields, o.withPayments ?? false]);
+  // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
+  // and are still the same query. (Checkpoints made before hashed the resolved domain;
+  // such a hash is still taken, and replaced at the next save.)
+  const typed = {
+    configId: o.configId ?? null,
+    sessionId: o.sessionId ?? null,
+    state: flags.state ?? null,
+    from: o.from ?? null,
+    to: o.to ?? null,
+    zone: o.from !== undefined || o.to !== undefined ? tzShown : null,
+    domain: userDomain ?? null,
+  };
+  const hash = queryHash([name, typed, prepared.query.fields, o.withPayments ?? false]);
+  const legacyHash = queryHash([name, prepared.query.domain, prepared.query.fields, o.withPayments ?? false]);
   const server = `${session.url.href}|${client.db}`;
-  if (cp && (cp.query !== hash || cp.server !== server)) {
+  if (cp && ((cp.query !== hash && cp.query !== legacyHash) || cp.server !== server)) {
     throw new UsageError(
       `checkpoint ${o.checkpoint} was made for another query or server`,
       'use a checkpoint file per query, or --full to start it again',
     );
   }
   const overlap = o.overlap ?? 300;
-  const window = o.checkpoint ? windowFor(cp, overlap) : undefined;
+  // The window ends at the server's time, which its write_date stamps follow: a client clock
+  // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
+  const window = o.checkpoint ? windowFor(cp, overlap, client.serverNow(), o.checkpoint) : undefined;
 
   if (o.count || o.dryRun) {
     const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
@@ -209,10 +241,38 @@ export async function runList(
       names = Object.fromEntries(regFields.map((f) => [f, m]));
     }
   }
-  const sink = await openSink(o.output);
+  const sink = await openSink(outPath ?? o.output);
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
   let count = 0;
+  let staged: Staged | undefined;
+  /** What the checkpoint says after this run. */
+  const nextCheckpoint = (w: Window): Checkpoint => {
+    let windowEnd = w.windowEnd;
+    if (o.limit !== undefined && received >= o.limit && lastWritten) {
+      // Everything up to the previous window end was exported by earlier runs.
+      windowEnd = cp && cp.windowEnd > lastWritten ? cp.windowEnd : lastWritten;
+      if (cp && lastWritten <= cp.windowEnd && !io.quiet)
+        io.err(
+          `posdata: warning: --limit ${o.limit} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
+        );
+    }
+    return {
+      version: 1,
+      resource: name,
+      model: resource.model,
+      server,
+      query: hash,
+      windowEnd,
+      overlapSeconds: overlap,
+      lastRunAt: new Date().toISOString(),
+      lastCount: count,
+    };
+  };
+  // With --limit the export may stop inside the window: the checkpoint then advances only
+  // to the last record written (write_date order), and the next run goes on from there.
+  let received = 0;
+  let lastWritten: string | undefined;
   try {
     const renderer = await makeRenderer({
       format,
@@ -259,6 +319,14 @@ export async function runList(
             return true;
           })
         : undefined;
+      received += records.length;
+      if (window && o.limit !== undefined) {
+        for (let i = records.length - 1; i >= 0; i--) {
+          if (keep && !keep[i]) continue;
+          lastWritten = records[i]?.write_date as string | undefined;
+          break;
+        }
+      }
       await begin();
       const before = count;
       if (direct) {
@@ -276,26 +344,19 @@ export async function runList(
     await begin();
     await renderer.end();
     progress.done();
+    // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
+    // a checkpoint that cannot be written leaves both as they were.
+    staged =
+      o.checkpoint && window ? stageCheckpoint(cpPath ?? o.checkpoint, nextCheckpoint(window)) : undefined;
     await sink.commit();
+    staged?.commit();
   } catch (err) {
     progress.done();
+    staged?.discard();
     await sink.abort();
     throw err;
   } finally {
     release();
-  }
-  if (o.checkpoint && window) {
-    saveCheckpoint(o.checkpoint, {
-      version: 1,
-      resource: name,
-      model: resource.model,
-      server,
-      query: hash,
-      windowEnd: window.windowEnd,
-      overlapSeconds: overlap,
-      lastRunAt: new Date().toISOString(),
-      lastCount: count,
-    });
   }
   if (toFile && !io.quiet && io.stderrTTY) io.err(`posdata: wrote ${count} ${name} to ${o.output}`);
   await client.close();

@@ -359,8 +359,12 @@ export async function main(argv: string[]): Promise<void> {
   // The sandbox and the HTTP service stop on signals themselves and keep running.
   const longRunning = command === 'sandbox' || command === 'serve';
   if (!longRunning) installSignalHandlers();
+  // A closed pipe ends quietly; any other write error on standard output (a full disk
+  // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
+  let stdoutError: NodeJS.ErrnoException | undefined;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(0);
+    stdoutError ??= err;
   });
   const debug = argv.includes('--debug');
   if (argv.length === 0) {
@@ -397,6 +401,13 @@ export async function main(argv: string[]): Promise<void> {
     } else {
       code = fail(err, debug);
     }
+  }
+  if (code === EXIT.ok && stdoutError) {
+    const { fileError } = await import('../sink/fserror.js');
+    code = fail(
+      fileError('standard output', stdoutError, 'free some space or write elsewhere (-o FILE)'),
+      debug,
+    );
   }
   process.exitCode = code;
   // Nothing may keep the process alive after the work is done (open sockets, timers).

@@ -48,6 +48,66 @@ function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
   return ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', last.id]];
 }
 
+function badReply(model: string, method: string, why: string): ProtocolError {
+  return new ProtocolError(
+    `the server's reply to ${model}.${method} is not what was asked (${why})`,
+    'check that --url points at Odoo itself; nothing was written and no checkpoint moved',
+  );
+}
+
+/** A reply that should be records: a list of objects, each with its id. */
+function records(model: string, method: string, result: unknown): OdooRecord[] {
+  if (!Array.isArray(result)) throw badReply(model, method, 'not a list of records');
+  for (const r of result) {
+    const id = (r as OdooRecord | null)?.id;
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1)
+      throw badReply(model, method, 'a record without an id');
+  }
+  return result as OdooRecord[];
+}
+
+const writeDate = (r: OdooRecord): string => (typeof r.write_date === 'string' ? r.write_date : '');
+
+/**
+ * A key-range page must move on from the page before it: a server that repeats ids, or
+ * ignores the domain or the order asked, would otherwise give an endless export, or one that
+ * misses records. By id, each id comes after the one before it. By (write_date, id) only the
+ * seconds must not go back and a page holds a record once: Odoo orders by write_date with
+ * microseconds but answers whole seconds, so within one second ids come in any order and a
+ * record may come again on the next page (the export writes it once).
+ */
+function checkKeyset(
+  model: string,
+  keyset: Exclude<Keyset, null>,
+  prev: OdooRecord | undefined,
+  page: OdooRecord[],
+): void {
+  const bad = (r: OdooRecord, last: OdooRecord) =>
+    badReply(
+      model,
+      'search_read',
+      `record ${r.id} came after ${last.id} against the ${keyset} order asked: repeated, or the domain ignored`,
+    );
+  let last = prev;
+  if (keyset !== 'write_date,id') {
+    for (const r of page) {
+      if (last && (keyset === 'id' ? r.id <= last.id : r.id >= last.id)) throw bad(r, last);
+      last = r;
+    }
+    return;
+  }
+  const ids = new Set<number>();
+  for (const r of page) {
+    if (last && writeDate(r) < writeDate(last)) throw bad(r, last);
+    if (ids.has(r.id)) throw badReply(model, 'search_read', `record ${r.id} twice in one page`);
+    ids.add(r.id);
+    last = r;
+  }
+  const end = page[page.length - 1];
+  if (prev && end && end.id === prev.id && writeDate(end) === writeDate(prev))
+    throw badReply(model, 'search_read', 'the same page again: the domain was ignored');
+}
+
 /** Overlapping requests that missed (and half of all at least) before paging by id asks one page at a time. */
 const MISSES = 3;
 
@@ -101,6 +161,16 @@ export class OdooClient {
 
   get requestCount(): number {
     return this.transport.requestCount;
+  }
+
+  /**
+   * Now by the server's clock where its replies say (their Date header), never later than
+   * this machine's: a window end past the server's clock would skip what it writes meanwhile.
+   */
+  serverNow(): Date {
+    const here = Date.now();
+    const there = this.transport.serverDate;
+    return new Date(there !== undefined ? Math.min(here, there) : here);
   }
 
   private trace(line: string): void {
@@ -181,16 +251,19 @@ export class OdooClient {
   }
 
   async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
-    return (await this.executeKw(model, 'search_read', [domain], { ...kw })) as OdooRecord[];
+    return records(model, 'search_read', await this.executeKw(model, 'search_read', [domain], { ...kw }));
   }
 
   async read(model: string, ids: number[], fields: string[]): Promise<OdooRecord[]> {
     if (ids.length === 0) return [];
-    return (await this.executeKw(model, 'read', [ids], { fields })) as OdooRecord[];
+    return records(model, 'read', await this.executeKw(model, 'read', [ids], { fields }));
   }
 
   async searchCount(model: string, domain: Domain): Promise<number> {
-    return (await this.executeKw(model, 'search_count', [domain], {})) as number;
+    const n = await this.executeKw(model, 'search_count', [domain], {});
+    if (!Number.isSafeInteger(n) || (n as number) < 0)
+      throw badReply(model, 'search_count', `${JSON.stringify(n)?.slice(0, 40)} is not a count`);
+    return n as number;
   }
 
   /** The model's fields, once per run. */
@@ -248,9 +321,24 @@ export class OdooClient {
     let next = request(
       q.after ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord) : undefined,
     );
+    let prev: OdooRecord | undefined = q.after
+      ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord)
+      : undefined;
+    let firstId: number | undefined;
     try {
       while (next) {
         const page = await next;
+        if (keyset) checkKeyset(q.model, keyset, prev, page);
+        else {
+          // Offset pages may share a record when the data moves, never a whole page: a server
+          // that ignores the offset answers the same page again and again.
+          if (page.length > 0 && page[0]?.id === firstId)
+            throw badReply(q.model, 'search_read', 'the same page again: the offset was ignored');
+          firstId = page[0]?.id;
+          if (new Set(page.map((r) => r.id)).size !== page.length)
+            throw badReply(q.model, 'search_read', 'a record twice in one page');
+        }
+        prev = page[page.length - 1] ?? prev;
         const want = Math.min(q.pageSize, remaining);
         remaining -= page.length;
         offset += page.length;
@@ -317,6 +405,7 @@ export class OdooClient {
           }
           page = page.slice(1);
         }
+        checkKeyset(q.model, keyset, last === undefined ? undefined : ({ id: last } as OdooRecord), page);
         if (page.length < size) {
           if (page.length > 0) yield page;
           return;

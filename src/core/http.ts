@@ -202,6 +202,9 @@ export class Http {
     return this.limiter.count;
   }
 
+  /** The server's clock by the latest reply's Date header (whole seconds, rounded down), in ms. */
+  serverDate: number | undefined;
+
   post(path: string, body: string, headers: Record<string, string>, retry: boolean): Promise<HttpReply> {
     return this.send('POST', path, body, headers, retry);
   }
@@ -225,6 +228,10 @@ export class Http {
   ): Promise<HttpReply> {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const base = this.base;
+    const clock = (date: string | string[] | undefined): void => {
+      const t = Date.parse(Array.isArray(date) ? (date[0] ?? '') : (date ?? ''));
+      if (Number.isFinite(t)) this.serverDate = t;
+    };
     return new Promise<HttpReply>((resolve, reject) => {
       let status = 0;
       let contentType = '';
@@ -236,6 +243,7 @@ export class Http {
         onResponseStart(_c, statusCode, h) {
           if (statusCode < 200) return; // 1xx: the reply is still to come
           status = statusCode;
+          clock(h.date);
           const ct = h['content-type'];
           contentType = Array.isArray(ct) ? ct.join(',') : (ct ?? '');
         },

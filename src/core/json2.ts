@@ -131,6 +131,10 @@ export class Json2Transport implements Transport {
     return this.http.requestCount;
   }
 
+  get serverDate(): number | undefined {
+    return this.http.serverDate;
+  }
+
   private get host(): string {
     return this.http.base.host;
   }

@@ -26,6 +26,10 @@ export class JsonRpcTransport implements Transport {
     return this.http.requestCount;
   }
 
+  get serverDate(): number | undefined {
+    return this.http.serverDate;
+  }
+
   async call(
     service: string,
     method: string,

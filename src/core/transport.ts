@@ -43,6 +43,8 @@ export interface Transport {
   ): string;
   /** Requests sent so far (HTTP attempts, retries included). */
   readonly requestCount: number;
+  /** The server's clock (ms) by the Date header of the latest reply; undefined without one. */
+  readonly serverDate?: number;
   close(): Promise<void>;
   /** Drops open sockets at once (interrupt). */
   destroy(): void;

@@ -45,7 +45,11 @@ export function parseWhen(raw: string, zone: string, flag: string, now: DateTime
             : unit === 'd'
               ? { days: n }
               : { weeks: n };
-    return { at: local.minus(dur), wholeDay: false };
+    const at = local.minus(dur);
+    // A span past luxon's range (or before year 1) is no date Odoo can take.
+    if (!at.isValid || at.year < 1)
+      throw new UsageError(`${flag} '${raw}' reaches back before year 1`, 'give a shorter span or a date');
+    return { at, wholeDay: false };
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
     const d = DateTime.fromISO(s, { zone });

@@ -10,6 +10,7 @@ import type { FieldMap } from '../core/types.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { CsvRenderer, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
 import type { Sink } from '../render/sink.js';
+import { resolveTarget } from '../sink/atomic.js';
 import {
   AMOUNT_KEYS,
   BASE_KEYS,
@@ -37,6 +38,8 @@ export interface ReconcileOptions extends ConnectionOptions {
 export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
   // Everything that can be checked without the server is checked first.
   const format = chooseFormat(o.format, o.output, io);
+  // A folder or a device for -o is refused before anything is asked of the server.
+  if (o.output !== undefined && o.output !== '-') resolveTarget(o.output);
   if (o.tz) checkZone(o.tz);
   const tolerance = o.tolerance ?? 0.01;
   // The syntax of the range does not depend on the zone: refuse a bad one before connecting.

@@ -21,6 +21,11 @@ export interface SandboxOptions {
   adminKey?: string;
   faults?: string;
   now?: Date;
+  /**
+   * The server's clock runs this many seconds from the machine's (negative: behind), as an
+   * Odoo on another host with a drifting clock: its write_date stamps and its Date header.
+   */
+  clockOffsetSeconds?: number;
   /** false (19 only): /jsonrpc answers 404, as on an Odoo that has removed it. */
   jsonrpc?: boolean;
 }
@@ -60,7 +65,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   if (!Number.isInteger(orders) || orders < 0)
     throw new Error(`orders must be a whole number >= 0, not ${orders}`);
   if (!Number.isInteger(days) || days < 1) throw new Error(`days must be a whole number >= 1, not ${days}`);
-  const started = Date.now();
+  const offsetMs = Math.round((opts.clockOffsetSeconds ?? 0) * 1000);
+  const started = Date.now() + offsetMs;
   const dataNow = opts.now ?? new Date(started);
   // Records written through the API get the current time, never earlier than the data's own "now".
   const ahead = Math.max(0, dataNow.getTime() - started);
@@ -90,7 +96,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       tz: u.tz,
     })),
     keys,
-    now: () => fmtDatetime((Date.now() + ahead) / 1000),
+    now: () => fmtDatetime((Date.now() + offsetMs + ahead) / 1000),
+    clockOffsetMs: offsetMs,
     jsonrpc: opts.jsonrpc !== false,
   };
   const counter = { n: 0 };

@@ -28,6 +28,8 @@ export interface ServerState {
   accounts: SandboxAccount[];
   keys: Map<string, ApiKey>;
   now: () => string;
+  /** How far the server's clock runs from the machine's (its Date header follows it). */
+  clockOffsetMs?: number;
   /** false: no /jsonrpc route (404), as an Odoo after JSON-RPC's removal; JSON-2 only. */
   jsonrpc: boolean;
 }

@@ -171,7 +171,9 @@ export function createServer(
       };
       const send = (r: HttpReply): void => {
         const buf = Buffer.from(r.body, 'utf8');
-        res.writeHead(r.status, { ...r.headers, 'Content-Length': String(buf.length) });
+        const headers: Record<string, string> = { ...r.headers, 'Content-Length': String(buf.length) };
+        if (state.clockOffsetMs) headers.Date = new Date(Date.now() + state.clockOffsetMs).toUTCString();
+        res.writeHead(r.status, headers);
         res.end(buf);
       };
       const fault = faults && !faults.empty ? faults.decide(n, isProbe(path, body)) : undefined;

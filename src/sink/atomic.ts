@@ -1,12 +1,27 @@
 // -o FILE is atomic: the data goes to a temporary file beside FILE, is flushed to disk,
 // and replaces FILE only after the last record. On failure or interrupt FILE is untouched
 // and the temporary file is removed (synchronously too, from signal handlers).
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { hostname } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import type { Sink } from '../render/sink.js';
+import { fileError, isFsError } from './fserror.js';
 import { pendingTemps } from './pending.js';
 
 export { removePendingTemps } from './pending.js';
@@ -15,8 +30,111 @@ const pending = pendingTemps;
 /** Bytes written between two flushes to disk started in the background. */
 const SYNC_EVERY = 4 << 20;
 
+/**
+ * The file a path really names: symlinks followed to their target (a dangling one too, so
+ * that the file is created where it points), the folder made canonical. A folder or a
+ * device is refused here, before anything is exported: the rename at the end would fail
+ * on a folder, and replace a device node with a file.
+ */
+export function resolveTarget(path: string, flag = '-o'): string {
+  let target = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let st: Stats;
+    try {
+      st = lstatSync(target);
+    } catch {
+      break; // not there yet: created at the end
+    }
+    if (st.isSymbolicLink()) {
+      target = resolve(dirname(target), readlinkSync(target));
+      continue;
+    }
+    if (st.isDirectory())
+      throw new UsageError(
+        `${flag} ${path} is a folder`,
+        `give a file name, e.g. ${flag} ${join(path, 'sales.csv')}`,
+      );
+    if (!st.isFile())
+      throw new UsageError(
+        `${flag} ${path} is a device or another special file, not a regular file`,
+        flag === '-o' ? 'leave -o out to write to standard output' : 'give a regular file',
+      );
+    break;
+  }
+  try {
+    return join(realpathSync(dirname(target)), basename(target));
+  } catch {
+    return target; // the folder does not exist: opening the file says so
+  }
+}
+
+/** Whether two resolved paths name one file (the same path, or hard links to one inode). */
+export function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    const x = statSync(a);
+    const y = statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** This machine, in temporary names: a pid says whether its run is alive only here. */
+export const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+const SUFFIX = '.posdata-tmp';
+/** A temporary file untouched this long belongs to no live run, wherever it ran. */
+const STALE_MS = 24 * 3600 * 1000;
+
+/** `.FILE.<pid>-<host>-<random>.posdata-tmp` beside FILE: whose it is, for the sweep. */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.posdata-tmp`);
+  return join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}-${HOST}-${randomBytes(4).toString('hex')}${SUFFIX}`,
+  );
+}
+
+/** Whether a process of this machine is running (EPERM: it is, as another user). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files of FILE that runs killed with SIGKILL (or a power cut) left
+ * behind: those of a process of this machine that is gone, and any untouched for a day.
+ * Another live run's file is never touched.
+ */
+export function sweepStaleTemps(target: string): void {
+  const dir = dirname(target);
+  const prefix = `.${basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(SUFFIX)) continue;
+    const path = join(dir, name);
+    const owner = /^(\d+)-([0-9a-f]{6})-[0-9a-f]{8}$/.exec(name.slice(prefix.length, -SUFFIX.length));
+    try {
+      const dead = owner !== null && owner[2] === HOST && !alive(Number(owner[1]));
+      if (dead || Date.now() - lstatSync(path).mtimeMs > STALE_MS) unlinkSync(path);
+    } catch {
+      /* gone meanwhile, or not ours to remove */
+    }
+  }
+}
+
+function byteLength(data: Buffer[]): number {
+  let n = 0;
+  for (const b of data) n += b.length;
+  return n;
 }
 
 export class AtomicFileSink implements Sink {
@@ -35,18 +153,16 @@ export class AtomicFileSink implements Sink {
     this.tmp = tempPathFor(target);
   }
 
-  static async create(target: string, mode = 0o644): Promise<AtomicFileSink> {
+  static async create(path: string, mode = 0o644): Promise<AtomicFileSink> {
+    const target = resolveTarget(path);
+    sweepStaleTemps(target);
     const s = new AtomicFileSink(target);
     try {
       pending.add(s.tmp);
       s.fh = await open(s.tmp, 'wx', mode);
     } catch (err) {
       pending.delete(s.tmp);
-      const e = err as NodeJS.ErrnoException;
-      throw new UsageError(
-        `cannot write ${target}: ${e.code === 'ENOENT' ? 'no such directory' : e.code === 'EACCES' ? 'permission denied' : e.message}`,
-        'choose a writable path for -o',
-      );
+      throw fileError(path, err, 'choose a writable path for -o');
     }
     return s;
   }
@@ -59,7 +175,18 @@ export class AtomicFileSink implements Sink {
         : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.buffered.push(b);
     this.bufferedBytes += b.length;
-    if (this.bufferedBytes >= 1 << 20) await this.flush();
+    if (this.bufferedBytes >= 1 << 20) await this.flush().catch((err) => this.failed(err));
+  }
+
+  /** A full disk or a read-only place is one line and exit 2, not an internal error. */
+  private failed(err: unknown): never {
+    if (isFsError(err))
+      throw fileError(
+        this.target,
+        err,
+        'free some space or choose another place for -o; the old file is as it was',
+      );
+    throw err;
   }
 
   private async flush(): Promise<void> {
@@ -68,7 +195,13 @@ export class AtomicFileSink implements Sink {
     this.unsynced += this.bufferedBytes;
     this.buffered = [];
     this.bufferedBytes = 0;
-    await this.fh.writev(data);
+    // A short write (the disk filling up) would otherwise drop the rest without a word:
+    // what is left is written again, and that write says why it cannot.
+    const { bytesWritten } = await this.fh.writev(data);
+    if (bytesWritten < byteLength(data)) {
+      const rest = Buffer.concat(data).subarray(bytesWritten);
+      for (let off = 0; off < rest.length; ) off += (await this.fh.write(rest, off)).bytesWritten;
+    }
     // The disk catches up while the export runs, so that the fsync before the rename has
     // only the last few MiB left (20 MB took 9-13 ms at the end of a 200k export).
     if (this.unsynced >= SYNC_EVERY && !this.syncing) {
@@ -85,12 +218,16 @@ export class AtomicFileSink implements Sink {
 
   async commit(): Promise<void> {
     if (!this.fh) return;
-    await this.flush();
-    await this.syncing;
-    await this.fh.sync();
-    await this.fh.close();
-    this.fh = undefined;
-    await rename(this.tmp, this.target);
+    try {
+      await this.flush();
+      await this.syncing;
+      await this.fh.sync();
+      await this.fh.close();
+      this.fh = undefined;
+      await rename(this.tmp, this.target);
+    } catch (err) {
+      this.failed(err);
+    }
     pending.delete(this.tmp);
   }
 
@@ -104,27 +241,62 @@ export class AtomicFileSink implements Sink {
   }
 }
 
-/** Writes a small file atomically (checkpoints): temp, fsync, rename. */
-export function writeFileAtomicSync(target: string, data: string, mode = 0o600): void {
+/** A small file written and flushed beside its target, waiting to replace it. */
+export interface Staged {
+  /** Replaces the target (a rename); on failure the temporary file is removed. */
+  commit(): void;
+  /** Removes the temporary file; the target stays as it was. */
+  discard(): void;
+}
+
+function removeTemp(tmp: string): void {
+  try {
+    unlinkSync(tmp);
+  } catch {
+    /* never created, or gone */
+  }
+  pending.delete(tmp);
+}
+
+/**
+ * Writes `data` to a temporary file beside `target` and flushes it to disk, so that what
+ * can fail (a full disk, a read-only place) fails before anything else is replaced.
+ */
+export function stageFileSync(target: string, data: string, mode = 0o600): Staged {
+  sweepStaleTemps(target);
   const tmp = tempPathFor(target);
   pending.add(tmp);
   try {
     const fd = openSync(tmp, 'wx', mode);
     try {
-      writeSync(fd, data);
+      // A short write (the disk filling up) is followed by one that says why.
+      const buf = Buffer.from(data, 'utf8');
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
-    renameSync(tmp, target);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* never created */
-    }
+    removeTemp(tmp);
     throw err;
-  } finally {
-    pending.delete(tmp);
   }
+  return {
+    commit() {
+      try {
+        renameSync(tmp, target);
+        pending.delete(tmp);
+      } catch (err) {
+        removeTemp(tmp);
+        throw err;
+      }
+    },
+    discard() {
+      removeTemp(tmp);
+    },
+  };
+}
+
+/** Writes a small file atomically: temp, fsync, rename. */
+export function writeFileAtomicSync(target: string, data: string, mode = 0o600): void {
+  stageFileSync(target, data, mode).commit();
 }

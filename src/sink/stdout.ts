@@ -1,7 +1,10 @@
 // Standard output as a sink, with backpressure. A closed pipe (`posdata sales | head`)
-// is not an error: the run ends quietly with exit 0.
+// is not an error: the run ends quietly with exit 0. Every other write error is (a full
+// disk behind `> file`, /dev/full): the run fails and a checkpoint does not advance.
+import { fstatSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { Sink } from '../render/sink.js';
+import { fileError } from './fserror.js';
 
 export class PipeClosed extends Error {
   constructor() {
@@ -9,31 +12,80 @@ export class PipeClosed extends Error {
   }
 }
 
+const HINT = 'free some space or write elsewhere (-o FILE)';
+
+/** fd 1 when it is a file or a device: written synchronously and whole. */
+function fileDescriptor(out: Writable): number | undefined {
+  if (out !== process.stdout || process.stdout.isTTY) return undefined;
+  try {
+    const st = fstatSync(1);
+    return st.isFile() || st.isCharacterDevice() || st.isBlockDevice() ? 1 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class StreamSink implements Sink {
   private closed = false;
+  private failure: Error | undefined;
+  /**
+   * Node writes a redirected stdout with one write(2) per chunk and drops what a short write
+   * left over (the last bytes before a disk fills up): a file or device is written here,
+   * until every byte is out or the error says why not.
+   */
+  private readonly fd: number | undefined;
+
   constructor(private readonly out: Writable = process.stdout) {
-    out.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') this.closed = true;
-    });
+    this.fd = fileDescriptor(out);
+    out.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
+  }
+
+  private failed(err: NodeJS.ErrnoException): void {
+    if (err.code === 'EPIPE') this.closed = true;
+    else if (err.code !== 'ERR_STREAM_DESTROYED') this.failure ??= err;
+  }
+
+  /** Why writing stopped: the error itself, or a closed pipe. */
+  private stopped(): Error | undefined {
+    if (this.failure) return fileError('standard output', this.failure, HINT);
+    if (this.closed) return new PipeClosed();
+    return undefined;
   }
 
   write(chunk: string | Uint8Array): Promise<void> {
-    if (this.closed) return Promise.reject(new PipeClosed());
+    const stop = this.stopped();
+    if (stop) return Promise.reject(stop);
+    if (this.fd !== undefined) {
+      try {
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        for (let off = 0; off < buf.length; ) off += writeSync(this.fd, buf, off);
+      } catch (err) {
+        this.failed(err as NodeJS.ErrnoException);
+        return Promise.reject(this.stopped() ?? err);
+      }
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const ok = this.out.write(chunk, (err) => {
-        if (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') {
-            this.closed = true;
-            reject(new PipeClosed());
-          } else reject(err);
-        }
+        if (!err) return;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ERR_STREAM_DESTROYED' && !this.failure) this.closed = true;
+        else this.failed(err as NodeJS.ErrnoException);
+        reject(this.stopped() ?? err);
       });
       if (ok) resolve();
       else this.out.once('drain', resolve);
     });
   }
 
-  async commit(): Promise<void> {}
+  /** Every byte written is out, or the error that stopped it is thrown. */
+  async commit(): Promise<void> {
+    if (this.fd === undefined && !this.out.destroyed) {
+      await new Promise<void>((resolve) => this.out.write('', () => resolve()));
+    }
+    const stop = this.stopped();
+    if (stop) throw stop;
+  }
+
   async abort(): Promise<void> {}
 }

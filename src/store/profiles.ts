@@ -126,13 +126,22 @@ export class ProfileStore {
     // conf reads and replaces the file itself: check it first, without following a link.
     readPrivate(join(dir, 'config.json'));
     const { default: ConfClass } = await import('conf');
-    const conf = new ConfClass<StoreShape>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'posdata',
-      configFileMode: 0o600,
-      defaults: { profiles: {} },
-    });
+    let conf: Conf<StoreShape>;
+    try {
+      conf = new ConfClass<StoreShape>({
+        cwd: dir,
+        configName: 'config',
+        projectName: 'posdata',
+        configFileMode: 0o600,
+        defaults: { profiles: {} },
+      });
+    } catch (err) {
+      // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
+      throw new UsageError(
+        `the posdata store ${join(dir, 'config.json')} is damaged (${(err as Error).message.split('\n')[0]})`,
+        'fix it, or move it away and run posdata login again',
+      );
+    }
     return new ProfileStore(conf, undefined, conf.path);
   }
 
