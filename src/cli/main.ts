@@ -7,7 +7,7 @@ import { redactor } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
-import { number, positiveInt } from './values.js';
+import { number, positiveInt, rate } from './values.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -28,7 +28,12 @@ function connectionOptions(c: Command): Command {
     .option('--user <login>', 'Odoo login (env POSDATA_USER)')
     .addOption(new Option('--protocol <p>', 'auto, jsonrpc or json2').choices(['auto', 'jsonrpc', 'json2']))
     .option('--timeout <seconds>', 'bound on each request', number('--timeout', 1), 60)
-    .option('--rate <n>', 'at most N requests a minute; 0 for no limit', number('--rate', 0), 60)
+    .option(
+      '--rate <n>',
+      'at most N requests a minute (0.5: one every 2 minutes); 0 for no limit',
+      rate('--rate'),
+      60,
+    )
     .option(
       '--retries <n>',
       'retries of a read on timeouts, resets, 429 and 502/503/504',

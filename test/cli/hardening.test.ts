@@ -1,0 +1,59 @@
+// Issue 18, the usage cases: values posdata used to take, misread or fail on with an
+// internal error. Each row: the exact exit code, one line on stderr starting `posdata:`, no
+// stack trace, nothing on stdout, no output file left.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+let sandbox: any;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  sandbox = await startSandbox({ port: 0, seed: 2, orders: 200, adminKey: SUITE_SECRET });
+  env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
+  dir = mkdtempSync(join(tmpdir(), 'posdata-hardening-'));
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+type Row = [string, string[], number, RegExp?];
+
+const rows: Row[] = [
+  // case 18
+  ['rate too small to wait for', ['sales', '--rate', '0.0000001'], 2, /--rate '0.0000001' is too slow/],
+];
+
+describe('usage errors of issue 18', () => {
+  for (const [name, args, code, match] of rows) {
+    it(`${name} → exit ${code}`, async () => {
+      const out = args.includes('-o') || args[0] === 'sandbox' ? args : [...args, '-o', join(dir, 'out.csv')];
+      const withRate = out.includes('--rate') || out[0] === 'sandbox' ? out : [...out, '--rate', '0'];
+      const r = await runCli(withRate, { env, killAfterMs: 20_000 });
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.code, r.stderr).toBe(code);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^posdata: /);
+      expect(r.stderr).not.toMatch(/\n\s+at |Error:|TypeError|node:internal|internal error/);
+      if (match) expect(lines[0]).toMatch(match);
+      expect(r.stdout).toBe('');
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  }
+});
+
+describe('a fractional --rate (case 18)', () => {
+  it('is accepted', async () => {
+    const r = await runCli(['sales', '--rate', '0.5', '--dry-run'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).model).toBe('pos.order');
+  });
+});
