@@ -4,6 +4,7 @@
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { utcToZoneShort } from '../query/time.js';
+import { fixedDecimals, roundAt } from '../render/normalize.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
 
 export interface ReconcileTableOptions {
@@ -28,7 +29,7 @@ interface Line {
   total: boolean;
 }
 
-const signed = (v: number): string => (v > 0 ? `+${v.toFixed(2)}` : v.toFixed(2));
+const signed = (v: number): string => (v > 0 ? `+${fixedDecimals(v, 2)}` : fixedDecimals(v, 2));
 
 export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
@@ -72,13 +73,13 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   });
   const money = (vals: Record<string, number>): Record<string, string> => {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(vals)) out[k] = k === 'difference' ? signed(v) : v.toFixed(2);
+    for (const [k, v] of Object.entries(vals)) out[k] = k === 'difference' ? signed(v) : fixedDecimals(v, 2);
     return out;
   };
   const total = (label: string, rows: SessionFigures[]): Line => {
     const sum: Record<string, number> = {};
     for (const r of rows) for (const [k, v] of Object.entries(amounts(r))) sum[k] = (sum[k] ?? 0) + v;
-    for (const k of Object.keys(sum)) sum[k] = Math.round(sum[k] * 100) / 100;
+    for (const k of Object.keys(sum)) sum[k] = roundAt(sum[k] as number, 2);
     return {
       cells: {
         register: label,

@@ -6,7 +6,7 @@ import Table from 'cli-table3';
 import type { FieldMap } from '../core/types.js';
 import { utcToZoneShort } from '../query/time.js';
 import type { Renderer } from './formats.js';
-import { precisionOf, type Row, type Value } from './normalize.js';
+import { fixedDecimals, precisionOf, type Row, type Value } from './normalize.js';
 import type { Sink } from './sink.js';
 
 export interface TableOptions {
@@ -105,7 +105,7 @@ export class TableRenderer implements Renderer {
     if (field === 'payments' && Array.isArray(v)) {
       const ps = v as { payment_method_id: [number, string] | null; amount: number }[];
       return {
-        text: ps.map((p) => `${p.payment_method_id?.[1] ?? '?'} ${p.amount.toFixed(2)}`).join(', '),
+        text: ps.map((p) => `${p.payment_method_id?.[1] ?? '?'} ${fixedDecimals(p.amount, 2)}`).join(', '),
         right: false,
       };
     }
@@ -117,7 +117,7 @@ export class TableRenderer implements Renderer {
     }
     if ((type === 'float' || type === 'monetary') && typeof v === 'number') {
       const p = precisionOf(field, def);
-      return { text: p === null ? String(v) : v.toFixed(p), right: true };
+      return { text: p === null ? String(v) : fixedDecimals(v, p), right: true };
     }
     if (typeof v === 'number') return { text: String(v), right: true };
     if (typeof v === 'boolean') return { text: v ? 'yes' : 'no', right: false };
@@ -155,7 +155,7 @@ export class TableRenderer implements Renderer {
     const shown =
       this.rows.length < this.count ? ` (first ${this.rows.length} shown; use --format csv for all)` : '';
     let close = `${this.count} ${this.opts.noun}${shown}`;
-    if (this.opts.sumField && this.count > 0) close += `, total ${this.sum.toFixed(2)}`;
+    if (this.opts.sumField && this.count > 0) close += `, total ${fixedDecimals(this.sum, 2)}`;
     out += `${close}\n`;
     await this.sink.write(out);
   }
