@@ -7,7 +7,7 @@ import { redactor } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
-import { number, positiveInt, rate } from './values.js';
+import { byteSize, number, positiveInt, rate } from './values.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -27,7 +27,17 @@ function connectionOptions(c: Command): Command {
     .option('--db <name>', 'Odoo database (env POSDATA_DB)')
     .option('--user <login>', 'Odoo login (env POSDATA_USER)')
     .addOption(new Option('--protocol <p>', 'auto, jsonrpc or json2').choices(['auto', 'jsonrpc', 'json2']))
-    .option('--timeout <seconds>', 'bound on each request', number('--timeout', 1), 60)
+    .option(
+      '--timeout <seconds>',
+      'bound on each request, from sending it to the last byte of the reply',
+      number('--timeout', 1),
+      60,
+    )
+    .option(
+      '--max-reply <size>',
+      'refuse a reply larger than this (bytes, or e.g. 64MiB, 1GiB; default 256MiB)',
+      byteSize('--max-reply'),
+    )
     .option(
       '--rate <n>',
       'at most N requests a minute (0.5: one every 2 minutes); 0 for no limit',

@@ -43,6 +43,45 @@ export function rate(flag: string) {
   };
 }
 
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  kb: 1000,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  mb: 1000 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+  gb: 1000 ** 3,
+};
+
+/** The largest reply a string can hold once decoded (V8 caps strings near 512 MiB). */
+export const MAX_REPLY_LIMIT = 500 * 1024 ** 2;
+
+/** A size in bytes: `1048576`, `64MiB`, `64M` (MiB, as curl), `500MB` (10^6), `512KiB`. */
+export function byteSize(flag: string) {
+  return (raw: string): number => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw);
+    const unit = m ? UNITS[(m[2] as string).toLowerCase()] : undefined;
+    const n = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : Number.NaN;
+    if (!(n >= 1)) {
+      throw new UsageError(
+        `${flag} '${raw}' is not a size`,
+        `give ${flag} bytes or a size with a unit, e.g. 64MiB, 500MB, 1GiB`,
+      );
+    }
+    if (n > MAX_REPLY_LIMIT) {
+      throw new UsageError(
+        `${flag} '${raw}' is above ${MAX_REPLY_LIMIT / 1024 ** 2} MiB, the most a reply can be read as text`,
+        `give ${flag} at most 500MiB; ask for less with --page-size or --fields`,
+      );
+    }
+    return n;
+  };
+}
+
 export function list(raw: string): string[] {
   return raw
     .split(',')
