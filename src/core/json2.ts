@@ -246,16 +246,29 @@ export class Json2Transport implements Transport {
   }
 
   async version(): Promise<ServerVersion> {
-    let reply = await this.http.get('json/version', {}, true);
-    if (reply.status === 404) reply = await this.http.get('web/version', {}, true);
-    const parsed = parse(reply);
-    const v = parsed.json ? (parsed.value as { version?: unknown; version_info?: unknown }) : undefined;
-    if (reply.status !== 200 || !v || typeof v.version !== 'string' || !Array.isArray(v.version_info)) {
+    const v = await this.probeVersion();
+    if (!v) {
       throw new ProtocolError(
-        `${this.host} did not tell its version (GET /json/version answered HTTP ${reply.status})`,
+        `${this.host} did not tell its version (GET /json/version)`,
         'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
       );
     }
+    return v;
+  }
+
+  /**
+   * GET /json/version (/web/version where that is missing): the version, or null when the
+   * server has no such page or answers something else (not an Odoo 19+). A server failing
+   * (429, 5xx after the retries) or unreachable is an error, not an answer.
+   */
+  async probeVersion(): Promise<ServerVersion | null> {
+    let reply = await this.http.get('json/version', {}, true);
+    if (reply.status === 404) reply = await this.http.get('web/version', {}, true);
+    failing(reply, this.host, 'GET /json/version');
+    const parsed = parse(reply);
+    const v = parsed.json ? (parsed.value as { version?: unknown; version_info?: unknown }) : undefined;
+    if (reply.status !== 200 || !v || typeof v.version !== 'string' || !Array.isArray(v.version_info))
+      return null;
     const info = v.version_info as (string | number)[];
     return {
       server_version: v.version,
@@ -270,7 +283,7 @@ export class Json2Transport implements Transport {
    * JSON-RPC's authenticate(login, key) checks too.
    */
   async authenticate(creds: Credentials): Promise<number> {
-    const ctx = (await this.call(creds, 'res.users', 'context_get', {}, { retry: false })) as {
+    const ctx = (await this.call(creds, 'res.users', 'context_get', {}, { retry: 'auth' })) as {
       uid?: unknown;
     } | null;
     const uid = ctx?.uid;
@@ -287,7 +300,7 @@ export class Json2Transport implements Transport {
         'res.users',
         'read',
         { ids: [uid], fields: ['login'] },
-        { retry: false },
+        { retry: 'auth' },
       )) as { login?: unknown }[] | null;
       owner = Array.isArray(rows) ? rows[0]?.login : undefined;
     } catch (err) {
@@ -347,15 +360,14 @@ export async function detectProtocol(
   secret: string,
 ): Promise<Protocol> {
   const t = new Json2Transport(http, db);
-  let major = Number.NaN;
-  try {
-    major = majorVersion(await t.version());
-  } catch {
-    major = Number.NaN;
-  }
+  // Every probe is retried as a read call is; one that still fails fails login rather than
+  // guess JSON-RPC (which would store the wrong protocol for an API key, issue 18).
+  const v = await t.probeVersion();
+  const major = v ? majorVersion(v) : Number.NaN;
   let offered = major >= 19;
   if (Number.isNaN(major)) {
-    const probe = await http.post('json/2/res.users/context_get', '{}', { 'x-odoo-database': db }, false);
+    const probe = await http.post('json/2/res.users/context_get', '{}', { 'x-odoo-database': db }, true);
+    failing(probe, http.base.host, 'POST /json/2/res.users/context_get');
     offered = probe.status === 401;
   }
   if (!offered) return 'jsonrpc';
@@ -363,10 +375,21 @@ export async function detectProtocol(
     await t.authenticate({ db, login, secret });
     return 'json2';
   } catch (err) {
-    // A refused secret shaped like an Odoo API key (40 hex digits) is an expired or revoked
-    // key, not a password: stay on JSON-2 so that login says so and how to make a new one.
-    if (err instanceof AuthError && API_KEY_SHAPE.test(secret)) return 'json2';
-    return 'jsonrpc';
+    // Refused as a bearer key: a password, which JSON-RPC takes. A refused secret shaped like
+    // an Odoo API key (40 hex digits) is an expired or revoked key, not a password: stay on
+    // JSON-2 so that login says so and how to make a new one. Anything else is no answer.
+    if (!(err instanceof AuthError)) throw err;
+    return API_KEY_SHAPE.test(secret) ? 'json2' : 'jsonrpc';
+  }
+}
+
+/** A probe's reply that says the server is failing, after the retries: exit 6. */
+function failing(reply: HttpReply, host: string, what: string): void {
+  if (reply.status === 429 || reply.status >= 500) {
+    throw new ProtocolError(
+      `${host} answered ${what} with HTTP ${reply.status}, so posdata cannot tell which protocol it offers`,
+      'try again later, or choose one with --protocol jsonrpc|json2',
+    );
   }
 }
 
