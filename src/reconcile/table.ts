@@ -5,6 +5,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { utcToZoneShort } from '../query/time.js';
 import { fixedDecimals, roundAt } from '../render/normalize.js';
+import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
 
 export interface ReconcileTableOptions {
@@ -117,6 +118,9 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   }
   if (rec.sessions.length > 1) lines.push(total(ordered.length > 1 ? 'All' : g0(ordered), rec.sessions));
 
+  // Register, session and method names come from Odoo: their control characters are escaped.
+  for (const l of lines) for (const k of Object.keys(l.cells)) l.cells[k] = visible(l.cells[k] as string);
+  for (const c of columns) c.label = visible(c.label);
   const kept = fitColumns(columns, lines, o.columns);
   const table = new Table({
     head: kept.map((c) => (o.color ? chalk.bold(c.label) : c.label)),
@@ -144,7 +148,7 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   } else {
     const short = differing.filter((s) => s.difference < 0).length;
     const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
+    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${visible(worst.session)})`;
   }
   const hidden = columns.length - kept.length;
   if (hidden > 0 && rec.sessions.length > 0)

@@ -8,6 +8,7 @@ import { utcToZoneShort } from '../query/time.js';
 import type { Renderer } from './formats.js';
 import { fixedDecimals, precisionOf, type Row, type Value } from './normalize.js';
 import type { Sink } from './sink.js';
+import { visible } from './visible.js';
 
 export interface TableOptions {
   columns: number;
@@ -93,7 +94,13 @@ export class TableRenderer implements Renderer {
     }
   }
 
+  /** A cell's text, its control characters escaped: names come from Odoo, not from us. */
   private cell(field: string, v: Value): { text: string; right: boolean } {
+    const c = this.rawCell(field, v);
+    return { text: visible(c.text), right: c.right };
+  }
+
+  private rawCell(field: string, v: Value): { text: string; right: boolean } {
     const def = this.defs[field];
     const type = def?.type;
     if (v === null || v === undefined) return { text: '', right: false };
@@ -166,7 +173,7 @@ export class TableRenderer implements Renderer {
       ...this.fields.filter((f) => !this.opts.preferred.includes(f)),
     ];
     const cols = order.map((field) => {
-      const label = LABELS[field] ?? field.replace(/_id$/, '').replace(/_ids$/, 's');
+      const label = visible(LABELS[field] ?? field.replace(/_id$/, '').replace(/_ids$/, 's'));
       let width = label.length;
       let right = false;
       const type = this.defs[field]?.type ?? '';
