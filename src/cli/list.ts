@@ -11,7 +11,7 @@ import {
 } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
-import { parseDomain, type QueryFlags } from '../query/build.js';
+import { MAX_JSON_DEPTH, nestsDeeper, parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { type ConnectionOptions, openSession } from './connection.js';
@@ -61,6 +61,12 @@ export function contextFrom(o: ListOptions): Record<string, unknown> | undefined
       throw new UsageError(
         '--context is not JSON',
         'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
+      );
+    }
+    if (nestsDeeper(v)) {
+      throw new UsageError(
+        `--context nests more than ${MAX_JSON_DEPTH} deep`,
+        'give a flat JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
       );
     }
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {

@@ -7,7 +7,7 @@ import { redactor } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
-import { byteSize, number, positiveInt, rate } from './values.js';
+import { byteSize, number, port, positiveInt, rate } from './values.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -240,7 +240,7 @@ function build(only?: string): Command {
       .command('sandbox')
       .description('Start the bundled Odoo-compatible server with generated POS data (loopback)')
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8069)
+      .option('--port <port>', 'port (0 = any free port)', port('--port'), 8069)
       .option('--seed <n>', 'the same seed gives the same data', positiveInt('--seed', 0), 1)
       .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
       .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
@@ -267,8 +267,8 @@ function build(only?: string): Command {
             '--no-jsonrpc needs --odoo-version 19',
             'Odoo 17 has no JSON-2 to fall back on',
           );
-        const { runSandboxCommand } = await import('../sandbox/index.js');
-        await runSandboxCommand({
+        const { runSandboxCommand, SandboxOptionError } = await import('../sandbox/index.js');
+        const run = runSandboxCommand({
           host: opts.host,
           port: opts.port,
           seed: opts.seed,
@@ -279,6 +279,20 @@ function build(only?: string): Command {
           faults: opts.faults,
           jsonrpc: opts.jsonrpc,
         });
+        // The sandbox shares no code with the client: its refusals become usage errors here.
+        await run.catch((err: NodeJS.ErrnoException) => {
+          if (err instanceof SandboxOptionError) throw new UsageError(err.message, err.hint);
+          if (err.code === 'EADDRINUSE')
+            throw new UsageError(
+              `port ${opts.port} on ${opts.host} is already in use`,
+              'choose another with --port (0 = any free port)',
+            );
+          if (err.code === 'EACCES')
+            throw new UsageError(`not allowed to listen on port ${opts.port}`, 'use a port above 1023');
+          if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+            throw new UsageError(`cannot listen on ${opts.host}: no such local address`, 'check --host');
+          throw err;
+        });
       });
 
   if (want('serve')) {
@@ -286,7 +300,7 @@ function build(only?: string): Command {
       .command('serve')
       .description("Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)")
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8080)
+      .option('--port <port>', 'port (0 = any free port)', port('--port'), 8080)
       .option('--token-ttl <seconds>', 'token lifetime', positiveInt('--token-ttl'), 3600)
       .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60);
     connectionOptions(serve);

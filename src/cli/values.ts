@@ -82,6 +82,19 @@ export function byteSize(flag: string) {
   };
 }
 
+/** A TCP port to listen on: 0 (any free port) to 65535. */
+export function port(flag: string) {
+  return (raw: string): number => {
+    const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(n >= 0 && n <= 65535))
+      throw new UsageError(
+        `${flag} '${raw}' is not a port`,
+        `give ${flag} a number from 1 to 65535 (0 = any free port)`,
+      );
+    return n;
+  };
+}
+
 export function list(raw: string): string[] {
   return raw
     .split(',')

@@ -119,11 +119,39 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
   return checkDomain(v, fields, model);
 }
 
+/** How deep JSON may nest in --domain and --context: Odoo's own `any` sub-domains go a few levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Whether a parsed JSON value nests deeper than `max` lists or objects (counted without recursion). */
+export function nestsDeeper(v: unknown, max = MAX_JSON_DEPTH): boolean {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop() as [unknown, number];
+    if (x === null || typeof x !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const y of Array.isArray(x) ? x : Object.values(x)) stack.push([y, depth + 1]);
+  }
+  return false;
+}
+
+/** A term as JSON for a message: short, and safe on any value. */
+function shown(t: unknown): string {
+  const text = JSON.stringify(t) ?? String(t);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
 /**
  * Checks a domain's shape (leaves, operators, Polish notation) and, given the model's
  * fields, that every leaf names a field Odoo can search.
  */
 export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Domain {
+  // Deeper than any real domain, and every later step (the query hash, the request) would
+  // run out of stack on it.
+  if (nestsDeeper(v))
+    throw new UsageError(
+      `--domain nests lists more than ${MAX_JSON_DEPTH} deep`,
+      'write a flat domain: [["field", "operator", value], ...] with & | ! in front',
+    );
   if (!Array.isArray(v))
     throw new UsageError('--domain is not a list', 'write it as a JSON list, e.g. [["state", "=", "paid"]]');
   let need = 1; // expressions still expected, Polish notation
@@ -136,7 +164,7 @@ export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Doma
     if (t === '!') continue;
     if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string' || typeof t[1] !== 'string') {
       throw new UsageError(
-        `--domain term ${JSON.stringify(t)} is not [field, operator, value]`,
+        `--domain term ${shown(t)} is not [field, operator, value]`,
         'see Odoo domains: [["state", "=", "paid"]]',
       );
     }

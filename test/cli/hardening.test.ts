@@ -29,6 +29,42 @@ type Row = [string, string[], number, RegExp?];
 const rows: Row[] = [
   // case 18
   ['rate too small to wait for', ['sales', '--rate', '0.0000001'], 2, /--rate '0.0000001' is too slow/],
+  // case 22: ordinary problems that were exit 1 "internal error"
+  [
+    'domain 5000 lists deep',
+    ['sales', '--domain', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    2,
+    /--domain .*deep/,
+  ],
+  [
+    'domain value 5000 lists deep',
+    ['sales', '--domain', `[["id", "in", ${'['.repeat(5000)}${']'.repeat(5000)}]]`],
+    2,
+    /--domain .*deep/,
+  ],
+  [
+    'context 5000 deep',
+    ['sales', '--context', `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`],
+    2,
+    /--context .*deep/,
+  ],
+  ['sandbox port 70000', ['sandbox', '--port', '70000'], 2, /--port '70000'/],
+  ['serve port 70000', ['serve', '--port', '70000'], 2, /--port '70000'/],
+  [
+    'sandbox unknown fault',
+    ['sandbox', '--port', '0', '--faults', 'bogus@1'],
+    2,
+    /--faults: unknown fault kind 'bogus'/,
+  ],
+  [
+    'sandbox fault rate above 1',
+    ['sandbox', '--port', '0', '--faults', 'rate=2:502'],
+    2,
+    /--faults: bad fault rate/,
+  ],
+  ['sandbox fault rule unreadable', ['sandbox', '--port', '0', '--faults', 'now'], 2, /--faults/],
+  ['sandbox fault at 0', ['sandbox', '--port', '0', '--faults', '502@0'], 2, /--faults/],
+  ['sandbox fault seed not a number', ['sandbox', '--port', '0', '--faults', 'seed=x;502@1'], 2, /--faults/],
 ];
 
 describe('usage errors of issue 18', () => {
@@ -48,6 +84,29 @@ describe('usage errors of issue 18', () => {
       expect(readdirSync(dir)).toEqual([]);
     });
   }
+});
+
+describe('a port in use (case 22)', () => {
+  it('sandbox and serve: exit 2, one line, what to do', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      for (const cmd of ['sandbox', 'serve']) {
+        const r = await runCli([cmd, '--port', port], { env, killAfterMs: 20_000 });
+        expect(r.signal, r.stderr).toBeNull();
+        expect(r.code, r.stderr).toBe(2);
+        const lines = r.stderr.trimEnd().split('\n');
+        expect(lines, r.stderr).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(`^posdata: port ${port} on 127.0.0.1 is already in use; .*--port`),
+        );
+      }
+    } finally {
+      taken.close();
+    }
+  });
 });
 
 describe('a fractional --rate (case 18)', () => {
