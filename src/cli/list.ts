@@ -11,7 +11,7 @@ import {
 } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
-import { MAX_JSON_DEPTH, nestsDeeper, parseDomain, type QueryFlags } from '../query/build.js';
+import { checkJsonValue, parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { type ConnectionOptions, openSession } from './connection.js';
@@ -63,12 +63,7 @@ export function contextFrom(o: ListOptions): Record<string, unknown> | undefined
         'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
       );
     }
-    if (nestsDeeper(v)) {
-      throw new UsageError(
-        `--context nests more than ${MAX_JSON_DEPTH} deep`,
-        'give a flat JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
-      );
-    }
+    checkJsonValue(v, '--context', 'a flat JSON object, e.g. --context \'{"lang": "fr_BE"}\'');
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       throw new UsageError(
         '--context is not a JSON object',
@@ -125,9 +120,6 @@ export async function runList(
       );
     }
     orderId = Number(arg);
-  }
-  if (o.delimiter !== undefined && [...o.delimiter].length !== 1) {
-    throw new UsageError(`--delimiter '${o.delimiter}' is not one character`, 'use e.g. --delimiter ";"');
   }
   if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
     throw new UsageError(

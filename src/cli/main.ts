@@ -7,7 +7,7 @@ import { redactor } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
-import { byteSize, number, port, positiveInt, rate } from './values.js';
+import { byteSize, delimiter, number, port, positiveInt, rate } from './values.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -65,7 +65,12 @@ function outputOptions(c: Command): Command {
     )
     .option('-o, --output <file>', 'write to FILE atomically; the format follows its extension')
     .option('--excel', 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised')
-    .option('--delimiter <char>', 'csv field separator (e.g. ";" for European spreadsheets)', ',')
+    .option(
+      '--delimiter <char>',
+      'csv field separator (e.g. ";" for European spreadsheets)',
+      delimiter('--delimiter'),
+      ',',
+    )
     .option('--decimal <char>', "csv decimal mark: '.' or ','", '.');
 }
 
@@ -340,6 +345,12 @@ export async function main(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug');
   if (argv.length === 0) {
     build().outputHelp();
+    return;
+  }
+  // `posdata salez --help` would print the root help with exit 0, as if all were well.
+  if (first !== undefined && command === undefined && first !== 'help') {
+    process.exitCode = fail(new UsageError(`unknown command '${first}'`, 'see posdata --help'), debug);
+    setTimeout(() => process.exit(process.exitCode), 50).unref();
     return;
   }
   const program = build(command);

@@ -95,6 +95,20 @@ export function port(flag: string) {
   };
 }
 
+/** `--delimiter`: one character that can separate CSV cells (not a quote, CR or LF). */
+export function delimiter(flag: string) {
+  return (raw: string): string => {
+    if ([...raw].length !== 1)
+      throw new UsageError(`${flag} '${raw}' is not one character`, `use e.g. ${flag} ";"`);
+    if (raw === '"' || raw === '\n' || raw === '\r')
+      throw new UsageError(
+        `${flag} ${JSON.stringify(raw)} cannot separate CSV cells: it quotes or ends them`,
+        `use e.g. ${flag} ";" or ${flag} "|"`,
+      );
+    return raw;
+  };
+}
+
 export function list(raw: string): string[] {
   return raw
     .split(',')

@@ -122,16 +122,36 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
 /** How deep JSON may nest in --domain and --context: Odoo's own `any` sub-domains go a few levels. */
 export const MAX_JSON_DEPTH = 32;
 
-/** Whether a parsed JSON value nests deeper than `max` lists or objects (counted without recursion). */
-export function nestsDeeper(v: unknown, max = MAX_JSON_DEPTH): boolean {
+/**
+ * What is wrong with a parsed JSON value that posdata would pass on: null when nothing;
+ * 'deep' when lists or objects nest deeper than `max` (counted without recursion);
+ * 'number' when a number is out of range (`1e400` parses to Infinity, sent as null).
+ */
+export function jsonTrouble(v: unknown, max = MAX_JSON_DEPTH): 'deep' | 'number' | null {
   const stack: [unknown, number][] = [[v, 0]];
   while (stack.length > 0) {
     const [x, depth] = stack.pop() as [unknown, number];
+    if (typeof x === 'number' && !Number.isFinite(x)) return 'number';
     if (x === null || typeof x !== 'object') continue;
-    if (depth + 1 > max) return true;
+    if (depth + 1 > max) return 'deep';
     for (const y of Array.isArray(x) ? x : Object.values(x)) stack.push([y, depth + 1]);
   }
-  return false;
+  return null;
+}
+
+/** The usage error for a --domain or --context value that jsonTrouble finds fault with. */
+export function checkJsonValue(v: unknown, flag: string, example: string): void {
+  const trouble = jsonTrouble(v);
+  if (trouble === 'deep')
+    throw new UsageError(
+      `${flag} nests lists or objects more than ${MAX_JSON_DEPTH} deep`,
+      `write ${example}`,
+    );
+  if (trouble === 'number')
+    throw new UsageError(
+      `${flag} holds a number out of range (such as 1e400), which JSON would send as null`,
+      'give numbers between -1.7e308 and 1.7e308',
+    );
 }
 
 /** A term as JSON for a message: short, and safe on any value. */
@@ -147,11 +167,7 @@ function shown(t: unknown): string {
 export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Domain {
   // Deeper than any real domain, and every later step (the query hash, the request) would
   // run out of stack on it.
-  if (nestsDeeper(v))
-    throw new UsageError(
-      `--domain nests lists more than ${MAX_JSON_DEPTH} deep`,
-      'write a flat domain: [["field", "operator", value], ...] with & | ! in front',
-    );
+  checkJsonValue(v, '--domain', 'a flat domain: [["field", "operator", value], ...] with & | ! in front');
   if (!Array.isArray(v))
     throw new UsageError('--domain is not a list', 'write it as a JSON list, e.g. [["state", "=", "paid"]]');
   let need = 1; // expressions still expected, Polish notation

@@ -3,9 +3,9 @@
 // stack trace, nothing on stdout, no output file left.
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
 let sandbox: any;
@@ -65,6 +65,27 @@ const rows: Row[] = [
   ['sandbox fault rule unreadable', ['sandbox', '--port', '0', '--faults', 'now'], 2, /--faults/],
   ['sandbox fault at 0', ['sandbox', '--port', '0', '--faults', '502@0'], 2, /--faults/],
   ['sandbox fault seed not a number', ['sandbox', '--port', '0', '--faults', 'seed=x;502@1'], 2, /--faults/],
+  // case 23
+  ['delimiter a double quote', ['sales', '--delimiter', '"'], 2, /--delimiter/],
+  ['delimiter a newline', ['sales', '--delimiter', '\n'], 2, /--delimiter/],
+  ['delimiter a carriage return', ['sales', '--delimiter', '\r'], 2, /--delimiter/],
+  ['delimiter on reconcile', ['reconcile', '--delimiter', '"'], 2, /--delimiter/],
+  [
+    'domain number out of range',
+    ['sales', '--domain', '[["amount_total", ">", 1e400]]'],
+    2,
+    /--domain .*1e400|--domain .*number/,
+  ],
+  ['context number out of range', ['sales', '--context', '{"x": -1e400}'], 2, /--context .*number/],
+  [
+    'from with offset +25:00',
+    ['sales', '--from', '2026-11-01T10:00+25:00'],
+    2,
+    /--from '2026-11-01T10:00\+25:00'/,
+  ],
+  ['to with offset -13:60', ['sales', '--to', '2026-11-01 10:00-13:60'], 2, /--to/],
+  ['unknown command with --help', ['salez', '--help'], 2, /unknown command 'salez'/],
+  ['unknown command with -h', ['nosuch', '-h'], 2, /unknown command 'nosuch'/],
 ];
 
 describe('usage errors of issue 18', () => {
@@ -106,6 +127,56 @@ describe('a port in use (case 22)', () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe('smaller things (case 23)', () => {
+  it('an offset within ±14:00 is still accepted', async () => {
+    const r = await runCli(['sales', '--from', '2026-11-01T10:00+14:00', '--dry-run', '--rate', '0'], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2026-10-31 20:00:00');
+  });
+
+  it('a known command with --help still prints its help', async () => {
+    const r = await runCli(['sales', '--help'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: posdata sales/);
+  });
+
+  it('an interrupt without -o does not speak of -o', async () => {
+    // A server that accepts the request and never answers: posdata waits until interrupted.
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    try {
+      const r = await runCli(['sales', '--protocol', 'jsonrpc', '--rate', '0'], {
+        env: {
+          POSDATA_CONFIG_DIR: env.POSDATA_CONFIG_DIR,
+          POSDATA_URL: url,
+          POSDATA_DB: 'demo',
+          POSDATA_USER: 'admin',
+          POSDATA_PASSWORD: 'x',
+        },
+        killAfterMs: 1500,
+        killSignal: 'SIGINT',
+      });
+      expect(r.code).toBe(130);
+      expect(r.stderr).toBe('posdata: interrupted by SIGINT\n');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('config folders of the tests live in the run folder that the global teardown removes', () => {
+    const run = process.env.POSDATA_TEST_TMP;
+    expect(run, 'the global setup makes one folder per run').toBeTruthy();
+    const d = freshConfigDir();
+    expect(dirname(d)).toBe(run);
+    expect(basename(d)).toMatch(/^posdata-test-cfg-/);
   });
 });
 
