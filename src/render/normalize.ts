@@ -29,9 +29,21 @@ const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 
 export function roundAt(v: number, digits: number | null): number {
   if (digits === null) return Number(v.toPrecision(12));
   const f = POW10[digits] ?? 10 ** digits;
+  const x = v * f;
   // The common case, cheap: n / f is the double nearest n·10^-digits, so v has at most
   // `digits` decimals exactly when it equals it.
-  if (Math.round(v * f) / f === v) return v === 0 ? 0 : v;
+  if (Math.round(x) / f === v) return v === 0 ? 0 : v;
+  // Binary noise (12.580000000000002, a third of Odoo's amounts): x is far from a half
+  // compared with how far the decimal text can be from v (2 ulp of x), so the text rounds
+  // where |x| does. The result is the double nearest N·10^-digits, as the text's would be.
+  const a = x < 0 ? -x : x;
+  if (a < 2 ** 52) {
+    const half = a - Math.floor(a) - 0.5;
+    if (half > a * 1e-15 || -half > a * 1e-15) {
+      const r = (half > 0 ? Math.ceil(a) : Math.floor(a)) / f;
+      return r === 0 ? 0 : x < 0 ? -r : r;
+    }
+  }
   return roundText(v, digits);
 }
 

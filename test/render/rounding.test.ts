@@ -90,13 +90,23 @@ describe('roundAt', () => {
         fc.oneof(
           fc.double({ min: -1e12, max: 1e12, noNaN: true }),
           fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000),
+          // Halves and binary noise next to them and next to whole cents, at every size.
+          fc
+            .tuple(fc.integer({ min: -(2 ** 50), max: 2 ** 50 }), fc.constantFrom(5, 4, 6, 0, 1, 9))
+            .map(([n, last]) => (n * 10 + last) / 1000),
+          fc
+            .tuple(fc.integer({ min: -1e12, max: 1e12 }), fc.integer({ min: -4, max: 4 }))
+            .map(([n, k]) => n / 100 + k * Number.EPSILON * Math.abs(n / 100)),
+          fc
+            .tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 1, max: 4 }))
+            .map(([n, k]) => (n + 0.5) / 100 + k * Number.EPSILON * ((n + 0.5) / 100)),
         ),
         fc.integer({ min: 0, max: 4 }),
         (v, d) => {
           expect(roundAt(v, d)).toBe(byHand(v, d) + 0);
         },
       ),
-      { numRuns: 20000 },
+      { numRuns: 50000 },
     );
   });
 });
