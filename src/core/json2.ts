@@ -258,8 +258,8 @@ export class Json2Transport implements Transport {
 
   /**
    * GET /json/version (/web/version where that is missing): the version, or null when the
-   * server has no such page or answers something else (not an Odoo 19+). A server failing
-   * (429, 5xx after the retries) or unreachable is an error, not an answer.
+   * server has no such page or answers something else (not an Odoo 19+). A server or proxy
+   * unavailable (429, 502/503/504 after the retries) or unreachable is an error, not an answer.
    */
   async probeVersion(): Promise<ServerVersion | null> {
     let reply = await this.http.get('json/version', {}, true);
@@ -383,9 +383,13 @@ export async function detectProtocol(
   }
 }
 
-/** A probe's reply that says the server is failing, after the retries: exit 6. */
+/**
+ * A probe's reply that says the server or a proxy is unavailable, after the retries: exit 6.
+ * Other statuses (a 400 or 500 from an older Odoo's route for another request type) are
+ * answers: no JSON-2 there.
+ */
 function failing(reply: HttpReply, host: string, what: string): void {
-  if (reply.status === 429 || reply.status >= 500) {
+  if ([429, 502, 503, 504].includes(reply.status)) {
     throw new ProtocolError(
       `${host} answered ${what} with HTTP ${reply.status}, so posdata cannot tell which protocol it offers`,
       'try again later, or choose one with --protocol jsonrpc|json2',
