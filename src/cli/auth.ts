@@ -66,8 +66,6 @@ export async function negotiateProtocol(
   try {
     const { detectProtocol } = await import('../core/json2.js');
     return await detectProtocol(http, db, login, secret);
-  } catch {
-    return 'jsonrpc';
   } finally {
     await http.close();
   }

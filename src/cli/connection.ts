@@ -18,6 +18,8 @@ export interface ConnectionOptions {
   user?: string;
   protocol?: 'auto' | Protocol;
   timeout?: number;
+  /** --max-reply, in bytes; undefined = the default (256 MiB). */
+  maxReply?: number;
   rate?: number;
   retries?: number;
   caFile?: string;
@@ -53,6 +55,7 @@ export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
     io.err(`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
   return new Http(url, {
     timeoutMs: (o.timeout ?? 60) * 1000,
+    maxReplyBytes: o.maxReply,
     rate: o.rate ?? 60,
     retries: o.retries ?? 4,
     caFile: o.caFile,
@@ -63,12 +66,13 @@ export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
   });
 }
 
-/** A short-lived Http for protocol detection: no rate limit, no retries, no repeated warnings. */
+/** A short-lived Http for protocol detection: no rate limit, no repeated warnings; retried as reads are. */
 export function probeHttp(url: URL, o: ConnectionOptions): Http {
   return new Http(url, {
     timeoutMs: (o.timeout ?? 60) * 1000,
+    maxReplyBytes: o.maxReply,
     rate: 0,
-    retries: 0,
+    retries: o.retries ?? 4,
     caFile: o.caFile,
     insecure: o.insecure,
   });
@@ -152,8 +156,6 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
     try {
       const { detectProtocol } = await import('../core/json2.js');
       protocol = await detectProtocol(probe, db, login, secret);
-    } catch {
-      protocol = 'jsonrpc';
     } finally {
       await probe.close();
     }

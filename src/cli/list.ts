@@ -14,7 +14,7 @@ import {
 } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
-import { parseDomain, type QueryFlags } from '../query/build.js';
+import { checkJsonValue, parseDomain, type QueryFlags } from '../query/build.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { resolveTarget, type Staged, sameFile } from '../sink/atomic.js';
@@ -67,6 +67,7 @@ export function contextFrom(o: ListOptions): Record<string, unknown> | undefined
         'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
       );
     }
+    checkJsonValue(v, '--context', 'a flat JSON object, e.g. --context \'{"lang": "fr_BE"}\'');
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       throw new UsageError(
         '--context is not a JSON object',
@@ -125,9 +126,6 @@ export async function runList(
       );
     }
     orderId = Number(arg);
-  }
-  if (o.delimiter !== undefined && [...o.delimiter].length !== 1) {
-    throw new UsageError(`--delimiter '${o.delimiter}' is not one character`, 'use e.g. --delimiter ";"');
   }
   if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
     throw new UsageError(

@@ -7,7 +7,7 @@ import { redactor } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
-import { number, positiveInt } from './values.js';
+import { byteSize, delimiter, number, port, positiveInt, rate } from './values.js';
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -27,8 +27,23 @@ function connectionOptions(c: Command): Command {
     .option('--db <name>', 'Odoo database (env POSDATA_DB)')
     .option('--user <login>', 'Odoo login (env POSDATA_USER)')
     .addOption(new Option('--protocol <p>', 'auto, jsonrpc or json2').choices(['auto', 'jsonrpc', 'json2']))
-    .option('--timeout <seconds>', 'bound on each request', number('--timeout', 1), 60)
-    .option('--rate <n>', 'at most N requests a minute; 0 for no limit', number('--rate', 0), 60)
+    .option(
+      '--timeout <seconds>',
+      'bound on each request, from sending it to the last byte of the reply',
+      number('--timeout', 1),
+      60,
+    )
+    .option(
+      '--max-reply <size>',
+      'refuse a reply larger than this (bytes, or e.g. 64MiB, 1GiB; default 256MiB)',
+      byteSize('--max-reply'),
+    )
+    .option(
+      '--rate <n>',
+      'at most N requests a minute (0.5: one every 2 minutes); 0 for no limit',
+      rate('--rate'),
+      60,
+    )
     .option(
       '--retries <n>',
       'retries of a read on timeouts, resets, 429 and 502/503/504',
@@ -53,7 +68,12 @@ function outputOptions(c: Command): Command {
     )
     .option('-o, --output <file>', 'write to FILE atomically; the format follows its extension')
     .option('--excel', 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised')
-    .option('--delimiter <char>', 'csv field separator (e.g. ";" for European spreadsheets)', ',')
+    .option(
+      '--delimiter <char>',
+      'csv field separator (e.g. ";" for European spreadsheets)',
+      delimiter('--delimiter'),
+      ',',
+    )
     .option('--decimal <char>', "csv decimal mark: '.' or ','", '.');
 }
 
@@ -267,7 +287,7 @@ function build(only?: string): Command {
       .command('sandbox')
       .description('Start the bundled Odoo-compatible server with generated POS data (loopback)')
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8069)
+      .option('--port <port>', 'port (0 = any free port)', port('--port'), 8069)
       .option('--seed <n>', 'the same seed gives the same data', positiveInt('--seed', 0), 1)
       .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
       .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
@@ -294,8 +314,8 @@ function build(only?: string): Command {
             '--no-jsonrpc needs --odoo-version 19',
             'Odoo 17 has no JSON-2 to fall back on',
           );
-        const { runSandboxCommand } = await import('../sandbox/index.js');
-        await runSandboxCommand({
+        const { runSandboxCommand, SandboxOptionError } = await import('../sandbox/index.js');
+        const run = runSandboxCommand({
           host: opts.host,
           port: opts.port,
           seed: opts.seed,
@@ -306,6 +326,20 @@ function build(only?: string): Command {
           faults: opts.faults,
           jsonrpc: opts.jsonrpc,
         });
+        // The sandbox shares no code with the client: its refusals become usage errors here.
+        await run.catch((err: NodeJS.ErrnoException) => {
+          if (err instanceof SandboxOptionError) throw new UsageError(err.message, err.hint);
+          if (err.code === 'EADDRINUSE')
+            throw new UsageError(
+              `port ${opts.port} on ${opts.host} is already in use`,
+              'choose another with --port (0 = any free port)',
+            );
+          if (err.code === 'EACCES')
+            throw new UsageError(`not allowed to listen on port ${opts.port}`, 'use a port above 1023');
+          if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+            throw new UsageError(`cannot listen on ${opts.host}: no such local address`, 'check --host');
+          throw err;
+        });
       });
 
   if (want('serve')) {
@@ -313,7 +347,7 @@ function build(only?: string): Command {
       .command('serve')
       .description("Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)")
       .option('--host <host>', 'address to bind', '127.0.0.1')
-      .option('--port <port>', 'port (0 = any free port)', positiveInt('--port', 0), 8080)
+      .option('--port <port>', 'port (0 = any free port)', port('--port'), 8080)
       .option('--token-ttl <seconds>', 'token lifetime', positiveInt('--token-ttl'), 3600)
       .option('--client-rate <n>', 'requests a minute per token', positiveInt('--client-rate', 0), 60)
       .option(
@@ -369,6 +403,12 @@ export async function main(argv: string[]): Promise<void> {
   const debug = argv.includes('--debug');
   if (argv.length === 0) {
     build().outputHelp();
+    return;
+  }
+  // `posdata salez --help` would print the root help with exit 0, as if all were well.
+  if (first !== undefined && command === undefined && first !== 'help') {
+    process.exitCode = fail(new UsageError(`unknown command '${first}'`, 'see posdata --help'), debug);
+    setTimeout(() => process.exit(process.exitCode), 50).unref();
     return;
   }
   const program = build(command);

@@ -1,5 +1,6 @@
 // Parsing of flag values: one clear usage error per bad value.
 import { UsageError } from '../core/errors.js';
+import { MIN_RATE } from '../core/ratelimit.js';
 
 export function positiveInt(flag: string, min = 1) {
   return (raw: string): number => {
@@ -22,6 +23,89 @@ export function number(flag: string, min = 0) {
       throw new UsageError(`${flag} '${raw}' is not a number of at least ${min}`, `give ${flag} a number`);
     }
     return n;
+  };
+}
+
+/** `--rate`: requests a minute, 0 for no limit; fractions allowed (0.5 = one every 2 minutes). */
+export function rate(flag: string) {
+  return (raw: string): number => {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n) || n < 0) {
+      throw new UsageError(`${flag} '${raw}' is not a number of at least 0`, `give ${flag} a number`);
+    }
+    if (n > 0 && n < MIN_RATE) {
+      throw new UsageError(
+        `${flag} '${raw}' is too slow to wait for (below ${MIN_RATE}, one request every 1000 minutes)`,
+        `give ${flag} 0 for no limit, or at least ${MIN_RATE}`,
+      );
+    }
+    return n;
+  };
+}
+
+const UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  kb: 1000,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  mb: 1000 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+  gb: 1000 ** 3,
+};
+
+/** The largest reply a string can hold once decoded (V8 caps strings near 512 MiB). */
+export const MAX_REPLY_LIMIT = 500 * 1024 ** 2;
+
+/** A size in bytes: `1048576`, `64MiB`, `64M` (MiB, as curl), `500MB` (10^6), `512KiB`. */
+export function byteSize(flag: string) {
+  return (raw: string): number => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(raw);
+    const unit = m ? UNITS[(m[2] as string).toLowerCase()] : undefined;
+    const n = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : Number.NaN;
+    if (!(n >= 1)) {
+      throw new UsageError(
+        `${flag} '${raw}' is not a size`,
+        `give ${flag} bytes or a size with a unit, e.g. 64MiB, 500MB, 1GiB`,
+      );
+    }
+    if (n > MAX_REPLY_LIMIT) {
+      throw new UsageError(
+        `${flag} '${raw}' is above ${MAX_REPLY_LIMIT / 1024 ** 2} MiB, the most a reply can be read as text`,
+        `give ${flag} at most 500MiB; ask for less with --page-size or --fields`,
+      );
+    }
+    return n;
+  };
+}
+
+/** A TCP port to listen on: 0 (any free port) to 65535. */
+export function port(flag: string) {
+  return (raw: string): number => {
+    const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(n >= 0 && n <= 65535))
+      throw new UsageError(
+        `${flag} '${raw}' is not a port`,
+        `give ${flag} a number from 1 to 65535 (0 = any free port)`,
+      );
+    return n;
+  };
+}
+
+/** `--delimiter`: one character that can separate CSV cells (not a quote, CR or LF). */
+export function delimiter(flag: string) {
+  return (raw: string): string => {
+    if ([...raw].length !== 1)
+      throw new UsageError(`${flag} '${raw}' is not one character`, `use e.g. ${flag} ";"`);
+    if (raw === '"' || raw === '\n' || raw === '\r')
+      throw new UsageError(
+        `${flag} ${JSON.stringify(raw)} cannot separate CSV cells: it quotes or ends them`,
+        `use e.g. ${flag} ";" or ${flag} "|"`,
+      );
+    return raw;
   };
 }
 

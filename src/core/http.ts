@@ -1,7 +1,9 @@
 // The HTTP layer under both transports: one keep-alive undici Agent per run, a per-request
-// timeout, the rate limiter, and undici's retry interceptor (backoff with jitter, Retry-After)
-// for read calls. Authentication goes through a dispatcher without retry: Odoo's login
-// cooldown can lock an account after repeated failures.
+// timeout (the whole request, from sending it to the last byte of its reply), a cap on the
+// reply's size, the rate limiter, and undici's retry interceptor (backoff with jitter,
+// Retry-After) for read calls. Authentication is retried only where the server cannot have
+// judged the secret (429, 502/503/504, a reset before any answer): Odoo's login cooldown
+// can lock an account after repeated failures, so a real rejection is never tried again.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
@@ -15,8 +17,21 @@ import { Agent, retryInterceptor } from './undici.js';
 // speed: keep the baseline compiler.
 setFlagsFromString('--liftoff-only');
 
+/** The default --max-reply: far above a real page (2000 sales are about 1 MB of JSON). */
+export const DEFAULT_MAX_REPLY = 256 * 1024 * 1024;
+
+/**
+ * How a request is retried: `true` for read calls (statuses, resets, timeouts), `'auth'`
+ * for authentication (statuses and resets only: a timed-out login may have been judged),
+ * `false` never.
+ */
+export type RetryPolicy = boolean | 'auth';
+
 export interface HttpOptions {
+  /** Bound on each request, from sending it to the end of its reply. */
   timeoutMs: number;
+  /** Replies larger than this many bytes are refused while they arrive (default 256 MiB). */
+  maxReplyBytes?: number;
   /** Requests a minute; 0 = no limit. */
   rate: number;
   /** Retries after the first try, for read calls. */
@@ -47,6 +62,89 @@ const RETRY_CODES = [
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
 ];
+
+/** What authentication is retried on: the server never judged the secret. */
+const AUTH_RETRY_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
+
+/** The code of the error a request gets when --timeout ends it. */
+const DEADLINE = 'POSDATA_DEADLINE';
+
+/** 256 MiB, 1.5 KiB, 900 B. */
+export function formatBytes(n: number): string {
+  for (const [unit, size] of [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const) {
+    if (n >= size) return `${Number((n / size).toFixed(1))} ${unit}`;
+  }
+  return `${n} B`;
+}
+
+/**
+ * Ends each request `timeoutMs` after it is sent, whatever arrives meanwhile (undici's own
+ * timeouts only bound each silence, so a reply dripped a byte a second never ended). The
+ * request is aborted with an error that the retry interceptor above sees as a timeout, not
+ * as a caller's abort: a read call is retried as after any other timeout.
+ */
+function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) => {
+    let timer: NodeJS.Timeout | undefined;
+    let expired = false;
+    const stop = (): void => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    // The retry handler does not retry a request whose controller says it was aborted.
+    const unaborted = (c: Dispatcher.DispatchController): Dispatcher.DispatchController =>
+      expired
+        ? {
+            get aborted() {
+              return false;
+            },
+            get paused() {
+              return c.paused;
+            },
+            get reason() {
+              return c.reason;
+            },
+            abort: (r) => c.abort(r),
+            pause: () => c.pause(),
+            resume: () => c.resume(),
+          }
+        : c;
+    const h = handler as Dispatcher.DispatchHandler;
+    return dispatch(opts, {
+      onRequestStart(controller, context) {
+        timer = setTimeout(() => {
+          expired = true;
+          const err = new Error(`no complete reply within ${timeoutMs / 1000} s`) as Error & { code: string };
+          err.code = DEADLINE;
+          controller.abort(err);
+        }, timeoutMs);
+        timer.unref?.();
+        h.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade(controller, statusCode, headers, socket) {
+        h.onRequestUpgrade?.(controller, statusCode, headers, socket);
+      },
+      onResponseStart(controller, statusCode, headers, statusMessage) {
+        h.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      },
+      onResponseData(controller, chunk) {
+        h.onResponseData?.(controller, chunk);
+      },
+      onResponseEnd(controller, trailers) {
+        stop();
+        h.onResponseEnd?.(controller, trailers);
+      },
+      onResponseError(controller, err) {
+        stop();
+        h.onResponseError?.(unaborted(controller), err);
+      },
+    });
+  };
+}
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
@@ -131,12 +229,15 @@ export class Http {
   private readonly agent: UndiciAgent;
   private readonly plain: Dispatcher;
   private readonly retrying: Dispatcher;
+  private readonly authRetrying: Dispatcher;
+  private readonly maxReply: number;
 
   constructor(
     readonly base: URL,
     readonly opts: HttpOptions,
   ) {
     this.limiter = new RateLimiter(opts.rate);
+    this.maxReply = opts.maxReplyBytes ?? DEFAULT_MAX_REPLY;
     const connect: Record<string, unknown> = {};
     if (opts.caFile) {
       let ca: string;
@@ -165,21 +266,20 @@ export class Http {
     const minB = opts.minBackoffMs ?? 500;
     const maxB = opts.maxBackoffMs ?? 30_000;
     const onRetry = opts.onRetry;
-    this.plain = this.agent.compose(rateLimit);
-    this.retrying = this.agent.compose(
-      rateLimit,
+    const deadline = deadlineInterceptor(opts.timeoutMs);
+    const retryOn = (codes: string[]) =>
       retryInterceptor({
         maxRetries: opts.retries,
         methods: ['POST', 'GET'],
         statusCodes: RETRY_STATUS,
-        errorCodes: RETRY_CODES,
+        errorCodes: codes,
         throwOnError: false,
         // undici's default policy, with jitter so that many cron jobs do not retry in step.
         retry(err, { state }, cb) {
           const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string> };
           const retriable =
             (e.statusCode != null && RETRY_STATUS.includes(e.statusCode)) ||
-            (e.statusCode == null && e.code != null && RETRY_CODES.includes(e.code));
+            (e.statusCode == null && e.code != null && codes.includes(e.code));
           if (!retriable || state.counter > opts.retries) return cb(err);
           const after = Number(e.headers?.['retry-after']);
           const backoff = Math.min(minB * 2 ** (state.counter - 1), maxB);
@@ -190,12 +290,18 @@ export class Http {
           onRetry?.({
             attempt: state.counter,
             waitMs: Math.round(waitMs),
-            reason: e.statusCode ? `HTTP ${e.statusCode}` : (e.code ?? e.message),
+            reason: e.statusCode
+              ? `HTTP ${e.statusCode}`
+              : e.code === DEADLINE
+                ? 'timeout'
+                : (e.code ?? e.message),
           });
           setTimeout(() => cb(null), waitMs);
         },
-      }),
-    );
+      });
+    this.plain = this.agent.compose(deadline, rateLimit);
+    this.retrying = this.agent.compose(deadline, rateLimit, retryOn([...RETRY_CODES, DEADLINE]));
+    this.authRetrying = this.agent.compose(deadline, rateLimit, retryOn(AUTH_RETRY_CODES));
   }
 
   get requestCount(): number {
@@ -205,12 +311,12 @@ export class Http {
   /** The server's clock by the latest reply's Date header (whole seconds, rounded down), in ms. */
   serverDate: number | undefined;
 
-  post(path: string, body: string, headers: Record<string, string>, retry: boolean): Promise<HttpReply> {
+  post(path: string, body: string, headers: Record<string, string>, retry: RetryPolicy): Promise<HttpReply> {
     return this.send('POST', path, body, headers, retry);
   }
 
   /** A GET without a body (JSON-2's `/json/version`). */
-  get(path: string, headers: Record<string, string>, retry: boolean): Promise<HttpReply> {
+  get(path: string, headers: Record<string, string>, retry: RetryPolicy): Promise<HttpReply> {
     return this.send('GET', path, undefined, headers, retry);
   }
 
@@ -224,7 +330,7 @@ export class Http {
     path: string,
     body: string | undefined,
     headers: Record<string, string>,
-    retry: boolean,
+    retry: RetryPolicy,
   ): Promise<HttpReply> {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const base = this.base;
@@ -232,43 +338,68 @@ export class Http {
       const t = Date.parse(Array.isArray(date) ? (date[0] ?? '') : (date ?? ''));
       if (Number.isFinite(t)) this.serverDate = t;
     };
+    const max = this.maxReply;
+    const timeoutMs = this.opts.timeoutMs;
     return new Promise<HttpReply>((resolve, reject) => {
       let status = 0;
       let contentType = '';
       const chunks: Buffer[] = [];
       let size = 0;
+      let tooLarge = false;
+      const refuse = (controller: Dispatcher.DispatchController): void => {
+        tooLarge = true;
+        chunks.length = 0;
+        controller.abort(new Error('reply too large'));
+      };
       const handler: Dispatcher.DispatchHandler = {
         // undici takes a handler for one of this API only if it has this method.
         onRequestStart() {},
-        onResponseStart(_c, statusCode, h) {
+        onResponseStart(controller, statusCode, h) {
           if (statusCode < 200) return; // 1xx: the reply is still to come
           status = statusCode;
           clock(h.date);
           const ct = h['content-type'];
           contentType = Array.isArray(ct) ? ct.join(',') : (ct ?? '');
+          const declared = Number(h['content-length']);
+          if (declared > max) refuse(controller);
         },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk);
+        onResponseData(controller, chunk) {
+          if (tooLarge) return;
           size += chunk.length;
+          // Counted as it arrives: nothing past the cap is kept.
+          if (size > max) return refuse(controller);
+          chunks.push(chunk);
         },
         onResponseEnd() {
           const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
           resolve({ status, contentType, text: whole.toString('utf8') });
         },
         onResponseError(_c, err) {
+          const code = (err as Error & { code?: string }).code;
           reject(
-            status === 0
-              ? connectionError(err, base)
-              : new ProtocolError(
-                  `the reply from ${base.host} was cut short (${err.message})`,
-                  'try again; if it persists, check the network or proxy between you and Odoo',
-                  { cause: err, transient: true },
-                ),
+            tooLarge
+              ? new ProtocolError(
+                  `the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
+                  'ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted',
+                )
+              : code === DEADLINE
+                ? new ConnectionError(
+                    `${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
+                    'try again later or raise --timeout',
+                    { cause: err, transient: true },
+                  )
+                : status === 0
+                  ? connectionError(err, base)
+                  : new ProtocolError(
+                      `the reply from ${base.host} was cut short (${err.message})`,
+                      'try again; if it persists, check the network or proxy between you and Odoo',
+                      { cause: err, transient: true },
+                    ),
           );
         },
       };
       try {
-        (retry ? this.retrying : this.plain).dispatch(
+        (retry === 'auth' ? this.authRetrying : retry ? this.retrying : this.plain).dispatch(
           {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,

@@ -250,16 +250,29 @@ export class Json2Transport implements Transport {
   }
 
   async version(): Promise<ServerVersion> {
-    let reply = await this.http.get('json/version', {}, true);
-    if (reply.status === 404) reply = await this.http.get('web/version', {}, true);
-    const parsed = parse(reply);
-    const v = parsed.json ? (parsed.value as { version?: unknown; version_info?: unknown }) : undefined;
-    if (reply.status !== 200 || !v || typeof v.version !== 'string' || !Array.isArray(v.version_info)) {
+    const v = await this.probeVersion();
+    if (!v) {
       throw new ProtocolError(
-        `${this.host} did not tell its version (GET /json/version answered HTTP ${reply.status})`,
+        `${this.host} did not tell its version (GET /json/version)`,
         'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
       );
     }
+    return v;
+  }
+
+  /**
+   * GET /json/version (/web/version where that is missing): the version, or null when the
+   * server has no such page or answers something else (not an Odoo 19+). A server or proxy
+   * unavailable (429, 502/503/504 after the retries) or unreachable is an error, not an answer.
+   */
+  async probeVersion(): Promise<ServerVersion | null> {
+    let reply = await this.http.get('json/version', {}, true);
+    if (reply.status === 404) reply = await this.http.get('web/version', {}, true);
+    failing(reply, this.host, 'GET /json/version');
+    const parsed = parse(reply);
+    const v = parsed.json ? (parsed.value as { version?: unknown; version_info?: unknown }) : undefined;
+    if (reply.status !== 200 || !v || typeof v.version !== 'string' || !Array.isArray(v.version_info))
+      return null;
     const info = v.version_info as (string | number)[];
     return {
       server_version: v.version,
@@ -274,7 +287,7 @@ export class Json2Transport implements Transport {
    * JSON-RPC's authenticate(login, key) checks too.
    */
   async authenticate(creds: Credentials): Promise<number> {
-    const ctx = (await this.call(creds, 'res.users', 'context_get', {}, { retry: false })) as {
+    const ctx = (await this.call(creds, 'res.users', 'context_get', {}, { retry: 'auth' })) as {
       uid?: unknown;
     } | null;
     const uid = ctx?.uid;
@@ -291,7 +304,7 @@ export class Json2Transport implements Transport {
         'res.users',
         'read',
         { ids: [uid], fields: ['login'] },
-        { retry: false },
+        { retry: 'auth' },
       )) as { login?: unknown }[] | null;
       owner = Array.isArray(rows) ? rows[0]?.login : undefined;
     } catch (err) {
@@ -351,15 +364,14 @@ export async function detectProtocol(
   secret: string,
 ): Promise<Protocol> {
   const t = new Json2Transport(http, db);
-  let major = Number.NaN;
-  try {
-    major = majorVersion(await t.version());
-  } catch {
-    major = Number.NaN;
-  }
+  // Every probe is retried as a read call is; one that still fails fails login rather than
+  // guess JSON-RPC (which would store the wrong protocol for an API key, issue 18).
+  const v = await t.probeVersion();
+  const major = v ? majorVersion(v) : Number.NaN;
   let offered = major >= 19;
   if (Number.isNaN(major)) {
-    const probe = await http.post('json/2/res.users/context_get', '{}', { 'x-odoo-database': db }, false);
+    const probe = await http.post('json/2/res.users/context_get', '{}', { 'x-odoo-database': db }, true);
+    failing(probe, http.base.host, 'POST /json/2/res.users/context_get');
     offered = probe.status === 401;
   }
   if (!offered) return 'jsonrpc';
@@ -367,10 +379,25 @@ export async function detectProtocol(
     await t.authenticate({ db, login, secret });
     return 'json2';
   } catch (err) {
-    // A refused secret shaped like an Odoo API key (40 hex digits) is an expired or revoked
-    // key, not a password: stay on JSON-2 so that login says so and how to make a new one.
-    if (err instanceof AuthError && API_KEY_SHAPE.test(secret)) return 'json2';
-    return 'jsonrpc';
+    // Refused as a bearer key: a password, which JSON-RPC takes. A refused secret shaped like
+    // an Odoo API key (40 hex digits) is an expired or revoked key, not a password: stay on
+    // JSON-2 so that login says so and how to make a new one. Anything else is no answer.
+    if (!(err instanceof AuthError)) throw err;
+    return API_KEY_SHAPE.test(secret) ? 'json2' : 'jsonrpc';
+  }
+}
+
+/**
+ * A probe's reply that says the server or a proxy is unavailable, after the retries: exit 6.
+ * Other statuses (a 400 or 500 from an older Odoo's route for another request type) are
+ * answers: no JSON-2 there.
+ */
+function failing(reply: HttpReply, host: string, what: string): void {
+  if ([429, 502, 503, 504].includes(reply.status)) {
+    throw new ProtocolError(
+      `${host} answered ${what} with HTTP ${reply.status}, so posdata cannot tell which protocol it offers`,
+      'try again later, or choose one with --protocol jsonrpc|json2',
+    );
   }
 }
 

@@ -103,8 +103,9 @@ export class JsonRpcTransport implements Transport {
   }
 
   async authenticate(creds: Credentials): Promise<number> {
+    // Retried only on what never reached Odoo's password check (HTTP layer, 'auth').
     const uid = await this.call('common', 'authenticate', [creds.db, creds.login, creds.secret, {}], {
-      retry: false,
+      retry: 'auth',
     });
     if (typeof uid !== 'number' || uid <= 0) {
       throw new AuthError(

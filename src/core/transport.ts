@@ -1,5 +1,6 @@
 // What the client needs from a protocol. JSON-RPC (`/jsonrpc`) and JSON-2 (`/json/2/...`)
 // both implement it, so every command works the same over both.
+import type { RetryPolicy } from './http.js';
 import type { ServerVersion } from './types.js';
 
 export type Protocol = 'jsonrpc' | 'json2';
@@ -12,15 +13,18 @@ export interface Credentials {
 }
 
 export interface CallOptions {
-  /** Read calls are retried on transient faults; authentication and writes never are. */
-  retry: boolean;
+  /**
+   * Read calls are retried on transient faults (true); authentication only where the server
+   * cannot have judged the secret ('auth'); writes never (false).
+   */
+  retry: RetryPolicy;
 }
 
 export interface Transport {
   readonly protocol: Protocol;
   /** The server version, without credentials. */
   version(): Promise<ServerVersion>;
-  /** The user id for these credentials; AuthError when they are rejected. Never retried. */
+  /** The user id for these credentials; AuthError when they are rejected (never retried). */
   authenticate(creds: Credentials): Promise<number>;
   /** One ORM call, with Odoo's positional `args` and keyword `kwargs`. */
   executeKw(

@@ -6,7 +6,7 @@ import type { OdooClient } from '../core/client.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
 import type { Resource } from '../query/resources.js';
-import { Normalizer, type Row } from '../render/normalize.js';
+import { Normalizer, type Row, roundAt } from '../render/normalize.js';
 import { ManyToOneNames } from './names.js';
 
 export interface Prepared {
@@ -87,7 +87,7 @@ export class PaymentResolver {
           const info = m ? this.methods.get(m[0]) : undefined;
           return {
             id: p.id,
-            amount: Math.round((p.amount as number) * 100) / 100,
+            amount: roundAt(p.amount as number, 2),
             payment_method_id: m ? [m[0], info?.name ?? m[1]] : null,
             is_cash_count: info?.is_cash_count ?? null,
             payment_date: p.payment_date || null,

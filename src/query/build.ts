@@ -119,11 +119,55 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
   return checkDomain(v, fields, model);
 }
 
+/** How deep JSON may nest in --domain and --context: Odoo's own `any` sub-domains go a few levels. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * What is wrong with a parsed JSON value that posdata would pass on: null when nothing;
+ * 'deep' when lists or objects nest deeper than `max` (counted without recursion);
+ * 'number' when a number is out of range (`1e400` parses to Infinity, sent as null).
+ */
+export function jsonTrouble(v: unknown, max = MAX_JSON_DEPTH): 'deep' | 'number' | null {
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0) {
+    const [x, depth] = stack.pop() as [unknown, number];
+    if (typeof x === 'number' && !Number.isFinite(x)) return 'number';
+    if (x === null || typeof x !== 'object') continue;
+    if (depth + 1 > max) return 'deep';
+    for (const y of Array.isArray(x) ? x : Object.values(x)) stack.push([y, depth + 1]);
+  }
+  return null;
+}
+
+/** The usage error for a --domain or --context value that jsonTrouble finds fault with. */
+export function checkJsonValue(v: unknown, flag: string, example: string): void {
+  const trouble = jsonTrouble(v);
+  if (trouble === 'deep')
+    throw new UsageError(
+      `${flag} nests lists or objects more than ${MAX_JSON_DEPTH} deep`,
+      `write ${example}`,
+    );
+  if (trouble === 'number')
+    throw new UsageError(
+      `${flag} holds a number out of range (such as 1e400), which JSON would send as null`,
+      'give numbers between -1.7e308 and 1.7e308',
+    );
+}
+
+/** A term as JSON for a message: short, and safe on any value. */
+function shown(t: unknown): string {
+  const text = JSON.stringify(t) ?? String(t);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
 /**
  * Checks a domain's shape (leaves, operators, Polish notation) and, given the model's
  * fields, that every leaf names a field Odoo can search.
  */
 export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Domain {
+  // Deeper than any real domain, and every later step (the query hash, the request) would
+  // run out of stack on it.
+  checkJsonValue(v, '--domain', 'a flat domain: [["field", "operator", value], ...] with & | ! in front');
   if (!Array.isArray(v))
     throw new UsageError('--domain is not a list', 'write it as a JSON list, e.g. [["state", "=", "paid"]]');
   let need = 1; // expressions still expected, Polish notation
@@ -136,7 +180,7 @@ export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Doma
     if (t === '!') continue;
     if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string' || typeof t[1] !== 'string') {
       throw new UsageError(
-        `--domain term ${JSON.stringify(t)} is not [field, operator, value]`,
+        `--domain term ${shown(t)} is not [field, operator, value]`,
         'see Odoo domains: [["state", "=", "paid"]]',
       );
     }

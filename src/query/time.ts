@@ -59,6 +59,9 @@ export function parseWhen(raw: string, zone: string, flag: string, now: DateTime
   // `YYYY-MM-DD HH:MM[:SS]` in the zone, or ISO 8601 (with or without an offset).
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(s);
   if (m) {
+    // Real offsets run from -12:00 to +14:00; luxon would take +25:00 as it is.
+    const off = m[3] ? /^[+-](\d{2}):?(\d{2})?$/.exec(m[3]) : null;
+    if (off && (Number(off[1]) > 14 || Number(off[2] ?? 0) > 59)) throw badWhen(raw, flag);
     const d = m[3]
       ? DateTime.fromISO(`${m[1]}T${m[2]}${m[3]}`, { setZone: true })
       : DateTime.fromISO(`${m[1]}T${m[2]}`, { zone });

@@ -4,6 +4,8 @@
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { utcToZoneShort } from '../query/time.js';
+import { fixedDecimals, roundAt } from '../render/normalize.js';
+import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
 
 export interface ReconcileTableOptions {
@@ -28,7 +30,7 @@ interface Line {
   total: boolean;
 }
 
-const signed = (v: number): string => (v > 0 ? `+${v.toFixed(2)}` : v.toFixed(2));
+const signed = (v: number): string => (v > 0 ? `+${fixedDecimals(v, 2)}` : fixedDecimals(v, 2));
 
 export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
@@ -72,13 +74,13 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   });
   const money = (vals: Record<string, number>): Record<string, string> => {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(vals)) out[k] = k === 'difference' ? signed(v) : v.toFixed(2);
+    for (const [k, v] of Object.entries(vals)) out[k] = k === 'difference' ? signed(v) : fixedDecimals(v, 2);
     return out;
   };
   const total = (label: string, rows: SessionFigures[]): Line => {
     const sum: Record<string, number> = {};
     for (const r of rows) for (const [k, v] of Object.entries(amounts(r))) sum[k] = (sum[k] ?? 0) + v;
-    for (const k of Object.keys(sum)) sum[k] = Math.round(sum[k] * 100) / 100;
+    for (const k of Object.keys(sum)) sum[k] = roundAt(sum[k] as number, 2);
     return {
       cells: {
         register: label,
@@ -116,6 +118,9 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   }
   if (rec.sessions.length > 1) lines.push(total(ordered.length > 1 ? 'All' : g0(ordered), rec.sessions));
 
+  // Register, session and method names come from Odoo: their control characters are escaped.
+  for (const l of lines) for (const k of Object.keys(l.cells)) l.cells[k] = visible(l.cells[k] as string);
+  for (const c of columns) c.label = visible(c.label);
   const kept = fitColumns(columns, lines, o.columns);
   const table = new Table({
     head: kept.map((c) => (o.color ? chalk.bold(c.label) : c.label)),
@@ -143,7 +148,7 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   } else {
     const short = differing.filter((s) => s.difference < 0).length;
     const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${worst.session})`;
+    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${visible(worst.session)})`;
   }
   const hidden = columns.length - kept.length;
   if (hidden > 0 && rec.sessions.length > 0)

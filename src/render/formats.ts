@@ -2,7 +2,7 @@
 // parquet in parquet.ts.
 import { stringify } from 'csv-stringify/sync';
 import type { FieldDef, FieldMap, OdooRecord } from '../core/types.js';
-import { type Normalizer, precisionOf, type Row, type Value } from './normalize.js';
+import { type Normalizer, precisionOf, type Row, roundAt, type Value } from './normalize.js';
 import type { Sink } from './sink.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
@@ -156,7 +156,10 @@ const SCALE = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
  */
 export function fixedText(v: number, digits: number): string | null {
   const f = SCALE[digits] as number;
-  const n = Math.round((v + Math.sign(v) * Number.EPSILON * Math.abs(v)) * f);
+  let n = Math.round(v * f);
+  // Already at `digits` decimals (the usual amount) or not: then roundAt's decimal rounding,
+  // whose result has at most `digits` decimals, so that times f is a whole number again.
+  if (n / f !== v) n = Math.round(roundAt(v, digits) * f);
   if (!(n > -1e15 && n < 1e15)) return null;
   const a = n < 0 ? -n : n;
   const whole = Math.floor(a / f);

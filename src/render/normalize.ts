@@ -17,11 +17,83 @@ export function precisionOf(name: string, def: FieldDef): number | null {
   return null;
 }
 
+const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * `v` at `digits` decimals, half away from zero on its shortest decimal text (what
+ * `String(v)` prints): 2.675 → 2.68 and -2.675 → -2.68, as a person reads the amount, so a
+ * refund mirrors its sale. An amount that already has at most `digits` decimals is returned
+ * as it is, at any size (adding a multiple of the value, as before, gained a cent past
+ * 2.25e13). `digits` null: only binary noise is stripped (12 significant digits).
+ */
 export function roundAt(v: number, digits: number | null): number {
   if (digits === null) return Number(v.toPrecision(12));
-  const f = 10 ** digits;
-  const r = Math.round((v + Math.sign(v) * Number.EPSILON * Math.abs(v)) * f) / f;
-  return Object.is(r, -0) ? 0 : r;
+  const f = POW10[digits] ?? 10 ** digits;
+  const x = v * f;
+  // The common case, cheap: n / f is the double nearest n·10^-digits, so v has at most
+  // `digits` decimals exactly when it equals it.
+  if (Math.round(x) / f === v) return v === 0 ? 0 : v;
+  // Binary noise (12.580000000000002, a third of Odoo's amounts): x is far from a half
+  // compared with how far the decimal text can be from v (2 ulp of x), so the text rounds
+  // where |x| does. The result is the double nearest N·10^-digits, as the text's would be.
+  const a = x < 0 ? -x : x;
+  if (a < 2 ** 52) {
+    const half = a - Math.floor(a) - 0.5;
+    if (half > a * 1e-15 || -half > a * 1e-15) {
+      const r = (half > 0 ? Math.ceil(a) : Math.floor(a)) / f;
+      return r === 0 ? 0 : x < 0 ? -r : r;
+    }
+  }
+  return roundText(v, digits);
+}
+
+/** The slow path of roundAt: the decimal text, rounded by its digits. */
+function roundText(v: number, digits: number): number {
+  if (!Number.isFinite(v)) return v;
+  let text = String(v < 0 ? -v : v);
+  const e = text.indexOf('e');
+  if (e >= 0) {
+    const exp = Number(text.slice(e + 1));
+    if (exp > 0) return v; // 1e21 and up: whole numbers
+    // 1.5e-7 → 0.00000015
+    const mant = text.slice(0, e).replace('.', '');
+    text = `0.${'0'.repeat(-exp - 1)}${mant}`;
+  }
+  const point = text.indexOf('.');
+  if (point < 0 || text.length - point - 1 <= digits) return v;
+  const kept = text.slice(0, point) + text.slice(point + 1, point + 1 + digits);
+  const up = (text.charCodeAt(point + 1 + digits) as number) >= 53; // '5'
+  const whole = up ? incremented(kept) : kept;
+  const at = whole.length - digits;
+  const r = Number(digits > 0 ? `${whole.slice(0, at)}.${whole.slice(at)}` : whole);
+  return r === 0 ? 0 : v < 0 ? -r : r;
+}
+
+/**
+ * A rounded amount with exactly `digits` decimals, for tables: its shortest text padded
+ * with zeros, so that a table shows the very number json and csv carry (toFixed reads the
+ * binary value, which near 2^53/100 is a cent off the decimal one).
+ */
+export function fixedDecimals(v: number, digits: number): string {
+  const r = roundAt(v, digits);
+  const s = String(r);
+  if (s.includes('e')) return r.toFixed(digits);
+  const point = s.indexOf('.');
+  const have = point < 0 ? 0 : s.length - point - 1;
+  if (digits === 0) return s;
+  return `${s}${point < 0 ? '.' : ''}${'0'.repeat(digits - have)}`;
+}
+
+/** A string of decimal digits plus one: '1299' → '1300', '99' → '100'. */
+function incremented(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '9') i--;
+  if (i < 0) return `1${'0'.repeat(digits.length)}`;
+  return (
+    digits.slice(0, i) +
+    String.fromCharCode((digits.charCodeAt(i) as number) + 1) +
+    '0'.repeat(digits.length - 1 - i)
+  );
 }
 
 export interface NormalizeOptions {

@@ -6,8 +6,9 @@ import Table from 'cli-table3';
 import type { FieldMap } from '../core/types.js';
 import { utcToZoneShort } from '../query/time.js';
 import type { Renderer } from './formats.js';
-import { precisionOf, type Row, type Value } from './normalize.js';
+import { fixedDecimals, precisionOf, type Row, type Value } from './normalize.js';
 import type { Sink } from './sink.js';
+import { visible } from './visible.js';
 
 export interface TableOptions {
   columns: number;
@@ -93,7 +94,13 @@ export class TableRenderer implements Renderer {
     }
   }
 
+  /** A cell's text, its control characters escaped: names come from Odoo, not from us. */
   private cell(field: string, v: Value): { text: string; right: boolean } {
+    const c = this.rawCell(field, v);
+    return { text: visible(c.text), right: c.right };
+  }
+
+  private rawCell(field: string, v: Value): { text: string; right: boolean } {
     const def = this.defs[field];
     const type = def?.type;
     if (v === null || v === undefined) return { text: '', right: false };
@@ -105,7 +112,7 @@ export class TableRenderer implements Renderer {
     if (field === 'payments' && Array.isArray(v)) {
       const ps = v as { payment_method_id: [number, string] | null; amount: number }[];
       return {
-        text: ps.map((p) => `${p.payment_method_id?.[1] ?? '?'} ${p.amount.toFixed(2)}`).join(', '),
+        text: ps.map((p) => `${p.payment_method_id?.[1] ?? '?'} ${fixedDecimals(p.amount, 2)}`).join(', '),
         right: false,
       };
     }
@@ -117,7 +124,7 @@ export class TableRenderer implements Renderer {
     }
     if ((type === 'float' || type === 'monetary') && typeof v === 'number') {
       const p = precisionOf(field, def);
-      return { text: p === null ? String(v) : v.toFixed(p), right: true };
+      return { text: p === null ? String(v) : fixedDecimals(v, p), right: true };
     }
     if (typeof v === 'number') return { text: String(v), right: true };
     if (typeof v === 'boolean') return { text: v ? 'yes' : 'no', right: false };
@@ -155,7 +162,7 @@ export class TableRenderer implements Renderer {
     const shown =
       this.rows.length < this.count ? ` (first ${this.rows.length} shown; use --format csv for all)` : '';
     let close = `${this.count} ${this.opts.noun}${shown}`;
-    if (this.opts.sumField && this.count > 0) close += `, total ${this.sum.toFixed(2)}`;
+    if (this.opts.sumField && this.count > 0) close += `, total ${fixedDecimals(this.sum, 2)}`;
     out += `${close}\n`;
     await this.sink.write(out);
   }
@@ -166,7 +173,7 @@ export class TableRenderer implements Renderer {
       ...this.fields.filter((f) => !this.opts.preferred.includes(f)),
     ];
     const cols = order.map((field) => {
-      const label = LABELS[field] ?? field.replace(/_id$/, '').replace(/_ids$/, 's');
+      const label = visible(LABELS[field] ?? field.replace(/_id$/, '').replace(/_ids$/, 's'));
       let width = label.length;
       let right = false;
       const type = this.defs[field]?.type ?? '';

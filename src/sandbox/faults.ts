@@ -14,6 +14,9 @@
  */
 import { Prng } from './prng.js';
 
+/** A --faults spec that cannot be read: its message says which part and why. */
+export class FaultSpecError extends Error {}
+
 export type FaultKind =
   | '500'
   | '502'
@@ -50,7 +53,7 @@ function parseKinds(text: string): Fault[] {
     .map((k) => {
       const m = KIND_RE.exec(k);
       if (!m)
-        throw new Error(
+        throw new FaultSpecError(
           `unknown fault kind '${k}' (use 500, 502, 503, 504, 429, reset, cut, html, notrpc, slow[MS], expired)`,
         );
       const slow = k.startsWith('slow');
@@ -75,24 +78,26 @@ export class FaultPlan {
       .filter(Boolean);
     for (const part of parts) {
       if (part === 'probes') probes = true;
-      else if (part.startsWith('seed=')) s = Number(part.slice(5));
-      else if (part.startsWith('rate=')) {
+      else if (part.startsWith('seed=')) {
+        s = Number(part.slice(5));
+        if (!Number.isSafeInteger(s)) throw new FaultSpecError(`bad fault seed '${part.slice(5)}'`);
+      } else if (part.startsWith('rate=')) {
         const [p, kinds] = splitOnce(part.slice(5), ':');
         const rate = Number(p);
-        if (!(rate >= 0 && rate <= 1)) throw new Error(`bad fault rate '${p}'`);
+        if (!(rate >= 0 && rate <= 1)) throw new FaultSpecError(`bad fault rate '${p}'`);
         this.rules.push({ rate, kinds: parseKinds(kinds) });
       } else if (part.startsWith('every=')) {
         const [k, kinds] = splitOnce(part.slice(6), ':');
         const every = Number(k);
-        if (!(Number.isInteger(every) && every > 0)) throw new Error(`bad fault period '${k}'`);
+        if (!(Number.isInteger(every) && every > 0)) throw new FaultSpecError(`bad fault period '${k}'`);
         this.rules.push({ every, kinds: parseKinds(kinds) });
       } else if (part.includes('@')) {
         const [kinds, at] = splitOnce(part, '@');
         const set = new Set(at.split(',').map((n) => Number(n.trim())));
         for (const n of set)
-          if (!(Number.isInteger(n) && n > 0)) throw new Error(`bad fault position in '${part}'`);
+          if (!(Number.isInteger(n) && n > 0)) throw new FaultSpecError(`bad fault position in '${part}'`);
         this.rules.push({ at: set, kinds: parseKinds(kinds) });
-      } else throw new Error(`cannot read fault rule '${part}'`);
+      } else throw new FaultSpecError(`cannot read fault rule '${part}'`);
     }
     this.probes = probes;
     this.rng = new Prng(s ^ 0x5eed);
@@ -119,6 +124,6 @@ export class FaultPlan {
 
 function splitOnce(s: string, sep: string): [string, string] {
   const i = s.indexOf(sep);
-  if (i < 0) throw new Error(`expected '${sep}' in fault rule '${s}'`);
+  if (i < 0) throw new FaultSpecError(`expected '${sep}' in fault rule '${s}'`);
   return [s.slice(0, i), s.slice(i + 1)];
 }

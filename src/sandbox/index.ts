@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate, USERS } from './data.js';
-import { FaultPlan } from './faults.js';
+import { FaultPlan, FaultSpecError } from './faults.js';
 import type { ApiKey, ServerState } from './rpc.js';
 import { createServer } from './server.js';
 import { fmtDatetime } from './time.js';
@@ -48,6 +48,28 @@ export interface SandboxHandle {
 
 const DB_NAME = 'demo';
 
+/** An option the sandbox cannot run with; `hint` says what to give instead. */
+export class SandboxOptionError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
+function faultPlan(spec: string, seed: number): FaultPlan {
+  try {
+    return new FaultPlan(spec, seed);
+  } catch (err) {
+    if (!(err instanceof FaultSpecError)) throw err;
+    throw new SandboxOptionError(
+      `--faults: ${err.message}`,
+      "write rules as KIND@N, rate=P:KIND,KIND or every=K:KIND, separated by ';' (see the README)",
+    );
+  }
+}
+
 function deriveKey(adminKey: string, who: string): string {
   return createHash('sha256').update(`${adminKey}:${who}`).digest('hex').slice(0, 40);
 }
@@ -70,8 +92,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const dataNow = opts.now ?? new Date(started);
   // Records written through the API get the current time, never earlier than the data's own "now".
   const ahead = Math.max(0, dataNow.getTime() - started);
+  // A bad --faults is refused before the data is generated.
+  const faults = opts.faults ? faultPlan(opts.faults, seed) : undefined;
   const { db, stats } = generate({ seed, orders, days, version, now: dataNow });
-  const faults = opts.faults ? new FaultPlan(opts.faults, seed) : undefined;
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
   const keys = new Map<string, ApiKey>();
   keys.set(adminKey, { uid: 2, expired: false });

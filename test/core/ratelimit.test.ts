@@ -28,3 +28,39 @@ describe('RateLimiter', () => {
     for (let i = 0; i < 100; i++) expect(rl.reserve()).toBe(0);
   });
 });
+
+describe('RateLimiter with a fractional rate (issue 18, case 18)', () => {
+  it('0.5 a minute is one request every 120 s', () => {
+    let now = 5_000_000;
+    const rl = new RateLimiter(0.5, () => now);
+    expect(rl.reserve()).toBe(0);
+    expect(rl.reserve()).toBe(120_000);
+    expect(rl.reserve()).toBe(240_000);
+    now += 240_000;
+    expect(rl.reserve()).toBe(120_000);
+  });
+
+  it('1.5 a minute is one request every 40 s, never NaN', () => {
+    let now = 0;
+    const rl = new RateLimiter(1.5, () => now);
+    const waits = [rl.reserve(), rl.reserve(), rl.reserve()];
+    expect(waits).toEqual([0, 40_000, 80_000]);
+    now += 1000;
+    for (let i = 0; i < 20; i++) expect(Number.isFinite(rl.reserve())).toBe(true);
+  });
+
+  it('2.5 a minute: two requests, then the next pair 48 s later (2.5 a minute on average)', () => {
+    let now = 0;
+    const rl = new RateLimiter(2.5, () => now);
+    expect([rl.reserve(), rl.reserve(), rl.reserve(), rl.reserve()]).toEqual([0, 0, 48_000, 48_000]);
+    now = 600_000;
+    const sent: number[] = [];
+    for (let i = 0; i < 50; i++) sent.push(now + rl.reserve());
+    // 50 requests take 24 windows of 48 s after the first pair: 2.5 a minute.
+    expect((sent[49] as number) - (sent[0] as number)).toBe(24 * 48_000);
+  });
+
+  it('refuses a rate too small to wait for', () => {
+    expect(() => new RateLimiter(0.0001)).toThrow(RangeError);
+  });
+});

@@ -40,8 +40,13 @@ export const transcript: string[] = [];
  */
 export const SUITE_SECRET = 'Quagga-7731-suite-secret-api-key';
 
+/**
+ * A new, empty config folder. It lives in the run's folder (made by the global setup,
+ * removed by its teardown, whatever the test files do), so no run leaves one in the
+ * system's temporary folder.
+ */
 export function freshConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'posdata-test-cfg-'));
+  return mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-test-cfg-'));
 }
 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {

@@ -1,0 +1,189 @@
+// Issue 18, the usage cases: values posdata used to take, misread or fail on with an
+// internal error. Each row: the exact exit code, one line on stderr starting `posdata:`, no
+// stack trace, nothing on stdout, no output file left.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+let sandbox: any;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  sandbox = await startSandbox({ port: 0, seed: 2, orders: 200, adminKey: SUITE_SECRET });
+  env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
+  dir = mkdtempSync(join(tmpdir(), 'posdata-hardening-'));
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+type Row = [string, string[], number, RegExp?];
+
+const rows: Row[] = [
+  // case 18
+  ['rate too small to wait for', ['sales', '--rate', '0.0000001'], 2, /--rate '0.0000001' is too slow/],
+  // case 22: ordinary problems that were exit 1 "internal error"
+  [
+    'domain 5000 lists deep',
+    ['sales', '--domain', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+    2,
+    /--domain .*deep/,
+  ],
+  [
+    'domain value 5000 lists deep',
+    ['sales', '--domain', `[["id", "in", ${'['.repeat(5000)}${']'.repeat(5000)}]]`],
+    2,
+    /--domain .*deep/,
+  ],
+  [
+    'context 5000 deep',
+    ['sales', '--context', `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}`],
+    2,
+    /--context .*deep/,
+  ],
+  ['sandbox port 70000', ['sandbox', '--port', '70000'], 2, /--port '70000'/],
+  ['serve port 70000', ['serve', '--port', '70000'], 2, /--port '70000'/],
+  [
+    'sandbox unknown fault',
+    ['sandbox', '--port', '0', '--faults', 'bogus@1'],
+    2,
+    /--faults: unknown fault kind 'bogus'/,
+  ],
+  [
+    'sandbox fault rate above 1',
+    ['sandbox', '--port', '0', '--faults', 'rate=2:502'],
+    2,
+    /--faults: bad fault rate/,
+  ],
+  ['sandbox fault rule unreadable', ['sandbox', '--port', '0', '--faults', 'now'], 2, /--faults/],
+  ['sandbox fault at 0', ['sandbox', '--port', '0', '--faults', '502@0'], 2, /--faults/],
+  ['sandbox fault seed not a number', ['sandbox', '--port', '0', '--faults', 'seed=x;502@1'], 2, /--faults/],
+  // case 23
+  ['delimiter a double quote', ['sales', '--delimiter', '"'], 2, /--delimiter/],
+  ['delimiter a newline', ['sales', '--delimiter', '\n'], 2, /--delimiter/],
+  ['delimiter a carriage return', ['sales', '--delimiter', '\r'], 2, /--delimiter/],
+  ['delimiter on reconcile', ['reconcile', '--delimiter', '"'], 2, /--delimiter/],
+  [
+    'domain number out of range',
+    ['sales', '--domain', '[["amount_total", ">", 1e400]]'],
+    2,
+    /--domain .*1e400|--domain .*number/,
+  ],
+  ['context number out of range', ['sales', '--context', '{"x": -1e400}'], 2, /--context .*number/],
+  [
+    'from with offset +25:00',
+    ['sales', '--from', '2026-11-01T10:00+25:00'],
+    2,
+    /--from '2026-11-01T10:00\+25:00'/,
+  ],
+  ['to with offset -13:60', ['sales', '--to', '2026-11-01 10:00-13:60'], 2, /--to/],
+  ['unknown command with --help', ['salez', '--help'], 2, /unknown command 'salez'/],
+  ['unknown command with -h', ['nosuch', '-h'], 2, /unknown command 'nosuch'/],
+];
+
+describe('usage errors of issue 18', () => {
+  for (const [name, args, code, match] of rows) {
+    it(`${name} → exit ${code}`, async () => {
+      const out = args.includes('-o') || args[0] === 'sandbox' ? args : [...args, '-o', join(dir, 'out.csv')];
+      const withRate = out.includes('--rate') || out[0] === 'sandbox' ? out : [...out, '--rate', '0'];
+      const r = await runCli(withRate, { env, killAfterMs: 20_000 });
+      expect(r.signal, r.stderr).toBeNull();
+      expect(r.code, r.stderr).toBe(code);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines, r.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(/^posdata: /);
+      expect(r.stderr).not.toMatch(/\n\s+at |Error:|TypeError|node:internal|internal error/);
+      if (match) expect(lines[0]).toMatch(match);
+      expect(r.stdout).toBe('');
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  }
+});
+
+describe('a port in use (case 22)', () => {
+  it('sandbox and serve: exit 2, one line, what to do', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = String((taken.address() as { port: number }).port);
+    try {
+      for (const cmd of ['sandbox', 'serve']) {
+        const r = await runCli([cmd, '--port', port], { env, killAfterMs: 20_000 });
+        expect(r.signal, r.stderr).toBeNull();
+        expect(r.code, r.stderr).toBe(2);
+        const lines = r.stderr.trimEnd().split('\n');
+        expect(lines, r.stderr).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(`^posdata: port ${port} on 127.0.0.1 is already in use; .*--port`),
+        );
+      }
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+describe('smaller things (case 23)', () => {
+  it('an offset within ±14:00 is still accepted', async () => {
+    const r = await runCli(['sales', '--from', '2026-11-01T10:00+14:00', '--dry-run', '--rate', '0'], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2026-10-31 20:00:00');
+  });
+
+  it('a known command with --help still prints its help', async () => {
+    const r = await runCli(['sales', '--help'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: posdata sales/);
+  });
+
+  it('an interrupt without -o does not speak of -o', async () => {
+    // A server that accepts the request and never answers: posdata waits until interrupted.
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    try {
+      const r = await runCli(['sales', '--protocol', 'jsonrpc', '--rate', '0'], {
+        env: {
+          POSDATA_CONFIG_DIR: env.POSDATA_CONFIG_DIR,
+          POSDATA_URL: url,
+          POSDATA_DB: 'demo',
+          POSDATA_USER: 'admin',
+          POSDATA_PASSWORD: 'x',
+        },
+        killAfterMs: 1500,
+        killSignal: 'SIGINT',
+      });
+      expect(r.code).toBe(130);
+      expect(r.stderr).toBe('posdata: interrupted by SIGINT\n');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('config folders of the tests live in the run folder that the global teardown removes', () => {
+    const run = process.env.POSDATA_TEST_TMP;
+    expect(run, 'the global setup makes one folder per run').toBeTruthy();
+    const d = freshConfigDir();
+    expect(dirname(d)).toBe(run);
+    expect(basename(d)).toMatch(/^posdata-test-cfg-/);
+  });
+});
+
+describe('a fractional --rate (case 18)', () => {
+  it('is accepted', async () => {
+    const r = await runCli(['sales', '--rate', '0.5', '--dry-run'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).model).toBe('pos.order');
+  });
+});
