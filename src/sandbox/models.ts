@@ -25,6 +25,11 @@ export interface FieldDef {
   searchable?: boolean;
   /** Non-stored computed value. */
   compute?: (rec: Rec, db: Db, env?: Env) => Stored;
+  /**
+   * read_group's default aggregate for the field named bare in `fields` (17 `group_operator`, 18+
+   * `aggregator`); `false` for none. Unset: `sum` on numbers, none otherwise.
+   */
+  aggregator?: string | false;
   /** Stored field whose value is derived when the row does not hold it (keeps 1M rows small). */
   dflt?: (rec: Rec, db: Db) => Stored;
 }

@@ -14,6 +14,7 @@ import {
   userError,
   valueError,
 } from './errors.js';
+import { formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
 import type { Db, Table } from './store.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
@@ -275,46 +276,25 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
     case 'exists':
       return ids.filter((id) => table.get(id));
     case 'read_group':
-      return readGroup(
-        db,
-        env,
-        model,
-        get('domain', []),
-        get('fields', []),
-        get('groupby', []),
-        get('lazy', true),
-        get('orderby', null),
-      );
-    case 'formatted_read_group': {
-      // 19's public grouping API: keys are the groupby and aggregate specs themselves.
-      const groupby = (get('groupby', []) as unknown[]).map(String);
-      const aggregates = (get('aggregates', []) as unknown[]).map(String);
-      const fields = aggregates.filter((a) => a !== '__count');
-      const groups = readGroup(
-        db,
-        env,
-        model,
-        get('domain', []),
-        fields,
-        groupby,
-        false,
-        get('order', null),
-      ) as {
-        [k: string]: Json;
-      }[];
-      return groups.map((g) => {
-        const o: { [k: string]: Json } = {};
-        for (const gb of groupby) o[gb] = g[gb.split(':')[0] as string] ?? false;
-        for (const a of aggregates)
-          o[a] = a === '__count' ? (g.__count ?? 0) : (g[a.split(':')[0] as string] ?? 0);
-        o.__extra_domain = groupby.map((gb) => [
-          gb,
-          '=',
-          Array.isArray(o[gb]) ? ((o[gb] as Json[])[0] as Json) : (o[gb] as Json),
-        ]);
-        return o;
+      return readGroup(db, env, model, {
+        domain: get('domain', []),
+        fields: get('fields', []),
+        groupby: get('groupby', []),
+        offset: get('offset', 0),
+        limit: get('limit', null),
+        orderby: get('orderby', false),
+        lazy: get('lazy', true),
       });
-    }
+    case 'formatted_read_group':
+      return formattedReadGroup(db, env, model, {
+        domain: get('domain', []),
+        groupby: get('groupby', []),
+        aggregates: get('aggregates', []),
+        having: get('having', []),
+        offset: get('offset', 0),
+        limit: get('limit', null),
+        order: get('order', null),
+      });
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));
@@ -491,7 +471,7 @@ export function parseOrder(_db: Db, model: ModelDef, order: unknown): OrderTerm[
 }
 
 /** Rank of each record of a model in that model's default order (many2one columns sort this way). */
-function rankOf(db: Db, model: string): Map<number, number> {
+export function rankOf(db: Db, model: string): Map<number, number> {
   const m = db.models.get(model);
   const ranks = new Map<number, number>();
   if (!m) return ranks;
@@ -686,105 +666,6 @@ export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, 
     }
   }
   return n;
-}
-
-// ---------------------------------------------------------------------------------------------
-// read_group
-
-function readGroup(
-  db: Db,
-  env: Env,
-  model: ModelDef,
-  domain: unknown,
-  fieldsArg: unknown,
-  groupbyArg: unknown,
-  lazy: unknown,
-  orderby: unknown,
-): Json {
-  const groupby = (Array.isArray(groupbyArg) ? groupbyArg : [groupbyArg]).filter(
-    (g): g is string => typeof g === 'string',
-  );
-  const lazyMode = lazy !== false;
-  const groupFields = (lazyMode ? groupby.slice(0, 1) : groupby).map((g) => {
-    const f = model.fields.get(g.split(':')[0] as string);
-    if (!f) throw valueError(`Invalid field '${g}' on model '${model.name}'`);
-    return f;
-  });
-  const aggs: { out: string; field: FieldDef; fn: string }[] = [];
-  for (const spec of Array.isArray(fieldsArg) ? fieldsArg : []) {
-    if (typeof spec !== 'string') continue;
-    const m = /^(\w+)(?::(\w+))?(?:\((\w+)\))?$/.exec(spec);
-    if (!m) continue;
-    const name = m[3] ?? m[1] ?? '';
-    const f = model.fields.get(name);
-    if (!f) throw valueError(`Invalid field '${name}' on model '${model.name}'`);
-    if (groupFields.includes(f)) continue;
-    const numeric = ['integer', 'float', 'monetary'].includes(f.type);
-    if (!m[2] && !numeric) continue;
-    aggs.push({ out: m[3] ? (m[1] ?? name) : name, field: f, fn: m[2] ?? 'sum' });
-  }
-  const recs = search(db, env, model, domain, 0, null, 'id');
-  const getters = groupFields.map((f) => getter(db, f));
-  const groups = new Map<string, { key: Stored[]; recs: Rec[] }>();
-  for (const r of recs) {
-    const key = getters.map((g) => {
-      const v = g(r);
-      return v === undefined ? false : v;
-    });
-    const k = JSON.stringify(key);
-    let g = groups.get(k);
-    if (!g) {
-      g = { key, recs: [] };
-      groups.set(k, g);
-    }
-    g.recs.push(r);
-  }
-  const list = [...groups.values()];
-  const desc = typeof orderby === 'string' && /desc/i.test(orderby);
-  list.sort((a, b) => {
-    for (let i = 0; i < a.key.length; i++) {
-      const x = a.key[i];
-      const y = b.key[i];
-      if (x === y) continue;
-      if (x === false) return 1;
-      if (y === false) return -1;
-      const r = (x as number | string) < (y as number | string) ? -1 : 1;
-      return desc ? -r : r;
-    }
-    return 0;
-  });
-  const baseDomain = Array.isArray(domain) ? domain : [];
-  return list.map((g) => {
-    const o: { [k: string]: Json } = {};
-    const leaves: Json[] = [];
-    groupFields.forEach((f, i) => {
-      const v = g.key[i];
-      o[f.name] =
-        f.type === 'many2one' && typeof v === 'number'
-          ? [v, db.displayName(f.relation ?? '', v)]
-          : (v as Json);
-      leaves.push([f.name, '=', (v === undefined ? false : v) as Json]);
-    });
-    if (lazyMode) o[`${groupFields[0]?.name ?? ''}_count`] = g.recs.length;
-    else o.__count = g.recs.length;
-    for (const a of aggs) {
-      const get = getter(db, a.field);
-      let acc = a.fn === 'min' ? Number.POSITIVE_INFINITY : a.fn === 'max' ? Number.NEGATIVE_INFINITY : 0;
-      for (const r of g.recs) {
-        const v = Number(get(r) ?? 0);
-        if (a.fn === 'min') acc = Math.min(acc, v);
-        else if (a.fn === 'max') acc = Math.max(acc, v);
-        else acc += v;
-      }
-      if (a.fn === 'count') acc = g.recs.length;
-      if (a.fn === 'avg') acc = g.recs.length ? acc / g.recs.length : 0;
-      o[a.out] = acc;
-    }
-    const dom: Json[] = baseDomain.length > 0 ? ['&', ...leaves, ...(baseDomain as Json[])] : leaves;
-    o.__domain =
-      leaves.length > 1 && baseDomain.length === 0 ? [...Array(leaves.length - 1).fill('&'), ...leaves] : dom;
-    return o;
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
