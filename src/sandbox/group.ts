@@ -292,6 +292,8 @@ function endAcc(fn: string, acc: unknown, field: FieldDef): Json {
 
 /** Picks the scan: a date range in the domain walks that date's sorted index from its bound. */
 function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
+  const parent = viaParent(db, env, model, domain);
+  if (parent) return parent;
   const compiled = compileDomain(db, model, domain, env);
   let order = 'id';
   for (const f of model.fields.values()) {
@@ -303,6 +305,50 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
     }
   }
   return search(db, env, model, domain, 0, null, order);
+}
+
+/**
+ * A domain made only of leaves through one many2one (`order_id.date_order`, `order_id.state`)
+ * selects the children of the parents that match: search the parents (with their date index), then
+ * take their children through the one2many that mirrors the many2one, in id order.
+ */
+function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] | undefined {
+  if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return undefined;
+  let head: string | undefined;
+  const sub: unknown[] = [];
+  for (const t of domain) {
+    if (t === '&') continue;
+    if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string') return undefined;
+    const dot = t[0].indexOf('.');
+    if (dot < 0 || (head !== undefined && t[0].slice(0, dot) !== head)) return undefined;
+    head = t[0].slice(0, dot);
+    sub.push([t[0].slice(dot + 1), t[1], t[2]]);
+  }
+  const field = head === undefined ? undefined : model.fields.get(head);
+  if (!field || field.type !== 'many2one' || !field.store) return undefined;
+  const comodel = db.models.get(field.relation ?? '');
+  const children =
+    comodel &&
+    [...comodel.fields.values()].find(
+      (f) => f.type === 'one2many' && f.inverse === head && f.relation === model.name,
+    );
+  if (!comodel || !children) return undefined;
+  const parents = selectRows(db, { ...env, activeTest: false }, comodel, sub);
+  const kids = getter(db, children);
+  const ids: number[] = [];
+  for (const p of parents) {
+    const v = kids(p);
+    if (Array.isArray(v)) for (const id of v) ids.push(id);
+  }
+  ids.sort((x, y) => x - y);
+  const rows = db.table(model.name).rows;
+  const link = getter(db, field);
+  const out: Rec[] = [];
+  for (const id of ids) {
+    const r = rows[id];
+    if (r && typeof link(r) === 'number') out.push(r);
+  }
+  return out;
 }
 
 function groupRows(
@@ -342,27 +388,36 @@ function groupRows(
     }
   };
   const n = gbs.length;
+  const keyFns = gbs.map((g) => g.keys);
   const cur: Key[] = new Array(n);
+  const per: (Key | Key[])[] = new Array(n);
+  const walk = (i: number, r: Rec): void => {
+    if (i === n) {
+      add(cur, r);
+      return;
+    }
+    const k = per[i] as Key | Key[];
+    if (Array.isArray(k)) {
+      for (const x of k) {
+        cur[i] = x;
+        walk(i + 1, r);
+      }
+    } else {
+      cur[i] = k;
+      walk(i + 1, r);
+    }
+  };
   for (const r of recs) {
     // Each many2many value makes its own group (a LEFT JOIN on the relation table).
-    const per = gbs.map((g) => g.keys(r));
-    const walk = (i: number): void => {
-      if (i === n) {
-        add(cur, r);
-        return;
-      }
-      const k = per[i] as Key | Key[];
-      if (Array.isArray(k)) {
-        for (const x of k) {
-          cur[i] = x;
-          walk(i + 1);
-        }
-      } else {
-        cur[i] = k;
-        walk(i + 1);
-      }
-    };
-    walk(0);
+    let multi = false;
+    for (let i = 0; i < n; i++) {
+      const k = (keyFns[i] as (r: Rec) => Key | Key[])(r);
+      per[i] = k;
+      if (Array.isArray(k)) multi = true;
+      else cur[i] = k;
+    }
+    if (multi) walk(0, r);
+    else add(cur, r);
   }
   return [...groups.values()];
 }

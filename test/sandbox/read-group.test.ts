@@ -299,6 +299,36 @@ describe('read_group as Odoo 17 answers it', () => {
     expect(g?.top).toBe(Math.max(...rows.map((r) => r.price_subtotal_incl as number)));
   });
 
+  it('groups lines selected through their order (order_id.date_order) like a search of the same domain', async () => {
+    const c = rpc(v17);
+    const domain = [
+      ['order_id.date_order', '>=', '2026-10-24 00:00:00'],
+      ['order_id.date_order', '<', '2026-10-26 00:00:00'],
+      ['order_id.state', 'in', ['paid', 'done', 'invoiced']],
+    ];
+    const groups = await c.ok<R[]>(
+      'pos.order.line',
+      'read_group',
+      [domain, ['qty:sum', 'price_subtotal_incl:sum'], ['product_id']],
+      {
+        lazy: false,
+      },
+    );
+    const rows = await c.ok<R[]>('pos.order.line', 'search_read', [
+      domain,
+      ['product_id', 'qty', 'price_subtotal_incl'],
+    ]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(groups.reduce((n, g) => n + (g.__count as number), 0)).toBe(rows.length);
+    for (const g of groups) {
+      const mine = rows.filter((r) => (r.product_id as number[])[0] === (g.product_id as number[])[0]);
+      expect(mine.length).toBe(g.__count);
+      near(sum(mine, 'qty'), g.qty as number);
+      near(sum(mine, 'price_subtotal_incl'), g.price_subtotal_incl as number);
+      expect(await c.ok('pos.order.line', 'search_count', [g.__domain])).toBe(g.__count);
+    }
+  });
+
   it('groups a many2many per related record', async () => {
     const c = rpc(v17);
     const groups = await c.ok<R[]>(
