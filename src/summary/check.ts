@@ -22,15 +22,16 @@ const close = (a: number, b: number): boolean => Math.abs(a - b) < 0.005;
 export async function checkOdoo(client: OdooClient, r: SummaryResult, p: SummaryParams): Promise<string[]> {
   // Odoo reads its dates as naive UTC and its stop as inclusive.
   const stop = r.range.end ? oneSecondBefore(r.range.end) : false;
-  const args = [
-    p.sessionId !== undefined ? false : (r.range.start ?? false),
-    p.sessionId !== undefined ? false : stop,
-    p.configId !== undefined ? [p.configId] : false,
-    p.sessionId !== undefined ? [p.sessionId] : false,
-  ];
+  // Named arguments: the same call over JSON-RPC and JSON-2 (which binds them by signature).
+  const kwargs = {
+    date_start: p.sessionId !== undefined ? false : (r.range.start ?? false),
+    date_stop: p.sessionId !== undefined ? false : stop,
+    config_ids: p.configId !== undefined ? [p.configId] : false,
+    session_ids: p.sessionId !== undefined ? [p.sessionId] : false,
+  };
   let d: SaleDetails;
   try {
-    d = (await client.executeKw(MODEL, 'get_sale_details', args, {})) as SaleDetails;
+    d = (await client.executeKw(MODEL, 'get_sale_details', [], kwargs)) as SaleDetails;
   } catch (err) {
     if (err instanceof ServerError && /AccessError|access/i.test(`${err.odooName} ${err.message}`)) {
       return [

@@ -43,7 +43,7 @@ export const KEY_COLUMNS: Record<Key, string[]> = {
   product: ['product_id', 'product'],
   category: ['category_id', 'category'],
   method: ['method_id', 'method'],
-  tax: ['tax_id', 'tax'],
+  tax: ['tax_id', 'tax_name'],
 };
 
 export type Cell = string | number | null;
