@@ -14,7 +14,7 @@ import {
   userError,
   valueError,
 } from './errors.js';
-import { formattedReadGroup, readGroup } from './group.js';
+import { defaultAggregator, formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
 import type { Db, Table } from './store.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
@@ -204,7 +204,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
       checkAccess(model, env, 'create');
       return create(db, env, model, get('vals_list', {}));
     case 'fields_get':
-      return fieldsGet(model, get('allfields', null), get('attributes', null));
+      return fieldsGet(db, model, get('allfields', null), get('attributes', null));
     case 'context_get': {
       const u = db.get('res.users', env.uid);
       return { lang: 'en_US', tz: (u?.tz as string | false) ?? false, uid: env.uid };
@@ -378,6 +378,7 @@ export function readRecs(
 }
 
 const ATTRS_DEFAULT = [
+  'aggregator',
   'change_default',
   'company_dependent',
   'context',
@@ -386,6 +387,7 @@ const ATTRS_DEFAULT = [
   'domain',
   'exportable',
   'groupable',
+  'group_operator',
   'help',
   'manual',
   'name',
@@ -402,7 +404,9 @@ const ATTRS_DEFAULT = [
   'type',
 ];
 
-function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Json {
+function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attributes: unknown): Json {
+  // 16-17 describe the default aggregate as group_operator, 18+ as aggregator.
+  const aggKey = db.version === 19 ? 'aggregator' : 'group_operator';
   const want = Array.isArray(allfields) && allfields.length > 0 ? new Set(allfields.map(String)) : undefined;
   const attrs = Array.isArray(attributes) && attributes.length > 0 ? attributes.map(String) : ATTRS_DEFAULT;
   const out: { [k: string]: Json } = {};
@@ -430,6 +434,8 @@ function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Js
       d.domain = [];
     }
     if (f.selection) d.selection = f.selection;
+    const agg = defaultAggregator(f);
+    if (agg) d[aggKey] = agg;
     if (f.type === 'char' || f.type === 'text') d.translate = f.translate ?? false;
     const sel: Record<string, Json> = {};
     for (const k of [...attrs].sort()) if (Object.hasOwn(d, k)) sel[k] = d[k] as Json;
