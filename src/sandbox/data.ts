@@ -672,6 +672,31 @@ export function generate(opts: GenerateOptions): Generated {
       }
     }
   }
+  // Closing posts one combined account.payment per bank (non-cash) method used in the session.
+  const bank = new Map<string, { session: Rec; method: number; amount: number }>();
+  for (const p of payments.rows) {
+    if (!p) continue;
+    const m = db.get('pos.payment.method', p.payment_method_id as number);
+    const s = db.get('pos.session', p.session_id as number);
+    if (!m || m.is_cash_count === true || !s || s.state !== 'closed') continue;
+    const k = `${s.id}|${m.id}`;
+    const e = bank.get(k) ?? { session: s, method: m.id, amount: 0 };
+    e.amount += p.amount as number;
+    bank.set(k, e);
+  }
+  const accountPayments = db.table('account.payment');
+  for (const e of bank.values()) {
+    const at = e.session.stop_at as string;
+    accountPayments.insert({
+      id: accountPayments.nextId,
+      name: `PBNK/${at.slice(0, 4)}/${String(accountPayments.nextId).padStart(5, '0')}`,
+      date: at.slice(0, 10),
+      amount: round2(e.amount),
+      pos_session_id: e.session.id,
+      pos_payment_method_id: e.method,
+      _at: at,
+    });
+  }
   for (const t of db.tables.values()) t.touch();
   db.stamp++;
   return {

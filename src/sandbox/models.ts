@@ -832,6 +832,45 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       ],
     }),
   );
+  // The closing of a session books one payment per bank method (combined), linked to the session.
+  defs.push(
+    build({
+      name: 'account.payment',
+      description: 'Payments',
+      order: 'date desc, name desc',
+      acl: { manager: 'r', user: '', clerk: '' },
+      readGroups: ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
+      created: (rec) => rec._at,
+      fields: [
+        fd('name', 'char', 'Number', { readonly: true }),
+        fd('date', 'date', 'Date', { required: true }),
+        fd('amount', 'monetary', 'Amount'),
+        fd('payment_type', 'selection', 'Payment Type', {
+          selection: [
+            ['outbound', 'Send'],
+            ['inbound', 'Receive'],
+          ],
+          required: true,
+          dflt: () => 'inbound',
+        }),
+        fd('pos_session_id', 'many2one', 'POS Session', { relation: 'pos.session' }),
+        fd('pos_payment_method_id', 'many2one', 'POS Payment Method', { relation: 'pos.payment.method' }),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      ],
+    }),
+  );
+  // Odoo's "Sales Details" report: an AbstractModel, no records, one public method.
+  defs.push(
+    build({
+      name: 'report.point_of_sale.report_saledetails',
+      description: 'Point of Sale Details',
+      order: 'id',
+      acl: { manager: ALL, user: ALL, clerk: ALL },
+      readGroups: ['Internal User'],
+      fields: [],
+      extraMethods: ['get_sale_details'],
+    }),
+  );
   defs.push(
     build({
       name: 'account.bank.statement.line',
