@@ -183,6 +183,45 @@ describe('read_group as Odoo 17 answers it', () => {
     ]);
   });
 
+  it('merges the repeated autumn hour into one group whose __range is its standard-time half, as Odoo', async () => {
+    const c = rpc(v17);
+    const [session] = await c.ok<R[]>('pos.session', 'search_read', [[], ['id']], { limit: 1 });
+    // 00:30 and 01:30 UTC on 2026-10-25 are both 02:30 on a Brussels clock (CEST, then CET).
+    const made: number[] = [];
+    for (const at of ['2026-10-25 00:30:00', '2026-10-25 01:30:00'])
+      made.push(
+        await c.ok<number>('pos.order', 'create', [
+          {
+            session_id: session?.id,
+            date_order: at,
+            amount_total: 10,
+            amount_tax: 0,
+            amount_paid: 10,
+            amount_return: 0,
+          },
+        ]),
+      );
+    try {
+      const groups = await c.ok<R[]>(
+        'pos.order',
+        'read_group',
+        [[['id', 'in', made]], ['amount_total'], ['date_order:hour']],
+        {
+          context: { tz: 'Europe/Brussels' },
+        },
+      );
+      expect(groups.length).toBe(1);
+      expect(groups[0]).toMatchObject({
+        'date_order:hour': '02:00 25 Oct',
+        date_order_count: 2,
+        amount_total: 20,
+        __range: { 'date_order:hour': { from: '2026-10-25 01:00:00', to: '2026-10-25 02:00:00' } },
+      });
+    } finally {
+      await c.ok('pos.order', 'unlink', [made]);
+    }
+  });
+
   it('puts a UTC+14 evening on the next local day', async () => {
     const c = rpc(v17);
     const groups = await c.ok<R[]>('pos.order', 'read_group', [[], [], ['date_order:day']], {
@@ -430,6 +469,35 @@ describe('Odoo 19: formatted_read_group and the deprecated read_group', () => {
       near(sum(rows, 'amount_total'), grp['amount_total:sum'] as number);
     }
   });
+
+  for (const g of GRANULARITIES)
+    it(`formatted_read_group date_order:${g} in Europe/Brussels: [utc start, label] and an exact __extra_domain`, async () => {
+      const spec = `date_order:${g}`;
+      const groups = (
+        await j2('pos.order', 'formatted_read_group', {
+          domain: [],
+          groupby: [spec],
+          aggregates: ['__count', 'amount_total:sum'],
+          context: { tz: 'Europe/Brussels' },
+        })
+      ).body as R[];
+      let total = 0;
+      for (const grp of groups) {
+        const [start, label] = grp[spec] as [string, string];
+        const dom = grp.__extra_domain as unknown[];
+        expect(dom[1]).toEqual(['date_order', '>=', start]);
+        const rows = (
+          await j2('pos.order', 'search_read', { domain: dom, fields: ['amount_total', 'date_order'] })
+        ).body as R[];
+        expect(rows.length).toBe(grp.__count);
+        near(sum(rows, 'amount_total'), grp['amount_total:sum'] as number);
+        const want = expectedLabel(rows[0]?.date_order as string, 'Europe/Brussels', g);
+        if (typeof want === 'string') expect(label).toBe(want);
+        else expect(label).toMatch(want);
+        total += rows.length;
+      }
+      expect(total).toBe((await j2('pos.order', 'search_count', { domain: [] })).body);
+    });
 
   it('groups by day_of_week and hour_number in the zone (JSON-2: the user zone by default)', async () => {
     for (const context of [{}, { tz: 'Pacific/Kiritimati' }]) {
