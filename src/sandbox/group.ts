@@ -88,7 +88,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const v19 = db.version === 19;
   let field = first;
   let get = (r: Rec): Stored => db.value(first, r);
-  if (first.store && !first.compute && !first.dflt) get = getter(db, first);
+  if (!first.compute && !first.dflt) get = getter(db, first);
   if (sub) {
     // 16-17 read a dot as a property name; 18+ follow a many2one.
     if (!v19 || first.type !== 'many2one')
@@ -117,7 +117,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const path = sub ? `${fname}.${sub}` : fname;
   const dated = field.type === 'date' || field.type === 'datetime';
   if (gran && !dated) throw valueError(`Granularity set on a no-datetime field or property: ${pyq(spec)}`);
-  if (!field.store || field.type === 'one2many') {
+  if ((!field.store && !field.inherited) || field.type === 'one2many') {
     if (field.type === 'many2many') throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
     throw notStored(db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field);
   }
@@ -197,7 +197,7 @@ function aggSpec(model: ModelDef, out: string, fname: string, fn: string, spec: 
   const field = model.fields.get(fname);
   if (!field) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
   if (!AGGREGATES.has(fn)) throw valueError(`Invalid aggregate method ${pyq(fn)} for ${pyq(spec)}.`);
-  if (!field.store || field.type === 'one2many' || (field.type === 'many2many' && fname !== 'id'))
+  if ((!field.store && !field.inherited) || field.type === 'one2many' || field.type === 'many2many')
     throw notStored(model, field);
   return { out, field, fn };
 }

@@ -23,6 +23,8 @@ export interface SandboxOptions {
   now?: Date;
   /** false (19 only): /jsonrpc answers 404, as on an Odoo that has removed it. */
   jsonrpc?: boolean;
+  /** Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders. */
+  posHr?: boolean;
 }
 
 export interface SandboxHandle {
@@ -64,7 +66,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const dataNow = opts.now ?? new Date(started);
   // Records written through the API get the current time, never earlier than the data's own "now".
   const ahead = Math.max(0, dataNow.getTime() - started);
-  const { db, stats } = generate({ seed, orders, days, version, now: dataNow });
+  const { db, stats } = generate({ seed, orders, days, version, now: dataNow, posHr: opts.posHr === true });
   const faults = opts.faults ? new FaultPlan(opts.faults, seed) : undefined;
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
   const keys = new Map<string, ApiKey>();

@@ -14,8 +14,9 @@ import {
   userError,
   valueError,
 } from './errors.js';
-import { formattedReadGroup, readGroup } from './group.js';
+import { defaultAggregator, formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
+import { getSaleDetails } from './reports.js';
 import type { Db, Table } from './store.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
 
@@ -28,6 +29,8 @@ interface MethodSpec {
   only?: string;
   /** First Odoo version that has the method. */
   since?: number;
+  /** Takes **kwargs from this version on (unknown keywords are accepted). */
+  varkwSince?: number;
 }
 
 const METHODS: Record<string, MethodSpec> = {
@@ -68,6 +71,13 @@ const METHODS: Record<string, MethodSpec> = {
   check_access_rights: { params: ['operation', 'raise_exception'], required: 1, ids: false },
   default_get: { params: ['fields_list'], required: 1, ids: false },
   context_get: { params: [], required: 0, ids: false, only: 'res.users' },
+  get_sale_details: {
+    params: ['date_start', 'date_stop', 'config_ids', 'session_ids'],
+    required: 0,
+    ids: false,
+    only: 'report.point_of_sale.report_saledetails',
+    varkwSince: 19,
+  },
 };
 
 export interface Call {
@@ -126,7 +136,7 @@ export function checkAccess(model: ModelDef, env: Env, op: Operation): void {
 }
 
 /** Bind positional and keyword arguments as Python would, with Python's (or JSON-2's) errors. */
-function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
+function bind(call: Call, spec: MethodSpec, version: number): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const name = `BaseModel.${call.method}()`;
   const extra = new Set(['context']);
@@ -141,6 +151,7 @@ function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
   for (const [k, v] of Object.entries(call.kwargs)) {
     if (extra.has(k)) continue;
     if (!spec.params.includes(k)) {
+      if ((spec.varkwSince ?? 99) <= version) continue;
       unknown.push(k);
       continue;
     }
@@ -187,7 +198,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
   } else if (call.json2 && Array.isArray(call.ids) && call.ids.length > 0) {
     throw httpError(422, `cannot call ${model.name}.${call.method} with ids`);
   }
-  const a = bind({ ...call, args }, spec);
+  const a = bind({ ...call, args }, spec, db.version);
   const get = <T>(k: string, d: T): unknown => (a.has(k) && a.get(k) !== null ? a.get(k) : d);
   const table = db.table(model.name);
 
@@ -204,7 +215,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
       checkAccess(model, env, 'create');
       return create(db, env, model, get('vals_list', {}));
     case 'fields_get':
-      return fieldsGet(model, get('allfields', null), get('attributes', null));
+      return fieldsGet(db, model, get('allfields', null), get('attributes', null));
     case 'context_get': {
       const u = db.get('res.users', env.uid);
       return { lang: 'en_US', tz: (u?.tz as string | false) ?? false, uid: env.uid };
@@ -295,6 +306,13 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
         limit: get('limit', null),
         order: get('order', null),
       });
+    case 'get_sale_details':
+      return getSaleDetails(db, env, {
+        date_start: get('date_start', false),
+        date_stop: get('date_stop', false),
+        config_ids: get('config_ids', false),
+        session_ids: get('session_ids', false),
+      });
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));
@@ -378,6 +396,7 @@ export function readRecs(
 }
 
 const ATTRS_DEFAULT = [
+  'aggregator',
   'change_default',
   'company_dependent',
   'context',
@@ -386,6 +405,7 @@ const ATTRS_DEFAULT = [
   'domain',
   'exportable',
   'groupable',
+  'group_operator',
   'help',
   'manual',
   'name',
@@ -402,7 +422,9 @@ const ATTRS_DEFAULT = [
   'type',
 ];
 
-function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Json {
+function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attributes: unknown): Json {
+  // 16-17 describe the default aggregate as group_operator, 18+ as aggregator.
+  const aggKey = db.version === 19 ? 'aggregator' : 'group_operator';
   const want = Array.isArray(allfields) && allfields.length > 0 ? new Set(allfields.map(String)) : undefined;
   const attrs = Array.isArray(attributes) && attributes.length > 0 ? attributes.map(String) : ATTRS_DEFAULT;
   const out: { [k: string]: Json } = {};
@@ -430,6 +452,8 @@ function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Js
       d.domain = [];
     }
     if (f.selection) d.selection = f.selection;
+    const agg = defaultAggregator(f);
+    if (agg) d[aggKey] = agg;
     if (f.type === 'char' || f.type === 'text') d.translate = f.translate ?? false;
     const sel: Record<string, Json> = {};
     for (const k of [...attrs].sort()) if (Object.hasOwn(d, k)) sel[k] = d[k] as Json;

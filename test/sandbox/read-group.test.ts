@@ -183,6 +183,45 @@ describe('read_group as Odoo 17 answers it', () => {
     ]);
   });
 
+  it('merges the repeated autumn hour into one group whose __range is its standard-time half, as Odoo', async () => {
+    const c = rpc(v17);
+    const [session] = await c.ok<R[]>('pos.session', 'search_read', [[], ['id']], { limit: 1 });
+    // 00:30 and 01:30 UTC on 2026-10-25 are both 02:30 on a Brussels clock (CEST, then CET).
+    const made: number[] = [];
+    for (const at of ['2026-10-25 00:30:00', '2026-10-25 01:30:00'])
+      made.push(
+        await c.ok<number>('pos.order', 'create', [
+          {
+            session_id: session?.id,
+            date_order: at,
+            amount_total: 10,
+            amount_tax: 0,
+            amount_paid: 10,
+            amount_return: 0,
+          },
+        ]),
+      );
+    try {
+      const groups = await c.ok<R[]>(
+        'pos.order',
+        'read_group',
+        [[['id', 'in', made]], ['amount_total'], ['date_order:hour']],
+        {
+          context: { tz: 'Europe/Brussels' },
+        },
+      );
+      expect(groups.length).toBe(1);
+      expect(groups[0]).toMatchObject({
+        'date_order:hour': '02:00 25 Oct',
+        date_order_count: 2,
+        amount_total: 20,
+        __range: { 'date_order:hour': { from: '2026-10-25 01:00:00', to: '2026-10-25 02:00:00' } },
+      });
+    } finally {
+      await c.ok('pos.order', 'unlink', [made]);
+    }
+  });
+
   it('puts a UTC+14 evening on the next local day', async () => {
     const c = rpc(v17);
     const groups = await c.ok<R[]>('pos.order', 'read_group', [[], [], ['date_order:day']], {
@@ -431,6 +470,35 @@ describe('Odoo 19: formatted_read_group and the deprecated read_group', () => {
     }
   });
 
+  for (const g of GRANULARITIES)
+    it(`formatted_read_group date_order:${g} in Europe/Brussels: [utc start, label] and an exact __extra_domain`, async () => {
+      const spec = `date_order:${g}`;
+      const groups = (
+        await j2('pos.order', 'formatted_read_group', {
+          domain: [],
+          groupby: [spec],
+          aggregates: ['__count', 'amount_total:sum'],
+          context: { tz: 'Europe/Brussels' },
+        })
+      ).body as R[];
+      let total = 0;
+      for (const grp of groups) {
+        const [start, label] = grp[spec] as [string, string];
+        const dom = grp.__extra_domain as unknown[];
+        expect(dom[1]).toEqual(['date_order', '>=', start]);
+        const rows = (
+          await j2('pos.order', 'search_read', { domain: dom, fields: ['amount_total', 'date_order'] })
+        ).body as R[];
+        expect(rows.length).toBe(grp.__count);
+        near(sum(rows, 'amount_total'), grp['amount_total:sum'] as number);
+        const want = expectedLabel(rows[0]?.date_order as string, 'Europe/Brussels', g);
+        if (typeof want === 'string') expect(label).toBe(want);
+        else expect(label).toMatch(want);
+        total += rows.length;
+      }
+      expect(total).toBe((await j2('pos.order', 'search_count', { domain: [] })).body);
+    });
+
   it('groups by day_of_week and hour_number in the zone (JSON-2: the user zone by default)', async () => {
     for (const context of [{}, { tz: 'Pacific/Kiritimati' }]) {
       const r = await j2('pos.order', 'formatted_read_group', {
@@ -528,5 +596,175 @@ describe('Odoo 19: formatted_read_group and the deprecated read_group', () => {
       aggregates: [],
     });
     expect((noGran.body as R).message).toBe("Granularity not set on a date(time) field: 'date_order'");
+  });
+});
+
+describe('what a summary needs: categories, taxes per line, cashiers, employees', () => {
+  it('describes the fields in fields_get, with 17 group_operator and 19 aggregator', async () => {
+    const f17 = await rpc(v17).ok<Record<string, R>>('pos.order.line', 'fields_get', [], {});
+    expect(f17.tax_ids_after_fiscal_position).toMatchObject({
+      type: 'many2many',
+      relation: 'account.tax',
+      store: false,
+    });
+    expect(f17.price_subtotal_incl?.group_operator).toBe('sum');
+    expect(f17.product_id?.group_operator).toBeUndefined();
+    const t17 = await rpc(v17).ok<Record<string, R>>(
+      'product.template',
+      'fields_get',
+      [['categ_id', 'pos_categ_ids']],
+      {
+        attributes: ['type', 'relation', 'store'],
+      },
+    );
+    expect(t17).toEqual({
+      categ_id: { relation: 'product.category', store: true, type: 'many2one' },
+      pos_categ_ids: { relation: 'pos.category', store: true, type: 'many2many' },
+    });
+    const p17 = await rpc(v17).ok<Record<string, R>>('product.product', 'fields_get', [['categ_id']], {
+      attributes: ['store', 'searchable'],
+    });
+    expect(p17.categ_id).toEqual({ store: false, searchable: true });
+    const o19 = (
+      await j2('pos.order', 'fields_get', { allfields: ['amount_total', 'tip_amount', 'user_id'] })
+    ).body as Record<string, R>;
+    expect(o19.amount_total?.aggregator).toBe('sum');
+    expect(o19.amount_total?.group_operator).toBeUndefined();
+    expect(o19.tip_amount?.type).toBe('monetary');
+    expect(o19.user_id?.relation).toBe('res.users');
+  });
+
+  it('keeps each line taxed consistently with its subtotals', async () => {
+    const c = rpc(v17);
+    const taxes = await c.ok<R[]>('account.tax', 'search_read', [
+      [],
+      ['amount', 'amount_type', 'price_include'],
+    ]);
+    const rate = new Map(taxes.map((t) => [t.id as number, (t.amount as number) / 100]));
+    for (const t of taxes) expect(t).toMatchObject({ amount_type: 'percent', price_include: false });
+    const lines = await c.ok<R[]>('pos.order.line', 'search_read', [
+      [],
+      [
+        'qty',
+        'price_unit',
+        'discount',
+        'price_subtotal',
+        'price_subtotal_incl',
+        'tax_ids',
+        'tax_ids_after_fiscal_position',
+      ],
+    ]);
+    for (const l of lines) {
+      expect(l.tax_ids_after_fiscal_position).toEqual(l.tax_ids);
+      const r = (l.tax_ids as number[]).reduce((s, id) => s + (rate.get(id) ?? 0), 0);
+      const base = (l.qty as number) * (l.price_unit as number) * (1 - (l.discount as number) / 100);
+      expect(Math.abs((l.price_subtotal as number) - base)).toBeLessThan(0.006);
+      expect(Math.abs((l.price_subtotal_incl as number) - base * (1 + r))).toBeLessThan(0.006);
+    }
+  });
+
+  it('groups lines by product category through the product (19 path), matching the products table', async () => {
+    const groups = (
+      await j2('pos.order.line', 'formatted_read_group', {
+        domain: [],
+        groupby: ['product_id.categ_id'],
+        aggregates: ['price_subtotal:sum', '__count'],
+      })
+    ).body as R[];
+    const products = (
+      await j2('product.product', 'search_read', {
+        domain: [['active', 'in', [true, false]]],
+        fields: ['categ_id'],
+      })
+    ).body as R[];
+    const categ = new Map(products.map((p) => [p.id as number, (p.categ_id as [number, string])[0]]));
+    const lines = (
+      await j2('pos.order.line', 'search_read', { domain: [], fields: ['product_id', 'price_subtotal'] })
+    ).body as R[];
+    const want = new Map<number, { n: number; s: number }>();
+    for (const l of lines) {
+      const k = categ.get((l.product_id as number[])[0] as number) as number;
+      const w = want.get(k) ?? { n: 0, s: 0 };
+      w.n++;
+      w.s += l.price_subtotal as number;
+      want.set(k, w);
+    }
+    expect(groups.length).toBe(want.size);
+    for (const g of groups) {
+      const [id, name] = g['product_id.categ_id'] as [number, string];
+      expect(name.startsWith('All / Saleable / ')).toBe(true);
+      expect(g.__count).toBe(want.get(id)?.n);
+      near(g['price_subtotal:sum'] as number, want.get(id)?.s as number);
+    }
+    const pos = (
+      await j2('product.template', 'search_read', {
+        domain: [['available_in_pos', '=', true]],
+        fields: ['pos_categ_ids'],
+      })
+    ).body as R[];
+    for (const p of pos) expect((p.pos_categ_ids as number[]).length).toBe(1);
+  });
+
+  it('has several cashiers on orders, and the many2many empty group for an untaxed line', async () => {
+    const c = rpc(v17);
+    const byUser = await c.ok<R[]>('pos.order', 'read_group', [[], ['amount_total'], ['user_id']]);
+    expect(byUser.length).toBeGreaterThanOrEqual(3);
+    const names = byUser.map((g) => (g.user_id as [number, string])[1]);
+    expect(names).toContain('Anita Oliver');
+    // A line without taxes (created through the API) lands in the False group.
+    const [order] = await c.ok<R[]>('pos.order', 'search_read', [[['state', '=', 'done']], ['id']], {
+      limit: 1,
+    });
+    const product = await c.ok<R[]>('product.product', 'search_read', [[], ['id']], { limit: 1 });
+    const lineId = await c.ok<number>('pos.order.line', 'create', [
+      {
+        order_id: order?.id,
+        product_id: product[0]?.id,
+        qty: 1,
+        price_unit: 3,
+        price_subtotal: 3,
+        price_subtotal_incl: 3,
+        tax_ids: [],
+      },
+    ]);
+    const groups = await c.ok<R[]>(
+      'pos.order.line',
+      'read_group',
+      [[], ['price_subtotal_incl'], ['tax_ids']],
+      { lazy: false },
+    );
+    const none = groups.find((g) => g.tax_ids === false) as R;
+    expect(none.__count).toBe(1);
+    expect(none.__domain).toEqual([['tax_ids', 'not any', []]]);
+    expect(await c.ok('pos.order.line', 'search', [none.__domain])).toEqual([lineId]);
+    expect(groups.at(-1)).toBe(none);
+    await c.ok('pos.order.line', 'unlink', [[lineId]]);
+  });
+
+  it('models pos_hr only when asked: employee_id and cashier on orders', async () => {
+    expect(
+      (await rpc(v17).kw('pos.order', 'read_group', [[], [], ['employee_id']])).error?.data.message,
+    ).toBe("Invalid field 'employee_id' on model 'pos.order'");
+    const hr = await startTestSandbox({ seed: 3, orders: 200, days: 3, posHr: true });
+    try {
+      const c = rpc(hr);
+      const orders = await c.ok<R[]>('pos.order', 'search_read', [[], ['user_id', 'employee_id', 'cashier']]);
+      const employees = await c.ok<R[]>('hr.employee', 'search_read', [[], ['name', 'user_id']]);
+      const ofUser = new Map(
+        employees.map((e) => [
+          (e.user_id as [number, string] | false) && (e.user_id as [number, string])[0],
+          e,
+        ]),
+      );
+      for (const o of orders) {
+        const e = ofUser.get((o.user_id as [number, string])[0]) as R;
+        expect(o.employee_id).toEqual([e.id, e.name]);
+        expect(o.cashier).toBe(e.name);
+      }
+      const groups = await c.ok<R[]>('pos.order', 'read_group', [[], ['amount_total'], ['employee_id']]);
+      expect(groups.reduce((n, g) => n + (g.employee_id_count as number), 0)).toBe(orders.length);
+    } finally {
+      await hr.close();
+    }
   });
 });
