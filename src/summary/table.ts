@@ -63,7 +63,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const columns: Column[] = [
     ...keyCols,
     { key: 'orders', label: 'orders', right: true, priority: 0 },
-    { key: 'items', label: 'items', right: true, priority: 5 },
+    { key: 'items', label: 'items', right: true, priority: 1 },
     { key: 'gross', label: 'gross', right: true, priority: 4 },
     { key: 'discounts', label: 'discounts', right: true, priority: 4 },
     { key: 'refund_count', label: 'refunds#', right: true, priority: 6 },
