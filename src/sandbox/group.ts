@@ -12,6 +12,7 @@ import {
   isTimeGranularity,
   NUMBER_GRANULARITIES,
   nextLocal,
+  offsetAt,
   periodLabel,
   type TimeGranularity,
   toLocal,
@@ -88,6 +89,9 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const v19 = db.version === 19;
   let field = first;
   let get = (r: Rec): Stored => db.value(first, r);
+  // A many2one path: the key is worked out once per parent record.
+  let parent: { outer: (r: Rec) => Stored; model: string } | undefined;
+  let inner: (r: Rec) => Stored = get;
   if (!first.compute && !first.dflt) get = getter(db, first);
   if (sub) {
     // 16-17 read a dot as a property name; 18+ follow a many2one.
@@ -98,20 +102,8 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     const target = comodel?.fields.get(sub);
     if (!comodel || !target)
       throw valueError(`Invalid field ${pyq(sub)} on model ${pyq(first.relation ?? '')}`);
-    const inner = getter(db, target);
-    const outer = get;
-    const cache = new Map<number, Stored>();
-    get = (r) => {
-      const id = outer(r);
-      if (typeof id !== 'number') return false;
-      let v = cache.get(id);
-      if (v === undefined) {
-        const c = db.get(comodel.name, id);
-        v = c ? inner(c) : false;
-        cache.set(id, v);
-      }
-      return v;
-    };
+    inner = getter(db, target);
+    parent = { outer: get, model: comodel.name };
     field = target;
   }
   const path = sub ? `${fname}.${sub}` : fname;
@@ -121,76 +113,69 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     if (field.type === 'many2many') throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
     throw notStored(db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field);
   }
-  const tz = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
+  const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
+  const base = { spec, path, field, tz };
+  const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => {
+    if (!parent) return { ...base, ...extra, keys: (r) => keyOf(get(r)) };
+    const { outer, model: comodel } = parent;
+    const cache = new Map<number, Key | Key[]>();
+    return {
+      ...base,
+      ...extra,
+      keys: (r) => {
+        const id = outer(r);
+        if (typeof id !== 'number') return keyOf(false);
+        let k = cache.get(id);
+        if (k === undefined) {
+          const c = db.get(comodel, id);
+          k = keyOf(c ? inner(c) : false);
+          cache.set(id, k);
+        }
+        return k;
+      },
+    };
+  };
   if (dated) {
     const g = gran ?? (defaultMonth ? 'month' : undefined);
     if (!g) throw valueError(`Granularity not set on a date(time) field: ${pyq(spec)}`);
     const numberOk = v19 && Object.hasOwn(NUMBER_GRANULARITIES, g);
     if (!isTimeGranularity(g) && !numberOk)
       throw valueError(`Granularity specification isn't correct: ${pyq(g)}`);
-    const local = (v: Stored): number | undefined => {
-      if (typeof v !== 'string' || v === '') return undefined;
-      if (field.type === 'date') return Date.parse(`${v}T00:00:00Z`) / 1000;
-      return toLocal(parseDatetime(v), tz);
+    const part = NUMBER_GRANULARITIES[g];
+    const fine = part === 'minute' || part === 'second';
+    const ofLocal = (l: number): Key =>
+      part ? datePart(l, part) : fmtSec(truncLocal(l, g as TimeGranularity), true);
+    // One computation per hour of data: periods and parts of an hour or more change only on the
+    // hour wherever the zone's offset is whole hours (else per value).
+    const memo = new Map<string, Key | null>();
+    const keyOf = (v: Stored): Key => {
+      if (typeof v !== 'string' || v === '') return false;
+      if (field.type === 'date') {
+        let k = memo.get(v);
+        if (k === undefined || k === null) {
+          k = ofLocal(Date.parse(`${v}T00:00:00Z`) / 1000);
+          memo.set(v, k);
+        }
+        return k;
+      }
+      if (!fine) {
+        const h = v.slice(0, 13);
+        let k = memo.get(h);
+        if (k === undefined) {
+          const at = parseDatetime(`${h}:00:00`);
+          const off = tz ? offsetAt(at, tz) : 0;
+          k = off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
+          memo.set(h, k);
+        }
+        if (k !== null) return k;
+      }
+      return ofLocal(toLocal(parseDatetime(v), tz));
     };
-    if (isTimeGranularity(g)) {
-      // The key is the period's local start, as text (sorts in time order).
-      const memo = new Map<string, string>();
-      return {
-        spec,
-        path,
-        field,
-        time: g,
-        tz,
-        keys: (r) => {
-          const v = get(r);
-          if (typeof v !== 'string' || v === '') return false;
-          // Periods of an hour or more never start inside a quarter hour: memoise per minute.
-          const k = v.slice(0, 16);
-          let out = memo.get(k);
-          if (out === undefined) {
-            out = fmtSec(truncLocal(local(v) as number, g), true);
-            memo.set(k, out);
-          }
-          return out;
-        },
-      };
-    }
-    const part = NUMBER_GRANULARITIES[g] as string;
-    return {
-      spec,
-      path,
-      field,
-      part: g,
-      tz,
-      keys: (r) => {
-        const l = local(get(r));
-        return l === undefined ? false : datePart(l, part);
-      },
-    };
+    return make(keyOf, part ? { part: g } : { time: g as TimeGranularity });
   }
-  if (field.type === 'many2many')
-    return {
-      spec,
-      path,
-      field,
-      tz,
-      keys: (r) => {
-        const v = get(r);
-        return Array.isArray(v) && v.length > 0 ? v : false;
-      },
-    };
-  if (field.type === 'boolean') return { spec, path, field, tz, keys: (r) => get(r) === true };
-  return {
-    spec,
-    path,
-    field,
-    tz,
-    keys: (r) => {
-      const v = get(r);
-      return v === undefined || v === null || v === '' ? false : (v as Key);
-    },
-  };
+  if (field.type === 'many2many') return make((v) => (Array.isArray(v) && v.length > 0 ? v : false));
+  if (field.type === 'boolean') return make((v) => v === true);
+  return make((v) => (v === undefined || v === null || v === '' ? false : (v as Key)));
 }
 
 function aggSpec(model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
@@ -310,7 +295,8 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
 /**
  * A domain made only of leaves through one many2one (`order_id.date_order`, `order_id.state`)
  * selects the children of the parents that match: search the parents (with their date index), then
- * take their children through the one2many that mirrors the many2one, in id order.
+ * take their children through the one2many that mirrors the many2one (in the parents' order:
+ * grouping does not depend on it).
  */
 function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] | undefined {
   if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return undefined;
@@ -335,18 +321,16 @@ function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] | 
   if (!comodel || !children) return undefined;
   const parents = selectRows(db, { ...env, activeTest: false }, comodel, sub);
   const kids = getter(db, children);
-  const ids: number[] = [];
-  for (const p of parents) {
-    const v = kids(p);
-    if (Array.isArray(v)) for (const id of v) ids.push(id);
-  }
-  ids.sort((x, y) => x - y);
   const rows = db.table(model.name).rows;
   const link = getter(db, field);
   const out: Rec[] = [];
-  for (const id of ids) {
-    const r = rows[id];
-    if (r && typeof link(r) === 'number') out.push(r);
+  for (const p of parents) {
+    const v = kids(p);
+    if (!Array.isArray(v)) continue;
+    for (const id of v) {
+      const r = rows[id];
+      if (r && link(r) === p.id) out.push(r);
+    }
   }
   return out;
 }
@@ -370,16 +354,27 @@ function groupRows(
       return v === false || v === '' ? undefined : v;
     };
   });
-  const groups = new Map<string, Acc>();
-  const keyOf = (k: Key): string =>
-    typeof k === 'string' ? `s${k}` : typeof k === 'number' ? `n${k}` : `b${k}`;
+  // Groups in nested maps, one level per groupby: no key text built per row.
+  const root = new Map<Key, unknown>();
+  const all: Acc[] = [];
+  const last = gbs.length - 1;
   const add = (keys: Key[], r: Rec): void => {
-    let id = '';
-    for (const k of keys) id += `${keyOf(k)}\u0001`;
-    let g = groups.get(id);
+    let m = root;
+    for (let i = 0; i < last; i++) {
+      const k = keys[i] as Key;
+      let next = m.get(k) as Map<Key, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        m.set(k, next);
+      }
+      m = next;
+    }
+    const k = last >= 0 ? (keys[last] as Key) : false;
+    let g = m.get(k) as Acc | undefined;
     if (!g) {
       g = { keys: [...keys], count: 0, vals: aggs.map((a) => startAcc(a.fn)) };
-      groups.set(id, g);
+      m.set(k, g);
+      all.push(g);
     }
     g.count++;
     for (let i = 0; i < aggs.length; i++) {
@@ -419,7 +414,7 @@ function groupRows(
     if (multi) walk(0, r);
     else add(cur, r);
   }
-  return [...groups.values()];
+  return all;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate, USERS } from './data.js';
 import { FaultPlan } from './faults.js';
+import { warmIndexes } from './orm.js';
 import type { ApiKey, ServerState } from './rpc.js';
 import { createServer } from './server.js';
 import { fmtDatetime } from './time.js';
@@ -67,6 +68,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   // Records written through the API get the current time, never earlier than the data's own "now".
   const ahead = Math.max(0, dataNow.getTime() - started);
   const { db, stats } = generate({ seed, orders, days, version, now: dataNow, posHr: opts.posHr === true });
+  warmIndexes(db);
   const faults = opts.faults ? new FaultPlan(opts.faults, seed) : undefined;
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
   const keys = new Map<string, ApiKey>();

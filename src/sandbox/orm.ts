@@ -504,6 +504,20 @@ export function rankOf(db: Db, model: string): Map<number, number> {
   return ranks;
 }
 
+/**
+ * Builds the sorted indexes a date-range search or grouping starts from, as a database has its
+ * B-tree indexes on date_order and payment_date before the first query.
+ */
+export function warmIndexes(db: Db): void {
+  for (const [model, field] of [
+    ['pos.order', 'date_order'],
+    ['pos.payment', 'payment_date'],
+  ] as const) {
+    const m = db.models.get(model);
+    if (m) sortedIds(db, db.table(model), parseOrder(db, m, field));
+  }
+}
+
 interface Sorted {
   ids: Int32Array;
   /** The first sort key per id (indexed by id); empty values are the greatest key. */

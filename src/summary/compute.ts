@@ -156,7 +156,9 @@ function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [numbe
     id = v[0];
     name = typeof v[1] === 'string' ? v[1] : String(v[0]);
   } else if (typeof v === 'number') id = v;
-  if (k === 'category' && id !== null) {
+  // Odoo 16-18 group lines by product; the product's category is looked up here. (On 19 the
+  // server groups by product_id.categ_id itself and the value is the category.)
+  if (k === 'category' && id !== null && names.size > 0) {
     const c = names.get(id);
     id = c ? c[0] : null;
     name = c ? c[1] : null;
@@ -371,7 +373,11 @@ export async function computeSummary(
       await Promise.all(work);
     }
   } else if (level === 'line') {
-    const specs = q.keys.map((k) => LINE_SPEC[k] ?? `order_id.${orderSpec(k, q)}`);
+    // On 19 a category is grouped through the product, so an order with two products of one
+    // category counts once; before 19 `orders` per category sums each product's orders.
+    const specs = q.keys.map((k) =>
+      k === 'category' && api.paths ? 'product_id.categ_id' : (LINE_SPEC[k] ?? `order_id.${orderSpec(k, q)}`),
+    );
     const lineDomain = (extra: Domain): Domain => prefixDomain([...q.orderDomain, ...extra], 'order_id.');
     const [sales, discounted, refunds] = await Promise.all([
       api.group('pos.order.line', lineDomain(SALES), specs, [
@@ -392,7 +398,7 @@ export async function computeSummary(
         'order_id:count_distinct',
       ]),
     ]);
-    if (q.keys.includes('category')) {
+    if (q.keys.includes('category') && !api.paths) {
       // A product's category is read once for the products seen (one request).
       const ids = new Set<number>();
       for (const g of [...sales, ...refunds]) {
