@@ -224,6 +224,15 @@ for (const setup of SETUPS) {
       }
     });
 
+    it('--by hour with --day-starts lists the hours in the order of the business day', async () => {
+      const rows = await summary([...ALL, '--tz', 'UTC', '--by', 'hour', '--day-starts', '12:00']);
+      const hours = rows.map((r) => r.hour as number);
+      const shifted = hours.map((h) => (h + 12) % 24);
+      expect(shifted).toEqual([...shifted].sort((a, b) => a - b));
+      expect(hours[0]).toBeGreaterThanOrEqual(12);
+      expect(hours.at(-1)).toBeLessThan(12);
+    });
+
     it('--by hour,weekday is a heat map: one row per weekday and hour seen, in the zone', async () => {
       const zone = 'Pacific/Kiritimati'; // UTC+14
       const rows = await summary([...ALL, '--tz', zone, '--by', 'hour,weekday']);
