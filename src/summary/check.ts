@@ -84,12 +84,17 @@ export async function checkOdoo(client: OdooClient, r: SummaryResult, p: Summary
     const refunds = sum(d.refund_taxes);
     // 17 keeps refund taxes apart with their own sign; add them as refunds (negative).
     compared++;
-    diff('tax', sum(d.taxes) - Math.abs(refunds), ours.tax);
+    diff(
+      'tax',
+      sum(d.taxes) - Math.abs(refunds),
+      ours.tax,
+      " (Odoo recomputes each line's tax from its price and rounds per tax; posdata adds up the orders' own amount_tax, which is what was charged)",
+    );
   }
   if (compared === 0) return ["not compared: Odoo's Sales Details gave none of the figures posdata knows"];
   return lines.length === 0
     ? [`Odoo's Sales Details agrees (${compared} figure${compared === 1 ? '' : 's'} compared)`]
-    : lines;
+    : [...lines, `${lines.length} of ${compared} figures differ from Odoo's Sales Details`];
 }
 
 function oneSecondBefore(utc: string): string {

@@ -51,6 +51,8 @@ export type Cell = string | number | null;
 export interface KeyValue {
   /** The key's columns (KEY_COLUMNS) and their values. */
   cells: Record<string, Cell>;
+  /** What tells groups apart: the id of a relation, else the value. */
+  ident: Cell;
   /** Sorts the rows of one key. */
   sort: string | number;
 }
@@ -136,15 +138,16 @@ const LINE_SPEC: Partial<Record<Key, string>> = {
 /** Turns a group's value for `key` into the key's cells. */
 function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [number, string]>): KeyValue {
   if (k === 'day' || k === 'hour' || k === 'weekday') {
-    if (typeof v !== 'string') return { cells: { [k]: null }, sort: '' };
+    if (typeof v !== 'string') return { cells: { [k]: null }, ident: null, sort: '' };
     const local = DateTime.fromFormat(v.slice(0, 19), 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).setZone(q.zone);
-    if (k === 'hour') return { cells: { hour: local.hour }, sort: local.hour };
+    if (k === 'hour') return { cells: { hour: local.hour }, ident: local.hour, sort: local.hour };
     const business = local.minus({ minutes: q.dayStarts });
     if (k === 'day') {
       const day = business.toISODate() ?? '';
-      return { cells: { day }, sort: day };
+      return { cells: { day }, ident: day, sort: day };
     }
-    return { cells: { weekday: WEEKDAYS[business.weekday - 1] ?? '' }, sort: business.weekday };
+    const weekday = WEEKDAYS[business.weekday - 1] ?? '';
+    return { cells: { weekday }, ident: weekday, sort: business.weekday };
   }
   const [idCol, nameCol] = KEY_COLUMNS[k] as [string, string];
   let id: number | null = null;
@@ -160,7 +163,7 @@ function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [numbe
     id = c ? c[0] : null;
     name = c ? c[1] : null;
   }
-  return { cells: { [idCol]: id, [nameCol]: name }, sort: name ?? '\uffff' };
+  return { cells: { [idCol]: id, [nameCol]: name }, ident: id, sort: name ?? '\uffff' };
 }
 
 interface Acc {
@@ -190,7 +193,7 @@ class Folder {
   /** The accumulator of a group, by its values for the key specs (in --by order). */
   at(g: Group, specs: string[] = this.specs): Acc {
     const keys = this.q.keys.map((k, i) => keyValue(k, g.values[specs[i] as string], this.q, this.names));
-    const id = JSON.stringify(keys.map((k) => k.cells));
+    const id = JSON.stringify(keys.map((k) => k.ident));
     let a = this.accs.get(id);
     if (!a) {
       a = {
@@ -214,6 +217,8 @@ class Folder {
 }
 
 const add = (a: number | null, b: number): number => (a ?? 0) + b;
+const m2oId = (v: unknown): number | undefined =>
+  Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
 
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
 export const FALLBACK_GROUPS = 6;
@@ -296,17 +301,49 @@ export async function computeSummary(
         a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
       }
     } else {
-      // Odoo 16-18 groups lines and payments by their own fields only: one request per group
-      // with the group's own domain, for a few groups; a session's payments directly.
+      // Odoo 16-18 groups lines and payments by their own fields only. A payment knows its
+      // session, so payments by register or session are one request; lines need one request
+      // per group with the group's own domain, for a few groups.
       const accs = [...folder.accs.values()];
-      const direct = q.keys.length === 1 && q.keys[0] === 'session';
+      const bySession = q.keys.every((k) => k === 'session' || k === 'register');
+      const work: Promise<void>[] = [];
+      if (bySession) {
+        work.push(
+          (async () => {
+            const payments = await api.group(
+              'pos.payment',
+              prefixDomain(q.orderDomain, 'pos_order_id.'),
+              ['session_id', 'payment_method_id'],
+              ['amount:sum'],
+            );
+            const sessionIds = [...new Set(payments.map((g) => m2oId(g.values.session_id)))].filter(
+              (x): x is number => x !== undefined,
+            );
+            const configOf = new Map<number, unknown>();
+            if (q.keys.includes('register')) {
+              const sessions = await client.searchRead('pos.session', [['id', 'in', sessionIds]], {
+                fields: ['config_id'],
+              });
+              for (const x of sessions) configOf.set(x.id, x.config_id);
+            }
+            for (const g of payments) {
+              const values: Record<string, unknown> = {
+                session_id: g.values.session_id,
+                config_id: configOf.get(m2oId(g.values.session_id) ?? 0),
+              };
+              const a = folder.at({ values, aggs: g.aggs });
+              a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
+            }
+          })(),
+        );
+      }
       if (accs.length > FALLBACK_GROUPS) {
         notes.push(
-          `items, gross, discounts and the payment methods are left empty: Odoo before 19 cannot group order lines and payments by ${q.keys.join(', ')}, and ${accs.length} groups would cost ${2 * accs.length} more requests; use --by register or session, a shorter range, or Odoo 19`,
+          `items, gross, discounts${bySession ? '' : ' and the payment methods'} are left empty: Odoo before 19 cannot group order lines${bySession ? '' : ' and payments'} by ${q.keys.join(', ')}, and ${accs.length} groups would cost ${(bySession ? 1 : 2) * accs.length} more requests; use a shorter range, fewer groups, or Odoo 19`,
         );
       } else {
-        await Promise.all(
-          accs.map(async (a) => {
+        work.push(
+          ...accs.map(async (a) => {
             const domain = orDomains(a.domains);
             const lines = await api.group(
               'pos.order.line',
@@ -320,7 +357,7 @@ export async function computeSummary(
               a.salesIncl = 0;
               a.discounts = 0;
             }
-            if (direct) return;
+            if (bySession) return;
             const payments = await api.group(
               'pos.payment',
               prefixDomain(domain, 'pos_order_id.'),
@@ -332,19 +369,8 @@ export async function computeSummary(
               a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
           }),
         );
-        if (direct) {
-          const payments = await api.group(
-            'pos.payment',
-            prefixDomain(q.orderDomain, 'pos_order_id.'),
-            ['session_id', 'payment_method_id'],
-            ['amount:sum'],
-          );
-          for (const g of payments) {
-            const a = folder.at(g, ['session_id']);
-            a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
-          }
-        }
       }
+      await Promise.all(work);
     }
   } else if (level === 'line') {
     // On 19 a category is grouped through the product, so an order with two products of one
@@ -446,6 +472,25 @@ export async function computeSummary(
     }
   }
 
+  const ri = q.keys.indexOf('register');
+  if (ri >= 0) {
+    // A register by its name, as reconcile and the tables show it: on 16/17 the relation's
+    // label carries the session's user (`Shop (Mitchell Admin)`).
+    const accs = [...folder.accs.values()];
+    const ids = [...new Set(accs.map((a) => a.keys[ri]?.cells.config_id))].filter(
+      (x): x is number => typeof x === 'number',
+    );
+    const configs = await client.read('pos.config', ids, ['name']);
+    const names = new Map(configs.map((c) => [c.id, c.name]));
+    for (const a of accs) {
+      const kv = a.keys[ri] as KeyValue;
+      const n = names.get(kv.cells.config_id as number);
+      if (typeof n === 'string') {
+        kv.cells.register = n;
+        kv.sort = n;
+      }
+    }
+  }
   const methodIds = [...methodNames.keys()].sort((a, b) => a - b);
   const keyOf = methodKeys(methodIds, methodNames);
   const groups: SummaryGroup[] = [...folder.accs.values()].map((a) => {

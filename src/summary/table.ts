@@ -52,6 +52,8 @@ function cellsOf(f: Figures, methodKeys: string[]): Record<string, string> {
 export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
   const { summary } = r;
+  const k = [...summary.keys].sort().join(',');
+  if (k === 'hour,weekday' && r.shown.length === summary.groups.length) return heatMap(r, o, chalk);
   const keyCols: Column[] = summary.keys.map((k, i) => {
     const cols = KEY_COLUMNS[k];
     return { key: cols[cols.length - 1] as string, label: k, right: k === 'hour', priority: i === 0 ? 0 : 1 };
@@ -61,7 +63,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const columns: Column[] = [
     ...keyCols,
     { key: 'orders', label: 'orders', right: true, priority: 0 },
-    { key: 'items', label: 'items', right: true, priority: 5 },
+    { key: 'items', label: 'items', right: true, priority: 1 },
     { key: 'gross', label: 'gross', right: true, priority: 4 },
     { key: 'discounts', label: 'discounts', right: true, priority: 4 },
     { key: 'refund_count', label: 'refunds#', right: true, priority: 6 },
@@ -130,6 +132,59 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   out += `${close}\n`;
   if (r.cash) out += cashSection(r.cash, chalk);
   return out;
+}
+
+const SHADES = [' ', '░', '▒', '▓', '█'];
+
+/**
+ * --by hour,weekday: hours down, weekdays across, the total in each cell and, on a terminal,
+ * a shade from light to dark by its share of the busiest hour: the week's shape at a glance.
+ */
+function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<typeof Chalk>): string {
+  const hi = r.summary.keys.indexOf('hour');
+  const wi = r.summary.keys.indexOf('weekday');
+  const cells = new Map<string, number>();
+  const hours = new Set<number>();
+  const days = new Map<number, string>();
+  for (const g of r.shown) {
+    const h = g.keys[hi]?.cells.hour;
+    const w = g.keys[wi];
+    if (typeof h !== 'number' || !w || typeof w.cells.weekday !== 'string') continue;
+    hours.add(h);
+    days.set(w.sort as number, w.cells.weekday);
+    cells.set(`${h} ${w.cells.weekday}`, g.figures.total);
+  }
+  const order = [...days.keys()].sort((a, b) => a - b).map((d) => days.get(d) as string);
+  const max = Math.max(0, ...cells.values());
+  const table = new Table({
+    head: ['hour', ...order.map((d) => d.slice(0, 3)), 'total'].map((h) => (o.color ? chalk.bold(h) : h)),
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: ['right', ...order.map(() => 'right' as const), 'right'],
+    wordWrap: false,
+  });
+  const shade = (v: number): string =>
+    o.bars && max > 0 && v > 0 ? `${SHADES[Math.min(4, Math.ceil((v / max) * 4))] ?? ''} ` : '';
+  const dayTotals = new Map<string, number>();
+  for (const h of [...hours].sort((a, b) => a - b)) {
+    let rowTotal = 0;
+    const row = order.map((d) => {
+      const v = cells.get(`${h} ${d}`);
+      if (v === undefined) return '';
+      rowTotal += v;
+      dayTotals.set(d, (dayTotals.get(d) ?? 0) + v);
+      return `${shade(v)}${v.toFixed(2)}`;
+    });
+    table.push([`${String(h).padStart(2, '0')}:00`, ...row, rowTotal.toFixed(2)]);
+  }
+  const all = [...dayTotals.values()].reduce((a, b) => a + b, 0);
+  table.push(
+    ['total', ...order.map((d) => (dayTotals.get(d) ?? 0).toFixed(2)), all.toFixed(2)].map((t) =>
+      chalk.bold(t),
+    ),
+  );
+  const n = r.summary.groups.length;
+  return `${table.toString()}\ntotal by hour and weekday, ${n} group${n === 1 ? '' : 's'}; --format csv gives every figure\n${r.cash ? cashSection(r.cash, chalk) : ''}`;
 }
 
 function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string {
