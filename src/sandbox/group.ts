@@ -258,7 +258,8 @@ function endAcc(fn: string, acc: unknown, field: FieldDef): Json {
     case 'sum':
     case 'avg': {
       const a = acc as { n: number; cents: number; float: number; exact: boolean };
-      if (a.n === 0) return fn === 'sum' && NUMERIC.has(field.type) ? 0 : false;
+      // SQL SUM/AVG of no value is NULL, which _read_group_empty_value turns into False.
+      if (a.n === 0) return false;
       const sum = a.exact ? a.cents / SCALE : a.float;
       return fn === 'sum' ? sum : sum / a.n;
     }
@@ -414,6 +415,8 @@ function groupRows(
     if (multi) walk(0, r);
     else add(cur, r);
   }
+  // Without groupby SQL still answers one row (count 0) when nothing matches.
+  if (n === 0 && all.length === 0) all.push({ keys: [], count: 0, vals: aggs.map((a) => startAcc(a.fn)) });
   return all;
 }
 

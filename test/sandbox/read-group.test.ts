@@ -368,6 +368,16 @@ describe('read_group as Odoo 17 answers it', () => {
     }
   });
 
+  it('answers one row without groupby, even when nothing matches (count 0, empty sum False)', async () => {
+    const c = rpc(v17);
+    const none = await c.ok<R[]>('pos.order', 'read_group', [
+      [['id', '<', 0]],
+      ['amount_total:sum', 'id:count'],
+      [],
+    ]);
+    expect(none).toEqual([{ __count: 0, amount_total: false, id: 0, __domain: [['id', '<', 0]] }]);
+  });
+
   it('groups a many2many per related record', async () => {
     const c = rpc(v17);
     const groups = await c.ok<R[]>(
