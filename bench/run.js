@@ -11,10 +11,16 @@
 // harness stays small while it parses 200k-row CSVs. RPC calls are therefore counted from
 // `posdata --debug` (one `[rpc] →` line per request).
 //
-// usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--runs N] [--out FILE] [--only sync]
-// (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; prints it)
+// The summary section (issue 16) puts `posdata summary` of a month (a 30-day sandbox) beside a
+// CSV export of the same orders, both through a counting proxy: requests, bytes received, wall.
+//
+// usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
+//                          [--runs N] [--out FILE] [--only sync|summary]
+// (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
+// summary: just the summary section; each prints its part)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, getPriority, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -39,6 +45,7 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     out: { type: 'string' },
     'no-odoorpc': { type: 'boolean', default: false },
+    'summary-orders': { type: 'string' },
     only: { type: 'string' },
   },
 });
@@ -47,6 +54,8 @@ const ORDERS = Number(flags.orders ?? (quick ? 20000 : 200000));
 const MEM_ORDERS = Number(flags['memory-orders'] ?? (quick ? 20000 : 500000));
 const MEM_SMALL = quick ? 2000 : 20000;
 const RUNS = Number(flags.runs ?? (quick ? 2 : 5));
+const SUMMARY_ORDERS = Number(flags['summary-orders'] ?? (quick ? 20000 : 300000));
+const SUMMARY_DAYS = 30;
 const OUT = flags.out ?? (quick ? undefined : join(ROOT, 'BENCHMARKS.md'));
 
 const TMP = mkdtempSync(join(tmpdir(), 'posdata-bench-'));
@@ -124,13 +133,24 @@ async function rpc(url, service, method, args) {
 }
 
 /** `posdata sandbox` in a child process; resolves once it answers common.version. */
-async function startSandbox(orders) {
+async function startSandbox(orders, days, odooVersion) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const start = Date.now();
   const child = spawn(
     process.execPath,
-    [BIN, 'sandbox', '--port', String(port), '--seed', String(SEED), '--orders', String(orders)],
+    [
+      BIN,
+      'sandbox',
+      '--port',
+      String(port),
+      '--seed',
+      String(SEED),
+      '--orders',
+      String(orders),
+      ...(days ? ['--days', String(days)] : []),
+      ...(odooVersion ? ['--odoo-version', odooVersion] : []),
+    ],
     { env: ENV, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   children.add(child);
@@ -700,6 +720,92 @@ const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : 'n/a');
 const f3 = (n) => (Number.isFinite(n) ? n.toFixed(3) : 'n/a');
 const met = (ok) => (ok === undefined ? '–' : ok ? 'met' : '**not met**');
 
+// ---------------------------------------------------------------- summary (issue 16)
+
+/** An HTTP proxy in front of the sandbox that counts requests and the bytes it sends back. */
+function countingProxy(target) {
+  const t = new URL(target);
+  const counts = { requests: 0, bytes: 0 };
+  const server = createHttpServer((req, res) => {
+    counts.requests++;
+    const up = httpRequest(
+      {
+        host: t.hostname,
+        port: t.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: t.host },
+      },
+      (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.on('data', (c) => {
+          counts.bytes += c.length;
+        });
+        r.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}`,
+        take: () => {
+          const c = { ...counts };
+          counts.requests = 0;
+          counts.bytes = 0;
+          return c;
+        },
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
+    ),
+  );
+}
+
+/**
+ * A month's summary (`--by day`, as the acceptance check runs it) against the CSV export of
+ * the same orders, alternating, through the counting proxy; medians of the wall times.
+ */
+async function measureSummary(sbx) {
+  const proxy = await countingProxy(sbx.url);
+  const env = { ...ENV, POSDATA_URL: proxy.url };
+  const range = ['--rate', '0', '--tz', 'UTC', '--from', '2000-01-01', '--to', 'today'];
+  const runs = { summary: [], export: [] };
+  let sumCounts;
+  let expCounts;
+  let groups = 0;
+  let note = '';
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      proxy.take();
+      const s = await must(
+        'posdata summary',
+        process.execPath,
+        [BIN, 'summary', ...range, '--by', 'day', '--format', 'json'],
+        {
+          env,
+        },
+      );
+      runs.summary.push(s.ms);
+      sumCounts = proxy.take();
+      groups = JSON.parse(s.stdout).length;
+      note = s.stderr.trim();
+      const e = await must('posdata sales', process.execPath, [BIN, 'sales', ...range, '--format', 'csv'], {
+        env,
+      });
+      runs.export.push(e.ms);
+      expCounts = proxy.take();
+      log(`summary run ${i + 1}: ${f0(s.ms)} ms vs export ${f0(e.ms)} ms`);
+    }
+  } finally {
+    await proxy.close();
+  }
+  const sumMs = median(runs.summary);
+  const expMs = median(runs.export);
+  return { runs, sumMs, expMs, sum: sumCounts, exp: expCounts, groups, note };
+}
+
 function report(r) {
   const m = r.machine;
   const s = r.startup;
@@ -890,14 +996,75 @@ ${
 - \`--with-payments\`: ${methods(r.rpc.pay.byMethod)} (${f0(r.rpc.pay.ms)} ms with --debug)
 `
     : ''
-}${e && !e.cmpOurs.identical ? `\nFirst differing row (curl+jq vs posdata): ${e.cmpOurs.example}\n` : ''}${notes}`;
+}${e && !e.cmpOurs.identical ? `\nFirst differing row (curl+jq vs posdata): ${e.cmpOurs.example}\n` : ''}${notes}${r.summary ? summaryReport(r) : ''}`;
+}
+
+/** The summary section: a month's summary beside the CSV export of the same orders. */
+function summaryReport(r) {
+  const runs = (xs) => xs.map((v) => f0(v)).join(', ');
+  const rows = [];
+  const details = [];
+  for (const [version, x] of Object.entries(r.summary)) {
+    const pct = (100 * x.sum.bytes) / x.exp.bytes;
+    const ratio = x.sumMs / x.expMs;
+    rows.push(
+      `| Odoo ${version}: requests | ${x.sum.requests} | ${x.exp.requests} | | ≤ 10 | ${met(x.sum.requests <= 10)} |`,
+      `| Odoo ${version}: bytes received | ${x.sum.bytes} | ${x.exp.bytes} | ${pct.toFixed(3)} % | < 1 % | ${met(pct < 1)} |`,
+      `| Odoo ${version}: wall time (median) | ${f0(x.sumMs)} ms | ${f0(x.expMs)} ms | ${f3(ratio)} | < 0.2 | ${met(ratio < 0.2)} |`,
+    );
+    details.push(
+      `- Odoo ${version}, every run (ms): summary ${runs(x.runs.summary)}; export ${runs(x.runs.export)}; ${x.groups} days in the summary.${x.note ? ` Its notice: ${x.note.replace(/^posdata: note: /, '')}` : ''}`,
+    );
+  }
+  return `
+### posdata summary: a month on ${r.summaryOrders} sales (${SUMMARY_DAYS} days) against a CSV export of the same orders
+
+Both through a counting HTTP proxy in front of the sandbox, over JSON-RPC: \`posdata summary --from 2000-01-01 --to today --tz UTC --by day --format json\` against \`posdata sales\` with the same range as CSV; ${RUNS} alternating runs, medians. The requests include those of connecting (the proxy's URL is not the profile's, so the protocol is detected and the user authenticated again).
+
+| | summary | CSV export | summary / export | Goal | |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+
+${details.join('\n')}
+`;
 }
 
 // ---------------------------------------------------------------- main
 
+/** The summary on an Odoo 17 sandbox (read_group) and on an Odoo 19 one (formatted_read_group). */
+async function summarySection(r) {
+  r.summaryOrders = SUMMARY_ORDERS;
+  r.summary = {};
+  for (const version of ['17', '19']) {
+    log(`starting an Odoo ${version} sandbox with ${SUMMARY_ORDERS} sales over ${SUMMARY_DAYS} days`);
+    const sbx = await startSandbox(SUMMARY_ORDERS, SUMMARY_DAYS, version);
+    try {
+      log(`sandbox ready in ${f0(sbx.readyS)} s`);
+      await login(sbx.url);
+      const x = await measureSummary(sbx);
+      r.summary[version] = x;
+      log(
+        `summary on ${version}: ${x.sum.requests} requests, ${x.sum.bytes} bytes, ${f0(x.sumMs)} ms; export ${x.exp.requests} requests, ${x.exp.bytes} bytes, ${f0(x.expMs)} ms`,
+      );
+    } finally {
+      await sbx.stop();
+    }
+  }
+}
+
 async function main() {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
     throw new Error('dist/ is missing: run npm run build');
+  if (flags.only === 'summary') {
+    const r = { date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' };
+    await summarySection(r);
+    const md = summaryReport(r);
+    if (flags.out) writeFileSync(flags.out, md);
+    process.stdout.write(md);
+    return;
+  }
+  if (flags.only !== undefined && flags.only !== 'sync')
+    throw new Error(`--only ${flags.only}: only 'summary' or 'sync' can run alone`);
   const r = {
     quick,
     orders: ORDERS,
@@ -962,6 +1129,7 @@ async function main() {
   log(`sync into PostgreSQL: ${syncOrders} sales`);
   r.sync = await measureSync(sbx, syncOrders, r.timeTool);
   await sbx.stop();
+  await summarySection(r);
   r.totalS = (Date.now() - t0) / 1000;
   r.loadEnd = loadavg()[0].toFixed(2);
   const md = report(r);

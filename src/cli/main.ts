@@ -125,6 +125,7 @@ const COMMANDS = [
   ...Object.keys(RESOURCES),
   'reconcile',
   'sync',
+  'summary',
   'sandbox',
   'serve',
 ];
@@ -280,6 +281,45 @@ function build(only?: string): Command {
       .action(async (resources: string[], opts) =>
         (await import('../sync/command.js')).runSync(resources, opts, makeIO(opts)),
       );
+  }
+
+  if (want('summary')) {
+    const sum = program
+      .command('summary')
+      .description(
+        "The day's figures (X and Z reports), computed by Odoo: orders, items, discounts, refunds, tax, payment methods",
+      )
+      .option('--date <day>', 'one business day (YYYY-MM-DD, today, yesterday); default today')
+      .option('--from <when>', 'orders from this time: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, 7d')
+      .option('--to <when>', 'up to this time; a date-only value includes that whole business day')
+      .option('--config-id <id>', 'one register', positiveInt('--config-id'))
+      .option(
+        '--session-id <id>',
+        'one session: the X report (open) or Z report (closed), with its cash',
+        positiveInt('--session-id'),
+      )
+      .option(
+        '--by <keys>',
+        'group by day, hour, weekday, register, session, cashier, product, category, method, tax (comma-separated)',
+        'register',
+      )
+      .option('--top <n>', 'only the N groups with the largest total', positiveInt('--top', 0))
+      .option('--day-starts <HH:MM>', 'the business day starts at this hour (shops open past midnight)')
+      .option('--tz <zone>', "IANA zone of the business day (default: the Odoo user's zone)")
+      .option('--check-odoo', "compare the totals with Odoo's own Sales Details report (stderr)");
+    outputOptions(sum);
+    connectionOptions(sum);
+    sum
+      .addHelpText(
+        'after',
+        examples([
+          'posdata summary --date yesterday',
+          'posdata summary --from 28d --by hour,weekday',
+          'posdata summary --date yesterday --by product --top 20',
+          'posdata summary --session-id 42 --check-odoo',
+        ]),
+      )
+      .action(async (opts) => (await import('../summary/command.js')).runSummary(opts, makeIO(opts)));
   }
 
   if (want('sandbox'))

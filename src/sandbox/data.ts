@@ -5,7 +5,7 @@
  * Everything comes from one seeded PRNG, so a seed always gives the same data. Figures are summed with
  * plain float addition, as Odoo does, so sums carry the same float noise a real server shows.
  */
-import { buildModels } from './models.js';
+import { buildModels, CASHIER_UIDS } from './models.js';
 import { Prng } from './prng.js';
 import { Db, type Table } from './store.js';
 import { fmtDate, fmtDatetime } from './time.js';
@@ -18,6 +18,8 @@ export interface GenerateOptions {
   version: OdooVersion;
   /** The data's "now": history ends just before it; the open session is on its UTC day. */
   now: Date;
+  /** pos_hr installed: employees, and orders that name theirs. */
+  posHr?: boolean;
 }
 
 export interface SandboxUser {
@@ -105,6 +107,23 @@ const CATALOG: [string, string][] = [
   ['GIFT_0008', 'Water Bottle'],
 ];
 
+/** Cashiers who ring up orders but never log in through the API (uids in CASHIER_UIDS). */
+const CASHIERS = ['Anita Oliver', 'Beth Evans', 'Ronnie Hart'];
+
+/** Product categories (id, name, parent) and, per catalogue code prefix, the product's category. */
+const CATEGORIES: [number, string, number | false][] = [
+  [1, 'All', false],
+  [2, 'Saleable', 1],
+  [3, 'Office Furniture', 2],
+  [4, 'Food & Drinks', 2],
+  [5, 'Books', 2],
+  [6, 'Gifts', 2],
+];
+const CATEGORY_OF: Record<string, number> = { FURN: 3, FOOD: 4, BOOK: 5, GIFT: 6 };
+const POS_CATEGORIES = ['Furniture', 'Food', 'Drinks', 'Books', 'Gifts'];
+const DRINKS = new Set(['FOOD_0001', 'FOOD_0002', 'FOOD_0005', 'FOOD_0006', 'FOOD_0010', 'FOOD_0011']);
+const POS_CATEGORY_OF: Record<string, number> = { FURN: 1, FOOD: 2, BOOK: 4, GIFT: 5 };
+
 const TAXES = [
   { id: 1, name: '15%', amount: 15 },
   { id: 2, name: '21%', amount: 21 },
@@ -167,7 +186,7 @@ export interface Generated {
 export function generate(opts: GenerateOptions): Generated {
   const t0 = performance.now();
   const rng = new Prng(opts.seed);
-  const db = new Db(opts.version, buildModels(opts.version));
+  const db = new Db(opts.version, buildModels(opts.version, { posHr: opts.posHr }));
   const v19 = opts.version === 19;
   const nowSec = Math.floor(opts.now.getTime() / 1000);
   const today = Math.floor(nowSec / DAY) * DAY;
@@ -207,6 +226,41 @@ export function generate(opts: GenerateOptions): Generated {
   }
   for (const t of TAXES)
     ins('account.tax', { id: t.id, name: t.name, amount: t.amount, type_tax_use: 'sale', ...stamp });
+  // Reference data added later (cashiers, categories, employees) draws nothing from the PRNG, so a
+  // seed keeps giving the data it gave before they existed.
+  CASHIERS.forEach((name, i) => {
+    const uid = CASHIER_UIDS[i] as number;
+    const partner = ins('res.partner', { id: 20 + i, name, ...stamp });
+    ins('res.users', {
+      id: uid,
+      name,
+      login: name.split(' ')[0]?.toLowerCase(),
+      tz: 'Europe/Brussels',
+      active: true,
+      partner_id: partner.id,
+      ...stamp,
+    });
+  });
+  const completeName = (id: number): string => {
+    const c = CATEGORIES.find((x) => x[0] === id);
+    if (!c) return '';
+    return c[2] === false ? c[1] : `${completeName(c[2])} / ${c[1]}`;
+  };
+  for (const [id, name, parent] of CATEGORIES)
+    ins('product.category', { id, name, complete_name: completeName(id), parent_id: parent, ...stamp });
+  POS_CATEGORIES.forEach((name, i) => {
+    ins('pos.category', { id: i + 1, name, parent_id: false, sequence: i + 1, ...stamp });
+  });
+  if (opts.posHr) {
+    const staff: [string, number | false][] = [
+      ...USERS.filter((u) => u.role !== 'clerk').map((u): [string, number] => [u.name, u.uid]),
+      ...CASHIERS.map((n, i): [string, number] => [n, CASHIER_UIDS[i] as number]),
+      ['Ava Student', false],
+    ];
+    staff.forEach(([name, uid], i) => {
+      ins('hr.employee', { id: i + 1, name, user_id: uid, active: true, ...stamp });
+    });
+  }
 
   // Registers and payment methods: one cash method per register (Odoo gives each its own cash
   // journal), one shared card method, and an archived method to exercise active_test.
@@ -272,6 +326,8 @@ export function generate(opts: GenerateOptions): Generated {
       available_in_pos: inPos,
       active: !archived,
       taxes_id: [t?.id ?? 1],
+      categ_id: CATEGORY_OF[code.slice(0, 4)] ?? 2,
+      pos_categ_ids: [DRINKS.has(code) ? 3 : (POS_CATEGORY_OF[code.slice(0, 4)] ?? 5)],
       ...stamp,
     };
     if (v19) tmpl.is_favorite = i % 13 === 0;
@@ -615,6 +671,31 @@ export function generate(opts: GenerateOptions): Generated {
         if (o.session_id === s.id && o.write_date === '') o.write_date = closedAt;
       }
     }
+  }
+  // Closing posts one combined account.payment per bank (non-cash) method used in the session.
+  const bank = new Map<string, { session: Rec; method: number; amount: number }>();
+  for (const p of payments.rows) {
+    if (!p) continue;
+    const m = db.get('pos.payment.method', p.payment_method_id as number);
+    const s = db.get('pos.session', p.session_id as number);
+    if (!m || m.is_cash_count === true || !s || s.state !== 'closed') continue;
+    const k = `${s.id}|${m.id}`;
+    const e = bank.get(k) ?? { session: s, method: m.id, amount: 0 };
+    e.amount += p.amount as number;
+    bank.set(k, e);
+  }
+  const accountPayments = db.table('account.payment');
+  for (const e of bank.values()) {
+    const at = e.session.stop_at as string;
+    accountPayments.insert({
+      id: accountPayments.nextId,
+      name: `PBNK/${at.slice(0, 4)}/${String(accountPayments.nextId).padStart(5, '0')}`,
+      date: at.slice(0, 10),
+      amount: round2(e.amount),
+      pos_session_id: e.session.id,
+      pos_payment_method_id: e.method,
+      _at: at,
+    });
   }
   for (const t of db.tables.values()) t.touch();
   db.stamp++;

@@ -4,6 +4,7 @@
  * (x2many: "any related record matches"), `!=`/`not in`/`not like` also matching empty values, date-only
  * strings against datetimes, and non-stored fields ignored (17) or refused (19).
  */
+import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
 import { leafRepr, valueError } from './errors.js';
 import type { FieldDef, ModelDef } from './models.js';
 import type { Db } from './store.js';
@@ -273,6 +274,32 @@ function pathPredicate(
   }
   const get = getter(db, field);
   const comodel = field.relation ? db.models.get(field.relation) : undefined;
+
+  // 18+: a date part of a date or datetime (`date_order.hour_number`), in the context's zone.
+  const part = path[1] !== undefined ? NUMBER_GRANULARITIES[path[1]] : undefined;
+  if (v19 && path.length === 2 && part && (field.type === 'date' || field.type === 'datetime')) {
+    const tz = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
+    const wanted = (Array.isArray(value) ? value : [value]).filter((x): x is number => typeof x === 'number');
+    const test: Record<string, (n: number) => boolean> = {
+      '=': (n) => wanted.includes(n),
+      in: (n) => wanted.includes(n),
+      '!=': (n) => !wanted.includes(n),
+      'not in': (n) => !wanted.includes(n),
+      '<': (n) => n < (wanted[0] ?? 0),
+      '<=': (n) => n <= (wanted[0] ?? 0),
+      '>': (n) => n > (wanted[0] ?? 0),
+      '>=': (n) => n >= (wanted[0] ?? 0),
+    };
+    const t = test[op];
+    if (!t) throw valueError(`Invalid condition ${leafRepr(leaf)}`);
+    return (r) => {
+      const v = get(r);
+      if (typeof v !== 'string' || v === '') return false;
+      const local =
+        field.type === 'date' ? Date.parse(`${v}T00:00:00Z`) / 1000 : toLocal(parseDatetime(v), tz);
+      return t(datePart(local, part));
+    };
+  }
 
   if (path.length > 1) {
     if (!comodel)

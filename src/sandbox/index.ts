@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate, USERS } from './data.js';
 import { FaultPlan, FaultSpecError } from './faults.js';
+import { warmIndexes } from './orm.js';
 import type { ApiKey, ServerState } from './rpc.js';
 import { createServer } from './server.js';
 import { fmtDatetime } from './time.js';
@@ -28,6 +29,8 @@ export interface SandboxOptions {
   clockOffsetSeconds?: number;
   /** false (19 only): /jsonrpc answers 404, as on an Odoo that has removed it. */
   jsonrpc?: boolean;
+  /** Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders. */
+  posHr?: boolean;
 }
 
 export interface SandboxHandle {
@@ -94,7 +97,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const ahead = Math.max(0, dataNow.getTime() - started);
   // A bad --faults is refused before the data is generated.
   const faults = opts.faults ? faultPlan(opts.faults, seed) : undefined;
-  const { db, stats } = generate({ seed, orders, days, version, now: dataNow });
+  const { db, stats } = generate({ seed, orders, days, version, now: dataNow, posHr: opts.posHr === true });
+  warmIndexes(db);
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
   const keys = new Map<string, ApiKey>();
   keys.set(adminKey, { uid: 2, expired: false });

@@ -85,7 +85,7 @@ export function handleJson2(state: ServerState, req: Json2Request): HttpReply {
   }
   const { ids, context, ...kwargs } = body;
   try {
-    const env = envFor(state, account, context);
+    const env = envFor(state, account, context, true);
     const result = execute(state.db, env, { model, method, ids, args: [], kwargs, json2: true });
     return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(result ?? null) };
   } catch (e) {

@@ -23,8 +23,15 @@ export interface FieldDef {
   translate?: boolean;
   /** Non-stored but searchable (related fields, inverse one2many): filtered on its computed value. */
   searchable?: boolean;
+  /** Inherited through `_inherits` (a related field Odoo turns into a join): groupable though not stored. */
+  inherited?: boolean;
   /** Non-stored computed value. */
   compute?: (rec: Rec, db: Db, env?: Env) => Stored;
+  /**
+   * read_group's default aggregate for the field named bare in `fields` (17 `group_operator`, 18+
+   * `aggregator`); `false` for none. Unset: `sum` on numbers, none otherwise.
+   */
+  aggregator?: string | false;
   /** Stored field whose value is derived when the row does not hold it (keeps 1M rows small). */
   dflt?: (rec: Rec, db: Db) => Stored;
 }
@@ -147,7 +154,23 @@ function build(spec: ModelSpec): ModelDef {
 
 const ALL = 'rwcu';
 
-export function buildModels(version: OdooVersion): Map<string, ModelDef> {
+/** Options of the generated database: which optional modules are installed. */
+export interface ModelOptions {
+  /** pos_hr: orders carry the employee who rang them up (`employee_id`, `cashier`). */
+  posHr?: boolean;
+}
+
+/** The cashier of an order: the session's user, or (about 2 orders in 5) the register's second cashier. */
+export const CASHIER_UIDS = [8, 9, 10];
+function cashierOf(rec: Rec, db: Db): number {
+  const session = db.get('pos.session', rec.session_id as number);
+  const own = typeof session?.user_id === 'number' ? session.user_id : 2;
+  const config = typeof session?.config_id === 'number' ? session.config_id : 1;
+  const second = CASHIER_UIDS[(config - 1) % CASHIER_UIDS.length] as number;
+  return (Math.imul(rec.id, 2654435761) >>> 0) % 5 < 2 ? second : own;
+}
+
+export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<string, ModelDef> {
   const v19 = version === 19;
   const defs: ModelDef[] = [];
 
@@ -308,10 +331,7 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
   const orderFields: FieldDef[] = [
     fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
     fd('date_order', 'datetime', 'Date', { readonly: true }),
-    fd('user_id', 'many2one', 'Employee', {
-      relation: 'res.users',
-      dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.user_id ?? 2,
-    }),
+    fd('user_id', 'many2one', 'Employee', { relation: 'res.users', dflt: cashierOf }),
     fd('amount_tax', v19 ? 'monetary' : 'float', 'Taxes', { readonly: true, required: true }),
     fd('amount_total', v19 ? 'monetary' : 'float', 'Total', { readonly: true, required: true }),
     fd('amount_paid', v19 ? 'monetary' : 'float', 'Paid', { readonly: true, required: true }),
@@ -365,6 +385,24 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
     computed('is_invoiced', 'boolean', 'Is Invoiced', (rec) => typeof rec.account_move === 'number'),
     fd('general_note', 'text', 'General Note'),
     ...(v19 ? [fd('internal_note', 'text', 'Internal Note')] : []),
+    // No tips in the generated data: the fields are there, at zero, as on a shop without tipping.
+    fd('tip_amount', v19 ? 'monetary' : 'float', 'Tip Amount', { readonly: true, dflt: () => 0 }),
+    fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
+    ...(opts.posHr
+      ? [
+          fd('employee_id', 'many2one', 'Employee', {
+            relation: 'hr.employee',
+            dflt: (rec, db) => employeeOf(db, cashierOf(rec, db)),
+          }),
+          fd('cashier', 'char', 'Cashier', {
+            readonly: true,
+            dflt: (rec, db) => {
+              const e = employeeOf(db, cashierOf(rec, db));
+              return e === false ? false : db.displayName('hr.employee', e);
+            },
+          }),
+        ]
+      : []),
     computed(
       'refund_orders_count',
       'integer',
@@ -456,6 +494,10 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
           required: true,
         }),
         fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax', readonly: true }),
+        // No fiscal positions in the sandbox: the taxes after mapping are the line's taxes.
+        computed('tax_ids_after_fiscal_position', 'many2many', 'Taxes to Apply', (rec) => ids(rec.tax_ids), {
+          relation: 'account.tax',
+        }),
         fd('refunded_orderline_id', 'many2one', 'Refunded Order Line', { relation: 'pos.order.line' }),
         computed(
           'refund_orderline_ids',
@@ -557,6 +599,8 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
               dflt: () => '0',
             }),
         fd('taxes_id', 'many2many', 'Sales Taxes', { relation: 'account.tax' }),
+        fd('categ_id', 'many2one', 'Product Category', { relation: 'product.category', required: true }),
+        fd('pos_categ_ids', 'many2many', 'Point of Sale Category', { relation: 'pos.category' }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company' }),
       ],
       displayName: (rec) => (rec.default_code ? `[${rec.default_code}] ${rec.name}` : String(rec.name)),
@@ -593,6 +637,21 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
           dflt: () => '0',
         }),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
+        // _inherits product.template: inherited fields are related, not stored, searchable.
+        computed(
+          'categ_id',
+          'many2one',
+          'Product Category',
+          (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.categ_id ?? false,
+          { relation: 'product.category', searchable: true, readonly: false, inherited: true },
+        ),
+        computed(
+          'pos_categ_ids',
+          'many2many',
+          'Point of Sale Category',
+          (rec, db) => ids(db.get('product.template', rec.product_tmpl_id as number)?.pos_categ_ids),
+          { relation: 'pos.category', searchable: true, readonly: false, inherited: true },
+        ),
       ],
       displayName: (rec, db) => {
         const t = db.get('product.template', rec.product_tmpl_id as number);
@@ -648,6 +707,40 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
     );
   };
   simple(
+    'product.category',
+    'Product Category',
+    [
+      fd('name', 'char', 'Name', { required: true }),
+      fd('complete_name', 'char', 'Complete Name'),
+      fd('parent_id', 'many2one', 'Parent Category', { relation: 'product.category' }),
+    ],
+    'complete_name',
+    { displayName: (rec) => String(rec.complete_name ?? rec.name) },
+  );
+  simple(
+    'pos.category',
+    'Point of Sale Category',
+    [
+      fd('name', 'char', 'Category Name', { required: true, translate: true }),
+      fd('parent_id', 'many2one', 'Parent Category', { relation: 'pos.category' }),
+      fd('sequence', 'integer', 'Sequence'),
+    ],
+    'sequence, name',
+  );
+  if (opts.posHr)
+    simple(
+      'hr.employee',
+      'Employee',
+      [
+        fd('name', 'char', 'Employee Name', { required: true }),
+        fd('user_id', 'many2one', 'User', { relation: 'res.users' }),
+        fd('active', 'boolean', 'Active', { dflt: () => true }),
+        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      ],
+      'name',
+      { hasActive: true },
+    );
+  simple(
     'res.partner',
     'Contact',
     [
@@ -687,6 +780,16 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
       fd('name', 'char', 'Tax Name', { required: true }),
       fd('sequence', 'integer', 'Sequence', { dflt: () => 1 }),
       fd('amount', 'float', 'Amount'),
+      fd('amount_type', 'selection', 'Tax Computation', {
+        selection: [
+          ['group', 'Group of Taxes'],
+          ['fixed', 'Fixed'],
+          ['percent', 'Percentage of Price'],
+          ['division', 'Percentage of Price Tax Included'],
+        ],
+        dflt: () => 'percent',
+      }),
+      fd('price_include', 'boolean', 'Included in Price', { dflt: () => false }),
       fd('type_tax_use', 'selection', 'Tax Type', {
         selection: [
           ['sale', 'Sales'],
@@ -727,6 +830,45 @@ export function buildModels(version: OdooVersion): Map<string, ModelDef> {
         fd('amount_total', 'monetary', 'Total'),
         fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
       ],
+    }),
+  );
+  // The closing of a session books one payment per bank method (combined), linked to the session.
+  defs.push(
+    build({
+      name: 'account.payment',
+      description: 'Payments',
+      order: 'date desc, name desc',
+      acl: { manager: 'r', user: '', clerk: '' },
+      readGroups: ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
+      created: (rec) => rec._at,
+      fields: [
+        fd('name', 'char', 'Number', { readonly: true }),
+        fd('date', 'date', 'Date', { required: true }),
+        fd('amount', 'monetary', 'Amount'),
+        fd('payment_type', 'selection', 'Payment Type', {
+          selection: [
+            ['outbound', 'Send'],
+            ['inbound', 'Receive'],
+          ],
+          required: true,
+          dflt: () => 'inbound',
+        }),
+        fd('pos_session_id', 'many2one', 'POS Session', { relation: 'pos.session' }),
+        fd('pos_payment_method_id', 'many2one', 'POS Payment Method', { relation: 'pos.payment.method' }),
+        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      ],
+    }),
+  );
+  // Odoo's "Sales Details" report: an AbstractModel, no records, one public method.
+  defs.push(
+    build({
+      name: 'report.point_of_sale.report_saledetails',
+      description: 'Point of Sale Details',
+      order: 'id',
+      acl: { manager: ALL, user: ALL, clerk: ALL },
+      readGroups: ['Internal User'],
+      fields: [],
+      extraMethods: ['get_sale_details'],
     }),
   );
   defs.push(
@@ -777,6 +919,17 @@ function theoretical(rec: Rec, db: Db, v19: boolean): number {
   const prev = db.sessionIdx().prevSession.get(rec.id);
   const prevReal = prev === undefined ? 0 : num(db.get('pos.session', prev)?.cash_register_balance_end_real);
   return prevReal + totalCash(rec, db);
+}
+
+/** The employee linked to a user (pos_hr), or false. */
+function employeeOf(db: Db, uid: number): number | false {
+  const found = db.memo('employee-of-user', () => {
+    const m = new Map<number, number>();
+    for (const e of db.table('hr.employee').rows)
+      if (e && typeof e.user_id === 'number') m.set(e.user_id, e.id);
+    return m;
+  });
+  return found.get(uid) ?? false;
 }
 
 function hasCashMethod(rec: Rec, db: Db): boolean {

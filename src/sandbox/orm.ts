@@ -14,7 +14,9 @@ import {
   userError,
   valueError,
 } from './errors.js';
+import { defaultAggregator, formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
+import { getSaleDetails } from './reports.js';
 import type { Db, Table } from './store.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
 
@@ -27,6 +29,8 @@ interface MethodSpec {
   only?: string;
   /** First Odoo version that has the method. */
   since?: number;
+  /** Takes **kwargs from this version on (unknown keywords are accepted). */
+  varkwSince?: number;
 }
 
 const METHODS: Record<string, MethodSpec> = {
@@ -67,6 +71,13 @@ const METHODS: Record<string, MethodSpec> = {
   check_access_rights: { params: ['operation', 'raise_exception'], required: 1, ids: false },
   default_get: { params: ['fields_list'], required: 1, ids: false },
   context_get: { params: [], required: 0, ids: false, only: 'res.users' },
+  get_sale_details: {
+    params: ['date_start', 'date_stop', 'config_ids', 'session_ids'],
+    required: 0,
+    ids: false,
+    only: 'report.point_of_sale.report_saledetails',
+    varkwSince: 19,
+  },
 };
 
 export interface Call {
@@ -125,7 +136,7 @@ export function checkAccess(model: ModelDef, env: Env, op: Operation): void {
 }
 
 /** Bind positional and keyword arguments as Python would, with Python's (or JSON-2's) errors. */
-function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
+function bind(call: Call, spec: MethodSpec, version: number): Map<string, unknown> {
   const out = new Map<string, unknown>();
   const name = `BaseModel.${call.method}()`;
   const extra = new Set(['context']);
@@ -140,6 +151,7 @@ function bind(call: Call, spec: MethodSpec): Map<string, unknown> {
   for (const [k, v] of Object.entries(call.kwargs)) {
     if (extra.has(k)) continue;
     if (!spec.params.includes(k)) {
+      if ((spec.varkwSince ?? 99) <= version) continue;
       unknown.push(k);
       continue;
     }
@@ -186,7 +198,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
   } else if (call.json2 && Array.isArray(call.ids) && call.ids.length > 0) {
     throw httpError(422, `cannot call ${model.name}.${call.method} with ids`);
   }
-  const a = bind({ ...call, args }, spec);
+  const a = bind({ ...call, args }, spec, db.version);
   const get = <T>(k: string, d: T): unknown => (a.has(k) && a.get(k) !== null ? a.get(k) : d);
   const table = db.table(model.name);
 
@@ -203,7 +215,7 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
       checkAccess(model, env, 'create');
       return create(db, env, model, get('vals_list', {}));
     case 'fields_get':
-      return fieldsGet(model, get('allfields', null), get('attributes', null));
+      return fieldsGet(db, model, get('allfields', null), get('attributes', null));
     case 'context_get': {
       const u = db.get('res.users', env.uid);
       return { lang: 'en_US', tz: (u?.tz as string | false) ?? false, uid: env.uid };
@@ -275,46 +287,32 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
     case 'exists':
       return ids.filter((id) => table.get(id));
     case 'read_group':
-      return readGroup(
-        db,
-        env,
-        model,
-        get('domain', []),
-        get('fields', []),
-        get('groupby', []),
-        get('lazy', true),
-        get('orderby', null),
-      );
-    case 'formatted_read_group': {
-      // 19's public grouping API: keys are the groupby and aggregate specs themselves.
-      const groupby = (get('groupby', []) as unknown[]).map(String);
-      const aggregates = (get('aggregates', []) as unknown[]).map(String);
-      const fields = aggregates.filter((a) => a !== '__count');
-      const groups = readGroup(
-        db,
-        env,
-        model,
-        get('domain', []),
-        fields,
-        groupby,
-        false,
-        get('order', null),
-      ) as {
-        [k: string]: Json;
-      }[];
-      return groups.map((g) => {
-        const o: { [k: string]: Json } = {};
-        for (const gb of groupby) o[gb] = g[gb.split(':')[0] as string] ?? false;
-        for (const a of aggregates)
-          o[a] = a === '__count' ? (g.__count ?? 0) : (g[a.split(':')[0] as string] ?? 0);
-        o.__extra_domain = groupby.map((gb) => [
-          gb,
-          '=',
-          Array.isArray(o[gb]) ? ((o[gb] as Json[])[0] as Json) : (o[gb] as Json),
-        ]);
-        return o;
+      return readGroup(db, env, model, {
+        domain: get('domain', []),
+        fields: get('fields', []),
+        groupby: get('groupby', []),
+        offset: get('offset', 0),
+        limit: get('limit', null),
+        orderby: get('orderby', false),
+        lazy: get('lazy', true),
       });
-    }
+    case 'formatted_read_group':
+      return formattedReadGroup(db, env, model, {
+        domain: get('domain', []),
+        groupby: get('groupby', []),
+        aggregates: get('aggregates', []),
+        having: get('having', []),
+        offset: get('offset', 0),
+        limit: get('limit', null),
+        order: get('order', null),
+      });
+    case 'get_sale_details':
+      return getSaleDetails(db, env, {
+        date_start: get('date_start', false),
+        date_stop: get('date_stop', false),
+        config_ids: get('config_ids', false),
+        session_ids: get('session_ids', false),
+      });
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));
@@ -398,6 +396,7 @@ export function readRecs(
 }
 
 const ATTRS_DEFAULT = [
+  'aggregator',
   'change_default',
   'company_dependent',
   'context',
@@ -406,6 +405,7 @@ const ATTRS_DEFAULT = [
   'domain',
   'exportable',
   'groupable',
+  'group_operator',
   'help',
   'manual',
   'name',
@@ -422,7 +422,9 @@ const ATTRS_DEFAULT = [
   'type',
 ];
 
-function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Json {
+function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attributes: unknown): Json {
+  // 16-17 describe the default aggregate as group_operator, 18+ as aggregator.
+  const aggKey = db.version === 19 ? 'aggregator' : 'group_operator';
   const want = Array.isArray(allfields) && allfields.length > 0 ? new Set(allfields.map(String)) : undefined;
   const attrs = Array.isArray(attributes) && attributes.length > 0 ? attributes.map(String) : ATTRS_DEFAULT;
   const out: { [k: string]: Json } = {};
@@ -450,6 +452,8 @@ function fieldsGet(model: ModelDef, allfields: unknown, attributes: unknown): Js
       d.domain = [];
     }
     if (f.selection) d.selection = f.selection;
+    const agg = defaultAggregator(f);
+    if (agg) d[aggKey] = agg;
     if (f.type === 'char' || f.type === 'text') d.translate = f.translate ?? false;
     const sel: Record<string, Json> = {};
     for (const k of [...attrs].sort()) if (Object.hasOwn(d, k)) sel[k] = d[k] as Json;
@@ -491,13 +495,27 @@ export function parseOrder(_db: Db, model: ModelDef, order: unknown): OrderTerm[
 }
 
 /** Rank of each record of a model in that model's default order (many2one columns sort this way). */
-function rankOf(db: Db, model: string): Map<number, number> {
+export function rankOf(db: Db, model: string): Map<number, number> {
   const m = db.models.get(model);
   const ranks = new Map<number, number>();
   if (!m) return ranks;
   const { ids } = sortedIds(db, db.table(model), parseOrder(db, m, null));
   for (const [i, id] of ids.entries()) ranks.set(id, i);
   return ranks;
+}
+
+/**
+ * Builds the sorted indexes a date-range search or grouping starts from, as a database has its
+ * B-tree indexes on date_order and payment_date before the first query.
+ */
+export function warmIndexes(db: Db): void {
+  for (const [model, field] of [
+    ['pos.order', 'date_order'],
+    ['pos.payment', 'payment_date'],
+  ] as const) {
+    const m = db.models.get(model);
+    if (m) sortedIds(db, db.table(model), parseOrder(db, m, field));
+  }
 }
 
 interface Sorted {
@@ -686,105 +704,6 @@ export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, 
     }
   }
   return n;
-}
-
-// ---------------------------------------------------------------------------------------------
-// read_group
-
-function readGroup(
-  db: Db,
-  env: Env,
-  model: ModelDef,
-  domain: unknown,
-  fieldsArg: unknown,
-  groupbyArg: unknown,
-  lazy: unknown,
-  orderby: unknown,
-): Json {
-  const groupby = (Array.isArray(groupbyArg) ? groupbyArg : [groupbyArg]).filter(
-    (g): g is string => typeof g === 'string',
-  );
-  const lazyMode = lazy !== false;
-  const groupFields = (lazyMode ? groupby.slice(0, 1) : groupby).map((g) => {
-    const f = model.fields.get(g.split(':')[0] as string);
-    if (!f) throw valueError(`Invalid field '${g}' on model '${model.name}'`);
-    return f;
-  });
-  const aggs: { out: string; field: FieldDef; fn: string }[] = [];
-  for (const spec of Array.isArray(fieldsArg) ? fieldsArg : []) {
-    if (typeof spec !== 'string') continue;
-    const m = /^(\w+)(?::(\w+))?(?:\((\w+)\))?$/.exec(spec);
-    if (!m) continue;
-    const name = m[3] ?? m[1] ?? '';
-    const f = model.fields.get(name);
-    if (!f) throw valueError(`Invalid field '${name}' on model '${model.name}'`);
-    if (groupFields.includes(f)) continue;
-    const numeric = ['integer', 'float', 'monetary'].includes(f.type);
-    if (!m[2] && !numeric) continue;
-    aggs.push({ out: m[3] ? (m[1] ?? name) : name, field: f, fn: m[2] ?? 'sum' });
-  }
-  const recs = search(db, env, model, domain, 0, null, 'id');
-  const getters = groupFields.map((f) => getter(db, f));
-  const groups = new Map<string, { key: Stored[]; recs: Rec[] }>();
-  for (const r of recs) {
-    const key = getters.map((g) => {
-      const v = g(r);
-      return v === undefined ? false : v;
-    });
-    const k = JSON.stringify(key);
-    let g = groups.get(k);
-    if (!g) {
-      g = { key, recs: [] };
-      groups.set(k, g);
-    }
-    g.recs.push(r);
-  }
-  const list = [...groups.values()];
-  const desc = typeof orderby === 'string' && /desc/i.test(orderby);
-  list.sort((a, b) => {
-    for (let i = 0; i < a.key.length; i++) {
-      const x = a.key[i];
-      const y = b.key[i];
-      if (x === y) continue;
-      if (x === false) return 1;
-      if (y === false) return -1;
-      const r = (x as number | string) < (y as number | string) ? -1 : 1;
-      return desc ? -r : r;
-    }
-    return 0;
-  });
-  const baseDomain = Array.isArray(domain) ? domain : [];
-  return list.map((g) => {
-    const o: { [k: string]: Json } = {};
-    const leaves: Json[] = [];
-    groupFields.forEach((f, i) => {
-      const v = g.key[i];
-      o[f.name] =
-        f.type === 'many2one' && typeof v === 'number'
-          ? [v, db.displayName(f.relation ?? '', v)]
-          : (v as Json);
-      leaves.push([f.name, '=', (v === undefined ? false : v) as Json]);
-    });
-    if (lazyMode) o[`${groupFields[0]?.name ?? ''}_count`] = g.recs.length;
-    else o.__count = g.recs.length;
-    for (const a of aggs) {
-      const get = getter(db, a.field);
-      let acc = a.fn === 'min' ? Number.POSITIVE_INFINITY : a.fn === 'max' ? Number.NEGATIVE_INFINITY : 0;
-      for (const r of g.recs) {
-        const v = Number(get(r) ?? 0);
-        if (a.fn === 'min') acc = Math.min(acc, v);
-        else if (a.fn === 'max') acc = Math.max(acc, v);
-        else acc += v;
-      }
-      if (a.fn === 'count') acc = g.recs.length;
-      if (a.fn === 'avg') acc = g.recs.length ? acc / g.recs.length : 0;
-      o[a.out] = acc;
-    }
-    const dom: Json[] = baseDomain.length > 0 ? ['&', ...leaves, ...(baseDomain as Json[])] : leaves;
-    o.__domain =
-      leaves.length > 1 && baseDomain.length === 0 ? [...Array(leaves.length - 1).fill('&'), ...leaves] : dom;
-    return o;
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -107,7 +107,7 @@ export function secretMatches(state: ServerState, account: SandboxAccount, secre
   return key !== undefined && key.uid === account.uid && !key.expired;
 }
 
-export function envFor(state: ServerState, account: SandboxAccount, context: unknown): Env {
+export function envFor(state: ServerState, account: SandboxAccount, context: unknown, json2 = false): Env {
   const ctx = (context && typeof context === 'object' ? context : {}) as Record<string, unknown>;
   // The sandbox has one company (id 1); Odoo refuses any other in allowed_company_ids.
   const companies = ctx.allowed_company_ids;
@@ -119,6 +119,7 @@ export function envFor(state: ServerState, account: SandboxAccount, context: unk
     role: account.role,
     activeTest: ctx.active_test !== false,
     tz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : account.tz,
+    groupTz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : json2 ? account.tz : false,
     now: state.now,
   };
 }

@@ -40,5 +40,11 @@ export interface Env {
   activeTest: boolean;
   /** context.tz, else the user's tz: used by Odoo 19 for date-only domain values. */
   tz: string | false;
+  /**
+   * The zone read_group buckets datetimes in: `context.tz` only over JSON-RPC (execute_kw starts
+   * from an empty context), the user's zone unless the context gives one over JSON-2 (the request
+   * environment carries the user's context).
+   */
+  groupTz: string | false;
   now: () => string;
 }

@@ -19,6 +19,8 @@ import { checkZone, machineZone } from '../query/time.js';
 import { fetchReconciliation, reconcile, sessionsDomain, toRow } from '../reconcile/compute.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../render/sink.js';
+import { fetchSummary } from '../summary/query.js';
+import { summaryRows } from '../summary/rows.js';
 import { docsOptions, SECURITY_SCHEME } from './docs.js';
 import { ClientLimiter } from './limiter.js';
 import { PROBLEM_TYPE, type Problem, problem, problemOf } from './problem.js';
@@ -32,6 +34,8 @@ import {
   RECONCILE_QUERY,
   RECONCILE_RESPONSES,
   resourceNames,
+  SUMMARY_QUERY,
+  SUMMARY_RESPONSES,
 } from './schema.js';
 import { type TokenEntry, TokenStore } from './tokens.js';
 
@@ -91,8 +95,9 @@ function asParameters(detail: string): string {
   return detail
     .replace(/--sort\b/g, 'order')
     .replace(/--with-payments\b/g, 'with_payments')
-    .replace(/--(config-id|session-id|date|from|to|tz|fields|limit|state|domain)\b/g, (_m, f: string) =>
-      f.replace('-', '_'),
+    .replace(
+      /--(config-id|session-id|day-starts|date|from|to|tz|fields|limit|state|domain|by|top)\b/g,
+      (_m, f: string) => f.replace('-', '_'),
     );
 }
 
@@ -543,6 +548,61 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       const renderer = new JsonRenderer(sink);
       await renderer.begin();
       await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, q.tz)));
+      await renderer.end();
+      reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
+      return reply.send(Buffer.from(sink.text()));
+    },
+  );
+
+  // The day's figures: the summary command's own calls and rows.
+  app.get(
+    '/api/v1/summary',
+    {
+      onRequest: requireToken,
+      schema: {
+        tags: ['pos'],
+        summary: "The day's figures (X and Z reports), computed by Odoo",
+        description:
+          'Orders, items, gross, discounts, refunds, net, tax, total and the payment methods per group of `by`, summed by Odoo (read_group). The same rows as `posdata summary --format json`.',
+        security: [{ [SECURITY_SCHEME]: [] }],
+        querystring: SUMMARY_QUERY,
+        response: SUMMARY_RESPONSES,
+      },
+    },
+    async (req, reply) => {
+      const session = req.posdata;
+      if (!session) throw new HttpProblem(401, 'not logged in');
+      const q = req.query as {
+        date?: string;
+        from?: string;
+        to?: string;
+        config_id?: number;
+        session_id?: number;
+        by?: string;
+        top?: number;
+        day_starts?: string;
+        tz?: string;
+      };
+      if (q.tz !== undefined) checkZone(q.tz);
+      const zone = q.tz ?? session.entry.tz ?? machineZone();
+      const r = await fetchSummary(
+        session.entry.client,
+        {
+          date: q.date,
+          from: q.from,
+          to: q.to,
+          configId: q.config_id,
+          sessionId: q.session_id,
+          by: q.by,
+          top: q.top,
+          dayStarts: q.day_starts,
+        },
+        zone,
+      );
+      const sink = new MemorySink();
+      const renderer = new JsonRenderer(sink);
+      await renderer.begin();
+      await renderer.page(summaryRows(r));
       await renderer.end();
       reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
       return reply.send(Buffer.from(sink.text()));

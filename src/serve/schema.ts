@@ -212,6 +212,86 @@ export const RECONCILE_RESPONSES: Record<string, Schema> = {
   ...DATA_ERRORS,
 };
 
+export const SUMMARY_QUERY: Schema = {
+  type: 'object',
+  properties: {
+    date: {
+      type: 'string',
+      minLength: 1,
+      description: 'one business day: YYYY-MM-DD, today, yesterday (read in tz); default today',
+    },
+    from: {
+      type: 'string',
+      minLength: 1,
+      description: 'orders from this time (date_order), as the list paths read from',
+    },
+    to: {
+      type: 'string',
+      minLength: 1,
+      description: 'orders up to this time; a date-only value includes that whole business day',
+    },
+    config_id: { ...ID, description: 'one register' },
+    session_id: {
+      ...ID,
+      description: 'one session: the X report (open) or Z report (closed), with its cash',
+    },
+    by: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'group keys, comma-separated: day, hour, weekday, register, session, cashier, product, category, method, tax (default register)',
+    },
+    top: { ...ID, description: 'only the N groups with the largest total' },
+    day_starts: {
+      type: 'string',
+      pattern: '^\\d{1,2}:\\d{2}$',
+      description: 'the business day starts at this hour (HH:00)',
+    },
+    tz: {
+      type: 'string',
+      minLength: 1,
+      description: "IANA zone of the business day (default: the Odoo user's zone)",
+    },
+  },
+  additionalProperties: false,
+};
+
+const NUM_OR_NULL = { type: ['number', 'null'] } as const;
+
+export const SUMMARY_RESPONSES: Record<string, Schema> = {
+  200: {
+    description: 'one row per group, as `posdata summary --format json` prints them',
+    content: {
+      'application/json': {
+        schema: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              orders: { type: 'integer' },
+              items: NUM_OR_NULL,
+              gross: NUM_OR_NULL,
+              discounts: NUM_OR_NULL,
+              refund_count: { type: 'integer' },
+              refunds: { type: 'number' },
+              net: NUM_OR_NULL,
+              tax: NUM_OR_NULL,
+              total: { type: 'number' },
+              average_ticket: NUM_OR_NULL,
+            },
+            additionalProperties: {
+              type: ['number', 'string', 'null'],
+              description:
+                'the group keys first (day, hour, weekday, config_id/register, session_id/session, cashier_id/cashier, product_id/product, category_id/category, method_id/method, tax_id/tax_name); method:<name> per payment method; with session_id, report (X or Z) and the cash figures of reconcile',
+            },
+          },
+        },
+      },
+    },
+  },
+  ...DATA_ERRORS,
+};
+
 export const LOGIN_BODY: Schema = {
   type: 'object',
   properties: {

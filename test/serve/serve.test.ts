@@ -84,6 +84,29 @@ describe('every path answers what the command prints with --format json', () => 
       ['reconcile', '--from', '7d', '--config-id', '1', '--tz', 'UTC', '--quiet'],
     ],
     ['/api/v1/reconcile?date=yesterday', ['reconcile', '--date', 'yesterday', '--quiet']],
+    [
+      '/api/v1/summary?from=2000-01-01&to=today&tz=UTC',
+      ['summary', '--from', '2000-01-01', '--to', 'today', '--tz', 'UTC'],
+    ],
+    [
+      '/api/v1/summary?from=7d&by=product&top=5&config_id=1',
+      ['summary', '--from', '7d', '--by', 'product', '--top', '5', '--config-id', '1'],
+    ],
+    [
+      '/api/v1/summary?date=yesterday&by=register&day_starts=03:00&tz=Europe/Brussels',
+      [
+        'summary',
+        '--date',
+        'yesterday',
+        '--by',
+        'register',
+        '--day-starts',
+        '03:00',
+        '--tz',
+        'Europe/Brussels',
+      ],
+    ],
+    ['/api/v1/summary?session_id=2', ['summary', '--session-id', '2']],
   ];
   for (const [path, args] of cases) {
     it(`GET ${path} = posdata ${args.join(' ')}`, async () => {
@@ -264,6 +287,11 @@ describe('problem documents', () => {
     ['/api/v1/reconcile?date=yesterday&from=7d', 400],
     ['/api/v1/reconcile?date=2h', 400],
     ['/api/v1/reconcile?state=closed', 400],
+    ['/api/v1/summary?by=colour', 400],
+    ['/api/v1/summary?top=0', 400],
+    ['/api/v1/summary?day_starts=25:00', 400],
+    ['/api/v1/summary?state=paid', 400],
+    ['/api/v1/summary?session_id=99999', 404],
   ];
   for (const [path, status] of bad) {
     it(`GET ${path} → ${status}`, async () => {
@@ -278,6 +306,13 @@ describe('problem documents', () => {
     expect(both.detail).toMatch(/^date and from\/to both give the range; use either date D or from\/to$/);
     const span = JSON.parse((await get(served.base, '/api/v1/reconcile?date=2h', admin)).text);
     expect(span.detail).toMatch(/^date '2h' is not a day/);
+  });
+
+  it("summary's errors name the parameters", async () => {
+    const by = JSON.parse((await get(served.base, '/api/v1/summary?by=colour', admin)).text);
+    expect(by.detail).toMatch(/^by 'colour' is not a summary key; use one or more of day, hour/);
+    const cut = JSON.parse((await get(served.base, '/api/v1/summary?day_starts=25:00', admin)).text);
+    expect(cut.detail).toMatch(/^day_starts '25:00' is not a time of day/);
   });
 
   it("a bad parameter's detail names the parameter, not the command's flag", async () => {
@@ -334,6 +369,7 @@ describe('OpenAPI and docs', () => {
       '/api/v1/payments',
       '/api/v1/products',
       '/api/v1/reconcile',
+      '/api/v1/summary',
       '/api/v1/auth/login',
       '/api/v1/auth/logout',
     ])
@@ -354,6 +390,10 @@ describe('OpenAPI and docs', () => {
       ]),
     );
     expect(names('/api/v1/sessions/closures')).toContain('config_id');
+    expect(names('/api/v1/summary').sort()).toEqual(
+      ['by', 'config_id', 'date', 'day_starts', 'from', 'session_id', 'to', 'top', 'tz'].sort(),
+    );
+    expect(doc.paths['/api/v1/summary'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(names('/api/v1/products')).not.toContain('config_id');
     expect(doc.paths['/api/v1/sales'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

@@ -1,0 +1,763 @@
+/**
+ * Grouping as Odoo answers it: `read_group` (16-18, and 19's deprecated one) and Odoo 19's
+ * `formatted_read_group`. One pass over the rows the domain selects (a date range in the domain
+ * starts the scan in the sorted date index), one accumulator per group, then Odoo's ordering,
+ * offset/limit, value formatting and per-group domains.
+ */
+
+import {
+  datePart,
+  fmtSec,
+  fromLocal,
+  isTimeGranularity,
+  NUMBER_GRANULARITIES,
+  nextLocal,
+  offsetAt,
+  periodLabel,
+  type TimeGranularity,
+  toLocal,
+  truncLocal,
+  validZone,
+} from './calendar.js';
+import { compileDomain, getter } from './domain.js';
+import { valueError } from './errors.js';
+import type { FieldDef, ModelDef } from './models.js';
+import { rankOf, search } from './orm.js';
+import type { Db } from './store.js';
+import { parseDatetime } from './time.js';
+import type { Env, Json, Rec, Stored } from './types.js';
+
+type Key = number | string | boolean;
+
+interface GroupSpec {
+  /** As the caller wrote it (`date_order:day`, `product_id.categ_id`). */
+  spec: string;
+  /** The path a domain uses (`date_order`, `product_id.categ_id`). */
+  path: string;
+  field: FieldDef;
+  time?: TimeGranularity;
+  /** Odoo 18+ date part (`day_of_week` ...). */
+  part?: string;
+  /** Keys of a record: several for a many2many, `false` when empty. */
+  keys: (r: Rec) => Key | Key[];
+  tz: string | false;
+}
+
+interface AggSpec {
+  /** Key in the reply. */
+  out: string;
+  field: FieldDef;
+  fn: string;
+}
+
+const AGGREGATES = new Set([
+  'sum',
+  'avg',
+  'max',
+  'min',
+  'bool_and',
+  'bool_or',
+  'array_agg',
+  'count',
+  'count_distinct',
+]);
+const NUMERIC = new Set(['integer', 'float', 'monetary']);
+
+/** The aggregate a field gets when `fields` names it bare (17 group_operator, 18+ aggregator). */
+export function defaultAggregator(f: FieldDef): string | undefined {
+  if (f.aggregator !== undefined) return f.aggregator || undefined;
+  return NUMERIC.has(f.type) && f.name !== 'id' ? 'sum' : undefined;
+}
+
+const SPEC_RE = /^(\w+)(?:\.(\w+))?(?::(\w+))?$/;
+
+function invalidSpec(spec: string): Error {
+  return valueError(
+    `Invalid aggregate/groupby specification ${pyq(spec)}.\n- Valid aggregate specification looks like "<field_name>:<agg>" example: "quantity:sum".\n- Valid groupby specification looks like "<no_datish_field_name>" or "<date_field>:<granularity>" example: "date:month" or "<properties_field>.<property>:<granularity>".`,
+  );
+}
+const pyq = (s: string): string => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`);
+const notStored = (model: ModelDef, f: FieldDef): Error =>
+  valueError(`Cannot convert ${model.name}.${f.name} to SQL because it is not stored`);
+
+function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth: boolean): GroupSpec {
+  const m = SPEC_RE.exec(spec);
+  if (!m) throw invalidSpec(spec);
+  const [, fname = '', sub, gran] = m;
+  const first = model.fields.get(fname);
+  if (!first) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
+  const v19 = db.version === 19;
+  let field = first;
+  let get = (r: Rec): Stored => db.value(first, r);
+  // A many2one path: the key is worked out once per parent record.
+  let parent: { outer: (r: Rec) => Stored; model: string } | undefined;
+  let inner: (r: Rec) => Stored = get;
+  if (!first.compute && !first.dflt) get = getter(db, first);
+  if (sub) {
+    // 16-17 read a dot as a property name; 18+ follow a many2one.
+    if (!v19 || first.type !== 'many2one')
+      throw valueError(`Property name ${pyq(sub)} has to be used on a property field.`);
+    if (!first.store) throw notStored(model, first);
+    const comodel = db.models.get(first.relation ?? '');
+    const target = comodel?.fields.get(sub);
+    if (!comodel || !target)
+      throw valueError(`Invalid field ${pyq(sub)} on model ${pyq(first.relation ?? '')}`);
+    inner = getter(db, target);
+    parent = { outer: get, model: comodel.name };
+    field = target;
+  }
+  const path = sub ? `${fname}.${sub}` : fname;
+  const dated = field.type === 'date' || field.type === 'datetime';
+  if (gran && !dated) throw valueError(`Granularity set on a no-datetime field or property: ${pyq(spec)}`);
+  if ((!field.store && !field.inherited) || field.type === 'one2many') {
+    if (field.type === 'many2many') throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
+    throw notStored(db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field);
+  }
+  const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
+  const base = { spec, path, field, tz };
+  const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => {
+    if (!parent) return { ...base, ...extra, keys: (r) => keyOf(get(r)) };
+    const { outer, model: comodel } = parent;
+    const cache = new Map<number, Key | Key[]>();
+    return {
+      ...base,
+      ...extra,
+      keys: (r) => {
+        const id = outer(r);
+        if (typeof id !== 'number') return keyOf(false);
+        let k = cache.get(id);
+        if (k === undefined) {
+          const c = db.get(comodel, id);
+          k = keyOf(c ? inner(c) : false);
+          cache.set(id, k);
+        }
+        return k;
+      },
+    };
+  };
+  if (dated) {
+    const g = gran ?? (defaultMonth ? 'month' : undefined);
+    if (!g) throw valueError(`Granularity not set on a date(time) field: ${pyq(spec)}`);
+    const numberOk = v19 && Object.hasOwn(NUMBER_GRANULARITIES, g);
+    if (!isTimeGranularity(g) && !numberOk)
+      throw valueError(`Granularity specification isn't correct: ${pyq(g)}`);
+    const part = NUMBER_GRANULARITIES[g];
+    const fine = part === 'minute' || part === 'second';
+    const ofLocal = (l: number): Key =>
+      part ? datePart(l, part) : fmtSec(truncLocal(l, g as TimeGranularity), true);
+    // One computation per hour of data: periods and parts of an hour or more change only on the
+    // hour wherever the zone's offset is whole hours (else per value).
+    const memo = new Map<string, Key | null>();
+    const keyOf = (v: Stored): Key => {
+      if (typeof v !== 'string' || v === '') return false;
+      if (field.type === 'date') {
+        let k = memo.get(v);
+        if (k === undefined || k === null) {
+          k = ofLocal(Date.parse(`${v}T00:00:00Z`) / 1000);
+          memo.set(v, k);
+        }
+        return k;
+      }
+      if (!fine) {
+        const h = v.slice(0, 13);
+        let k = memo.get(h);
+        if (k === undefined) {
+          const at = parseDatetime(`${h}:00:00`);
+          const off = tz ? offsetAt(at, tz) : 0;
+          k = off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
+          memo.set(h, k);
+        }
+        if (k !== null) return k;
+      }
+      return ofLocal(toLocal(parseDatetime(v), tz));
+    };
+    return make(keyOf, part ? { part: g } : { time: g as TimeGranularity });
+  }
+  if (field.type === 'many2many') return make((v) => (Array.isArray(v) && v.length > 0 ? v : false));
+  if (field.type === 'boolean') return make((v) => v === true);
+  return make((v) => (v === undefined || v === null || v === '' ? false : (v as Key)));
+}
+
+function aggSpec(model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
+  const field = model.fields.get(fname);
+  if (!field) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
+  if (!AGGREGATES.has(fn)) throw valueError(`Invalid aggregate method ${pyq(fn)} for ${pyq(spec)}.`);
+  if ((!field.store && !field.inherited) || field.type === 'one2many' || field.type === 'many2many')
+    throw notStored(model, field);
+  return { out, field, fn };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pass over the rows
+
+interface Acc {
+  keys: Key[];
+  count: number;
+  vals: unknown[];
+}
+
+const SCALE = 1e6;
+
+function startAcc(fn: string): unknown {
+  switch (fn) {
+    case 'sum':
+    case 'avg':
+      return { n: 0, cents: 0, float: 0, exact: true };
+    case 'count':
+      return 0;
+    case 'count_distinct':
+      return new Set<Stored>();
+    case 'array_agg':
+      return [] as [number, Stored][];
+    default:
+      return undefined;
+  }
+}
+
+/** Adds one value (`undefined` = SQL NULL) to an accumulator. */
+function addAcc(fn: string, acc: unknown, v: Stored, id: number): unknown {
+  const empty = v === undefined || v === null;
+  switch (fn) {
+    case 'sum':
+    case 'avg': {
+      if (typeof v !== 'number') return acc;
+      const a = acc as { n: number; cents: number; float: number; exact: boolean };
+      a.n++;
+      a.float += v;
+      // Postgres sums numeric columns exactly: add fixed-point while that stays exact.
+      if (a.exact) {
+        const scaled = Math.round(v * SCALE);
+        a.cents += scaled;
+        if (!Number.isSafeInteger(a.cents) || Math.abs(scaled - v * SCALE) > 0.5) a.exact = false;
+      }
+      return a;
+    }
+    case 'count':
+      return empty ? acc : (acc as number) + 1;
+    case 'count_distinct':
+      if (!empty) (acc as Set<Stored>).add(v);
+      return acc;
+    case 'array_agg':
+      (acc as [number, Stored][]).push([id, v]);
+      return acc;
+    case 'max':
+      return empty ? acc : acc === undefined || (v as number) > (acc as number) ? v : acc;
+    case 'min':
+      return empty ? acc : acc === undefined || (v as number) < (acc as number) ? v : acc;
+    case 'bool_and':
+      return empty ? acc : acc === undefined ? v === true : (acc as boolean) && v === true;
+    case 'bool_or':
+      return empty ? acc : acc === undefined ? v === true : (acc as boolean) || v === true;
+    default:
+      return acc;
+  }
+}
+
+function endAcc(fn: string, acc: unknown, field: FieldDef): Json {
+  switch (fn) {
+    case 'sum':
+    case 'avg': {
+      const a = acc as { n: number; cents: number; float: number; exact: boolean };
+      // SQL SUM/AVG of no value is NULL, which _read_group_empty_value turns into False.
+      if (a.n === 0) return false;
+      const sum = a.exact ? a.cents / SCALE : a.float;
+      return fn === 'sum' ? sum : sum / a.n;
+    }
+    case 'count':
+      return acc as number;
+    case 'count_distinct':
+      return (acc as Set<Stored>).size;
+    case 'array_agg':
+      return (acc as [number, Stored][])
+        .sort((x, y) => x[0] - y[0])
+        .map(([, v]) => (v === undefined ? null : (v as Json)));
+    default:
+      return acc === undefined ? false : (acc as Json);
+  }
+}
+
+/** Picks the scan: a date range in the domain walks that date's sorted index from its bound. */
+function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
+  const parent = viaParent(db, env, model, domain);
+  if (parent) return parent;
+  const compiled = compileDomain(db, model, domain, env);
+  let order = 'id';
+  for (const f of model.fields.values()) {
+    if (!f.store || (f.type !== 'datetime' && f.type !== 'date') || f.compute || f.dflt) continue;
+    const b = compiled.bounds(f);
+    if (b.lo || b.hi) {
+      order = f.name;
+      break;
+    }
+  }
+  return search(db, env, model, domain, 0, null, order);
+}
+
+/**
+ * A domain made only of leaves through one many2one (`order_id.date_order`, `order_id.state`)
+ * selects the children of the parents that match: search the parents (with their date index), then
+ * take their children through the one2many that mirrors the many2one (in the parents' order:
+ * grouping does not depend on it).
+ */
+function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] | undefined {
+  if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return undefined;
+  let head: string | undefined;
+  const sub: unknown[] = [];
+  for (const t of domain) {
+    if (t === '&') continue;
+    if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string') return undefined;
+    const dot = t[0].indexOf('.');
+    if (dot < 0 || (head !== undefined && t[0].slice(0, dot) !== head)) return undefined;
+    head = t[0].slice(0, dot);
+    sub.push([t[0].slice(dot + 1), t[1], t[2]]);
+  }
+  const field = head === undefined ? undefined : model.fields.get(head);
+  if (!field || field.type !== 'many2one' || !field.store) return undefined;
+  const comodel = db.models.get(field.relation ?? '');
+  const children =
+    comodel &&
+    [...comodel.fields.values()].find(
+      (f) => f.type === 'one2many' && f.inverse === head && f.relation === model.name,
+    );
+  if (!comodel || !children) return undefined;
+  const parents = selectRows(db, { ...env, activeTest: false }, comodel, sub);
+  const kids = getter(db, children);
+  const rows = db.table(model.name).rows;
+  const link = getter(db, field);
+  const out: Rec[] = [];
+  for (const p of parents) {
+    const v = kids(p);
+    if (!Array.isArray(v)) continue;
+    for (const id of v) {
+      const r = rows[id];
+      if (r && link(r) === p.id) out.push(r);
+    }
+  }
+  return out;
+}
+
+function groupRows(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  domain: unknown,
+  gbs: GroupSpec[],
+  aggs: AggSpec[],
+): Acc[] {
+  const recs = selectRows(db, env, model, domain);
+  // Values as SQL sees them: an unset many2one, char or date is NULL; a boolean False is a value.
+  const getters = aggs.map((a): ((r: Rec) => Stored) => {
+    if (a.field.name === 'id') return (r) => r.id;
+    const get = getter(db, a.field);
+    if (a.field.type === 'boolean') return (r) => get(r) === true;
+    return (r) => {
+      const v = get(r);
+      return v === false || v === '' ? undefined : v;
+    };
+  });
+  // Groups in nested maps, one level per groupby: no key text built per row.
+  const root = new Map<Key, unknown>();
+  const all: Acc[] = [];
+  const last = gbs.length - 1;
+  const add = (keys: Key[], r: Rec): void => {
+    let m = root;
+    for (let i = 0; i < last; i++) {
+      const k = keys[i] as Key;
+      let next = m.get(k) as Map<Key, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        m.set(k, next);
+      }
+      m = next;
+    }
+    const k = last >= 0 ? (keys[last] as Key) : false;
+    let g = m.get(k) as Acc | undefined;
+    if (!g) {
+      g = { keys: [...keys], count: 0, vals: aggs.map((a) => startAcc(a.fn)) };
+      m.set(k, g);
+      all.push(g);
+    }
+    g.count++;
+    for (let i = 0; i < aggs.length; i++) {
+      const a = aggs[i] as AggSpec;
+      g.vals[i] = addAcc(a.fn, g.vals[i], (getters[i] as (r: Rec) => Stored)(r), r.id);
+    }
+  };
+  const n = gbs.length;
+  const keyFns = gbs.map((g) => g.keys);
+  const cur: Key[] = new Array(n);
+  const per: (Key | Key[])[] = new Array(n);
+  const walk = (i: number, r: Rec): void => {
+    if (i === n) {
+      add(cur, r);
+      return;
+    }
+    const k = per[i] as Key | Key[];
+    if (Array.isArray(k)) {
+      for (const x of k) {
+        cur[i] = x;
+        walk(i + 1, r);
+      }
+    } else {
+      cur[i] = k;
+      walk(i + 1, r);
+    }
+  };
+  for (const r of recs) {
+    // Each many2many value makes its own group (a LEFT JOIN on the relation table).
+    let multi = false;
+    for (let i = 0; i < n; i++) {
+      const k = (keyFns[i] as (r: Rec) => Key | Key[])(r);
+      per[i] = k;
+      if (Array.isArray(k)) multi = true;
+      else cur[i] = k;
+    }
+    if (multi) walk(0, r);
+    else add(cur, r);
+  }
+  // Without groupby SQL still answers one row (count 0) when nothing matches.
+  if (n === 0 && all.length === 0) all.push({ keys: [], count: 0, vals: aggs.map((a) => startAcc(a.fn)) });
+  return all;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordering
+
+interface OrderTerm {
+  /** Group key index, or -1 for the count, or the aggregate index (>= 1000). */
+  at: number;
+  desc: boolean;
+}
+
+function compareKeys(a: Key, b: Key, rank: Map<number, number> | undefined, desc: boolean): number {
+  if (a === b) return 0;
+  // NULLS LAST ascending, NULLS FIRST descending (Postgres); booleans are values, not nulls.
+  const an = a === false && typeof b !== 'boolean';
+  const bn = b === false && typeof a !== 'boolean';
+  if (an) return desc ? -1 : 1;
+  if (bn) return desc ? 1 : -1;
+  let x: number | string = typeof a === 'boolean' ? Number(a) : a;
+  let y: number | string = typeof b === 'boolean' ? Number(b) : b;
+  if (rank && typeof x === 'number' && typeof y === 'number') {
+    x = rank.get(x) ?? x;
+    y = rank.get(y) ?? y;
+  }
+  const r = x < y ? -1 : x > y ? 1 : 0;
+  return desc ? -r : r;
+}
+
+function sortGroups(
+  db: Db,
+  groups: Acc[],
+  gbs: GroupSpec[],
+  terms: OrderTerm[],
+  aggVals: (g: Acc, i: number) => Json,
+): void {
+  const ranks = gbs.map((g) =>
+    g.field.type === 'many2one' || g.field.type === 'many2many'
+      ? rankOf(db, g.field.relation ?? '')
+      : undefined,
+  );
+  groups.sort((a, b) => {
+    for (const t of terms) {
+      let r: number;
+      if (t.at >= 1000) {
+        const x = aggVals(a, t.at - 1000);
+        const y = aggVals(b, t.at - 1000);
+        r = compareKeys(x as Key, y as Key, undefined, t.desc);
+      } else if (t.at === -1) r = t.desc ? b.count - a.count : a.count - b.count;
+      else r = compareKeys(a.keys[t.at] as Key, b.keys[t.at] as Key, ranks[t.at], t.desc);
+      if (r !== 0) return r;
+    }
+    return 0;
+  });
+}
+
+function parseOrderTerms(
+  order: unknown,
+  gbs: GroupSpec[],
+  aggNames: string[],
+  countNames: string[],
+): OrderTerm[] {
+  if (typeof order !== 'string' || order.trim() === '') return gbs.map((_, i) => ({ at: i, desc: false }));
+  const terms: OrderTerm[] = [];
+  for (const raw of order.split(',')) {
+    const bits = raw.trim().split(/\s+/);
+    const name = (bits[0] ?? '').replace(/"/g, '');
+    const dir = (bits[1] ?? 'asc').toLowerCase();
+    if (!name || (dir !== 'asc' && dir !== 'desc'))
+      throw valueError(`Invalid order term ${pyq(raw.trim())} (expected "<groupby|aggregate> [asc|desc]")`);
+    const desc = dir === 'desc';
+    let at = gbs.findIndex((g) => g.spec === name);
+    if (at < 0) at = gbs.findIndex((g) => g.path === name && !g.time && !g.part);
+    if (at < 0) at = gbs.findIndex((g) => g.spec.split(':')[0] === name);
+    if (at >= 0) {
+      terms.push({ at, desc });
+      continue;
+    }
+    if (countNames.includes(name)) {
+      terms.push({ at: -1, desc });
+      continue;
+    }
+    const ai = aggNames.indexOf(name);
+    if (ai >= 0) {
+      terms.push({ at: 1000 + ai, desc });
+      continue;
+    }
+    throw valueError(`Order term ${pyq(name)} is not a valid aggregate nor valid groupby`);
+  }
+  return terms;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values and domains on the wire
+
+/** The group value and its domain leaf(s), as _read_group_format_result / formatted_read_group build them. */
+function present(
+  db: Db,
+  g: GroupSpec,
+  k: Key,
+  v19Shape: boolean,
+): { value: Json; domain: Json[]; range?: { from: string; to: string } | false } {
+  const f = g.field;
+  if (g.time) {
+    if (k === false) return { value: false, domain: [[g.path, '=', false]], range: false };
+    const withTime = f.type === 'datetime';
+    const startLocal = Date.parse(`${(k as string).replace(' ', 'T')}Z`) / 1000;
+    const endLocal = nextLocal(startLocal, g.time);
+    const from = fmtSec(fromLocal(startLocal, g.tz), withTime);
+    const to = fmtSec(fromLocal(endLocal, g.tz), withTime);
+    const label = periodLabel(startLocal, g.time);
+    return {
+      value: v19Shape ? [from, label] : label,
+      domain: ['&', [g.path, '>=', from], [g.path, '<', to]],
+      range: { from, to },
+    };
+  }
+  if (g.part) return { value: k as Json, domain: [[`${g.path}.${g.part}`, '=', k as Json]] };
+  if (f.type === 'many2one' || f.type === 'many2many') {
+    if (typeof k !== 'number') {
+      return {
+        value: false,
+        domain: [f.type === 'many2many' ? [g.path, 'not any', []] : [g.path, '=', false]],
+      };
+    }
+    return { value: [k, db.displayName(f.relation ?? '', k)], domain: [[g.path, '=', k]] };
+  }
+  return { value: k as Json, domain: [[g.path, '=', k as Json]] };
+}
+
+/** odoo.osv.expression.normalize_domain: implicit '&' made explicit. */
+function normalize(domain: Json[]): Json[] {
+  if (domain.length === 0) return [[1, '=', 1]];
+  const out: Json[] = [];
+  let expected = 1;
+  for (const t of domain) {
+    if (expected === 0) {
+      out.unshift('&');
+      expected = 1;
+    }
+    if (Array.isArray(t)) expected -= 1;
+    else expected += (t === '!' ? 1 : t === '&' || t === '|' ? 2 : 0) - 1;
+    out.push(t);
+  }
+  return out;
+}
+
+/** expression.AND: empty domains drop out, the others are normalised and joined with '&'. */
+function andDomains(domains: Json[][]): Json[] {
+  const parts = domains.filter((d) => d.length > 0);
+  const out: Json[] = [];
+  for (const d of parts) out.push(...normalize(d));
+  return parts.length > 1 ? [...Array(parts.length - 1).fill('&'), ...out] : out.length ? out : [[1, '=', 1]];
+}
+
+const asList = (v: unknown): unknown[] =>
+  Array.isArray(v) ? v : v === undefined || v === null || v === false ? [] : [v];
+
+function window<T>(list: T[], offset: unknown, limit: unknown): T[] {
+  const o = typeof offset === 'number' && offset > 0 ? Math.floor(offset) : 0;
+  const l = typeof limit === 'number' && limit > 0 ? Math.floor(limit) : undefined;
+  return list.slice(o, l === undefined ? undefined : o + l);
+}
+
+// ---------------------------------------------------------------------------------------------
+// read_group (16-18, and 19's deprecated one)
+
+export function readGroup(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  args: {
+    domain: unknown;
+    fields: unknown;
+    groupby: unknown;
+    offset: unknown;
+    limit: unknown;
+    orderby: unknown;
+    lazy: unknown;
+  },
+): Json {
+  const groupby = (typeof args.groupby === 'string' ? [args.groupby] : asList(args.groupby)).map(String);
+  const lazy = args.lazy !== false && args.lazy !== 0;
+  const lazyGb = lazy ? groupby.slice(0, 1) : groupby;
+  const gbs = lazyGb.map((s) => groupSpec(db, env, model, s, true));
+  const countName = lazy && lazyGb.length === 1 ? `${(lazyGb[0] as string).split(':')[0]}_count` : '__count';
+  const aggs: AggSpec[] = [];
+  const seen = new Set<string>([countName]);
+  for (const spec of asList(args.fields)) {
+    if (spec === '__count') continue;
+    const text = String(spec);
+    const m = /^(\w+)(?::(\w+)(?:\((\w+)\))?)?/.exec(text);
+    if (!m) throw valueError(`Invalid field specification ${pyq(text)}.`);
+    const [, name = '', fn, fname] = m;
+    let agg: AggSpec | undefined;
+    if (fname) agg = aggSpec(model, name, fname, fn ?? '', `${fname}:${fn}`);
+    else if (fn) agg = aggSpec(model, name, name, fn, `${name}:${fn}`);
+    else {
+      const field = model.fields.get(name);
+      if (!field) throw valueError(`Invalid field ${pyq(name)} on model ${pyq(model.name)}`);
+      const op = defaultAggregator(field);
+      if (field.store && op && !lazyGb.includes(text)) agg = aggSpec(model, name, name, op, `${name}:${op}`);
+    }
+    if (agg && !seen.has(agg.out)) {
+      seen.add(agg.out);
+      aggs.push(agg);
+    }
+  }
+  const groups = groupRows(db, env, model, args.domain, gbs, aggs);
+  const aggOut = (g: Acc, i: number): Json =>
+    endAcc((aggs[i] as AggSpec).fn, g.vals[i], (aggs[i] as AggSpec).field);
+  const terms = parseOrderTerms(
+    args.orderby,
+    gbs,
+    aggs.map((a) => a.out),
+    [countName, '__count'],
+  );
+  sortGroups(db, groups, gbs, terms, aggOut);
+  const base = asList(args.domain) as Json[];
+  return window(groups, args.offset, args.limit).map((g) => {
+    const o: { [k: string]: Json } = {};
+    const shown = gbs.map((s, i) => present(db, s, g.keys[i] as Key, false));
+    gbs.forEach((s, i) => {
+      o[s.spec] = (shown[i] as { value: Json }).value;
+    });
+    o[countName] = g.count;
+    aggs.forEach((a, i) => {
+      o[a.out] = aggOut(g, i);
+    });
+    let dom = base;
+    for (const s of shown) dom = andDomains([dom, s.domain]);
+    o.__domain = dom;
+    if (lazyGb.length < groupby.length) o.__context = { group_by: groupby.slice(lazyGb.length) };
+    shown.forEach((s, i) => {
+      if (s.range === undefined) return;
+      const r = (o.__range ?? {}) as { [k: string]: Json };
+      r[(gbs[i] as GroupSpec).spec] = s.range;
+      o.__range = r;
+    });
+    return o;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// formatted_read_group (19)
+
+export function formattedReadGroup(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  args: {
+    domain: unknown;
+    groupby: unknown;
+    aggregates: unknown;
+    having: unknown;
+    offset: unknown;
+    limit: unknown;
+    order: unknown;
+  },
+): Json {
+  const groupby = asList(args.groupby).map(String);
+  const gbs = groupby.map((s) => groupSpec(db, env, model, s, false));
+  const specs = asList(args.aggregates).map(String);
+  const aggs: AggSpec[] = [];
+  const outOrder: (number | 'count')[] = [];
+  for (const spec of specs) {
+    if (spec === '__count') {
+      outOrder.push('count');
+      continue;
+    }
+    const m = SPEC_RE.exec(spec);
+    if (!m) throw invalidSpec(spec);
+    const [, fname = '', sub, fn] = m;
+    if (sub) throw valueError(`Invalid ${pyq(spec)}, this dot notation is not supported`);
+    if (!fn) throw valueError(`Aggregate method is mandatory for ${pyq(fname)}`);
+    outOrder.push(aggs.length);
+    aggs.push(aggSpec(model, spec, fname, fn, spec));
+  }
+  // `having` and `order` may name aggregates that are not asked for.
+  const extra = (name: string): number => {
+    if (name === '__count') return -1;
+    const i = aggs.findIndex((a) => a.out === name);
+    if (i >= 0) return i;
+    const m = SPEC_RE.exec(name);
+    if (!m?.[3]) throw valueError(`Order term ${pyq(name)} is not a valid aggregate nor valid groupby`);
+    aggs.push(aggSpec(model, name, m[1] ?? '', m[3], name));
+    return aggs.length - 1;
+  };
+  const having = asList(args.having);
+  const havingTests: ((g: Acc) => boolean)[] = [];
+  for (const leaf of having) {
+    if (leaf === '&') continue;
+    if (!Array.isArray(leaf) || leaf.length !== 3)
+      throw valueError(`Invalid having clause ${JSON.stringify(leaf)}`);
+    const [name, op, value] = leaf as [string, string, number];
+    const i = extra(String(name));
+    const cmp: Record<string, (a: number, b: number) => boolean> = {
+      '=': (a, b) => a === b,
+      '!=': (a, b) => a !== b,
+      '<': (a, b) => a < b,
+      '<=': (a, b) => a <= b,
+      '>': (a, b) => a > b,
+      '>=': (a, b) => a >= b,
+    };
+    const test = cmp[op];
+    if (!test) throw valueError(`Invalid having clause ${JSON.stringify(leaf)}`);
+    havingTests.push((g) =>
+      test(
+        i < 0 ? g.count : (endAcc((aggs[i] as AggSpec).fn, g.vals[i], (aggs[i] as AggSpec).field) as number),
+        value,
+      ),
+    );
+  }
+  if (typeof args.order === 'string')
+    for (const raw of args.order.split(',')) {
+      const name = raw.trim().split(/\s+/)[0] ?? '';
+      if (name && !gbs.some((g) => g.spec === name || g.path === name) && name.includes(':')) extra(name);
+    }
+  let groups = groupRows(db, env, model, args.domain, gbs, aggs);
+  if (havingTests.length > 0) groups = groups.filter((g) => havingTests.every((t) => t(g)));
+  const aggOut = (g: Acc, i: number): Json =>
+    endAcc((aggs[i] as AggSpec).fn, g.vals[i], (aggs[i] as AggSpec).field);
+  const terms = parseOrderTerms(
+    args.order,
+    gbs,
+    aggs.map((a) => a.out),
+    ['__count'],
+  );
+  sortGroups(db, groups, gbs, terms, aggOut);
+  return window(groups, args.offset, args.limit).map((g) => {
+    const o: { [k: string]: Json } = {};
+    const shown = gbs.map((s, i) => present(db, s, g.keys[i] as Key, true));
+    gbs.forEach((s, i) => {
+      o[s.spec] = (shown[i] as { value: Json }).value;
+    });
+    for (const x of outOrder) {
+      if (x === 'count') o.__count = g.count;
+      else o[(aggs[x] as AggSpec).out] = aggOut(g, x);
+    }
+    o.__extra_domain = andDomains(shown.map((s) => s.domain));
+    if (shown.length === 0) o.__extra_domain = [];
+    return o;
+  });
+}

@@ -1,0 +1,625 @@
+// The summary's figures: a handful of grouping calls over pos.order, pos.order.line and
+// pos.payment, folded into one row per group of --by keys. No terminal knowledge here.
+//
+// Definitions (README, summary): counted orders are those in state paid, done or invoiced;
+// a refund is a counted order with a negative total. All amounts are tax included except
+// `net`. `gross` = what the sales lines would have cost without their discounts; `discounts`
+// = Σ over discounted sales lines of price_subtotal_incl × d / (100 − d); so
+// gross − discounts + refunds = total, and net + tax = total.
+import { DateTime } from 'luxon';
+import type { OdooClient } from '../core/client.js';
+import { UsageError } from '../core/errors.js';
+import type { Domain } from '../core/types.js';
+import { roundAt } from '../render/normalize.js';
+import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
+import { type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
+
+export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
+
+/** The figures of every row, in the contract's order; `method:<name>` keys follow. */
+export const FIGURE_KEYS = [
+  'orders',
+  'items',
+  'gross',
+  'discounts',
+  'refund_count',
+  'refunds',
+  'net',
+  'tax',
+  'total',
+  'average_ticket',
+] as const;
+
+export const MONEY_KEYS = ['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket'];
+
+/** The output columns of each key: an id and a name for relations, a value otherwise. */
+export const KEY_COLUMNS: Record<Key, string[]> = {
+  day: ['day'],
+  hour: ['hour'],
+  weekday: ['weekday'],
+  register: ['config_id', 'register'],
+  session: ['session_id', 'session'],
+  cashier: ['cashier_id', 'cashier'],
+  product: ['product_id', 'product'],
+  category: ['category_id', 'category'],
+  method: ['method_id', 'method'],
+  tax: ['tax_id', 'tax_name'],
+};
+
+export type Cell = string | number | null;
+
+export interface KeyValue {
+  /** The key's columns (KEY_COLUMNS) and their values. */
+  cells: Record<string, Cell>;
+  /** What tells groups apart: the id of a relation, else the value. */
+  ident: Cell;
+  /** Sorts the rows of one key. */
+  sort: string | number;
+}
+
+export interface Figures {
+  orders: number;
+  items: number | null;
+  gross: number | null;
+  discounts: number | null;
+  refundCount: number;
+  refunds: number;
+  net: number | null;
+  tax: number | null;
+  total: number;
+  /** Amount per `method:<name>`; null where payments are not split this way (products, taxes). */
+  methods: Record<string, number> | null;
+}
+
+export interface SummaryGroup {
+  keys: KeyValue[];
+  figures: Figures;
+}
+
+export interface Summary {
+  keys: Key[];
+  level: Level;
+  groups: SummaryGroup[];
+  /** The `method:<name>` columns, in the order of the methods' ids. */
+  methodKeys: string[];
+  /** What could not be computed, for a notice on stderr. */
+  notes: string[];
+}
+
+export interface SummaryQuery {
+  keys: Key[];
+  zone: string;
+  /** Minutes after midnight at which the business day starts. */
+  dayStarts: number;
+  /** The counted orders of the range, as a pos.order domain. */
+  orderDomain: Domain;
+  /** The order's cashier field: `employee_id` where pos_hr is installed, else `user_id`. */
+  cashierField: string;
+}
+
+/** The pos.order domain of the summary: counted states, the range, a register, a session. */
+export function ordersDomain(range: Domain, configId?: number, sessionId?: number): Domain {
+  const d: Domain = [['state', 'in', COUNTED_STATES], ...range];
+  if (configId !== undefined) d.push(['config_id', '=', configId]);
+  if (sessionId !== undefined) d.push(['session_id', '=', sessionId]);
+  return d;
+}
+
+const SALES: Domain = [['amount_total', '>=', 0]];
+const REFUNDS: Domain = [['amount_total', '<', 0]];
+
+/** The groupby spec of an order key on pos.order. */
+function orderSpec(k: Key, q: SummaryQuery): string {
+  switch (k) {
+    case 'day':
+      // With a day that starts at 03:00, hours are folded into days here (DST-correct: the
+      // server buckets the hours in the zone).
+      return q.dayStarts === 0 ? 'date_order:day' : 'date_order:hour';
+    case 'hour':
+    case 'weekday':
+      return 'date_order:hour';
+    case 'register':
+      return 'config_id';
+    case 'session':
+      return 'session_id';
+    case 'cashier':
+      return q.cashierField;
+    default:
+      throw new Error(`not an order key: ${k}`);
+  }
+}
+
+const LINE_SPEC: Partial<Record<Key, string>> = {
+  product: 'product_id',
+  category: 'product_id',
+  tax: 'tax_ids',
+};
+
+/** Turns a group's value for `key` into the key's cells. */
+function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [number, string]>): KeyValue {
+  if (k === 'day' || k === 'hour' || k === 'weekday') {
+    if (typeof v !== 'string') return { cells: { [k]: null }, ident: null, sort: '' };
+    const local = DateTime.fromFormat(v.slice(0, 19), 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).setZone(q.zone);
+    // Hours in the order of the business day: with --day-starts 03:00, 01:00 comes last.
+    if (k === 'hour')
+      return {
+        cells: { hour: local.hour },
+        ident: local.hour,
+        sort: (local.hour * 60 - q.dayStarts + 1440) % 1440,
+      };
+    const business = local.minus({ minutes: q.dayStarts });
+    if (k === 'day') {
+      const day = business.toISODate() ?? '';
+      return { cells: { day }, ident: day, sort: day };
+    }
+    const weekday = WEEKDAYS[business.weekday - 1] ?? '';
+    return { cells: { weekday }, ident: weekday, sort: business.weekday };
+  }
+  const [idCol, nameCol] = KEY_COLUMNS[k] as [string, string];
+  let id: number | null = null;
+  let name: string | null = null;
+  if (Array.isArray(v) && typeof v[0] === 'number') {
+    id = v[0];
+    name = typeof v[1] === 'string' ? v[1] : String(v[0]);
+  } else if (typeof v === 'number') id = v;
+  // Odoo 16-18 group lines by product; the product's category is looked up here. (On 19 the
+  // server groups by product_id.categ_id itself and the value is the category.)
+  if (k === 'category' && id !== null && names.size > 0) {
+    const c = names.get(id);
+    id = c ? c[0] : null;
+    name = c ? c[1] : null;
+  }
+  return { cells: { [idCol]: id, [nameCol]: name }, ident: id, sort: name ?? '\uffff' };
+}
+
+interface Acc {
+  keys: KeyValue[];
+  orders: number;
+  items: number | null;
+  salesIncl: number | null;
+  discounts: number | null;
+  refundCount: number;
+  refunds: number;
+  net: number | null;
+  tax: number | null;
+  total: number;
+  methods: Map<number, number> | null;
+  /** read_group's own domains of the groups folded into this one (Odoo 16-18 fallback). */
+  domains: Domain[];
+}
+
+class Folder {
+  readonly accs = new Map<string, Acc>();
+  constructor(
+    private readonly q: SummaryQuery,
+    private readonly specs: string[],
+    private readonly names: Map<number, [number, string]>,
+  ) {}
+
+  /** The accumulator of a group, by its values for the key specs (in --by order). */
+  at(g: Group, specs: string[] = this.specs): Acc {
+    const keys = this.q.keys.map((k, i) => keyValue(k, g.values[specs[i] as string], this.q, this.names));
+    const id = JSON.stringify(keys.map((k) => k.ident));
+    let a = this.accs.get(id);
+    if (!a) {
+      a = {
+        keys,
+        orders: 0,
+        items: null,
+        salesIncl: null,
+        discounts: null,
+        refundCount: 0,
+        refunds: 0,
+        net: null,
+        tax: null,
+        total: 0,
+        methods: null,
+        domains: [],
+      };
+      this.accs.set(id, a);
+    }
+    return a;
+  }
+}
+
+const add = (a: number | null, b: number): number => (a ?? 0) + b;
+const m2oId = (v: unknown): number | undefined =>
+  Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
+
+/** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
+export const FALLBACK_GROUPS = 6;
+
+export async function computeSummary(
+  client: OdooClient,
+  api: GroupingApi,
+  q: SummaryQuery,
+): Promise<Summary> {
+  const level = levelOf(q.keys);
+  const notes: string[] = [];
+  const methodNames = new Map<number, string>();
+  const categories = new Map<number, [number, string]>();
+  const method = (v: unknown): number | undefined => {
+    if (Array.isArray(v) && typeof v[0] === 'number') {
+      methodNames.set(v[0], typeof v[1] === 'string' ? v[1] : `#${v[0]}`);
+      return v[0];
+    }
+    return undefined;
+  };
+  const sum = (
+    a: Map<number, number> | null,
+    id: number | undefined,
+    amount: number,
+  ): Map<number, number> => {
+    const m = a ?? new Map<number, number>();
+    if (id !== undefined) m.set(id, (m.get(id) ?? 0) + amount);
+    return m;
+  };
+
+  const orderKeys = q.keys.filter((k) => k !== 'method' && LINE_SPEC[k] === undefined);
+  if (!api.paths && level !== 'order' && orderKeys.some((k) => !(level === 'payment' && k === 'session'))) {
+    throw new UsageError(
+      `--by ${q.keys.join(',')}: Odoo before 19 cannot group ${level === 'line' ? 'order lines' : 'payments'} by their order's ${orderKeys.join(', ')}`,
+      `group by ${level === 'line' ? 'product, category or tax' : 'method'} alone, or by ${orderKeys.join(', ')} alone`,
+    );
+  }
+
+  let folder: Folder;
+  if (level === 'order') {
+    const specs = q.keys.map((k) => orderSpec(k, q));
+    folder = new Folder(q, specs, categories);
+    const [all, refunds] = await Promise.all([
+      api.group('pos.order', q.orderDomain, specs, ['__count', 'amount_total:sum', 'amount_tax:sum']),
+      api.group('pos.order', [...q.orderDomain, ...REFUNDS], specs, ['__count', 'amount_total:sum']),
+    ]);
+    for (const g of all) {
+      const a = folder.at(g);
+      a.orders += g.aggs.__count ?? 0;
+      a.total += g.aggs['amount_total:sum'] ?? 0;
+      a.tax = add(a.tax, g.aggs['amount_tax:sum'] ?? 0);
+      a.net = add(a.net, (g.aggs['amount_total:sum'] ?? 0) - (g.aggs['amount_tax:sum'] ?? 0));
+      if (g.domain) a.domains.push(g.domain);
+    }
+    for (const g of refunds) {
+      const a = folder.at(g);
+      a.refundCount += g.aggs.__count ?? 0;
+      a.refunds += g.aggs['amount_total:sum'] ?? 0;
+    }
+    if (api.paths) {
+      const lineSpecs = specs.map((s) => `order_id.${s}`);
+      const paySpecs = specs.map((s) => `pos_order_id.${s}`);
+      const [lines, payments] = await Promise.all([
+        api.group(
+          'pos.order.line',
+          prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
+          [...lineSpecs, 'discount'],
+          ['qty:sum', 'price_subtotal_incl:sum'],
+        ),
+        api.group(
+          'pos.payment',
+          prefixDomain(q.orderDomain, 'pos_order_id.'),
+          [...paySpecs, 'payment_method_id'],
+          ['amount:sum'],
+        ),
+      ]);
+      for (const g of lines) foldLine(folder.at(g, lineSpecs), g);
+      for (const g of payments) {
+        const a = folder.at(g, paySpecs);
+        a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
+      }
+    } else {
+      // Odoo 16-18 groups lines and payments by their own fields only. A payment knows its
+      // session, so payments by register or session are one request; lines need one request
+      // per group with the group's own domain, for a few groups.
+      const accs = [...folder.accs.values()];
+      const bySession = q.keys.every((k) => k === 'session' || k === 'register');
+      const work: Promise<void>[] = [];
+      if (bySession) {
+        work.push(
+          (async () => {
+            const payments = await api.group(
+              'pos.payment',
+              prefixDomain(q.orderDomain, 'pos_order_id.'),
+              ['session_id', 'payment_method_id'],
+              ['amount:sum'],
+            );
+            const sessionIds = [...new Set(payments.map((g) => m2oId(g.values.session_id)))].filter(
+              (x): x is number => x !== undefined,
+            );
+            const configOf = new Map<number, unknown>();
+            if (q.keys.includes('register')) {
+              const sessions = await client.searchRead('pos.session', [['id', 'in', sessionIds]], {
+                fields: ['config_id'],
+              });
+              for (const x of sessions) configOf.set(x.id, x.config_id);
+            }
+            for (const g of payments) {
+              const values: Record<string, unknown> = {
+                session_id: g.values.session_id,
+                config_id: configOf.get(m2oId(g.values.session_id) ?? 0),
+              };
+              const a = folder.at({ values, aggs: g.aggs });
+              a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
+            }
+          })(),
+        );
+      }
+      if (accs.length > FALLBACK_GROUPS) {
+        notes.push(
+          `items, gross, discounts${bySession ? '' : ' and the payment methods'} are left empty: Odoo before 19 cannot group order lines${bySession ? '' : ' and payments'} by ${q.keys.join(', ')}, and ${accs.length} groups would cost ${(bySession ? 1 : 2) * accs.length} more requests; use a shorter range, fewer groups, or Odoo 19`,
+        );
+      } else {
+        work.push(
+          ...accs.map(async (a) => {
+            const domain = orDomains(a.domains);
+            const lines = await api.group(
+              'pos.order.line',
+              prefixDomain([...domain, ...SALES], 'order_id.'),
+              ['discount'],
+              ['qty:sum', 'price_subtotal_incl:sum'],
+            );
+            for (const g of lines) foldLine(a, g);
+            if (a.salesIncl === null) {
+              a.items = 0;
+              a.salesIncl = 0;
+              a.discounts = 0;
+            }
+            if (bySession) return;
+            const payments = await api.group(
+              'pos.payment',
+              prefixDomain(domain, 'pos_order_id.'),
+              ['payment_method_id'],
+              ['amount:sum'],
+            );
+            a.methods = new Map();
+            for (const g of payments)
+              a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
+          }),
+        );
+      }
+      await Promise.all(work);
+    }
+  } else if (level === 'line') {
+    // On 19 a category is grouped through the product, so an order with two products of one
+    // category counts once; before 19 `orders` per category sums each product's orders.
+    const specs = q.keys.map((k) =>
+      k === 'category' && api.paths ? 'product_id.categ_id' : (LINE_SPEC[k] ?? `order_id.${orderSpec(k, q)}`),
+    );
+    const lineDomain = (extra: Domain): Domain => prefixDomain([...q.orderDomain, ...extra], 'order_id.');
+    const [sales, discounted, refunds] = await Promise.all([
+      api.group('pos.order.line', lineDomain(SALES), specs, [
+        'qty:sum',
+        'price_subtotal:sum',
+        'price_subtotal_incl:sum',
+        'order_id:count_distinct',
+      ]),
+      api.group(
+        'pos.order.line',
+        [...lineDomain(SALES), ['discount', '>', 0]],
+        [...specs, 'discount'],
+        ['price_subtotal_incl:sum'],
+      ),
+      api.group('pos.order.line', lineDomain(REFUNDS), specs, [
+        'price_subtotal:sum',
+        'price_subtotal_incl:sum',
+        'order_id:count_distinct',
+      ]),
+    ]);
+    if (q.keys.includes('category') && !api.paths) {
+      // A product's category is read once for the products seen (one request).
+      const ids = new Set<number>();
+      for (const g of [...sales, ...refunds]) {
+        const v = g.values.product_id;
+        if (Array.isArray(v) && typeof v[0] === 'number') ids.add(v[0]);
+      }
+      const products = await client.read('product.product', [...ids], ['categ_id']);
+      for (const p of products) {
+        const c = p.categ_id;
+        if (Array.isArray(c) && typeof c[0] === 'number') categories.set(p.id, [c[0], String(c[1])]);
+      }
+    }
+    folder = new Folder(q, specs, categories);
+    for (const g of sales) {
+      const a = folder.at(g);
+      const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+      const excl = g.aggs['price_subtotal:sum'] ?? 0;
+      a.orders += g.aggs['order_id:count_distinct'] ?? 0;
+      a.items = add(a.items, g.aggs['qty:sum'] ?? 0);
+      a.salesIncl = add(a.salesIncl, incl);
+      a.discounts = add(a.discounts, 0);
+      a.total += incl;
+      a.net = add(a.net, excl);
+      a.tax = add(a.tax, incl - excl);
+    }
+    for (const g of discounted) {
+      const a = folder.at(g);
+      a.discounts = add(a.discounts, discountOf(g.values.discount, g.aggs['price_subtotal_incl:sum'] ?? 0));
+    }
+    for (const g of refunds) {
+      const a = folder.at(g);
+      const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+      const excl = g.aggs['price_subtotal:sum'] ?? 0;
+      const n = g.aggs['order_id:count_distinct'] ?? 0;
+      a.orders += n;
+      a.refundCount += n;
+      a.refunds += incl;
+      a.total += incl;
+      a.net = add(a.net, excl);
+      a.tax = add(a.tax, incl - excl);
+      if (a.items === null) a.items = 0;
+      if (a.salesIncl === null) a.salesIncl = 0;
+      if (a.discounts === null) a.discounts = 0;
+    }
+  } else {
+    const specs = q.keys.map((k) =>
+      k === 'method'
+        ? 'payment_method_id'
+        : k === 'session' && !api.paths
+          ? 'session_id'
+          : `pos_order_id.${orderSpec(k, q)}`,
+    );
+    folder = new Folder(q, specs, categories);
+    const payDomain = (extra: Domain): Domain => prefixDomain([...q.orderDomain, ...extra], 'pos_order_id.');
+    const withMethod = specs.includes('payment_method_id') ? specs : [...specs, 'payment_method_id'];
+    const [all, refunds] = await Promise.all([
+      api.group('pos.payment', payDomain([]), withMethod, ['amount:sum', 'pos_order_id:count_distinct']),
+      api.group('pos.payment', payDomain(REFUNDS), withMethod, ['amount:sum', 'pos_order_id:count_distinct']),
+    ]);
+    for (const g of all) {
+      const a = folder.at(g);
+      const amount = g.aggs['amount:sum'] ?? 0;
+      a.orders += g.aggs['pos_order_id:count_distinct'] ?? 0;
+      a.total += amount;
+      a.methods = sum(a.methods, method(g.values.payment_method_id), amount);
+    }
+    for (const g of refunds) {
+      const a = folder.at(g);
+      a.refundCount += g.aggs['pos_order_id:count_distinct'] ?? 0;
+      a.refunds += g.aggs['amount:sum'] ?? 0;
+    }
+  }
+
+  const ri = q.keys.indexOf('register');
+  if (ri >= 0) {
+    // A register by its name, as reconcile and the tables show it: on 16/17 the relation's
+    // label carries the session's user (`Shop (Mitchell Admin)`).
+    const accs = [...folder.accs.values()];
+    const ids = [...new Set(accs.map((a) => a.keys[ri]?.cells.config_id))].filter(
+      (x): x is number => typeof x === 'number',
+    );
+    const configs = await client.read('pos.config', ids, ['name']);
+    const names = new Map(configs.map((c) => [c.id, c.name]));
+    for (const a of accs) {
+      const kv = a.keys[ri] as KeyValue;
+      const n = names.get(kv.cells.config_id as number);
+      if (typeof n === 'string') {
+        kv.cells.register = n;
+        kv.sort = n;
+      }
+    }
+  }
+  const methodIds = [...methodNames.keys()].sort((a, b) => a - b);
+  const keyOf = methodKeys(methodIds, methodNames);
+  const groups: SummaryGroup[] = [...folder.accs.values()].map((a) => {
+    let methods: Record<string, number> | null = null;
+    if (a.methods !== null || (level !== 'line' && methodIds.length > 0 && a.salesIncl !== null)) {
+      methods = {};
+      for (const id of methodIds) methods[keyOf.get(id) as string] = r2(a.methods?.get(id) ?? 0);
+    }
+    const discounts = a.discounts === null ? null : r2(a.discounts);
+    return {
+      keys: a.keys,
+      figures: {
+        orders: a.orders,
+        items: a.items === null ? null : roundAt(a.items, null),
+        gross: a.salesIncl === null || a.discounts === null ? null : r2(a.salesIncl + a.discounts),
+        discounts,
+        refundCount: a.refundCount,
+        refunds: r2(a.refunds),
+        net: a.net === null ? null : r2(a.net),
+        tax: a.tax === null ? null : r2(a.tax),
+        total: r2(a.total),
+        methods,
+      },
+    };
+  });
+  groups.sort(compareGroups);
+  return { keys: q.keys, level, groups, methodKeys: methodIds.map((id) => keyOf.get(id) as string), notes };
+}
+
+/** Lines grouped by discount rate: the quantity, the amount, and the discount it carried. */
+function foldLine(a: Acc, g: Group): void {
+  const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+  a.items = add(a.items, g.aggs['qty:sum'] ?? 0);
+  a.salesIncl = add(a.salesIncl, incl);
+  a.discounts = add(a.discounts, discountOf(g.values.discount, incl));
+}
+
+/**
+ * What lines discounted by d% gave away, tax included: their amount before the discount less
+ * their amount. A 100% discount leaves nothing to scale: Odoo stores no undiscounted amount.
+ */
+function discountOf(rate: unknown, incl: number): number {
+  const d = typeof rate === 'number' ? rate : 0;
+  return d > 0 && d < 100 ? (incl * d) / (100 - d) : 0;
+}
+
+const r2 = (v: number): number => roundAt(v, 2);
+
+function compareGroups(a: SummaryGroup, b: SummaryGroup): number {
+  for (let i = 0; i < a.keys.length; i++) {
+    const x = a.keys[i]?.sort ?? '';
+    const y = b.keys[i]?.sort ?? '';
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return x - y;
+    return String(x).localeCompare(String(y));
+  }
+  return 0;
+}
+
+/** `method:<name>`; two methods with one name (two companies) keep apart by id. */
+function methodKeys(ids: number[], names: Map<number, string>): Map<number, string> {
+  const count = new Map<string, number>();
+  for (const id of ids) count.set(names.get(id) ?? '', (count.get(names.get(id) ?? '') ?? 0) + 1);
+  return new Map(
+    ids.map((id) => {
+      const n = names.get(id) ?? `#${id}`;
+      return [id, (count.get(n) ?? 0) > 1 ? `method:${n} #${id}` : `method:${n}`];
+    }),
+  );
+}
+
+/** The N groups with the largest total, in that order. */
+export function topGroups(groups: SummaryGroup[], n: number | undefined): SummaryGroup[] {
+  if (n === undefined) return groups;
+  return [...groups].sort((a, b) => b.figures.total - a.figures.total).slice(0, n);
+}
+
+export type SummaryRow = Record<string, Cell>;
+
+/** A group as json, ndjson and csv carry it. */
+export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'level'>): SummaryRow {
+  const row: SummaryRow = {};
+  for (const k of g.keys) Object.assign(row, k.cells);
+  const f = g.figures;
+  row.orders = f.orders;
+  row.items = f.items;
+  row.gross = f.gross;
+  row.discounts = f.discounts;
+  row.refund_count = f.refundCount;
+  row.refunds = f.refunds;
+  row.net = f.net;
+  row.tax = f.tax;
+  row.total = f.total;
+  row.average_ticket = f.orders > 0 ? r2(f.total / f.orders) : null;
+  for (const k of s.methodKeys) row[k] = f.methods ? (f.methods[k] ?? 0) : null;
+  return row;
+}
+
+/** The totals of several groups (the table's last row, --check-odoo). */
+export function totalOf(groups: SummaryGroup[], methodKeys: string[]): Figures {
+  const nsum = (pick: (f: Figures) => number | null): number | null =>
+    groups.some((g) => pick(g.figures) === null)
+      ? null
+      : r2(groups.reduce((a, g) => a + (pick(g.figures) ?? 0), 0));
+  const methods: Record<string, number> | null = groups.some((g) => g.figures.methods === null) ? null : {};
+  if (methods)
+    for (const k of methodKeys)
+      methods[k] = r2(groups.reduce((a, g) => a + (g.figures.methods?.[k] ?? 0), 0));
+  return {
+    orders: groups.reduce((a, g) => a + g.figures.orders, 0),
+    items: groups.some((g) => g.figures.items === null)
+      ? null
+      : roundAt(
+          groups.reduce((a, g) => a + (g.figures.items ?? 0), 0),
+          null,
+        ),
+    gross: nsum((f) => f.gross),
+    discounts: nsum((f) => f.discounts),
+    refundCount: groups.reduce((a, g) => a + g.figures.refundCount, 0),
+    refunds: r2(groups.reduce((a, g) => a + g.figures.refunds, 0)),
+    net: nsum((f) => f.net),
+    tax: nsum((f) => f.tax),
+    total: r2(groups.reduce((a, g) => a + g.figures.total, 0)),
+    methods,
+  };
+}

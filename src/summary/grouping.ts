@@ -1,0 +1,130 @@
+// Odoo's grouping calls behind one shape: `read_group` (16-18, positional, lazy=False) and
+// `formatted_read_group` (19, which also takes many2one paths such as
+// `order_id.date_order:hour`). Dates are bucketed by the server in `context.tz`; a date
+// group is known here by the UTC instant its bucket starts at, never by Odoo's label.
+import type { OdooClient } from '../core/client.js';
+import type { Domain } from '../core/types.js';
+
+export interface Group {
+  /** The group's value per groupby spec: a many2one as [id, label], a date as its UTC start. */
+  values: Record<string, unknown>;
+  /** Aggregates by their spec (`amount_total:sum`, `order_id:count_distinct`); `__count` too. */
+  aggs: Record<string, number>;
+  /** The group's own domain (read_group's `__domain`), where the server gives one. */
+  domain?: Domain;
+}
+
+export interface GroupingApi {
+  /** Whether groupby and aggregates may follow a many2one (`order_id.config_id`). */
+  readonly paths: boolean;
+  readonly method: 'read_group' | 'formatted_read_group';
+  group(model: string, domain: Domain, groupby: string[], aggregates: string[]): Promise<Group[]>;
+}
+
+const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
+
+/** The API a server of this major version answers. */
+export function groupingApi(client: OdooClient, major: number, zone: string): GroupingApi {
+  const context = { tz: zone };
+  if (major >= 19) {
+    return {
+      paths: true,
+      method: 'formatted_read_group',
+      async group(model, domain, groupby, aggregates) {
+        const raw = (await client.executeKw(model, 'formatted_read_group', [domain, groupby, aggregates], {
+          context,
+        })) as Record<string, unknown>[];
+        return raw.map((g) => {
+          const values: Record<string, unknown> = {};
+          for (const spec of groupby) {
+            const v = g[spec];
+            // 19 gives a date group as [utc_start, label].
+            values[spec] = DATE_SPEC.test(spec) ? (Array.isArray(v) ? v[0] : v || null) : v;
+          }
+          const aggs: Record<string, number> = {};
+          for (const a of aggregates) aggs[a] = num(g[a]);
+          return { values, aggs };
+        });
+      },
+    };
+  }
+  return {
+    paths: false,
+    method: 'read_group',
+    async group(model, domain, groupby, aggregates) {
+      const fields = aggregates.filter((a) => a !== '__count');
+      const raw = (await client.executeKw(model, 'read_group', [domain, fields, groupby], {
+        lazy: false,
+        context,
+      })) as Record<string, unknown>[];
+      return raw.map((g) => {
+        const values: Record<string, unknown> = {};
+        for (const spec of groupby) {
+          const field = spec.split(':')[0] as string;
+          values[spec] = DATE_SPEC.test(spec) ? dateStart(g, spec, field) : (g[spec] ?? g[field]);
+        }
+        const aggs: Record<string, number> = { __count: num(g.__count) };
+        for (const a of fields) {
+          const field = a.split(':')[0] as string;
+          aggs[a] = num(g[a] ?? g[field]);
+        }
+        return { values, aggs, domain: Array.isArray(g.__domain) ? (g.__domain as Domain) : undefined };
+      });
+    },
+  };
+}
+
+/**
+ * The UTC start of a read_group date bucket: `__range` (16+, keyed by the spec or the field),
+ * else the `>=` leaf of its `__domain`. The label (`'09:00 24 Nov'`) is locale text: never parsed.
+ */
+function dateStart(g: Record<string, unknown>, spec: string, field: string): string | null {
+  const range = g.__range as Record<string, { from?: string } | undefined> | undefined;
+  const from = range?.[spec]?.from ?? range?.[field]?.from;
+  if (typeof from === 'string') return from;
+  if (Array.isArray(g.__domain)) {
+    for (const leaf of g.__domain as unknown[]) {
+      if (Array.isArray(leaf) && leaf[0] === field && leaf[1] === '>=' && typeof leaf[2] === 'string')
+        return leaf[2];
+    }
+  }
+  if (g[spec] === false || g[field] === false) return null;
+  return null;
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}
+
+/** The domain moved onto a related model: each leaf's field behind `prefix` (`order_id.`). */
+export function prefixDomain(domain: Domain, prefix: string): Domain {
+  return domain.map((t) => (Array.isArray(t) ? [`${prefix}${t[0]}`, t[1], t[2]] : t));
+}
+
+/** OR of several domains (each one a whole domain in Polish notation). */
+export function orDomains(domains: Domain[]): Domain {
+  if (domains.length === 0) return [['id', '=', 0]];
+  const out: Domain = [];
+  for (let i = 1; i < domains.length; i++) out.push('|');
+  for (const d of domains) out.push(...normalizeAnd(d));
+  return out;
+}
+
+/** A domain with its implicit ANDs written out, so it can be one operand of an OR. */
+function normalizeAnd(d: Domain): Domain {
+  if (d.length === 0) return [['id', '!=', 0]];
+  // Count the operands a prefix expression needs; missing ones were implicit ANDs.
+  let need = 1;
+  let terms = 0;
+  for (const t of d) {
+    if (t === '&' || t === '|') need += 1;
+    else if (t === '!') need += 0;
+    else need -= 1;
+    terms++;
+    if (need === 0 && terms < d.length) {
+      need = 1;
+      return ['&', ...d.slice(0, terms), ...normalizeAnd(d.slice(terms))];
+    }
+  }
+  return d;
+}

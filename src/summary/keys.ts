@@ -1,0 +1,91 @@
+// The summary's group keys and its other inputs that need no server: which keys exist, at
+// which level each one groups (order, line or payment), `--top`, `--day-starts`. Messages
+// name the command's flags; serve turns them into its parameter names.
+import { UsageError } from '../core/errors.js';
+
+export const KEYS = [
+  'day',
+  'hour',
+  'weekday',
+  'register',
+  'session',
+  'cashier',
+  'product',
+  'category',
+  'method',
+  'tax',
+] as const;
+
+export type Key = (typeof KEYS)[number];
+
+/** Keys read from the order (date, register, session, cashier). */
+export const ORDER_KEYS: readonly Key[] = ['day', 'hour', 'weekday', 'register', 'session', 'cashier'];
+/** Keys only an order line has. */
+export const LINE_KEYS: readonly Key[] = ['product', 'category', 'tax'];
+
+/**
+ * Where the figures of a grouping come from: `order` (orders, with their lines and payments
+ * folded in), `line` (a product or tax is a property of a line, not of an order) or
+ * `payment` (a payment method is a property of a payment).
+ */
+export type Level = 'order' | 'line' | 'payment';
+
+export function parseKeys(raw: string | undefined): Key[] {
+  if (raw === undefined) return ['register'];
+  const keys = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  if (keys.length === 0) throw new UsageError('--by is empty', `give one or more of ${KEYS.join(', ')}`);
+  for (const k of keys) {
+    if (!(KEYS as readonly string[]).includes(k)) {
+      throw new UsageError(`--by '${k}' is not a summary key`, `use one or more of ${KEYS.join(', ')}`);
+    }
+  }
+  if (new Set(keys).size !== keys.length) {
+    throw new UsageError(`--by '${raw}' names a key twice`, 'give each key once');
+  }
+  const k = keys as Key[];
+  if (k.includes('method') && k.some((x) => LINE_KEYS.includes(x))) {
+    throw new UsageError(
+      `--by ${raw}: a payment is not split by product, category or tax`,
+      'group by method or by product, category or tax, not both',
+    );
+  }
+  return k;
+}
+
+export function levelOf(keys: readonly Key[]): Level {
+  if (keys.includes('method')) return 'payment';
+  if (keys.some((k) => LINE_KEYS.includes(k))) return 'line';
+  return 'order';
+}
+
+/** `--day-starts HH:MM` as minutes after midnight. */
+export function parseDayStarts(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const m = /^(\d{1,2}):(\d{2})$/.exec(raw.trim());
+  const h = m ? Number(m[1]) : Number.NaN;
+  const min = m ? Number(m[2]) : Number.NaN;
+  if (!m || h > 23 || min > 59) {
+    throw new UsageError(`--day-starts '${raw}' is not a time of day`, 'use HH:MM, e.g. --day-starts 03:00');
+  }
+  if (min !== 0) {
+    // Odoo buckets by the hour at the finest; a cut inside an hour would split a bucket.
+    throw new UsageError(
+      `--day-starts '${raw}' is not on the hour`,
+      'use a whole hour, e.g. --day-starts 03:00',
+    );
+  }
+  return h * 60;
+}
+
+export function checkTop(top: number | undefined): number | undefined {
+  if (top === undefined) return undefined;
+  if (!Number.isInteger(top) || top < 1) {
+    throw new UsageError(`--top '${top}' is not a whole number of 1 or more`, 'use e.g. --top 20');
+  }
+  return top;
+}
+
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];

@@ -1,0 +1,148 @@
+// The summary's parameters → the server calls → the summary, shared by the command and by
+// `posdata serve`: the range (business days in the zone, shifted by --day-starts), the
+// grouping API of the server's version, the cashier field, and with a session the cash
+// section of reconcile (its own fetch and arithmetic).
+import type { DateTime } from 'luxon';
+import type { OdooClient } from '../core/client.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import type { Domain } from '../core/types.js';
+import { parseWhen, toOdoo } from '../query/time.js';
+import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
+import { computeSummary, ordersDomain, type Summary, type SummaryGroup, topGroups } from './compute.js';
+import { groupingApi } from './grouping.js';
+import { checkTop, type Key, parseDayStarts, parseKeys } from './keys.js';
+
+export interface SummaryParams {
+  date?: string;
+  from?: string;
+  to?: string;
+  configId?: number;
+  sessionId?: number;
+  by?: string;
+  top?: number;
+  dayStarts?: string;
+}
+
+export interface CheckedParams {
+  keys: Key[];
+  dayStarts: number;
+  top: number | undefined;
+}
+
+/** Everything that can be refused without the server. */
+export function checkParams(p: SummaryParams, zone = 'UTC'): CheckedParams {
+  const keys = parseKeys(p.by);
+  const dayStarts = parseDayStarts(p.dayStarts);
+  const top = checkTop(p.top);
+  rangeOf(p, zone, dayStarts);
+  return { keys, dayStarts, top };
+}
+
+export interface Range {
+  /** UTC `YYYY-MM-DD HH:MM:SS`, inclusive; null = open. */
+  start: string | null;
+  /** UTC, exclusive; null = open. */
+  end: string | null;
+}
+
+/**
+ * The range of `date_order`: `--date D` is that business day in `zone` (from `--day-starts`
+ * to the same time the next day, DST-correct); a date-only `--from`/`--to` moves its cut
+ * the same way; no range and no session is today.
+ */
+export function rangeOf(p: SummaryParams, zone: string, dayStarts: number, now?: DateTime): Range {
+  if (p.date !== undefined && (p.from !== undefined || p.to !== undefined)) {
+    throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
+  }
+  const shift = (d: DateTime): DateTime => d.plus({ minutes: dayStarts });
+  if (p.date !== undefined || (p.from === undefined && p.to === undefined && p.sessionId === undefined)) {
+    const raw = p.date ?? 'today';
+    const b = parseWhen(raw, zone, '--date', now);
+    if (!b.wholeDay)
+      throw new UsageError(`--date '${raw}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+    return { start: toOdoo(shift(b.at)), end: toOdoo(shift(b.at.plus({ days: 1 }).startOf('day'))) };
+  }
+  const f = p.from !== undefined ? parseWhen(p.from, zone, '--from', now) : undefined;
+  const t = p.to !== undefined ? parseWhen(p.to, zone, '--to', now) : undefined;
+  const start = f ? (f.wholeDay ? shift(f.at) : f.at) : undefined;
+  // A date-only --to covers that business day; a time is the last instant counted.
+  const end = t
+    ? t.wholeDay
+      ? shift(t.at.plus({ days: 1 }).startOf('day'))
+      : t.at.plus({ seconds: 1 })
+    : undefined;
+  if (start && end && start >= end) {
+    throw new UsageError(`--from ${p.from} is not before --to ${p.to}`, 'swap them or widen the range');
+  }
+  return { start: start ? toOdoo(start) : null, end: end ? toOdoo(end) : null };
+}
+
+function rangeDomain(r: Range): Domain {
+  const d: Domain = [];
+  if (r.start) d.push(['date_order', '>=', r.start]);
+  if (r.end) d.push(['date_order', '<', r.end]);
+  return d;
+}
+
+export interface CashSection {
+  /** X on an open session (a snapshot), Z on a closed one. */
+  report: 'X' | 'Z';
+  state: string;
+  figures: SessionFigures;
+}
+
+export interface SummaryResult {
+  summary: Summary;
+  /** The groups to show: all, or the --top N by total. */
+  shown: SummaryGroup[];
+  range: Range;
+  cash?: CashSection;
+  /** The server's major version. */
+  major: number;
+}
+
+export async function fetchSummary(
+  client: OdooClient,
+  p: SummaryParams,
+  zone: string,
+): Promise<SummaryResult> {
+  const { keys, dayStarts, top } = checkParams(p, zone);
+  const range = rangeOf(p, zone, dayStarts);
+  const version = await client.version();
+  const major = Number(version.server_version_info?.[0] ?? Number.parseInt(version.server_version, 10)) || 17;
+  const api = groupingApi(client, major, zone);
+
+  let cashierField = 'user_id';
+  if (keys.includes('cashier')) {
+    // pos_hr records the employee at the register; without it the user is the cashier.
+    const fields = await client.fieldsGet('pos.order');
+    if ('employee_id' in fields) cashierField = 'employee_id';
+  }
+  let cash: CashSection | undefined;
+  const sessionPart = async (): Promise<void> => {
+    if (p.sessionId === undefined) return;
+    const [s] = await client.read('pos.session', [p.sessionId], ['state']);
+    if (!s) {
+      throw new NotFoundError(
+        `session ${p.sessionId} does not exist`,
+        'see posdata closures or posdata configs',
+      );
+    }
+    const { inputs } = await fetchReconciliation(client, [['id', '=', p.sessionId]]);
+    const rec = reconcile(inputs);
+    const figures = rec.sessions[0];
+    const state = typeof s.state === 'string' ? s.state : 'opened';
+    if (figures) cash = { report: state === 'closed' ? 'Z' : 'X', state, figures };
+  };
+  const [summary] = await Promise.all([
+    computeSummary(client, api, {
+      keys,
+      zone,
+      dayStarts,
+      orderDomain: ordersDomain(rangeDomain(range), p.configId, p.sessionId),
+      cashierField,
+    }),
+    sessionPart(),
+  ]);
+  return { summary, shown: topGroups(summary.groups, top), range, cash, major };
+}

@@ -1,0 +1,69 @@
+// The summary as rows: what json, ndjson and csv carry and what serve answers. With a
+// session, the row of that session carries its cash figures (reconcile's) too.
+import type { FieldMap } from '../core/types.js';
+import { KEY_COLUMNS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
+import type { SummaryResult } from './query.js';
+
+/** The cash keys a session's row carries (reconcile's), after the method columns. */
+export const CASH_KEYS = [
+  'report',
+  'opening_cash',
+  'cash_taken',
+  'cash_moves',
+  'expected_cash',
+  'counted_cash',
+  'difference',
+] as const;
+
+/** The rows as json, ndjson and csv carry them; with a session, its cash figures too. */
+export function summaryRows(r: SummaryResult): SummaryRow[] {
+  const rows = r.shown.map((g) => toRow(g, r.summary));
+  const c = r.cash;
+  // The cash section belongs to the session as a whole: on its row when the rows are the session's.
+  if (c && rows.length === 1 && (r.summary.keys[0] === 'register' || r.summary.keys[0] === 'session')) {
+    const row = rows[0] as SummaryRow;
+    const f = c.figures;
+    row.report = c.report;
+    row.opening_cash = f.openingCash;
+    row.cash_taken = f.cashTaken;
+    row.cash_moves = f.cashMoves;
+    row.expected_cash = f.expectedCash;
+    row.counted_cash = c.report === 'Z' ? f.countedCash : null;
+    row.difference = c.report === 'Z' ? f.difference : null;
+  }
+  return rows;
+}
+
+export function summaryFields(r: SummaryResult, rows: SummaryRow[]): { fields: string[]; defs: FieldMap } {
+  const fields = [
+    ...r.summary.keys.flatMap((k) => KEY_COLUMNS[k]),
+    'orders',
+    'items',
+    'gross',
+    'discounts',
+    'refund_count',
+    'refunds',
+    'net',
+    'tax',
+    'total',
+    'average_ticket',
+    ...r.summary.methodKeys,
+    ...(rows[0] && 'report' in rows[0] ? CASH_KEYS : []),
+  ];
+  const defs: FieldMap = {};
+  for (const f of fields) {
+    defs[f] = {
+      type:
+        MONEY_KEYS.includes(f) || f.startsWith('method:') || (CASH_KEYS as readonly string[]).includes(f)
+          ? f === 'report'
+            ? 'char'
+            : 'monetary'
+          : f.endsWith('_id') || f === 'orders' || f === 'refund_count' || f === 'hour'
+            ? 'integer'
+            : f === 'items'
+              ? 'float'
+              : 'char',
+    };
+  }
+  return { fields, defs };
+}

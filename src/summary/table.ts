@@ -1,0 +1,222 @@
+// The summary as a person reads it in the morning: names, money right-aligned with two
+// decimals, a totals row, and for --by hour or day a bar per row (on a terminal only, so
+// the shape of the day shows at a glance). With a session, the cash section of reconcile.
+import { Chalk } from 'chalk';
+import Table from 'cli-table3';
+import { type Cell, type Figures, KEY_COLUMNS, type SummaryGroup, totalOf } from './compute.js';
+import type { CashSection, SummaryResult } from './query.js';
+
+export interface SummaryTableOptions {
+  columns: number;
+  color: boolean;
+  /** Draw bars (a terminal, not a file or a pipe). */
+  bars: boolean;
+}
+
+interface Column {
+  key: string;
+  label: string;
+  right: boolean;
+  /** Lower keeps the column longer on a narrow terminal. */
+  priority: number;
+}
+
+const BAR_WIDTH = 20;
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+
+export function bar(value: number, max: number, width = BAR_WIDTH): string {
+  if (max <= 0 || value <= 0) return '';
+  const eighths = Math.round((value / max) * width * 8);
+  return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
+}
+
+const money = (v: number | null): string => (v === null ? '' : v.toFixed(2));
+
+function cellsOf(f: Figures, methodKeys: string[]): Record<string, string> {
+  const out: Record<string, string> = {
+    orders: String(f.orders),
+    items: f.items === null ? '' : String(f.items),
+    gross: money(f.gross),
+    discounts: money(f.discounts),
+    refund_count: String(f.refundCount),
+    refunds: money(f.refunds),
+    net: money(f.net),
+    tax: money(f.tax),
+    total: money(f.total),
+    average_ticket: f.orders > 0 ? (f.total / f.orders).toFixed(2) : '',
+  };
+  for (const k of methodKeys) out[k] = f.methods ? money(f.methods[k] ?? 0) : '';
+  return out;
+}
+
+export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): string {
+  const chalk = new Chalk({ level: o.color ? 1 : 0 });
+  const { summary } = r;
+  const k = [...summary.keys].sort().join(',');
+  if (k === 'hour,weekday' && r.shown.length === summary.groups.length) return heatMap(r, o, chalk);
+  const keyCols: Column[] = summary.keys.map((k, i) => {
+    const cols = KEY_COLUMNS[k];
+    return { key: cols[cols.length - 1] as string, label: k, right: k === 'hour', priority: i === 0 ? 0 : 1 };
+  });
+  const withBars =
+    o.bars && summary.keys.length === 1 && (summary.keys[0] === 'hour' || summary.keys[0] === 'day');
+  const columns: Column[] = [
+    ...keyCols,
+    { key: 'orders', label: 'orders', right: true, priority: 0 },
+    { key: 'items', label: 'items', right: true, priority: 1 },
+    { key: 'gross', label: 'gross', right: true, priority: 4 },
+    { key: 'discounts', label: 'discounts', right: true, priority: 4 },
+    { key: 'refund_count', label: 'refunds#', right: true, priority: 6 },
+    { key: 'refunds', label: 'refunds', right: true, priority: 3 },
+    { key: 'net', label: 'net', right: true, priority: 2 },
+    { key: 'tax', label: 'tax', right: true, priority: 2 },
+    { key: 'total', label: 'total', right: true, priority: 0 },
+    { key: 'average_ticket', label: 'avg ticket', right: true, priority: 7 },
+    ...summary.methodKeys.map((k, i) => ({
+      key: k,
+      label: k.slice('method:'.length),
+      right: true,
+      priority: 8 + i,
+    })),
+    ...(withBars ? [{ key: 'bar', label: '', right: false, priority: 1 }] : []),
+  ];
+  const max = Math.max(0, ...r.shown.map((g) => g.figures.total));
+  const keyText = (v: Cell): string => (v === null ? '(none)' : String(v));
+  const lines: { cells: Record<string, string>; total: boolean }[] = r.shown.map((g: SummaryGroup) => {
+    const cells = cellsOf(g.figures, summary.methodKeys);
+    for (const [i, k] of summary.keys.entries()) {
+      const cols = KEY_COLUMNS[k];
+      const name = cols[cols.length - 1] as string;
+      const v = g.keys[i]?.cells[name] ?? null;
+      cells[name] = k === 'hour' && typeof v === 'number' ? `${String(v).padStart(2, '0')}:00` : keyText(v);
+    }
+    if (withBars) cells.bar = bar(g.figures.total, max);
+    return { cells, total: false };
+  });
+  if (r.shown.length > 1) {
+    const t = totalOf(r.shown, summary.methodKeys);
+    const cells = cellsOf(t, summary.methodKeys);
+    if (keyCols[0])
+      cells[keyCols[0].key] = r.shown.length < summary.groups.length ? `top ${r.shown.length}` : 'total';
+    lines.push({ cells, total: true });
+  }
+
+  const kept = fitColumns(columns, lines, o.columns);
+  let out = '';
+  if (lines.length > 0) {
+    const table = new Table({
+      head: kept.map((c) => (o.color ? chalk.bold(c.label) : c.label)),
+      style: { head: [], border: [], compact: true },
+      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+      colAligns: kept.map((c) => (c.right ? 'right' : 'left')),
+      wordWrap: false,
+    });
+    for (const l of lines) {
+      table.push(
+        kept.map((c) => {
+          const text = l.cells[c.key] ?? '';
+          if (c.key === 'bar') return o.color ? chalk.cyan(text) : text;
+          if (l.total) return chalk.bold(text);
+          return text.startsWith('-') && c.right ? chalk.red(text) : text;
+        }),
+      );
+    }
+    out += `${table.toString()}\n`;
+  }
+  const n = summary.groups.length;
+  let close = `${n} group${n === 1 ? '' : 's'}`;
+  if (r.shown.length < n) close += `, top ${r.shown.length} by total shown`;
+  const hidden = columns.length - kept.length;
+  if (hidden > 0 && lines.length > 0)
+    close += `; ${hidden} column${hidden === 1 ? '' : 's'} hidden, widen the terminal or use --format csv`;
+  out += `${close}\n`;
+  if (r.cash) out += cashSection(r.cash, chalk);
+  return out;
+}
+
+const SHADES = [' ', '░', '▒', '▓', '█'];
+
+/**
+ * --by hour,weekday: hours down, weekdays across, the total in each cell and, on a terminal,
+ * a shade from light to dark by its share of the busiest hour: the week's shape at a glance.
+ */
+function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<typeof Chalk>): string {
+  const hi = r.summary.keys.indexOf('hour');
+  const wi = r.summary.keys.indexOf('weekday');
+  const cells = new Map<string, number>();
+  const hours = new Set<number>();
+  const days = new Map<number, string>();
+  for (const g of r.shown) {
+    const h = g.keys[hi]?.cells.hour;
+    const w = g.keys[wi];
+    if (typeof h !== 'number' || !w || typeof w.cells.weekday !== 'string') continue;
+    hours.add(h);
+    days.set(w.sort as number, w.cells.weekday);
+    cells.set(`${h} ${w.cells.weekday}`, g.figures.total);
+  }
+  const order = [...days.keys()].sort((a, b) => a - b).map((d) => days.get(d) as string);
+  const max = Math.max(0, ...cells.values());
+  const table = new Table({
+    head: ['hour', ...order.map((d) => d.slice(0, 3)), 'total'].map((h) => (o.color ? chalk.bold(h) : h)),
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: ['right', ...order.map(() => 'right' as const), 'right'],
+    wordWrap: false,
+  });
+  const shade = (v: number): string =>
+    o.bars && max > 0 && v > 0 ? `${SHADES[Math.min(4, Math.ceil((v / max) * 4))] ?? ''} ` : '';
+  const dayTotals = new Map<string, number>();
+  for (const h of [...hours].sort((a, b) => a - b)) {
+    let rowTotal = 0;
+    const row = order.map((d) => {
+      const v = cells.get(`${h} ${d}`);
+      if (v === undefined) return '';
+      rowTotal += v;
+      dayTotals.set(d, (dayTotals.get(d) ?? 0) + v);
+      return `${shade(v)}${v.toFixed(2)}`;
+    });
+    table.push([`${String(h).padStart(2, '0')}:00`, ...row, rowTotal.toFixed(2)]);
+  }
+  const all = [...dayTotals.values()].reduce((a, b) => a + b, 0);
+  table.push(
+    ['total', ...order.map((d) => (dayTotals.get(d) ?? 0).toFixed(2)), all.toFixed(2)].map((t) =>
+      chalk.bold(t),
+    ),
+  );
+  const n = r.summary.groups.length;
+  return `${table.toString()}\ntotal by hour and weekday, ${n} group${n === 1 ? '' : 's'}; --format csv gives every figure\n${r.cash ? cashSection(r.cash, chalk) : ''}`;
+}
+
+function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string {
+  const f = c.figures;
+  const title = `${c.report} report: ${f.session} (${f.register}), ${c.report === 'X' ? `open, ${c.state}` : 'closed'}`;
+  const rows: [string, string][] = [
+    ['opening cash', f.openingCash.toFixed(2)],
+    ['cash taken', f.cashTaken.toFixed(2)],
+    ['cash moves', f.cashMoves.toFixed(2)],
+    ['expected cash', f.expectedCash.toFixed(2)],
+  ];
+  if (c.report === 'Z') {
+    rows.push(['counted cash', f.countedCash.toFixed(2)]);
+    rows.push(['difference', f.difference > 0 ? `+${f.difference.toFixed(2)}` : f.difference.toFixed(2)]);
+  }
+  const w = Math.max(...rows.map(([, v]) => v.length));
+  return `\n${chalk.bold(title)}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v.padStart(w)}`).join('\n')}\n`;
+}
+
+/** The most important columns that fit, in display order. */
+function fitColumns(columns: Column[], lines: { cells: Record<string, string> }[], width: number): Column[] {
+  const widthOf = (c: Column): number =>
+    Math.max(c.label.length, ...lines.map((l) => [...(l.cells[c.key] ?? '')].length));
+  const keep = new Set<string>();
+  let used = 1;
+  const priorities = [...new Set(columns.map((c) => c.priority))].sort((a, b) => a - b);
+  for (const p of priorities) {
+    const tier = columns.filter((c) => c.priority === p);
+    const w = tier.reduce((a, c) => a + widthOf(c) + 3, 0);
+    if (used + w > width && keep.size > 0) break;
+    for (const c of tier) keep.add(c.key);
+    used += w;
+  }
+  return columns.filter((c) => keep.has(c.key));
+}
