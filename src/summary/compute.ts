@@ -140,7 +140,13 @@ function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [numbe
   if (k === 'day' || k === 'hour' || k === 'weekday') {
     if (typeof v !== 'string') return { cells: { [k]: null }, ident: null, sort: '' };
     const local = DateTime.fromFormat(v.slice(0, 19), 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).setZone(q.zone);
-    if (k === 'hour') return { cells: { hour: local.hour }, ident: local.hour, sort: local.hour };
+    // Hours in the order of the business day: with --day-starts 03:00, 01:00 comes last.
+    if (k === 'hour')
+      return {
+        cells: { hour: local.hour },
+        ident: local.hour,
+        sort: (local.hour * 60 - q.dayStarts + 1440) % 1440,
+      };
     const business = local.minus({ minutes: q.dayStarts });
     if (k === 'day') {
       const day = business.toISODate() ?? '';

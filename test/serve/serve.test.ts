@@ -371,6 +371,7 @@ describe('OpenAPI and docs', () => {
       '/api/v1/payments',
       '/api/v1/products',
       '/api/v1/reconcile',
+      '/api/v1/summary',
       '/api/v1/auth/login',
       '/api/v1/auth/logout',
     ])
@@ -391,6 +392,10 @@ describe('OpenAPI and docs', () => {
       ]),
     );
     expect(names('/api/v1/sessions/closures')).toContain('config_id');
+    expect(names('/api/v1/summary').sort()).toEqual(
+      ['by', 'config_id', 'date', 'day_starts', 'from', 'session_id', 'to', 'top', 'tz'].sort(),
+    );
+    expect(doc.paths['/api/v1/summary'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(names('/api/v1/products')).not.toContain('config_id');
     expect(doc.paths['/api/v1/sales'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });

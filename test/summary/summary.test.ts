@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { SETUPS, type Stage, stage } from '../helpers/protocols.js';
 
 type Row = Record<string, string | number | null>;
@@ -224,6 +224,15 @@ for (const setup of SETUPS) {
       }
     });
 
+    it('--by hour with --day-starts lists the hours in the order of the business day', async () => {
+      const rows = await summary([...ALL, '--tz', 'UTC', '--by', 'hour', '--day-starts', '12:00']);
+      const hours = rows.map((r) => r.hour as number);
+      const shifted = hours.map((h) => (h + 12) % 24);
+      expect(shifted).toEqual([...shifted].sort((a, b) => a - b));
+      expect(hours[0]).toBeGreaterThanOrEqual(12);
+      expect(hours.at(-1)).toBeLessThan(12);
+    });
+
     it('--by hour,weekday is a heat map: one row per weekday and hour seen, in the zone', async () => {
       const zone = 'Pacific/Kiritimati'; // UTC+14
       const rows = await summary([...ALL, '--tz', zone, '--by', 'hour,weekday']);
@@ -295,6 +304,36 @@ for (const setup of SETUPS) {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+
+    it("--check-odoo on a closed session: Odoo's Sales Details against the summary; a POS user is told in one line", async () => {
+      const sessions = await s.rpc.searchRead<Rec>('pos.session', [['state', '=', 'closed']], {
+        fields: ['id'],
+        order: 'id',
+        limit: 1,
+      });
+      const sid = String(sessions[0]?.id);
+      const admin = await runCli(['summary', '--session-id', sid, '--check-odoo', '--format', 'json', ...P], {
+        env: s.env,
+      });
+      expect(admin.code).toBe(0);
+      expect(JSON.parse(admin.stdout)).toHaveLength(1);
+      const checks = admin.stderr.trim().split('\n');
+      expect(checks.every((l) => l.startsWith('posdata: check-odoo: '))).toBe(true);
+      expect(checks.at(-1)).toMatch(
+        /Sales Details agrees \(\d+ figures compared\)|\d+ of \d+ figures differ/,
+      );
+      // Odoo's order count and payments are the session's: those never differ.
+      expect(admin.stderr).not.toMatch(/check-odoo: (orders|method|total):/);
+      const pos = await loginEnv(s.sandbox.url, 'pos', 'pos');
+      const r = await runCli(['summary', '--session-id', sid, '--check-odoo', '--format', 'json', ...P], {
+        env: pos,
+      });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(
+        /^posdata: check-odoo: not compared: this user may not read Odoo's Sales Details .*account\.payment/,
+      );
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
     });
 
     it('--check-odoo says in one stderr line what it compared, stdout keeps the data', async () => {
