@@ -340,6 +340,7 @@ function build(only?: string): Command {
         '--no-jsonrpc',
         'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',
       )
+      .option('--pos-hr', 'model pos_hr: employees, and employee_id/cashier on orders')
       .addHelpText(
         'after',
         examples([
@@ -365,6 +366,7 @@ function build(only?: string): Command {
           adminKey: opts.adminKey,
           faults: opts.faults,
           jsonrpc: opts.jsonrpc,
+          posHr: opts.posHr === true,
         });
         // The sandbox shares no code with the client: its refusals become usage errors here.
         await run.catch((err: NodeJS.ErrnoException) => {

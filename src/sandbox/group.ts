@@ -452,11 +452,11 @@ function sortGroups(
   gbs: GroupSpec[],
   terms: OrderTerm[],
   aggVals: (g: Acc, i: number) => Json,
+  /** An explicit order sorts many2one groups in the comodel's _order; else by id (_read_group). */
+  traverse: boolean,
 ): void {
   const ranks = gbs.map((g) =>
-    g.field.type === 'many2one' || g.field.type === 'many2many'
-      ? rankOf(db, g.field.relation ?? '')
-      : undefined,
+    traverse && g.field.type === 'many2one' ? rankOf(db, g.field.relation ?? '') : undefined,
   );
   groups.sort((a, b) => {
     for (const t of terms) {
@@ -504,7 +504,7 @@ function parseOrderTerms(
       terms.push({ at: 1000 + ai, desc });
       continue;
     }
-    throw valueError(`Order term ${pyq(name)} is not a valid aggregate nor valid groupby`);
+    throw valueError(`Order term ${pyq(raw)} is not a valid aggregate nor valid groupby`);
   }
   return terms;
 }
@@ -634,7 +634,7 @@ export function readGroup(
     aggs.map((a) => a.out),
     [countName, '__count'],
   );
-  sortGroups(db, groups, gbs, terms, aggOut);
+  sortGroups(db, groups, gbs, terms, aggOut, true);
   const base = asList(args.domain) as Json[];
   return window(groups, args.offset, args.limit).map((g) => {
     const o: { [k: string]: Json } = {};
@@ -745,7 +745,7 @@ export function formattedReadGroup(
     aggs.map((a) => a.out),
     ['__count'],
   );
-  sortGroups(db, groups, gbs, terms, aggOut);
+  sortGroups(db, groups, gbs, terms, aggOut, typeof args.order === 'string' && args.order.trim() !== '');
   return window(groups, args.offset, args.limit).map((g) => {
     const o: { [k: string]: Json } = {};
     const shown = gbs.map((s, i) => present(db, s, g.keys[i] as Key, true));

@@ -45,6 +45,8 @@ export interface SandboxHandle {
   stats?: { orders: number; lines: number; payments: number; sessions: number; ms: number };
   faults?: string;
   odooVersion?: 17 | 19;
+  /** pos_hr is modelled (employees on orders). */
+  posHr?: boolean;
   requestCount(): number;
   close(): Promise<void>;
 }
@@ -155,6 +157,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     stats,
     faults: faults?.spec,
     odooVersion: version,
+    posHr: opts.posHr === true,
     requestCount: () => counter.n,
     close: () =>
       new Promise<void>((resolve) => {
@@ -178,6 +181,7 @@ export function banner(h: SandboxHandle): string {
       `  data: ${s.orders} orders, ${s.lines} lines, ${s.payments} payments, ${s.sessions} sessions (generated in ${Math.round(s.ms)} ms)`,
     );
   }
+  if (h.posHr) lines.push('  modules: pos_hr (hr.employee; employee_id and cashier on orders)');
   if (h.odooVersion === 19)
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
   lines.push(

@@ -227,4 +227,14 @@ describe('get_sale_details on Odoo 19 (JSON-2)', () => {
     // 19 counts refunded quantities as positive numbers.
     expect((d.refund_info as R).qty as number).toBeGreaterThanOrEqual(0);
   });
+
+  it('answers a POS user 403 AccessError on account.payment once sessions are in scope', async () => {
+    const key = v19.users.find((u) => u.login === 'pos')?.apiKey as string;
+    const byDate = await j2('get_sale_details', { date_start: START, date_stop: STOP }, key);
+    expect(byDate.status).toBe(200);
+    const bySession = await j2('get_sale_details', { session_ids: [3] }, key);
+    expect(bySession.status).toBe(403);
+    expect(bySession.body.name).toBe('odoo.exceptions.AccessError');
+    expect(String(bySession.body.message)).toMatch(/\(account\.payment\) records/);
+  });
 });

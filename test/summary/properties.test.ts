@@ -1,6 +1,7 @@
 // Every figure of `posdata summary` adds up: on random sandboxes (Odoo 17 over JSON-RPC, Odoo 19
 // over JSON-2), random business-day ranges across a daylight-saving change in Europe/Brussels,
-// in Pacific/Kiritimati (UTC+14) and in UTC, random --day-starts and --by keys, each row equals
+// in Pacific/Kiritimati (UTC+14) and in UTC, random --day-starts and --by keys, with and without
+// pos_hr (the cashier is then the order's employee), each row equals
 // the same sum worked out here from the raw `sales` and `payments` exports of the same range.
 // Order lines come from a plain search_read of the exported orders' lines: the `lines` export
 // reads one ticket at a time, so each run checks it against that read on one ticket only.
@@ -45,6 +46,8 @@ interface Case {
   back: number;
   span: number;
   keys: string[];
+  /** pos_hr installed: the cashier is the order's employee. */
+  posHr: boolean;
 }
 
 interface Expect {
@@ -89,6 +92,7 @@ async function check(c: Case, version: 17 | 19): Promise<void> {
     now: new Date(c.now),
     odooVersion: version,
     adminKey: SECRET,
+    posHr: c.posHr,
   });
   try {
     const dir = mkdtempSync(join(tmpdir(), 'posdata-props-'));
@@ -128,7 +132,7 @@ async function check(c: Case, version: 17 | 19): Promise<void> {
         '--state',
         (version === 19 ? COUNTED.filter((x) => x !== 'invoiced') : COUNTED).join(','),
         '--fields',
-        'id,date_order,amount_total,amount_tax,state,config_id,session_id,user_id',
+        `id,date_order,amount_total,amount_tax,state,config_id,session_id,user_id${c.posHr ? ',employee_id' : ''}`,
       ]),
       cli(['payments', '--from', from, '--to', to]),
       ...c.keys.map((k) => cli(['summary', ...summaryArgs, '--by', k])),
@@ -177,7 +181,7 @@ async function check(c: Case, version: 17 | 19): Promise<void> {
         case 'session':
           return String(id(o.session_id));
         default:
-          return String(id(o.user_id));
+          return String(id(c.posHr ? o.employee_id : o.user_id));
       }
     };
     const rowKey = (k: string, r: Row): string => {
@@ -336,6 +340,7 @@ const cases = fc.record<Case>({
   back: fc.integer({ min: 1, max: 4 }),
   span: fc.integer({ min: 1, max: 3 }),
   keys: fc.uniqueArray(fc.constantFrom(...KEYS), { minLength: 2, maxLength: 2 }),
+  posHr: fc.boolean(),
 });
 
 describe('posdata summary: every figure is the sum of the raw exports', () => {
@@ -343,7 +348,26 @@ describe('posdata summary: every figure is the sum of the raw exports', () => {
     it(`on random Odoo ${version} sandboxes and ranges`, { timeout: 120_000 }, async () => {
       await fc.assert(
         fc.asyncProperty(cases, (c) => check(c, version)),
-        { numRuns: 5, endOnFailure: true },
+        {
+          numRuns: 5,
+          endOnFailure: true,
+          // Always also: the Brussels autumn change with a 04:00 cut, employees as cashiers.
+          examples: [
+            [
+              {
+                seed: 4242,
+                orders: 250,
+                now: NOWS[0] as string,
+                zone: 'Europe/Brussels',
+                dayStarts: 4,
+                back: 3,
+                span: 2,
+                keys: ['cashier', 'day'],
+                posHr: true,
+              },
+            ],
+          ],
+        },
       );
     });
 });
