@@ -3,7 +3,7 @@
 // the profile. The secret never comes from a flag.
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { Http, hasUserinfo, parseServerUrl, serverKey, showUrl } from '../core/http.js';
+import { Http, hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/http.js';
 import { JsonRpcTransport } from '../core/jsonrpc.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
@@ -123,12 +123,12 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
       'run posdata login --url URL --db DB --user LOGIN',
     );
   }
-  // The stored secret belongs to the URL, database and login it was stored with: another
-  // --url, POSDATA_URL, --db or --user never receives it (a typo or a hostile address
-  // would otherwise get the password).
+  // The stored secret belongs to the server, database and login it was stored with: another
+  // host in --url or POSDATA_URL, another --db or --user never receives it (a typo or a
+  // hostile address would otherwise get the password). The port is not part of the server.
   const sameTarget =
     profile.url !== undefined &&
-    serverKey(profile.url) === serverKey(url) &&
+    secretScope(profile.url) === secretScope(url) &&
     profile.db === db &&
     profile.login === login;
   const secret = env.POSDATA_PASSWORD || (sameTarget ? profile.secret : undefined);

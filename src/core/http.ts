@@ -224,6 +224,19 @@ export function serverKey(raw: string | URL | undefined): string | undefined {
   return url.href;
 }
 
+/**
+ * What a stored secret is bound to: scheme, host and path, not the port. As with a browser's
+ * cookies, another port of the same host is the same server (a tunnel, a local proxy in
+ * front of Odoo); another host or scheme is not.
+ */
+export function secretScope(raw: string | URL | undefined): string | undefined {
+  const key = serverKey(raw);
+  if (key === undefined) return undefined;
+  const url = new URL(key);
+  url.port = '';
+  return url.href;
+}
+
 export class Http {
   readonly limiter: RateLimiter;
   private readonly agent: UndiciAgent;

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { type Hostile, startHostile } from '../helpers/hostile.js';
+import { startHostile as startProxy } from '../helpers/hostile-proxy.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 const SECRET = 'Okapi-5521-stored-secret';
@@ -26,7 +27,8 @@ const dirs: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ seed: 3, orders: 60, adminKey: SECRET });
-  hostile = await startHostile();
+  // Another host (a loopback address of its own): the stored secret is bound to the host.
+  hostile = await startHostile(undefined, '127.0.0.2');
   env = await loginEnv(sandbox.url, 'admin', SECRET);
   dirs.push(env.POSDATA_CONFIG_DIR);
 });
@@ -94,6 +96,19 @@ describe('the stored secret is used only for the URL, database and login it was 
       const r = await runCli(['sales', ...R, '--url', url], { env });
       expect(r.code, `${url}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout)).toHaveLength(2);
+    }
+  });
+
+  it('another port of the same host is the same server (a tunnel or a proxy in front of Odoo)', async () => {
+    const proxy = await startProxy(sandbox.url);
+    try {
+      expect(new URL(proxy.url).port).not.toBe(new URL(sandbox.url).port);
+      const r = await runCli(['sales', ...R, '--url', proxy.url], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(2);
+      expect(proxy.searches).toBe(1);
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -43,7 +43,8 @@ export const plainOdoo: Answerer = (call) => {
   return { result: [] };
 };
 
-export async function startHostile(answer: Answerer = plainOdoo): Promise<Hostile> {
+/** `host`: a loopback address of its own (127.0.0.2, ...) makes it another server than the sandbox's. */
+export async function startHostile(answer: Answerer = plainOdoo, host = '127.0.0.1'): Promise<Hostile> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
@@ -86,10 +87,10 @@ export async function startHostile(answer: Answerer = plainOdoo): Promise<Hostil
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     received,
     seen: () => received.map((r) => `${r.path} ${JSON.stringify(r.headers)} ${r.body}`).join('\n'),
     close: () =>
