@@ -44,6 +44,7 @@ try {
   await posdata(['configs', '--format', 'table']);
   await posdata(['sales', '--format', 'table', '--sort', 'date_order desc', '--limit', '10']);
   await posdata(['closures', '--format', 'table', '--sort', 'stop_at desc', '--limit', '5']);
+  await posdata(['summary', '--date', 'yesterday', '--format', 'table']);
   await posdata(['sales', '-o', 'sales.csv']);
   process.stdout.write(`\nWrote sales.csv in ${process.cwd()}\n`);
 } finally {

@@ -1,5 +1,5 @@
 // The README's first command: `npm run demo` starts the sandbox, logs in with a throw-away
-// store, shows registers, the last sales and closures, and writes sales.csv.
+// store, shows registers, the last sales and closures, yesterday's summary, and writes sales.csv.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,9 @@ it('the demo shows POS data and writes sales.csv', async () => {
   expect(out).toMatch(/\$ posdata configs/);
   expect(out).toMatch(/POS\/\d+/);
   expect(out).toMatch(/\d+ closures/);
+  // yesterday's figures per register, with the totals row
+  expect(out).toMatch(/\$ posdata summary --date yesterday/);
+  expect(out).toMatch(/│ total +│ +\d+ │/);
   const csv = readFileSync(join(cwd, 'sales.csv'), 'utf8');
   expect(existsSync(join(cwd, 'sales.csv'))).toBe(true);
   expect(csv.split('\n')[0]).toMatch(/^id,name,date_order/);
