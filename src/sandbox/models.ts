@@ -1052,79 +1052,78 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
     }
     return p;
   };
-  const orderCols = new Map<number, Rec>();
-  const orderRow = (oid: number): Rec | undefined => {
-    let c = orderCols.get(oid);
-    if (c) return c;
-    const o = db.get('pos.order', oid);
-    if (!o) return undefined;
-    c = {
-      id: 0,
-      date: val(fDate, o),
-      order_id: oid,
-      partner_id: val(fPartner, o),
-      state: val(fState, o),
-      user_id: val(fUser, o),
-      company_id: 1,
-      config_id: val(fConfig, o),
-      session_id: val(fSession, o),
-      invoiced: typeof val(fMove, o) === 'number',
-    };
-    if (posHr) c.employee_id = val(fEmployee, o);
-    if (v19) c.payment_method_id = firstMethod.get(oid) ?? false;
-    orderCols.set(oid, c);
-    return c;
-  };
+  const fLines = om.fields.get('lines') as FieldDef;
+  const lineRows = db.table('pos.order.line').rows;
   const out: Rec[] = [];
-  const byKey = new Map<number, Map<number, Rec>>();
-  for (const l of db.table('pos.order.line').rows) {
-    if (!l) continue;
-    const oid = l.order_id as number;
-    const base = orderRow(oid);
-    if (!base) continue;
-    const pid = l.product_id as number;
-    const qty = typeof l.qty === 'number' ? l.qty : 0;
-    const price = typeof l.price_unit === 'number' ? l.price_unit : 0;
-    const disc = typeof l.discount === 'number' ? l.discount : 0;
-    const incl = round2(typeof l.price_subtotal_incl === 'number' ? l.price_subtotal_incl : 0);
-    let r: Rec | undefined;
-    if (!v19) {
-      let m = byKey.get(oid);
-      if (!m) {
-        m = new Map();
-        byKey.set(oid, m);
-      }
-      r = m.get(pid);
-      if (r) {
-        r.nbr_lines = (r.nbr_lines as number) + 1;
-        r.product_qty = fix6((r.product_qty as number) + qty);
-        r.price_sub_total = fix6((r.price_sub_total as number) + qty * price);
-        r.price_total = fix6((r.price_total as number) + incl);
-        r.total_discount = fix6((r.total_discount as number) + (qty * price * disc) / 100);
-        const q = r.product_qty as number;
-        r.average_price = q === 0 ? false : fix6((r.price_sub_total as number) / q);
+  // One pass over the orders and their lines (the view's join); on 17 a small map per order
+  // folds the lines of one product into one row.
+  const byProduct = new Map<number, Rec>();
+  for (const o of db.table('pos.order').rows) {
+    if (!o) continue;
+    const lineIds = val(fLines, o);
+    if (!Array.isArray(lineIds) || lineIds.length === 0) continue;
+    const date = val(fDate, o);
+    const partner = val(fPartner, o);
+    const state = val(fState, o);
+    const user = val(fUser, o);
+    const config = val(fConfig, o);
+    const session = val(fSession, o);
+    const invoiced = typeof val(fMove, o) === 'number';
+    const employee = posHr ? val(fEmployee, o) : undefined;
+    const method = v19 ? (firstMethod.get(o.id) ?? false) : undefined;
+    byProduct.clear();
+    for (const lid of lineIds) {
+      const l = lineRows[lid];
+      if (!l || l.order_id !== o.id) continue;
+      const pid = l.product_id as number;
+      const qty = typeof l.qty === 'number' ? l.qty : 0;
+      const price = typeof l.price_unit === 'number' ? l.price_unit : 0;
+      const disc = typeof l.discount === 'number' ? l.discount : 0;
+      const incl = round2(typeof l.price_subtotal_incl === 'number' ? l.price_subtotal_incl : 0);
+      const before = qty * price;
+      const off = (before * disc) / 100;
+      const seen = v19 ? undefined : byProduct.get(pid);
+      if (seen) {
+        seen.nbr_lines = (seen.nbr_lines as number) + 1;
+        if (lid < seen.id) seen.id = lid;
+        seen.product_qty = fix6((seen.product_qty as number) + qty);
+        seen.price_sub_total = fix6((seen.price_sub_total as number) + before);
+        seen.price_total = fix6((seen.price_total as number) + incl);
+        seen.total_discount = fix6((seen.total_discount as number) + off);
+        const q = seen.product_qty as number;
+        seen.average_price = q === 0 ? false : fix6((seen.price_sub_total as number) / q);
         continue;
       }
+      const p = productOf(pid);
+      const r: Rec = {
+        id: lid,
+        nbr_lines: 1,
+        date,
+        order_id: o.id,
+        partner_id: partner,
+        state,
+        user_id: user,
+        company_id: 1,
+        config_id: config,
+        session_id: session,
+        invoiced,
+        product_id: pid,
+        product_tmpl_id: p.tmpl,
+        product_categ_id: p.categ,
+        product_qty: qty,
+        price_sub_total: fix6(before),
+        price_total: incl,
+        total_discount: fix6(off),
+        average_price: qty === 0 ? false : price,
+      };
+      if (posHr) r.employee_id = employee as Stored;
+      if (v19) {
+        r.payment_method_id = method as Stored;
+        r.price_subtotal_excl = typeof l.price_subtotal === 'number' ? l.price_subtotal : 0;
+        r.pos_categ_id = p.posCateg;
+      } else byProduct.set(pid, r);
+      out.push(r);
     }
-    const p = productOf(pid);
-    r = {
-      ...base,
-      id: l.id,
-      nbr_lines: 1,
-      product_id: pid,
-      product_tmpl_id: p.tmpl,
-      product_categ_id: p.categ,
-      product_qty: qty,
-      price_sub_total: fix6(qty * price),
-      price_total: incl,
-      total_discount: fix6((qty * price * disc) / 100),
-      average_price: qty === 0 ? false : fix6(price),
-    };
-    if (v19) {
-      r.price_subtotal_excl = typeof l.price_subtotal === 'number' ? l.price_subtotal : 0;
-      r.pos_categ_id = p.posCateg;
-    } else byKey.get(oid)?.set(pid, r);
-    out.push(r);
   }
   return out;
 }

@@ -243,9 +243,9 @@ function toReportDomain(domain: Domain): Domain {
 /**
  * The discount of report.pos.order rows, tax included as the summary counts it. The view's
  * `total_discount` is Σ qty × price_unit × d / 100 (before tax); scaled by the rows' own ratio
- * price_total / (price_sub_total − total_discount), which is 1 + the tax rate of the product's
- * lines, it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's amount
- * (asked per product so that one ratio holds one product's tax).
+ * price_total / (price_sub_total − total_discount), which is 1 + the tax rate when the rows
+ * share one rate, it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
+ * amount. Rows of a 100 % discount have no amount to scale and count 0, as in the definition.
  */
 function reportDiscount(g: Group): number {
   const total = g.aggs['price_total:sum'] ?? 0;
@@ -253,6 +253,25 @@ function reportDiscount(g: Group): number {
   const discount = g.aggs['total_discount:sum'] ?? 0;
   const after = before - discount;
   return Math.abs(after) < 1e-9 ? 0 : (discount * total) / after;
+}
+
+/**
+ * The products of discounted rows in classes of one tax rate (the view has no tax): a product's
+ * ratio price_total / (price_sub_total − total_discount) is 1 + its rate, to the rounding of its
+ * lines; rates are told apart to a quarter of a percent.
+ */
+function taxClasses(perProduct: Group[]): number[][] {
+  const classes = new Map<number, number[]>();
+  for (const g of perProduct) {
+    const id = m2oId(g.values.product_id);
+    const after = (g.aggs['price_sub_total:sum'] ?? 0) - (g.aggs['total_discount:sum'] ?? 0);
+    if (id === undefined || Math.abs(after) < 1e-9) continue;
+    const k = Math.round(((g.aggs['price_total:sum'] ?? 0) / after) * 400);
+    const list = classes.get(k);
+    if (list) list.push(id);
+    else classes.set(k, [id]);
+  }
+  return [...classes.values()];
 }
 
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
@@ -296,11 +315,20 @@ export async function computeSummary(
   if (level === 'order') {
     const specs = q.keys.map((k) => orderSpec(k, q));
     folder = new Folder(q, specs, categories);
+    // Odoo 16-18 groups payments by session: the orders say which register each session is on.
+    const sessionsToo = !api.paths && q.keys.includes('register') && !specs.includes('session_id');
+    const configOf = new Map<number, unknown>();
     const [all, refunds] = await Promise.all([
-      api.group('pos.order', q.orderDomain, specs, ['__count', 'amount_total:sum', 'amount_tax:sum']),
+      api.group('pos.order', q.orderDomain, sessionsToo ? [...specs, 'session_id'] : specs, [
+        '__count',
+        'amount_total:sum',
+        'amount_tax:sum',
+      ]),
       api.group('pos.order', [...q.orderDomain, ...REFUNDS], specs, ['__count', 'amount_total:sum']),
     ]);
     for (const g of all) {
+      const sid = m2oId(g.values.session_id);
+      if (sid !== undefined) configOf.set(sid, g.values.config_id);
       const a = folder.at(g);
       a.orders += g.aggs.__count ?? 0;
       a.total += g.aggs['amount_total:sum'] ?? 0;
@@ -346,21 +374,29 @@ export async function computeSummary(
       const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
       const work: Promise<void>[] = [
         (async () => {
-          const [lines, discounted] = await Promise.all([
+          const discountedDomain: Domain = [...reportDomain, ['total_discount', '>', 0]];
+          const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
+          const [lines, perProduct] = await Promise.all([
             api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
-            api.group(
-              'report.pos.order',
-              [...reportDomain, ['total_discount', '>', 0]],
-              [...reportSpecs, 'product_id'],
-              ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'],
-            ),
+            api.group('report.pos.order', discountedDomain, ['product_id'], money),
           ]);
           for (const g of lines) {
             const a = folder.at(g, reportSpecs);
             a.items = add(a.items, g.aggs['product_qty:sum'] ?? 0);
             a.salesIncl = add(a.salesIncl, g.aggs['price_total:sum'] ?? 0);
           }
-          for (const g of discounted) {
+          // The discounted rows once per tax rate, told apart by each product's ratio.
+          const parts = await Promise.all(
+            taxClasses(perProduct).map((ids) =>
+              api.group(
+                'report.pos.order',
+                [...discountedDomain, ['product_id', 'in', ids]],
+                reportSpecs,
+                money,
+              ),
+            ),
+          );
+          for (const g of parts.flat()) {
             const a = folder.at(g, reportSpecs);
             a.discounts = add(a.discounts, reportDiscount(g));
           }
@@ -379,16 +415,6 @@ export async function computeSummary(
               groupby,
               ['amount:sum'],
             );
-            const configOf = new Map<number, unknown>();
-            if (q.keys.includes('register')) {
-              const sessionIds = [...new Set(payments.map((g) => m2oId(g.values.session_id)))].filter(
-                (x): x is number => x !== undefined,
-              );
-              const sessions = await client.searchRead('pos.session', [['id', 'in', sessionIds]], {
-                fields: ['config_id'],
-              });
-              for (const x of sessions) configOf.set(x.id, x.config_id);
-            }
             for (const g of payments) {
               const values: Record<string, unknown> = {};
               specs.forEach((spec, i) => {

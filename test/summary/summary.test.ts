@@ -43,6 +43,14 @@ const id = (v: unknown): number => (Array.isArray(v) ? (v[0] as number) : (v as 
 const near = (a: number, b: number, eps = 0.011): void => {
   expect(Math.abs(a - b), `${a} vs ${b}`).toBeLessThan(eps);
 };
+/**
+ * How far `discounts` may be from Σ price_subtotal_incl × d / (100 − d). On 19 (and by product on
+ * every version) it is that sum; on 16-18 by an order key it is report.pos.order's discount before
+ * tax (Σ qty × price_unit × d / 100) times 1 + the tax rate, which misses each line's rounding of
+ * its amount: at most half a cent × d / (100 − d) per discounted line (d ≤ 50 % here).
+ */
+const discountEps = (version: number, lines: Rec[]): number =>
+  version === 19 ? 0.011 : 0.011 + 0.005 * lines.filter((l) => (l.discount as number) > 0).length;
 const sum = (rows: Row[], k: string): number => rows.reduce((a, r) => a + Number(r[k] ?? 0), 0);
 
 interface Raw {
@@ -153,8 +161,9 @@ for (const setup of SETUPS) {
           saleLines.reduce((a, l) => a + (l.qty as number), 0),
           1e-6,
         );
-        near(r.discounts as number, discounts);
-        near(r.gross as number, incl + discounts);
+        const eps = discountEps(setup.odooVersion, saleLines);
+        near(r.discounts as number, discounts, eps);
+        near(r.gross as number, incl + discounts, eps + 0.005);
         // gross − discounts + refunds = total
         near((r.gross as number) - (r.discounts as number) + (r.refunds as number), r.total as number, 0.02);
         for (const [mid, name] of names) {
@@ -208,8 +217,9 @@ for (const setup of SETUPS) {
             lines.reduce((a, l) => a + (l.qty as number), 0),
             1e-6,
           );
-          near(row.discounts as number, discounts);
-          near(row.gross as number, incl + discounts, 0.015);
+          const eps = discountEps(setup.odooVersion, lines);
+          near(row.discounts as number, discounts, eps);
+          near(row.gross as number, incl + discounts, eps + 0.005);
           const oid = new Set(orders.map((o) => o.id));
           for (const [mid, name] of methods) {
             const paid = data.payments
@@ -247,11 +257,10 @@ for (const setup of SETUPS) {
         const requests = r.stderr.split('\n').filter((l) => /→ (jsonrpc|json2) /.test(l)).length;
         expect(requests, `--by ${key}: ${requests} requests`).toBeGreaterThan(2);
         const rows = JSON.parse(r.stdout) as Row[];
-        // Odoo 16-18 cannot group payments by their order's cashier: one request per cashier.
-        const extra = key === 'cashier' && setup.odooVersion === 17 ? rows.length : 0;
-        expect(requests, `--by ${key}: ${requests} requests`).toBeLessThanOrEqual(
-          key === 'cashier' ? 6 + extra : 10,
-        );
+        // Odoo 16-18 cannot group payments by their order's cashier: one request per cashier
+        // instead of the one payments request.
+        const limit = key === 'cashier' && setup.odooVersion === 17 ? 9 + rows.length : 10;
+        expect(requests, `--by ${key}: ${requests} requests`).toBeLessThanOrEqual(limit);
         for (const row of rows)
           for (const k of ['items', 'gross', 'discounts']) expect(row[k]).not.toBeNull();
       }
