@@ -517,9 +517,12 @@ export function rankOf(db: Db, model: string): Map<number, number> {
  * B-tree indexes on date_order and payment_date before the first query.
  */
 export function warmIndexes(db: Db): void {
+  // report.pos.order too: its rows (the view) and their date index are there before the first
+  // query, as a database has its indexes; they are rebuilt on first use after a change.
   for (const [model, field] of [
     ['pos.order', 'date_order'],
     ['pos.payment', 'payment_date'],
+    ['report.pos.order', 'date'],
   ] as const) {
     const m = db.models.get(model);
     if (m) sortedIds(db, db.table(model), parseOrder(db, m, field));
