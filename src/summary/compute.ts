@@ -368,8 +368,9 @@ export async function computeSummary(
     } else {
       // Odoo 16-18 groups lines and payments by their own fields only. The line figures come
       // from report.pos.order, Odoo's SQL view of the lines with their order's date, register,
-      // session and cashier (one request, two with discounts); the payments by their own
-      // payment_date (an order's POS payments carry its time) and session.
+      // session and cashier (the lines, the discounted rows per product, then those rows once
+      // per tax rate); the payments by their own payment_date (an order's POS payments carry
+      // its time) and session.
       const reportSpecs = specs.map(reportSpec);
       const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
       const work: Promise<void>[] = [
