@@ -209,8 +209,15 @@ export class OdooClient {
     }
   }
 
+  /** The authentication under way: calls started together share it instead of each logging in. */
+  private authPending: Promise<number> | undefined;
+
   async ensureUid(): Promise<number> {
-    return this.uidValue ?? (await this.authenticate());
+    if (this.uidValue !== undefined) return this.uidValue;
+    this.authPending ??= this.authenticate().finally(() => {
+      this.authPending = undefined;
+    });
+    return this.authPending;
   }
 
   async executeKw(

@@ -426,15 +426,17 @@ function relatedMatch(
     });
     return (r) => parents.has(r.id);
   }
-  const cache = new Map<number, boolean>();
+  // Each related record tested once: 0 not yet, 1 no, 2 yes (ids are dense).
+  const cache = new Uint8Array(rows.length);
   const ok = (id: number): boolean => {
-    let v = cache.get(id);
-    if (v === undefined) {
+    let v = cache[id];
+    if (v === undefined) return false;
+    if (v === 0) {
       const c = rows[id];
-      v = c ? sub(c) : false;
-      cache.set(id, v);
+      v = c && sub(c) ? 2 : 1;
+      cache[id] = v;
     }
-    return v;
+    return v === 2;
   };
   if (field.type === 'many2one') {
     return (r) => {

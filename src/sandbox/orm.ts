@@ -366,6 +366,8 @@ export function readRecs(
   const cols = fields.filter((f) => f.name !== 'id');
   const getters = cols.map((f) => (f.compute ? (r: Rec) => f.compute?.(r, db, env) : getter(db, f)));
   const m2o = cols.map((f) => (f.type === 'many2one' && load ? (f.relation ?? '') : ''));
+  // An Integer field reads as int(value): a view's SUM of float quantities is truncated.
+  const isInt = cols.map((f) => f.type === 'integer');
   const names = new Map<string, Map<number, string>>();
   const label = (rel: string, id: number): string => {
     let m = names.get(rel);
@@ -388,7 +390,13 @@ export function readRecs(
       const v = (getters[c] as (r: Rec) => Stored)(r);
       const rel = m2o[c] as string;
       o[(cols[c] as FieldDef).name] =
-        rel && typeof v === 'number' ? [v, label(rel, v)] : v === undefined ? false : v;
+        rel && typeof v === 'number'
+          ? [v, label(rel, v)]
+          : v === undefined
+            ? false
+            : isInt[c] && typeof v === 'number'
+              ? Math.trunc(v)
+              : v;
     }
     out[i] = o;
   }
@@ -509,9 +517,12 @@ export function rankOf(db: Db, model: string): Map<number, number> {
  * B-tree indexes on date_order and payment_date before the first query.
  */
 export function warmIndexes(db: Db): void {
+  // report.pos.order too: its rows (the view) and their date index are there before the first
+  // query, as a database has its indexes; they are rebuilt on first use after a change.
   for (const [model, field] of [
     ['pos.order', 'date_order'],
     ['pos.payment', 'payment_date'],
+    ['report.pos.order', 'date'],
   ] as const) {
     const m = db.models.get(model);
     if (m) sortedIds(db, db.table(model), parseOrder(db, m, field));

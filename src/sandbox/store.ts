@@ -89,7 +89,15 @@ export class Db {
   table(model: string): Table {
     const t = this.tables.get(model);
     if (!t) throw new Error(`no table ${model}`);
-    return t;
+    const view = t.model.view;
+    if (!view) return t;
+    // A SQL view: its rows, rebuilt when a table it reads has changed (a fresh Table, so its
+    // sort caches start empty too).
+    return this.cached(`view:${model}`, view.tables, () => {
+      const v = new Table(t.model);
+      for (const r of view.rows(this)) v.insert(r);
+      return v;
+    });
   }
 
   get(model: string, id: number): Rec | undefined {

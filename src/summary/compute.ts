@@ -226,6 +226,60 @@ const add = (a: number | null, b: number): number => (a ?? 0) + b;
 const m2oId = (v: unknown): number | undefined =>
   Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
 
+/** An order groupby on report.pos.order: its date is `date`; register, session and cashier keep their names. */
+const reportSpec = (spec: string): string => spec.replace(/^date_order(?=:|$)/, 'date');
+
+/** An order groupby on pos.payment (Odoo 16-18): its own payment_date, its session (a register through it). */
+const paymentSpec = (spec: string): string =>
+  spec.startsWith('date_order') ? spec.replace(/^date_order/, 'payment_date') : 'session_id';
+
+/** The order fields report.pos.order carries under the same name; others through `order_id`. */
+const REPORT_FIELDS = new Set(['state', 'config_id', 'session_id', 'user_id', 'employee_id', 'partner_id']);
+
+/** A pos.order domain on report.pos.order (whose rows carry their order's state, date, register...). */
+function toReportDomain(domain: Domain): Domain {
+  return domain.map((t) => {
+    if (!Array.isArray(t)) return t;
+    const f = String(t[0]);
+    if (f === 'date_order') return ['date', t[1], t[2]];
+    return [REPORT_FIELDS.has(f) ? f : `order_id.${f}`, t[1], t[2]];
+  });
+}
+
+/**
+ * The discount of report.pos.order rows, tax included as the summary counts it. The view's
+ * `total_discount` is Σ qty × price_unit × d / 100 (before tax); scaled by the rows' own ratio
+ * price_total / (price_sub_total − total_discount), which is 1 + the tax rate when the rows
+ * share one rate, it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
+ * amount. Rows of a 100 % discount have no amount to scale and count 0, as in the definition.
+ */
+function reportDiscount(g: Group): number {
+  const total = g.aggs['price_total:sum'] ?? 0;
+  const before = g.aggs['price_sub_total:sum'] ?? 0;
+  const discount = g.aggs['total_discount:sum'] ?? 0;
+  const after = before - discount;
+  return Math.abs(after) < 1e-9 ? 0 : (discount * total) / after;
+}
+
+/**
+ * The products of discounted rows in classes of one tax rate (the view has no tax): a product's
+ * ratio price_total / (price_sub_total − total_discount) is 1 + its rate, to the rounding of its
+ * lines; rates are told apart to a quarter of a percent.
+ */
+function taxClasses(perProduct: Group[]): number[][] {
+  const classes = new Map<number, number[]>();
+  for (const g of perProduct) {
+    const id = m2oId(g.values.product_id);
+    const after = (g.aggs['price_sub_total:sum'] ?? 0) - (g.aggs['total_discount:sum'] ?? 0);
+    if (id === undefined || Math.abs(after) < 1e-9) continue;
+    const k = Math.round(((g.aggs['price_total:sum'] ?? 0) / after) * 400);
+    const list = classes.get(k);
+    if (list) list.push(id);
+    else classes.set(k, [id]);
+  }
+  return [...classes.values()];
+}
+
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
 export const FALLBACK_GROUPS = 6;
 
@@ -267,11 +321,20 @@ export async function computeSummary(
   if (level === 'order') {
     const specs = q.keys.map((k) => orderSpec(k, q));
     folder = new Folder(q, specs, categories);
+    // Odoo 16-18 groups payments by session: the orders say which register each session is on.
+    const sessionsToo = !api.paths && q.keys.includes('register') && !specs.includes('session_id');
+    const configOf = new Map<number, unknown>();
     const [all, refunds] = await Promise.all([
-      api.group('pos.order', q.orderDomain, specs, ['__count', 'amount_total:sum', 'amount_tax:sum']),
+      api.group('pos.order', q.orderDomain, sessionsToo ? [...specs, 'session_id'] : specs, [
+        '__count',
+        'amount_total:sum',
+        'amount_tax:sum',
+      ]),
       api.group('pos.order', [...q.orderDomain, ...REFUNDS], specs, ['__count', 'amount_total:sum']),
     ]);
     for (const g of all) {
+      const sid = m2oId(g.values.session_id);
+      if (sid !== undefined) configOf.set(sid, g.values.config_id);
       const a = folder.at(g);
       a.orders += g.aggs.__count ?? 0;
       a.total += g.aggs['amount_total:sum'] ?? 0;
@@ -302,79 +365,97 @@ export async function computeSummary(
         ),
       ]);
       for (const g of lines) foldLine(folder.at(g, lineSpecs), g);
+      // A group of refunds only has no sales line: it sold nothing.
+      for (const a of folder.accs.values()) zeroLines(a);
       for (const g of payments) {
         const a = folder.at(g, paySpecs);
         a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
       }
     } else {
-      // Odoo 16-18 groups lines and payments by their own fields only. A payment knows its
-      // session, so payments by register or session are one request; lines need one request
-      // per group with the group's own domain, for a few groups.
-      const accs = [...folder.accs.values()];
-      const bySession = q.keys.every((k) => k === 'session' || k === 'register');
-      const work: Promise<void>[] = [];
-      if (bySession) {
+      // Odoo 16-18 groups lines and payments by their own fields only. The line figures come
+      // from report.pos.order, Odoo's SQL view of the lines with their order's date, register,
+      // session and cashier (the lines, the discounted rows per product, then those rows once
+      // per tax rate); the payments by their own payment_date (an order's POS payments carry
+      // its time) and session.
+      const reportSpecs = specs.map(reportSpec);
+      const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
+      const work: Promise<void>[] = [
+        (async () => {
+          const discountedDomain: Domain = [...reportDomain, ['total_discount', '>', 0]];
+          const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
+          const [lines, perProduct] = await Promise.all([
+            api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
+            api.group('report.pos.order', discountedDomain, ['product_id'], money),
+          ]);
+          for (const g of lines) {
+            const a = folder.at(g, reportSpecs);
+            a.items = add(a.items, g.aggs['product_qty:sum'] ?? 0);
+            a.salesIncl = add(a.salesIncl, g.aggs['price_total:sum'] ?? 0);
+          }
+          // The discounted rows once per tax rate, told apart by each product's ratio.
+          const parts = await Promise.all(
+            taxClasses(perProduct).map((ids) =>
+              api.group(
+                'report.pos.order',
+                [...discountedDomain, ['product_id', 'in', ids]],
+                reportSpecs,
+                money,
+              ),
+            ),
+          );
+          for (const g of parts.flat()) {
+            const a = folder.at(g, reportSpecs);
+            a.discounts = add(a.discounts, reportDiscount(g));
+          }
+          for (const a of folder.accs.values()) zeroLines(a);
+        })(),
+      ];
+      const cashier = q.keys.includes('cashier');
+      if (!cashier) {
         work.push(
           (async () => {
+            const paySpecs = specs.map(paymentSpec);
+            const groupby = [...new Set(paySpecs), 'payment_method_id'];
             const payments = await api.group(
               'pos.payment',
               prefixDomain(q.orderDomain, 'pos_order_id.'),
-              ['session_id', 'payment_method_id'],
+              groupby,
               ['amount:sum'],
             );
-            const sessionIds = [...new Set(payments.map((g) => m2oId(g.values.session_id)))].filter(
-              (x): x is number => x !== undefined,
-            );
-            const configOf = new Map<number, unknown>();
-            if (q.keys.includes('register')) {
-              const sessions = await client.searchRead('pos.session', [['id', 'in', sessionIds]], {
-                fields: ['config_id'],
-              });
-              for (const x of sessions) configOf.set(x.id, x.config_id);
-            }
             for (const g of payments) {
-              const values: Record<string, unknown> = {
-                session_id: g.values.session_id,
-                config_id: configOf.get(m2oId(g.values.session_id) ?? 0),
-              };
+              const values: Record<string, unknown> = {};
+              specs.forEach((spec, i) => {
+                const ps = paySpecs[i] as string;
+                values[spec] =
+                  spec === 'config_id' ? configOf.get(m2oId(g.values.session_id) ?? 0) : g.values[ps];
+              });
               const a = folder.at({ values, aggs: g.aggs });
               a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
             }
           })(),
         );
-      }
-      if (accs.length > FALLBACK_GROUPS) {
-        notes.push(
-          `items, gross, discounts${bySession ? '' : ' and the payment methods'} are left empty: Odoo before 19 cannot group order lines${bySession ? '' : ' and payments'} by ${q.keys.join(', ')}, and ${accs.length} groups would cost ${(bySession ? 1 : 2) * accs.length} more requests; use a shorter range, fewer groups, or Odoo 19`,
-        );
       } else {
-        work.push(
-          ...accs.map(async (a) => {
-            const domain = orDomains(a.domains);
-            const lines = await api.group(
-              'pos.order.line',
-              prefixDomain([...domain, ...SALES], 'order_id.'),
-              ['discount'],
-              ['qty:sum', 'price_subtotal_incl:sum'],
-            );
-            for (const g of lines) foldLine(a, g);
-            if (a.salesIncl === null) {
-              a.items = 0;
-              a.salesIncl = 0;
-              a.discounts = 0;
-            }
-            if (bySession) return;
-            const payments = await api.group(
-              'pos.payment',
-              prefixDomain(domain, 'pos_order_id.'),
-              ['payment_method_id'],
-              ['amount:sum'],
-            );
-            a.methods = new Map();
-            for (const g of payments)
-              a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
-          }),
-        );
+        // A payment does not know its order's cashier: one request per cashier group, for a few.
+        const accs = [...folder.accs.values()];
+        if (accs.length > FALLBACK_GROUPS) {
+          notes.push(
+            `the payment methods are left empty: Odoo before 19 cannot group payments by their order's cashier, and ${accs.length} groups would cost ${accs.length} more requests; group by cashier alone, use a shorter range, or Odoo 19`,
+          );
+        } else {
+          work.push(
+            ...accs.map(async (a) => {
+              const payments = await api.group(
+                'pos.payment',
+                prefixDomain(orDomains(a.domains), 'pos_order_id.'),
+                ['payment_method_id'],
+                ['amount:sum'],
+              );
+              a.methods = new Map();
+              for (const g of payments)
+                a.methods = sum(a.methods, method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
+            }),
+          );
+        }
       }
       await Promise.all(work);
     }
@@ -524,6 +605,13 @@ export async function computeSummary(
   });
   groups.sort(compareGroups);
   return { keys: q.keys, level, groups, methodKeys: methodIds.map((id) => keyOf.get(id) as string), notes };
+}
+
+/** The line figures of a group that had no sales line: nothing sold. */
+function zeroLines(a: Acc): void {
+  a.items ??= 0;
+  a.salesIncl ??= 0;
+  a.discounts ??= 0;
 }
 
 /** Lines grouped by discount rate: the quantity, the amount, and the discount it carried. */
