@@ -253,7 +253,7 @@ function addAcc(fn: string, acc: unknown, v: Stored, id: number): unknown {
   }
 }
 
-function endAcc(fn: string, acc: unknown, field: FieldDef): Json {
+function endAcc(fn: string, acc: unknown): Json {
   switch (fn) {
     case 'sum':
     case 'avg': {
@@ -312,7 +312,7 @@ function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] | 
     sub.push([t[0].slice(dot + 1), t[1], t[2]]);
   }
   const field = head === undefined ? undefined : model.fields.get(head);
-  if (!field || field.type !== 'many2one' || !field.store) return undefined;
+  if (field?.type !== 'many2one' || !field.store) return undefined;
   const comodel = db.models.get(field.relation ?? '');
   const children =
     comodel &&
@@ -626,8 +626,7 @@ export function readGroup(
     }
   }
   const groups = groupRows(db, env, model, args.domain, gbs, aggs);
-  const aggOut = (g: Acc, i: number): Json =>
-    endAcc((aggs[i] as AggSpec).fn, g.vals[i], (aggs[i] as AggSpec).field);
+  const aggOut = (g: Acc, i: number): Json => endAcc((aggs[i] as AggSpec).fn, g.vals[i]);
   const terms = parseOrderTerms(
     args.orderby,
     gbs,
@@ -724,10 +723,7 @@ export function formattedReadGroup(
     const test = cmp[op];
     if (!test) throw valueError(`Invalid having clause ${JSON.stringify(leaf)}`);
     havingTests.push((g) =>
-      test(
-        i < 0 ? g.count : (endAcc((aggs[i] as AggSpec).fn, g.vals[i], (aggs[i] as AggSpec).field) as number),
-        value,
-      ),
+      test(i < 0 ? g.count : (endAcc((aggs[i] as AggSpec).fn, g.vals[i]) as number), value),
     );
   }
   if (typeof args.order === 'string')
@@ -737,8 +733,7 @@ export function formattedReadGroup(
     }
   let groups = groupRows(db, env, model, args.domain, gbs, aggs);
   if (havingTests.length > 0) groups = groups.filter((g) => havingTests.every((t) => t(g)));
-  const aggOut = (g: Acc, i: number): Json =>
-    endAcc((aggs[i] as AggSpec).fn, g.vals[i], (aggs[i] as AggSpec).field);
+  const aggOut = (g: Acc, i: number): Json => endAcc((aggs[i] as AggSpec).fn, g.vals[i]);
   const terms = parseOrderTerms(
     args.order,
     gbs,
