@@ -142,8 +142,8 @@ const rows: Row[] = [
     { env: { POSDATA_PASSWORD: 'admin' }, match: /refused/ },
   ],
   [
-    'stored secret for another URL',
-    ['sales', '--url', 'http://127.0.0.1:9'],
+    'stored secret for another host',
+    ['sales', '--url', 'http://127.0.0.2:9'],
     3,
     { match: /stored secret of profile default is for .*; set POSDATA_PASSWORD/ },
   ],

@@ -40,6 +40,29 @@ afterAll(async () => {
   await pg?.stop();
 });
 
+/** A sync killed with SIGKILL as soon as its first batch of sales is committed. */
+async function syncKilledOnceSalesCommitted(args: string[]) {
+  let pid: number | undefined;
+  let done = false;
+  const running = runCli(['sync', '--to', pg.url({ password: '' }), '--rate', '0', ...args], {
+    env,
+    started: (p) => {
+      pid = p;
+    },
+  }).finally(() => {
+    done = true;
+  });
+  while (!done) {
+    const t = await one<string | null>('select to_regclass($1)::text', ['crash.sales']);
+    if (t !== null && Number(await one('select count(*) from crash.sales')) > 0) {
+      if (pid !== undefined && !done) process.kill(pid, 'SIGKILL');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return running;
+}
+
 /** Rows of the table, and those the committed watermark says are in. */
 async function committed(
   schema: string,
@@ -83,9 +106,11 @@ describe('posdata sync under failure', () => {
     let midway = 0;
     for (let round = 0; round < 3; round++) {
       await pg.query('drop schema if exists crash cascade');
-      const ms = Math.round(whole * (0.15 + Math.random() * 0.75));
-      const killed = await sync(args, { killAfterMs: ms });
-      const at = `round ${round}, SIGKILL at ${ms} of ${whole} ms`;
+      // Round 0 is killed as soon as some sales are committed (so at least one kill lands in
+      // the middle of them whatever the machine's speed); the others at a random moment.
+      const ms = round === 0 ? -1 : Math.round(whole * (0.15 + Math.random() * 0.75));
+      const killed = round === 0 ? await syncKilledOnceSalesCommitted(args) : await sync(args, { killAfterMs: ms });
+      const at = `round ${round}, SIGKILL ${ms < 0 ? 'once sales were committed' : `at ${ms}`} of ${whole} ms`;
       for (const [table, model] of [
         ['sales', 'pos.order'],
         ['lines', 'pos.order.line'],
