@@ -109,7 +109,8 @@ describe('posdata sync under failure', () => {
       // Round 0 is killed as soon as some sales are committed (so at least one kill lands in
       // the middle of them whatever the machine's speed); the others at a random moment.
       const ms = round === 0 ? -1 : Math.round(whole * (0.15 + Math.random() * 0.75));
-      const killed = round === 0 ? await syncKilledOnceSalesCommitted(args) : await sync(args, { killAfterMs: ms });
+      const killed =
+        round === 0 ? await syncKilledOnceSalesCommitted(args) : await sync(args, { killAfterMs: ms });
       const at = `round ${round}, SIGKILL ${ms < 0 ? 'once sales were committed' : `at ${ms}`} of ${whole} ms`;
       for (const [table, model] of [
         ['sales', 'pos.order'],
