@@ -4,7 +4,9 @@
 // Retry-After) for read calls. Authentication is retried only where the server cannot have
 // judged the secret (429, 502/503/504, a reset before any answer): Odoo's login cooldown
 // can lock an account after repeated failures, so a real rejection is never tried again.
+
 import { readFileSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { rootCertificates } from 'node:tls';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
@@ -356,12 +358,15 @@ export class Http {
     return new Promise<HttpReply>((resolve, reject) => {
       let status = 0;
       let contentType = '';
-      const chunks: Buffer[] = [];
+      // Decoded as the chunks arrive: each is garbage at once, and no copy of the whole
+      // reply is made in bytes before its text.
+      const decoder = new StringDecoder('utf8');
+      let parts: string[] = [];
       let size = 0;
       let tooLarge = false;
       const refuse = (controller: Dispatcher.DispatchController): void => {
         tooLarge = true;
-        chunks.length = 0;
+        parts = [];
         controller.abort(new Error('reply too large'));
       };
       const handler: Dispatcher.DispatchHandler = {
@@ -381,11 +386,11 @@ export class Http {
           size += chunk.length;
           // Counted as it arrives: nothing past the cap is kept.
           if (size > max) return refuse(controller);
-          chunks.push(chunk);
+          parts.push(decoder.write(chunk));
         },
         onResponseEnd() {
-          const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-          resolve({ status, contentType, text: whole.toString('utf8') });
+          parts.push(decoder.end());
+          resolve({ status, contentType, text: parts.join('') });
         },
         onResponseError(_c, err) {
           const code = (err as Error & { code?: string }).code;
