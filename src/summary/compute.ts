@@ -264,20 +264,38 @@ function reportDiscount(g: Group): number {
 /**
  * The products of discounted rows in classes of one tax rate (the view has no tax): a product's
  * ratio price_total / (price_sub_total − total_discount) is 1 + its rate, to the rounding of its
- * lines; rates are told apart to a quarter of a percent.
+ * lines (half a cent each). The most exact ratios found the classes; a product whose ratio lies
+ * within its own rounding of a class joins it, so a product with few small lines does not make
+ * a class (and a request) of its own. Whatever joins a class of another rate moves the discount
+ * by less than its lines' rounding.
  */
-function taxClasses(perProduct: Group[]): number[][] {
-  const classes = new Map<number, number[]>();
+export function taxClasses(perProduct: Group[]): number[][] {
+  const seen: { id: number; ratio: number; slack: number }[] = [];
   for (const g of perProduct) {
     const id = m2oId(g.values.product_id);
     const after = (g.aggs['price_sub_total:sum'] ?? 0) - (g.aggs['total_discount:sum'] ?? 0);
     if (id === undefined || Math.abs(after) < 1e-9) continue;
-    const k = Math.round(((g.aggs['price_total:sum'] ?? 0) / after) * 400);
-    const list = classes.get(k);
-    if (list) list.push(id);
-    else classes.set(k, [id]);
+    const lines = Number(g.aggs.__count ?? 1);
+    seen.push({
+      id,
+      ratio: (g.aggs['price_total:sum'] ?? 0) / after,
+      slack: Math.max((0.005 * (lines + 1)) / Math.abs(after), 1 / 800),
+    });
   }
-  return [...classes.values()];
+  seen.sort((a, b) => a.slack - b.slack);
+  const classes: { ratio: number; ids: number[] }[] = [];
+  for (const p of seen) {
+    let best: { ratio: number; ids: number[] } | undefined;
+    for (const c of classes)
+      if (
+        Math.abs(c.ratio - p.ratio) <= p.slack &&
+        (!best || Math.abs(c.ratio - p.ratio) < Math.abs(best.ratio - p.ratio))
+      )
+        best = c;
+    if (best) best.ids.push(p.id);
+    else classes.push({ ratio: p.ratio, ids: [p.id] });
+  }
+  return classes.map((c) => c.ids);
 }
 
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
