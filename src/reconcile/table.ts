@@ -2,9 +2,9 @@
 // register, a totals row per register and for the whole range, differences beyond the
 // tolerance signed and in colour (red short, yellow over). Plain without colour.
 import { Chalk } from 'chalk';
-import Table from 'cli-table3';
 import { utcToZoneShort } from '../query/time.js';
 import { fixedDecimals, roundAt } from '../render/normalize.js';
+import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
 
@@ -15,13 +15,7 @@ export interface ReconcileTableOptions {
   tolerance: number;
 }
 
-interface Column {
-  key: string;
-  label: string;
-  right: boolean;
-  /** Lower keeps the column longer on a narrow terminal. */
-  priority: number;
-}
+type Column = ReportColumn;
 
 interface Line {
   cells: Record<string, string>;
@@ -122,13 +116,11 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   for (const l of lines) for (const k of Object.keys(l.cells)) l.cells[k] = visible(l.cells[k] as string);
   for (const c of columns) c.label = visible(c.label);
   const kept = fitColumns(columns, lines, o.columns);
-  const table = new Table({
-    head: kept.map((c) => (o.color ? chalk.bold(c.label) : c.label)),
-    style: { head: [], border: [], compact: true },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    colAligns: kept.map((c) => (c.right ? 'right' : 'left')),
-    wordWrap: false,
-  });
+  const table = reportTable(
+    kept.map((c) => c.label),
+    kept.map((c) => c.right),
+    o.color,
+  );
   for (const l of lines) {
     table.push(
       kept.map((c) => {
@@ -154,25 +146,6 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   if (hidden > 0 && rec.sessions.length > 0)
     close += `; ${hidden} column${hidden === 1 ? '' : 's'} hidden, widen the terminal or use --format csv`;
   return `${rec.sessions.length > 0 ? `${table.toString()}\n` : ''}${close}\n`;
-}
-
-/** The most important columns that fit, in display order: a column drops with all less important ones. */
-function fitColumns(columns: Column[], lines: Line[], width: number): Column[] {
-  const widthOf = (c: Column): number =>
-    Math.max(c.label.length, ...lines.map((l) => (l.cells[c.key] ?? '').length));
-  // Columns of one priority come and go together (opening, taken and moves add up to expected).
-  const tiers = new Map<number, Column[]>();
-  for (const c of columns) tiers.set(c.priority, [...(tiers.get(c.priority) ?? []), c]);
-  const keep = new Set<string>();
-  let used = 1;
-  for (const p of [...tiers.keys()].sort((a, b) => a - b)) {
-    const tier = tiers.get(p) ?? [];
-    const w = tier.reduce((a, c) => a + widthOf(c) + 3, 0);
-    if (used + w > width && keep.size > 0) break;
-    for (const c of tier) keep.add(c.key);
-    used += w;
-  }
-  return columns.filter((c) => keep.has(c.key));
 }
 
 function g0(groups: SessionFigures[][]): string {

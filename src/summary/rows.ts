@@ -1,7 +1,7 @@
 // The summary as rows: what json, ndjson and csv carry and what serve answers. With a
 // session, the row of that session carries its cash figures (reconcile's) too.
 import type { FieldMap } from '../core/types.js';
-import { KEY_COLUMNS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
+import { FIGURE_KEYS, KEY_COLUMNS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
 import type { SummaryResult } from './query.js';
 
 /** The cash keys a session's row carries (reconcile's), after the method columns. */
@@ -37,16 +37,7 @@ export function summaryRows(r: SummaryResult): SummaryRow[] {
 export function summaryFields(r: SummaryResult, rows: SummaryRow[]): { fields: string[]; defs: FieldMap } {
   const fields = [
     ...r.summary.keys.flatMap((k) => KEY_COLUMNS[k]),
-    'orders',
-    'items',
-    'gross',
-    'discounts',
-    'refund_count',
-    'refunds',
-    'net',
-    'tax',
-    'total',
-    'average_ticket',
+    ...FIGURE_KEYS,
     ...r.summary.methodKeys,
     ...(rows[0] && 'report' in rows[0] ? CASH_KEYS : []),
   ];

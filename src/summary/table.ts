@@ -2,7 +2,7 @@
 // decimals, a totals row, and for --by hour or day a bar per row (on a terminal only, so
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
-import Table from 'cli-table3';
+import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
 import { type Cell, type Figures, KEY_COLUMNS, type SummaryGroup, totalOf } from './compute.js';
 import type { CashSection, SummaryResult } from './query.js';
 
@@ -13,13 +13,7 @@ export interface SummaryTableOptions {
   bars: boolean;
 }
 
-interface Column {
-  key: string;
-  label: string;
-  right: boolean;
-  /** Lower keeps the column longer on a narrow terminal. */
-  priority: number;
-}
+type Column = ReportColumn;
 
 const BAR_WIDTH = 20;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -104,13 +98,11 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const kept = fitColumns(columns, lines, o.columns);
   let out = '';
   if (lines.length > 0) {
-    const table = new Table({
-      head: kept.map((c) => (o.color ? chalk.bold(c.label) : c.label)),
-      style: { head: [], border: [], compact: true },
-      chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-      colAligns: kept.map((c) => (c.right ? 'right' : 'left')),
-      wordWrap: false,
-    });
+    const table = reportTable(
+      kept.map((c) => c.label),
+      kept.map((c) => c.right),
+      o.color,
+    );
     for (const l of lines) {
       table.push(
         kept.map((c) => {
@@ -156,13 +148,12 @@ function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<t
   }
   const order = [...days.keys()].sort((a, b) => a - b).map((d) => days.get(d) as string);
   const max = Math.max(0, ...cells.values());
-  const table = new Table({
-    head: ['hour', ...order.map((d) => d.slice(0, 3)), 'total'].map((h) => (o.color ? chalk.bold(h) : h)),
-    style: { head: [], border: [], compact: true },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    colAligns: ['right', ...order.map(() => 'right' as const), 'right'],
-    wordWrap: false,
-  });
+  const head = ['hour', ...order.map((d) => d.slice(0, 3)), 'total'];
+  const table = reportTable(
+    head,
+    head.map(() => true),
+    o.color,
+  );
   const shade = (v: number): string =>
     o.bars && max > 0 && v > 0 ? `${SHADES[Math.min(4, Math.ceil((v / max) * 4))] ?? ''} ` : '';
   const dayTotals = new Map<string, number>();
@@ -202,21 +193,4 @@ function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string 
   }
   const w = Math.max(...rows.map(([, v]) => v.length));
   return `\n${chalk.bold(title)}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v.padStart(w)}`).join('\n')}\n`;
-}
-
-/** The most important columns that fit, in display order. */
-function fitColumns(columns: Column[], lines: { cells: Record<string, string> }[], width: number): Column[] {
-  const widthOf = (c: Column): number =>
-    Math.max(c.label.length, ...lines.map((l) => [...(l.cells[c.key] ?? '')].length));
-  const keep = new Set<string>();
-  let used = 1;
-  const priorities = [...new Set(columns.map((c) => c.priority))].sort((a, b) => a - b);
-  for (const p of priorities) {
-    const tier = columns.filter((c) => c.priority === p);
-    const w = tier.reduce((a, c) => a + widthOf(c) + 3, 0);
-    if (used + w > width && keep.size > 0) break;
-    for (const c of tier) keep.add(c.key);
-    used += w;
-  }
-  return columns.filter((c) => keep.has(c.key));
 }

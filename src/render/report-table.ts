@@ -1,0 +1,49 @@
+// The frame of the report tables (reconcile, summary): columns that drop by priority on a
+// narrow terminal, and cli-table3 drawn compact, without inner rules, head in bold.
+import { Chalk } from 'chalk';
+import Table from 'cli-table3';
+
+export interface ReportColumn {
+  key: string;
+  label: string;
+  right: boolean;
+  /** Lower keeps the column longer on a narrow terminal. */
+  priority: number;
+}
+
+/**
+ * The most important columns that fit, in display order: a column drops with all less
+ * important ones, and columns of one priority come and go together (opening, taken and moves
+ * add up to expected).
+ */
+export function fitColumns(
+  columns: ReportColumn[],
+  lines: { cells: Record<string, string> }[],
+  width: number,
+): ReportColumn[] {
+  const widthOf = (c: ReportColumn): number =>
+    Math.max(c.label.length, ...lines.map((l) => [...(l.cells[c.key] ?? '')].length));
+  const keep = new Set<string>();
+  let used = 1;
+  const priorities = [...new Set(columns.map((c) => c.priority))].sort((a, b) => a - b);
+  for (const p of priorities) {
+    const tier = columns.filter((c) => c.priority === p);
+    const w = tier.reduce((a, c) => a + widthOf(c) + 3, 0);
+    if (used + w > width && keep.size > 0) break;
+    for (const c of tier) keep.add(c.key);
+    used += w;
+  }
+  return columns.filter((c) => keep.has(c.key));
+}
+
+/** An empty report table with these headings (bold in colour) and alignments. */
+export function reportTable(head: string[], right: boolean[], color: boolean): Table.Table {
+  const chalk = new Chalk({ level: color ? 1 : 0 });
+  return new Table({
+    head: head.map((h) => (color ? chalk.bold(h) : h)),
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: right.map((r) => (r ? 'right' : 'left')),
+    wordWrap: false,
+  });
+}
