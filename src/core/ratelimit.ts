@@ -31,10 +31,7 @@ export class RateLimiter {
     this.reserved++;
     if (this.perMinute <= 0) return 0;
     const now = this.now();
-    let at = now;
-    if (this.slots.length >= this.burst) {
-      at = Math.max(now, (this.slots[this.slots.length - this.burst] as number) + this.windowMs);
-    }
+    const at = this.nextFree(now);
     this.slots.push(at);
     if (this.slots.length > this.burst) this.slots.splice(0, this.slots.length - this.burst);
     return at - now;
@@ -42,8 +39,15 @@ export class RateLimiter {
 
   /** How many ms until a slot is free, without taking it (for a scheduler in front). */
   peek(): number {
-    if (this.perMinute <= 0 || this.slots.length < this.perMinute) return 0;
-    return Math.max(0, this.slots[this.slots.length - this.perMinute] + this.windowMs - this.now());
+    if (this.perMinute <= 0) return 0;
+    const now = this.now();
+    return this.nextFree(now) - now;
+  }
+
+  /** When the next slot is free: a burst's worth of slots per window. */
+  private nextFree(now: number): number {
+    if (this.slots.length < this.burst) return now;
+    return Math.max(now, (this.slots[this.slots.length - this.burst] as number) + this.windowMs);
   }
 
   /** How many slots were handed out: one per request sent. */

@@ -64,3 +64,18 @@ describe('RateLimiter with a fractional rate (issue 18, case 18)', () => {
     expect(() => new RateLimiter(0.0001)).toThrow(RangeError);
   });
 });
+
+describe('RateLimiter.peek, the wait serve schedules by', () => {
+  it('agrees with reserve at whole and fractional rates', () => {
+    for (const rate of [3, 0.5, 1.5, 2.5]) {
+      let now = 1_000_000;
+      const rl = new RateLimiter(rate, () => now);
+      for (let i = 0; i < 12; i++) {
+        const peeked = rl.peek();
+        expect(Number.isFinite(peeked), `rate ${rate}`).toBe(true);
+        expect(rl.reserve(), `rate ${rate}, request ${i}`).toBe(peeked);
+        now += peeked;
+      }
+    }
+  });
+});
