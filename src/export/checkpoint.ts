@@ -10,7 +10,6 @@ import { UsageError } from '../core/errors.js';
 import type { Domain } from '../core/types.js';
 import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
 import { fileError } from '../sink/fserror.js';
-import { pendingTemps } from '../sink/pending.js';
 
 export interface Checkpoint {
   version: 1;
@@ -86,10 +85,6 @@ export function stageCheckpoint(path: string, cp: Checkpoint): Staged {
     },
     discard: () => staged.discard(),
   };
-}
-
-export function saveCheckpoint(path: string, cp: Checkpoint): void {
-  stageCheckpoint(path, cp).commit();
 }
 
 export interface Window {
@@ -198,7 +193,6 @@ export function lockCheckpoint(path: string): void {
     } finally {
       closeSync(fd);
     }
-    pendingTemps.add(lock);
     const beat = setInterval(() => {
       try {
         const now = new Date();

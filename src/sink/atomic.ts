@@ -295,8 +295,3 @@ export function stageFileSync(target: string, data: string, mode = 0o600): Stage
     },
   };
 }
-
-/** Writes a small file atomically: temp, fsync, rename. */
-export function writeFileAtomicSync(target: string, data: string, mode = 0o600): void {
-  stageFileSync(target, data, mode).commit();
-}

@@ -474,6 +474,26 @@ describe('data loss (issue 18)', () => {
       expect(readdirSync(dir).filter((f) => f.endsWith('.lock'))).toEqual([]);
     });
 
+    it('an interrupted checkpoint run to standard output frees its lock and speaks of no -o file', async () => {
+      const cp = join(dir, 'stdout.ckpt');
+      let pid = 0;
+      const running = runCli(
+        ['sales', '--checkpoint', cp, '--format', 'csv', '--rate', '1', '--page-size', '50'],
+        {
+          env,
+          started: (p) => {
+            pid = p;
+          },
+        },
+      );
+      await until(() => existsSync(`${cp}.lock`));
+      process.kill(pid, 'SIGTERM');
+      const r = await running;
+      expect(r.code).toBe(130);
+      expect(r.stderr).toBe('posdata: interrupted by SIGTERM\n');
+      expect(existsSync(`${cp}.lock`)).toBe(false);
+    });
+
     it('a lock left by kill -9 does not block the next run', async () => {
       const cp = join(dir, 'killed.ckpt');
       const slow = startCli(['sales', '--checkpoint', cp, '-o', join(dir, 'killed.csv'), '--rate', '1'], env);
