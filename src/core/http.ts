@@ -52,7 +52,10 @@ export interface HttpReply {
   text: string;
 }
 
-const RETRY_STATUS = [429, 502, 503, 504];
+/** Statuses that say the server could not answer now (not what it thinks of the call): retried. */
+export const RETRY_STATUS = [429, 502, 503, 504];
+/** Connections to one server at once: also how many requests `posdata serve` lets out together. */
+export const UPSTREAM_CONNECTIONS = 4;
 const RETRY_CODES = [
   'ECONNRESET',
   'EPIPE',
@@ -266,7 +269,7 @@ export class Http {
     if (opts.insecure) connect.rejectUnauthorized = false;
     this.agent = new Agent({
       keepAliveTimeout: 30_000,
-      connections: 4,
+      connections: UPSTREAM_CONNECTIONS,
       connect,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,

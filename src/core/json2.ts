@@ -16,7 +16,7 @@
 //   429/502/503/504 → retried by the HTTP layer (reads), then 6; other statuses without an
 //   Odoo error body (400/415 HTML, a proxy's 500 page) → 6
 import { AuthError, type PosdataError, ProtocolError, ServerError } from './errors.js';
-import type { Http, HttpReply } from './http.js';
+import { type Http, type HttpReply, RETRY_STATUS } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import type { CallOptions, Credentials, Protocol, Transport } from './transport.js';
 import type { ServerVersion } from './types.js';
@@ -216,7 +216,7 @@ export class Json2Transport implements Transport {
       );
     }
     // 429/502/503/504 were already retried by the HTTP layer: this is the last answer.
-    const transient = [429, 502, 503, 504].includes(status);
+    const transient = RETRY_STATUS.includes(status);
     const what = parsed.json
       ? 'JSON that is not an Odoo error'
       : parsed.html
@@ -393,7 +393,7 @@ export async function detectProtocol(
  * answers: no JSON-2 there.
  */
 function failing(reply: HttpReply, host: string, what: string): void {
-  if ([429, 502, 503, 504].includes(reply.status)) {
+  if (RETRY_STATUS.includes(reply.status)) {
     throw new ProtocolError(
       `${host} answered ${what} with HTTP ${reply.status}, so posdata cannot tell which protocol it offers`,
       'try again later, or choose one with --protocol jsonrpc|json2',

@@ -14,15 +14,12 @@ import {
 import type { IO } from '../cli/io.js';
 import { OdooClient } from '../core/client.js';
 import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
-import { isLoopback } from '../core/http.js';
+import { isLoopback, UPSTREAM_CONNECTIONS } from '../core/http.js';
 import { redactor } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
 import { buildApp } from './app.js';
 import { FairGate, FairTransport } from './fair.js';
-
-/** As many requests to Odoo at once as the HTTP layer keeps connections (core/http.ts). */
-const UPSTREAM_CONNECTIONS = 4;
 
 export interface ServeOptions extends ConnectionOptions {
   host?: string;

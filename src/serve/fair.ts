@@ -5,7 +5,7 @@
 // that cannot get a slot within --timeout fails as a timeout (504) instead of waiting on.
 import { ConnectionError } from '../core/errors.js';
 import type { RateLimiter } from '../core/ratelimit.js';
-import type { CallOptions, Credentials, Transport } from '../core/transport.js';
+import type { Credentials, Transport } from '../core/transport.js';
 
 /** Waited too long for a slot of the shared budget: the service's own 504. */
 export class SlotTimeout extends ConnectionError {}
@@ -40,12 +40,6 @@ export class FairGate {
       this.inFlight--;
       this.pump();
     }
-  }
-
-  get waiting(): number {
-    let n = 0;
-    for (const lane of this.lanes.values()) n += lane.length;
-    return n;
   }
 
   close(): void {
@@ -135,29 +129,16 @@ export class FairTransport implements Transport {
     return this.gate.run(this.user, () => this.inner.authenticate(creds));
   }
 
-  executeKw(
-    creds: Credentials,
-    uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-    opts: CallOptions,
-  ): Promise<unknown> {
-    return this.gate.run(this.user, () =>
-      this.inner.executeKw(creds, uid, model, method, args, kwargs, opts),
-    );
+  get serverDate(): number | undefined {
+    return this.inner.serverDate;
   }
 
-  describeCall(
-    creds: Credentials,
-    uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-  ): string {
-    return this.inner.describeCall(creds, uid, model, method, args, kwargs);
+  executeKw(...call: Parameters<Transport['executeKw']>): Promise<unknown> {
+    return this.gate.run(this.user, () => this.inner.executeKw(...call));
+  }
+
+  describeCall(...call: Parameters<Transport['describeCall']>): string {
+    return this.inner.describeCall(...call);
   }
 
   /** The shared transport outlives each user: the service closes it when it stops. */
