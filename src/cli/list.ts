@@ -21,7 +21,7 @@ import { resolveTarget, type Staged, sameFile } from '../sink/atomic.js';
 import { type ConnectionOptions, openSession } from './connection.js';
 import type { IO } from './io.js';
 import { onInterrupt } from './live.js';
-import { chooseFormat, makeRenderer, openSink } from './output.js';
+import { checkOutput, chooseFormat, makeRenderer, openSink } from './output.js';
 import { Progress } from './progress.js';
 import { list } from './values.js';
 
@@ -127,18 +127,9 @@ export async function runList(
     }
     orderId = Number(arg);
   }
-  if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
-    throw new UsageError(
-      `--decimal '${o.decimal}' is not '.' or ','`,
-      "use --decimal ',' with --delimiter ';'",
-    );
-  }
-  if (o.decimal === ',' && (o.delimiter ?? ',') === ',') {
-    throw new UsageError("--decimal ',' needs another --delimiter", "use --delimiter ';' with --decimal ','");
-  }
   // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
   // device is refused before anything is asked of the server.
-  const outPath = o.output !== undefined && o.output !== '-' ? resolveTarget(o.output) : undefined;
+  const outPath = checkOutput(o);
   const cpPath = o.checkpoint ? resolveTarget(o.checkpoint, '--checkpoint') : undefined;
   if (outPath && cpPath && sameFile(outPath, cpPath)) {
     throw new UsageError(

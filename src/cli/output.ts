@@ -6,7 +6,7 @@ import type { FieldMap } from '../core/types.js';
 import { CsvRenderer, type Format, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
 import type { Normalizer } from '../render/normalize.js';
 import type { Sink } from '../render/sink.js';
-import { AtomicFileSink } from '../sink/atomic.js';
+import { AtomicFileSink, resolveTarget } from '../sink/atomic.js';
 import { StreamSink } from '../sink/stdout.js';
 import type { IO } from './io.js';
 
@@ -41,6 +41,28 @@ function pick(format: string | undefined, output: string | undefined, io: IO): F
     return 'csv';
   }
   return io.stdoutTTY ? 'table' : 'csv';
+}
+
+/**
+ * The output flags, checked before anything is asked of the server: `--decimal` (and its
+ * delimiter), and -o as the file it really is (symlinks followed; a folder or a device is
+ * refused). Returns -o's resolved path, undefined for standard output.
+ */
+export function checkOutput(o: {
+  output?: string;
+  decimal?: string;
+  delimiter?: string;
+}): string | undefined {
+  if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
+    throw new UsageError(
+      `--decimal '${o.decimal}' is not '.' or ','`,
+      "use --decimal ',' with --delimiter ';'",
+    );
+  }
+  if (o.decimal === ',' && (o.delimiter ?? ',') === ',') {
+    throw new UsageError("--decimal ',' needs another --delimiter", "use --delimiter ';' with --decimal ','");
+  }
+  return o.output !== undefined && o.output !== '-' ? resolveTarget(o.output) : undefined;
 }
 
 export async function openSink(output: string | undefined): Promise<Sink> {

@@ -4,13 +4,10 @@ import type { ConnectionOptions } from '../cli/connection.js';
 import { openSession } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { onInterrupt } from '../cli/live.js';
-import { chooseFormat, openSink } from '../cli/output.js';
+import { checkOutput, chooseFormat, makeRenderer, openSink } from '../cli/output.js';
 import { DifferenceError } from '../core/errors.js';
 import type { FieldMap } from '../core/types.js';
 import { checkZone, machineZone } from '../query/time.js';
-import { CsvRenderer, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
-import type { Sink } from '../render/sink.js';
-import { resolveTarget } from '../sink/atomic.js';
 import {
   AMOUNT_KEYS,
   BASE_KEYS,
@@ -39,7 +36,7 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
   // Everything that can be checked without the server is checked first.
   const format = chooseFormat(o.format, o.output, io);
   // A folder or a device for -o is refused before anything is asked of the server.
-  if (o.output !== undefined && o.output !== '-') resolveTarget(o.output);
+  checkOutput(o);
   if (o.tz) checkZone(o.tz);
   const tolerance = o.tolerance ?? 0.01;
   // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
@@ -73,7 +70,19 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
         }),
       );
     } else {
-      const renderer = await makeRenderer(format, sink, rec, o.excel);
+      const { fields, defs } = sessionFields(rec);
+      const renderer = await makeRenderer({
+        format,
+        sink,
+        fields,
+        defs,
+        excel: o.excel,
+        io,
+        tz: zone,
+        preferred: fields,
+        noun: 'sessions',
+        toFile,
+      });
       await renderer.begin();
       await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, o.tz)));
       await renderer.end();
@@ -105,17 +114,9 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
 /** Opened and closed: Odoo's UTC times (ISO with an offset under --tz). */
 const TIME_KEYS = ['opened', 'closed'] as const;
 
-async function makeRenderer(
-  format: 'json' | 'ndjson' | 'csv' | 'parquet',
-  sink: Sink,
-  rec: Reconciliation,
-  excel: boolean | undefined,
-): Promise<Renderer> {
-  if (format === 'json') return new JsonRenderer(sink);
-  if (format === 'ndjson') return new NdjsonRenderer(sink);
+/** The rows' fields and their types for csv and Parquet: ids stay numbers, amounts numbers, times instants, the rest text. */
+function sessionFields(rec: Reconciliation): { fields: string[]; defs: FieldMap } {
   const fields = [...BASE_KEYS, ...rec.methodKeys];
-  // Field types for the CSV and Parquet columns: ids stay numbers, amounts numbers, times
-  // instants, the rest text.
   const defs: FieldMap = {};
   for (const k of fields) {
     defs[k] = {
@@ -129,12 +130,5 @@ async function makeRenderer(
               : 'char',
     };
   }
-  if (format === 'parquet') {
-    const [{ ParquetRenderer }, { columnsFor }] = await Promise.all([
-      import('../render/parquet.js'),
-      import('../schema/columns.js'),
-    ]);
-    return new ParquetRenderer(sink, columnsFor(fields, defs));
-  }
-  return new CsvRenderer(sink, fields, defs, { excel });
+  return { fields, defs };
 }

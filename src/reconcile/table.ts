@@ -112,9 +112,7 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   }
   if (rec.sessions.length > 1) lines.push(total(ordered.length > 1 ? 'All' : g0(ordered), rec.sessions));
 
-  // Register, session and method names come from Odoo: their control characters are escaped.
-  for (const l of lines) for (const k of Object.keys(l.cells)) l.cells[k] = visible(l.cells[k] as string);
-  for (const c of columns) c.label = visible(c.label);
+  // Register, session and method names come from Odoo: fitColumns escapes their control characters.
   const kept = fitColumns(columns, lines, o.columns);
   const table = reportTable(
     kept.map((c) => c.label),

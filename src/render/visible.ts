@@ -15,6 +15,5 @@ function escaped(c: string): string {
 
 /** `s` with its control characters escaped; the same string when it has none. */
 export function visible(s: string): string {
-  CONTROL.lastIndex = 0;
-  return CONTROL.test(s) ? s.replace(CONTROL, escaped) : s;
+  return s.replace(CONTROL, escaped);
 }

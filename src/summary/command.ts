@@ -4,8 +4,7 @@ import type { ConnectionOptions } from '../cli/connection.js';
 import { openSession } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { onInterrupt } from '../cli/live.js';
-import { chooseFormat, makeRenderer, openSink } from '../cli/output.js';
-import { UsageError } from '../core/errors.js';
+import { checkOutput, chooseFormat, makeRenderer, openSink } from '../cli/output.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { checkParams, fetchSummary, type SummaryParams } from './query.js';
 import { summaryFields, summaryRows } from './rows.js';
@@ -25,12 +24,7 @@ export async function runSummary(o: SummaryOptions, io: IO): Promise<void> {
   const format = chooseFormat(o.format, o.output, io);
   if (o.tz) checkZone(o.tz);
   checkParams(o, o.tz ?? 'UTC');
-  if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
-    throw new UsageError(
-      `--decimal '${o.decimal}' is not '.' or ','`,
-      "use --decimal ',' with --delimiter ';'",
-    );
-  }
+  checkOutput(o);
 
   const session = await openSession(o, io);
   const { client } = session;

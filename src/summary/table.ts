@@ -3,6 +3,7 @@
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
 import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
+import { visible } from '../render/visible.js';
 import { type Cell, type Figures, KEY_COLUMNS, type SummaryGroup, totalOf } from './compute.js';
 import type { CashSection, SummaryResult } from './query.js';
 
@@ -192,5 +193,5 @@ function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string 
     rows.push(['difference', f.difference > 0 ? `+${f.difference.toFixed(2)}` : f.difference.toFixed(2)]);
   }
   const w = Math.max(...rows.map(([, v]) => v.length));
-  return `\n${chalk.bold(title)}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v.padStart(w)}`).join('\n')}\n`;
+  return `\n${chalk.bold(visible(title))}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v.padStart(w)}`).join('\n')}\n`;
 }

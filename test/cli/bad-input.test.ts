@@ -106,6 +106,13 @@ const rows: Row[] = [
   // output paths
   ['unwritable output dir', ['sales', '-o', '/nonexistent-dir/x.csv'], 2, { match: /cannot write/ }],
   ['output into /proc', ['sales', '-o', '/proc/posdata.csv'], 2],
+  ['summary -o a folder', ['summary', '-o', '/tmp'], 2, { match: /folder|directory/ }],
+  [
+    'summary --decimal , with the comma delimiter',
+    ['summary', '--decimal', ',', '--format', 'csv'],
+    2,
+    { match: /--decimal ',' needs another --delimiter/ },
+  ],
   // authentication and the server
   ['not logged in', ['sales'], 3, { env: 'none', match: /not logged in/ }],
   ['wrong password', ['sales'], 3, { env: { POSDATA_PASSWORD: 'wrong' } }],

@@ -80,3 +80,17 @@ describe('a name with control characters', () => {
     expect(r.stdout).toContain('Shop\\x1b[31m');
   });
 });
+
+describe('a register name with control characters in the summary', () => {
+  it('is escaped in the summary table', async () => {
+    const r = await runCli(
+      ['summary', '--from', '60d', '--by', 'register', '--format', 'table', '--rate', '0'],
+      {
+        env: { ...env, COLUMNS: '200' },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    for (const line of r.stdout.split('\n')) expect(line).not.toMatch(CONTROL);
+    expect(r.stdout).toContain('Shop\\x1b[31m');
+  });
+});
