@@ -129,6 +129,8 @@ export async function fetchReconciliation(
     'stop_at',
     'cash_register_balance_start',
     'cash_register_balance_end_real',
+    // Open or closed: the summary's X or Z report.
+    'state',
   ];
   // Stored when Odoo closes a session: the sum of its statement lines at that moment, i.e. the
   // cash put in and taken out, before closing adds its own lines (takings, counted difference).

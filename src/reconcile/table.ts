@@ -3,7 +3,7 @@
 // tolerance signed and in colour (red short, yellow over). Plain without colour.
 import { Chalk } from 'chalk';
 import { utcToZoneShort } from '../query/time.js';
-import { fixedDecimals, roundAt } from '../render/normalize.js';
+import { fixedDecimals, roundAt, signed } from '../render/normalize.js';
 import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
@@ -23,8 +23,6 @@ interface Line {
   difference: number;
   total: boolean;
 }
-
-const signed = (v: number): string => (v > 0 ? `+${fixedDecimals(v, 2)}` : fixedDecimals(v, 2));
 
 export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });

@@ -84,6 +84,11 @@ export function fixedDecimals(v: number, digits: number): string {
   return `${s}${point < 0 ? '.' : ''}${'0'.repeat(digits - have)}`;
 }
 
+/** An amount to the cent with its sign, + when over (a cash difference). */
+export function signed(v: number): string {
+  return v > 0 ? `+${fixedDecimals(v, 2)}` : fixedDecimals(v, 2);
+}
+
 /** A string of decimal digits plus one: '1299' → '1300', '99' → '100'. */
 function incremented(digits: string): string {
   let i = digits.length - 1;

@@ -524,7 +524,7 @@ export async function computeSummary(
       a.orders += g.aggs['order_id:count_distinct'] ?? 0;
       a.items = add(a.items, g.aggs['qty:sum'] ?? 0);
       a.salesIncl = add(a.salesIncl, incl);
-      a.discounts = add(a.discounts, 0);
+      a.discounts ??= 0;
       a.total += incl;
       a.net = add(a.net, excl);
       a.tax = add(a.tax, incl - excl);
@@ -544,9 +544,7 @@ export async function computeSummary(
       a.total += incl;
       a.net = add(a.net, excl);
       a.tax = add(a.tax, incl - excl);
-      if (a.items === null) a.items = 0;
-      if (a.salesIncl === null) a.salesIncl = 0;
-      if (a.discounts === null) a.discounts = 0;
+      zeroLines(a);
     }
   } else {
     const specs = q.keys.map((k) =>

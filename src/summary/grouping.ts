@@ -17,7 +17,6 @@ export interface Group {
 export interface GroupingApi {
   /** Whether groupby and aggregates may follow a many2one (`order_id.config_id`). */
   readonly paths: boolean;
-  readonly method: 'read_group' | 'formatted_read_group';
   group(model: string, domain: Domain, groupby: string[], aggregates: string[]): Promise<Group[]>;
 }
 
@@ -29,7 +28,6 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
   if (major >= 19) {
     return {
       paths: true,
-      method: 'formatted_read_group',
       async group(model, domain, groupby, aggregates) {
         const raw = (await client.executeKw(model, 'formatted_read_group', [domain, groupby, aggregates], {
           context,
@@ -50,7 +48,6 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
   }
   return {
     paths: false,
-    method: 'read_group',
     async group(model, domain, groupby, aggregates) {
       const fields = aggregates.filter((a) => a !== '__count');
       const raw = (await client.executeKw(model, 'read_group', [domain, fields, groupby], {
@@ -88,7 +85,6 @@ function dateStart(g: Record<string, unknown>, spec: string, field: string): str
         return leaf[2];
     }
   }
-  if (g[spec] === false || g[field] === false) return null;
   return null;
 }
 

@@ -18,8 +18,6 @@ export const KEYS = [
 
 export type Key = (typeof KEYS)[number];
 
-/** Keys read from the order (date, register, session, cashier). */
-export const ORDER_KEYS: readonly Key[] = ['day', 'hour', 'weekday', 'register', 'session', 'cashier'];
 /** Keys only an order line has. */
 export const LINE_KEYS: readonly Key[] = ['product', 'category', 'tax'];
 

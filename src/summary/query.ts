@@ -5,6 +5,7 @@
 import type { DateTime } from 'luxon';
 import type { OdooClient } from '../core/client.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
+import { majorVersion } from '../core/json2.js';
 import type { Domain } from '../core/types.js';
 import { parseWhen, toOdoo } from '../query/time.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
@@ -27,6 +28,7 @@ export interface CheckedParams {
   keys: Key[];
   dayStarts: number;
   top: number | undefined;
+  range: Range;
 }
 
 /** Everything that can be refused without the server. */
@@ -34,8 +36,7 @@ export function checkParams(p: SummaryParams, zone = 'UTC'): CheckedParams {
   const keys = parseKeys(p.by);
   const dayStarts = parseDayStarts(p.dayStarts);
   const top = checkTop(p.top);
-  rangeOf(p, zone, dayStarts);
-  return { keys, dayStarts, top };
+  return { keys, dayStarts, top, range: rangeOf(p, zone, dayStarts) };
 }
 
 export interface Range {
@@ -106,10 +107,9 @@ export async function fetchSummary(
   p: SummaryParams,
   zone: string,
 ): Promise<SummaryResult> {
-  const { keys, dayStarts, top } = checkParams(p, zone);
-  const range = rangeOf(p, zone, dayStarts);
+  const { keys, dayStarts, top, range } = checkParams(p, zone);
   const version = await client.version();
-  const major = Number(version.server_version_info?.[0] ?? Number.parseInt(version.server_version, 10)) || 17;
+  const major = majorVersion(version) || Number.parseInt(version.server_version, 10) || 17;
   const api = groupingApi(client, major, zone);
 
   let cashierField = 'user_id';
@@ -121,16 +121,15 @@ export async function fetchSummary(
   let cash: CashSection | undefined;
   const sessionPart = async (): Promise<void> => {
     if (p.sessionId === undefined) return;
-    const [s] = await client.read('pos.session', [p.sessionId], ['state']);
+    const { inputs } = await fetchReconciliation(client, [['id', '=', p.sessionId]]);
+    const s = inputs.sessions[0];
     if (!s) {
       throw new NotFoundError(
         `session ${p.sessionId} does not exist`,
         'see posdata closures or posdata configs',
       );
     }
-    const { inputs } = await fetchReconciliation(client, [['id', '=', p.sessionId]]);
-    const rec = reconcile(inputs);
-    const figures = rec.sessions[0];
+    const figures = reconcile(inputs).sessions[0];
     const state = typeof s.state === 'string' ? s.state : 'opened';
     if (figures) cash = { report: state === 'closed' ? 'Z' : 'X', state, figures };
   };

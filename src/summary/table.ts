@@ -2,6 +2,7 @@
 // decimals, a totals row, and for --by hour or day a bar per row (on a terminal only, so
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
+import { fixedDecimals, signed } from '../render/normalize.js';
 import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { type Cell, type Figures, KEY_COLUMNS, type SummaryGroup, totalOf } from './compute.js';
@@ -25,7 +26,7 @@ export function bar(value: number, max: number, width = BAR_WIDTH): string {
   return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
 }
 
-const money = (v: number | null): string => (v === null ? '' : v.toFixed(2));
+const money = (v: number | null): string => (v === null ? '' : fixedDecimals(v, 2));
 
 function cellsOf(f: Figures, methodKeys: string[]): Record<string, string> {
   const out: Record<string, string> = {
@@ -38,7 +39,7 @@ function cellsOf(f: Figures, methodKeys: string[]): Record<string, string> {
     net: money(f.net),
     tax: money(f.tax),
     total: money(f.total),
-    average_ticket: f.orders > 0 ? (f.total / f.orders).toFixed(2) : '',
+    average_ticket: f.orders > 0 ? money(f.total / f.orders) : '',
   };
   for (const k of methodKeys) out[k] = f.methods ? money(f.methods[k] ?? 0) : '';
   return out;
@@ -165,15 +166,13 @@ function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<t
       if (v === undefined) return '';
       rowTotal += v;
       dayTotals.set(d, (dayTotals.get(d) ?? 0) + v);
-      return `${shade(v)}${v.toFixed(2)}`;
+      return `${shade(v)}${money(v)}`;
     });
-    table.push([`${String(h).padStart(2, '0')}:00`, ...row, rowTotal.toFixed(2)]);
+    table.push([`${String(h).padStart(2, '0')}:00`, ...row, money(rowTotal)]);
   }
   const all = [...dayTotals.values()].reduce((a, b) => a + b, 0);
   table.push(
-    ['total', ...order.map((d) => (dayTotals.get(d) ?? 0).toFixed(2)), all.toFixed(2)].map((t) =>
-      chalk.bold(t),
-    ),
+    ['total', ...order.map((d) => money(dayTotals.get(d) ?? 0)), money(all)].map((t) => chalk.bold(t)),
   );
   const n = r.summary.groups.length;
   return `${table.toString()}\ntotal by hour and weekday, ${n} group${n === 1 ? '' : 's'}; --format csv gives every figure\n${r.cash ? cashSection(r.cash, chalk) : ''}`;
@@ -183,14 +182,14 @@ function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string 
   const f = c.figures;
   const title = `${c.report} report: ${f.session} (${f.register}), ${c.report === 'X' ? `open, ${c.state}` : 'closed'}`;
   const rows: [string, string][] = [
-    ['opening cash', f.openingCash.toFixed(2)],
-    ['cash taken', f.cashTaken.toFixed(2)],
-    ['cash moves', f.cashMoves.toFixed(2)],
-    ['expected cash', f.expectedCash.toFixed(2)],
+    ['opening cash', money(f.openingCash)],
+    ['cash taken', money(f.cashTaken)],
+    ['cash moves', money(f.cashMoves)],
+    ['expected cash', money(f.expectedCash)],
   ];
   if (c.report === 'Z') {
-    rows.push(['counted cash', f.countedCash.toFixed(2)]);
-    rows.push(['difference', f.difference > 0 ? `+${f.difference.toFixed(2)}` : f.difference.toFixed(2)]);
+    rows.push(['counted cash', money(f.countedCash)]);
+    rows.push(['difference', signed(f.difference)]);
   }
   const w = Math.max(...rows.map(([, v]) => v.length));
   return `\n${chalk.bold(visible(title))}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v.padStart(w)}`).join('\n')}\n`;
