@@ -335,8 +335,7 @@ export async function runList(
     progress.done();
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
     // a checkpoint that cannot be written leaves both as they were.
-    staged =
-      o.checkpoint && window ? stageCheckpoint(cpPath ?? o.checkpoint, nextCheckpoint(window)) : undefined;
+    staged = cpPath && window ? stageCheckpoint(cpPath, nextCheckpoint(window)) : undefined;
     await sink.commit();
     staged?.commit();
   } catch (err) {

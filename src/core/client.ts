@@ -266,8 +266,8 @@ export class OdooClient {
     return records(model, 'read', await this.executeKw(model, 'read', [ids], { fields }));
   }
 
-  async searchCount(model: string, domain: Domain): Promise<number> {
-    const n = await this.executeKw(model, 'search_count', [domain], {});
+  async searchCount(model: string, domain: Domain, context?: Record<string, unknown>): Promise<number> {
+    const n = await this.executeKw(model, 'search_count', [domain], context ? { context } : {});
     if (!Number.isSafeInteger(n) || (n as number) < 0)
       throw badReply(model, 'search_count', `${JSON.stringify(n)?.slice(0, 40)} is not a count`);
     return n as number;

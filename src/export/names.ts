@@ -13,7 +13,7 @@
 // Where values hardly repeat (the order of each line, the order of each payment), the
 // names would cost a second request nearly as large as the page: the first page decides,
 // and any later page that brings more than one new value in ten turns load='' off again.
-import type { OdooClient } from '../core/client.js';
+import type { OdooClient, PageQuery } from '../core/client.js';
 import type { OdooRecord } from '../core/types.js';
 
 type Pair = [number, string];
@@ -202,5 +202,21 @@ export class ManyToOneNames {
     } catch {
       // Not readable with the user's rights (Odoo reads page names as superuser): no name.
     }
+  }
+}
+
+/**
+ * The query's pages with the names of its many2one fields: once values repeat, the pages come
+ * with bare ids and each new value's name is read once (ManyToOneNames).
+ */
+export async function* namedPages(
+  client: OdooClient,
+  q: Omit<PageQuery, 'load' | 'arrived'>,
+  manyToOne: string[],
+): AsyncGenerator<OdooRecord[]> {
+  const names = manyToOne.length > 0 ? new ManyToOneNames(client, q.model, manyToOne) : undefined;
+  for await (const records of client.pages({ ...q, load: names?.load, arrived: names?.arrived })) {
+    if (names) await names.fill(records);
+    yield records;
   }
 }

@@ -7,7 +7,7 @@ import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
 import type { Resource } from '../query/resources.js';
 import { Normalizer, type Row, roundAt } from '../render/normalize.js';
-import { ManyToOneNames } from './names.js';
+import { namedPages } from './names.js';
 
 export interface Prepared {
   resource: Resource;
@@ -127,21 +127,20 @@ export async function* streamRows(
   const needRefundFill = p.outFields.includes('refunded_order_id') && !('refunded_order_id' in p.fields);
   const payments = p.withPayments ? new PaymentResolver(client) : undefined;
   const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
-  const m2o = p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one');
-  const names = m2o.length > 0 ? new ManyToOneNames(client, p.query.model, m2o) : undefined;
-  const pages = client.pages({
-    model: p.query.model,
-    domain,
-    fields: p.query.fetchFields,
-    order: opts.order ?? p.query.order,
-    limit: p.query.limit,
-    pageSize: opts.pageSize,
-    offset: opts.offset,
-    load: names?.load,
-    arrived: names?.arrived,
-  });
+  const pages = namedPages(
+    client,
+    {
+      model: p.query.model,
+      domain,
+      fields: p.query.fetchFields,
+      order: opts.order ?? p.query.order,
+      limit: p.query.limit,
+      pageSize: opts.pageSize,
+      offset: opts.offset,
+    },
+    p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one'),
+  );
   for await (const records of pages) {
-    if (names) await names.fill(records);
     if (needRefundFill) await fillRefundedOrder(client, records);
     if (payments) await payments.attach(records);
     if (opts.rows === false) {

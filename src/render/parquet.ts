@@ -154,7 +154,7 @@ export class ParquetRenderer implements Renderer {
   constructor(
     private readonly sink: Sink,
     private readonly columns: Column[],
-    private readonly opts: { rowGroupRows?: number; createdBy?: string; normalizer?: Normalizer } = {},
+    opts: { normalizer?: Normalizer } = {},
   ) {
     this.schema = parquetSchema(columns);
     this.fromRow = columns.map((c) => {
@@ -178,7 +178,7 @@ export class ParquetRenderer implements Renderer {
       writer: new SinkWriter(this.sink),
       schema: this.schema,
       codec: 'SNAPPY',
-      createdBy: this.opts.createdBy ?? 'posdata',
+      createdBy: 'posdata',
     });
   }
 
@@ -195,7 +195,7 @@ export class ParquetRenderer implements Renderer {
       for (let i = 0; i < items.length; i++) out.push(get(items[i] as T));
     }
     this.rows += items.length;
-    if (this.rows >= (this.opts.rowGroupRows ?? ROW_GROUP_ROWS)) await this.writeGroup();
+    if (this.rows >= ROW_GROUP_ROWS) await this.writeGroup();
   }
 
   private async writeGroup(): Promise<void> {

@@ -20,7 +20,7 @@ import {
   type SyncName,
   type SyncResource,
 } from './resources.js';
-import { ensureSchema, ensureTable, type Query, readStates, tableColumns } from './state.js';
+import { ensureSchema, ensureTable, type Query, readStates } from './state.js';
 
 export interface SyncOptions extends ConnectionOptions {
   to?: string;
@@ -166,16 +166,14 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
       const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
       if (!wanted.includes('write_date')) wanted.push('write_date');
       const plan = new TablePlan(wanted, fields);
-      const existing = await tableColumns(q, schema, r.name);
-      const { created, added } = await ensureTable(
+      const { added, reset } = await ensureTable(
         q,
         schema,
         r.name,
         plan.columns,
         { resource: r.name, model: r.model, source, fields: wanted },
-        { existing, hadState: state !== undefined, full: Boolean(o.full) },
+        { hadState: state !== undefined, full: Boolean(o.full) },
       );
-      const fresh = created || added.length > 0 || o.full || state === undefined;
       if (added.length > 0 && !io.quiet)
         io.err(
           `posdata: ${r.name}: added column${added.length > 1 ? 's' : ''} ${added.join(', ')}; reading every record again to fill them`,
@@ -192,7 +190,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         fetch: wanted.filter((f) => f !== 'id'),
         manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
         context,
-        state: fresh ? undefined : state,
+        state: reset ? undefined : state,
         overlapSeconds: overlap,
         pageSize: o.pageSize ?? 2000,
         total: progress.enabled

@@ -12,7 +12,7 @@ import { ProtocolError } from '../core/errors.js';
 import type { OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
-import { ManyToOneNames } from '../export/names.js';
+import { namedPages } from '../export/names.js';
 import type { TablePlan } from './columns.js';
 import { ident } from './postgres.js';
 import { STATE_TABLE, type SyncState } from './state.js';
@@ -39,7 +39,6 @@ export interface LoadJob {
 }
 
 export interface LoadResult {
-  read: number;
   upserted: number;
 }
 
@@ -68,22 +67,22 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
   await db.query(`CREATE TEMP TABLE ${stage} (LIKE ${t}) ON COMMIT DELETE ROWS`);
 
   const window = writeDateWindow(job.state?.watermark, job.overlapSeconds);
-  if (job.total) job.total(await job.odoo.searchCount(job.model, window.domain));
-  const names = job.manyToOne.length > 0 ? new ManyToOneNames(job.odoo, job.model, job.manyToOne) : undefined;
-  const pages = job.odoo.pages({
-    model: job.model,
-    domain: window.domain,
-    fields: job.fetch,
-    order: 'write_date, id',
-    pageSize: job.pageSize,
-    context: job.context,
-    load: names?.load,
-    arrived: names?.arrived,
-  });
+  if (job.total) job.total(await job.odoo.searchCount(job.model, window.domain, job.context));
+  const pages = namedPages(
+    job.odoo,
+    {
+      model: job.model,
+      domain: window.domain,
+      fields: job.fetch,
+      order: 'write_date, id',
+      pageSize: job.pageSize,
+      context: job.context,
+    },
+    job.manyToOne,
+  );
   let read = 0;
   let upserted = 0;
   for await (const records of pages) {
-    if (names) await names.fill(records);
     const last = records[records.length - 1] as OdooRecord;
     const wd = last.write_date;
     if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {
@@ -116,5 +115,5 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
   }
   await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
   await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
-  return { read, upserted };
+  return { upserted };
 }

@@ -61,7 +61,7 @@ export async function readStates(q: Query, schema: string): Promise<Map<string, 
 }
 
 /** Columns the table has now (lower-case names as PostgreSQL folds them); empty if it does not exist. */
-export async function tableColumns(q: Query, schema: string, table: string): Promise<Set<string>> {
+async function tableColumns(q: Query, schema: string, table: string): Promise<Set<string>> {
   const r = await q(
     'SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2',
     [schema, table],
@@ -72,7 +72,8 @@ export async function tableColumns(q: Query, schema: string, table: string): Pro
 /**
  * The resource's table with every planned column, and its state row with these fields, in
  * one transaction. New columns reset the watermark: the next pages read every record again,
- * so that rows synced before hold the new column's values too.
+ * so that rows synced before hold the new column's values too. `reset` says the watermark
+ * was cleared (a new table or column, --full, or no state before): the load starts over.
  */
 export async function ensureTable(
   q: Query,
@@ -80,11 +81,12 @@ export async function ensureTable(
   table: string,
   columns: TableColumn[],
   state: Omit<SyncState, 'watermark' | 'watermarkId'>,
-  opts: { existing: Set<string>; hadState: boolean; full: boolean },
-): Promise<{ created: boolean; added: string[] }> {
+  opts: { hadState: boolean; full: boolean },
+): Promise<{ added: string[]; reset: boolean }> {
   const t = `${ident(schema)}.${ident(table)}`;
-  const created = opts.existing.size === 0;
-  const added = created ? [] : columns.filter((c) => !opts.existing.has(c.name)).map((c) => c.name);
+  const existing = await tableColumns(q, schema, table);
+  const created = existing.size === 0;
+  const added = created ? [] : columns.filter((c) => !existing.has(c.name)).map((c) => c.name);
   const reset = created || added.length > 0 || opts.full || !opts.hadState;
   await q('BEGIN');
   try {
@@ -107,5 +109,5 @@ export async function ensureTable(
     await q('ROLLBACK').catch(() => undefined);
     throw err;
   }
-  return { created, added };
+  return { added, reset };
 }
