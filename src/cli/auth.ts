@@ -3,14 +3,13 @@ import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { serverKey, showUrl } from '../core/http.js';
 import { redactor } from '../core/redact.js';
-import type { Protocol } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
 import {
   type ConnectionOptions,
   makeHttp,
   makeTransport,
+  negotiateProtocol,
   openSession,
-  probeHttp,
   resolveServerUrl,
   trace,
 } from './connection.js';
@@ -51,26 +50,6 @@ async function prompt(question: string): Promise<string> {
   });
 }
 
-/** Odoo 19 offers JSON-2; the secret must then be an API key (a password is refused there). */
-export async function negotiateProtocol(
-  requested: 'auto' | Protocol | undefined,
-  url: URL,
-  o: ConnectionOptions,
-  _io: IO,
-  db: string,
-  login: string,
-  secret: string,
-): Promise<Protocol> {
-  if (requested === 'jsonrpc' || requested === 'json2') return requested;
-  const http = probeHttp(url, o);
-  try {
-    const { detectProtocol } = await import('../core/json2.js');
-    return await detectProtocol(http, db, login, secret);
-  } finally {
-    await http.close();
-  }
-}
-
 export async function login(o: LoginOptions, io: IO): Promise<void> {
   const env = process.env;
   const store = await ProfileStore.open(env);
@@ -105,7 +84,7 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
   if (!secret) throw new UsageError('the password is empty', 'give the password or API key');
   redactor.add(secret);
 
-  const protocol = await negotiateProtocol(o.protocol, url, o, io, db, user, secret);
+  const protocol = await negotiateProtocol(o.protocol, url, o, db, user, secret);
   const http = makeHttp(url, o, io);
   const transport = await makeTransport(protocol, http, db);
   const client = new OdooClient(transport, { db, login: user, secret }, undefined, { trace: trace(io) });

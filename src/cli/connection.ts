@@ -78,6 +78,28 @@ export function probeHttp(url: URL, o: ConnectionOptions): Http {
   });
 }
 
+/**
+ * The protocol to speak: the one asked for, or with `auto` what the server offers (Odoo 19
+ * offers JSON-2; the secret must then be an API key, a password is refused there).
+ */
+export async function negotiateProtocol(
+  requested: 'auto' | Protocol | undefined,
+  url: URL,
+  o: ConnectionOptions,
+  db: string,
+  login: string,
+  secret: string,
+): Promise<Protocol> {
+  if (requested === 'jsonrpc' || requested === 'json2') return requested;
+  const http = probeHttp(url, o);
+  try {
+    const { detectProtocol } = await import('../core/json2.js');
+    return await detectProtocol(http, db, login, secret);
+  } finally {
+    await http.close();
+  }
+}
+
 export function trace(io: IO): ((line: string) => void) | undefined {
   return io.debug ? (line) => io.err(`[rpc] ${line}`) : undefined;
 }
@@ -152,13 +174,7 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
   if (!protocol) {
     // No login stored for this target (credentials from the environment only): decide
     // auto here, as login would have, so an API key reaches a JSON-2-only server.
-    const probe = probeHttp(url, o);
-    try {
-      const { detectProtocol } = await import('../core/json2.js');
-      protocol = await detectProtocol(probe, db, login, secret);
-    } finally {
-      await probe.close();
-    }
+    protocol = await negotiateProtocol('auto', url, o, db, login, secret);
   }
   const http = makeHttp(url, o, io);
   const transport = await makeTransport(protocol, http, db);

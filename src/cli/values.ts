@@ -28,11 +28,9 @@ export function number(flag: string, min = 0) {
 
 /** `--rate`: requests a minute, 0 for no limit; fractions allowed (0.5 = one every 2 minutes). */
 export function rate(flag: string) {
+  const parse = number(flag, 0);
   return (raw: string): number => {
-    const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n) || n < 0) {
-      throw new UsageError(`${flag} '${raw}' is not a number of at least 0`, `give ${flag} a number`);
-    }
+    const n = parse(raw);
     if (n > 0 && n < MIN_RATE) {
       throw new UsageError(
         `${flag} '${raw}' is too slow to wait for (below ${MIN_RATE}, one request every 1000 minutes)`,
@@ -58,7 +56,7 @@ const UNITS: Record<string, number> = {
 };
 
 /** The largest reply a string can hold once decoded (V8 caps strings near 512 MiB). */
-export const MAX_REPLY_LIMIT = 500 * 1024 ** 2;
+const MAX_REPLY_LIMIT = 500 * 1024 ** 2;
 
 /** A size in bytes: `1048576`, `64MiB`, `64M` (MiB, as curl), `500MB` (10^6), `512KiB`. */
 export function byteSize(flag: string) {

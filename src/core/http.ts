@@ -20,7 +20,7 @@ import { Agent, retryInterceptor } from './undici.js';
 setFlagsFromString('--liftoff-only');
 
 /** The default --max-reply: far above a real page (2000 sales are about 1 MB of JSON). */
-export const DEFAULT_MAX_REPLY = 256 * 1024 * 1024;
+const DEFAULT_MAX_REPLY = 256 * 1024 * 1024;
 
 /**
  * How a request is retried: `true` for read calls (statuses, resets, timeouts), `'auth'`
@@ -75,7 +75,7 @@ const AUTH_RETRY_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
 const DEADLINE = 'POSDATA_DEADLINE';
 
 /** 256 MiB, 1.5 KiB, 900 B. */
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   for (const [unit, size] of [
     ['GiB', 2 ** 30],
     ['MiB', 2 ** 20],

@@ -4,7 +4,7 @@
 export const MASK = '***';
 
 /** Secrets shorter than this are masked only where they stand as a whole quoted value. */
-export const SHORT = 3;
+const SHORT = 3;
 
 /** Python's repr() of a str without its quotes, with the given quote escaped. */
 function pythonRepr(s: string, quote: string): string {

@@ -120,14 +120,14 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
 }
 
 /** How deep JSON may nest in --domain and --context: Odoo's own `any` sub-domains go a few levels. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * What is wrong with a parsed JSON value that posdata would pass on: null when nothing;
  * 'deep' when lists or objects nest deeper than `max` (counted without recursion);
  * 'number' when a number is out of range (`1e400` parses to Infinity, sent as null).
  */
-export function jsonTrouble(v: unknown, max = MAX_JSON_DEPTH): 'deep' | 'number' | null {
+function jsonTrouble(v: unknown, max = MAX_JSON_DEPTH): 'deep' | 'number' | null {
   const stack: [unknown, number][] = [[v, 0]];
   while (stack.length > 0) {
     const [x, depth] = stack.pop() as [unknown, number];

@@ -195,7 +195,7 @@ function isoWeek(d: Date): [number, number] {
  * odoo.tools.date_utils.weeknumber for en_US (first day Sunday, min_week_days 1): the first week
  * is the one holding January 1st, and the days of December in it belong to the next year.
  */
-export function weekNumber(local: number): [number, number] {
+function weekNumber(local: number): [number, number] {
   const d = new Date(Math.floor(local / DAY) * DAY * 1000);
   const y = d.getUTCFullYear();
   const firstOfWeek = (t: number): number => {

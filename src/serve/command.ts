@@ -3,11 +3,11 @@
 // from each API client's own login, so a request runs with its user's rights, never the
 // profile's.
 import { readFileSync } from 'node:fs';
-import { negotiateProtocol } from '../cli/auth.js';
 import {
   type ConnectionOptions,
   makeHttp,
   makeTransport,
+  negotiateProtocol,
   resolveServerUrl,
   trace,
 } from '../cli/connection.js';
@@ -91,7 +91,7 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     o.rate === 0 ? 'no --rate limit' : `--rate ${o.rate ?? 60} a minute`,
   );
   const connect = async (login: string, password: string): Promise<OdooClient> => {
-    const protocol = only ?? (await negotiateProtocol(o.protocol, url, o, io, db, login, password));
+    const protocol = only ?? (await negotiateProtocol(o.protocol, url, o, db, login, password));
     const transport = new FairTransport(await transportFor(protocol), gate, login.toLowerCase());
     return new OdooClient(transport, { db, login, secret: password }, undefined, {
       trace: trace(io),
