@@ -234,9 +234,3 @@ export function periodLabel(local: number, g: TimeGranularity): string {
       return y;
   }
 }
-
-/** Seconds -> `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DD`. */
-export function fmtSec(sec: number, withTime: boolean): string {
-  const iso = new Date(sec * 1000).toISOString();
-  return withTime ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : iso.slice(0, 10);
-}

@@ -7,7 +7,6 @@
 
 import {
   datePart,
-  fmtSec,
   fromLocal,
   isTimeGranularity,
   NUMBER_GRANULARITIES,
@@ -24,7 +23,7 @@ import { valueError } from './errors.js';
 import type { FieldDef, ModelDef } from './models.js';
 import { rankOf, search } from './orm.js';
 import type { Db } from './store.js';
-import { parseDatetime } from './time.js';
+import { fmtDate, fmtDatetime, parseDatetime } from './time.js';
 import type { Env, Json, Rec, Stored } from './types.js';
 
 type Key = number | string | boolean;
@@ -144,7 +143,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     const part = NUMBER_GRANULARITIES[g];
     const fine = part === 'minute' || part === 'second';
     const ofLocal = (l: number): Key =>
-      part ? datePart(l, part) : fmtSec(truncLocal(l, g as TimeGranularity), true);
+      part ? datePart(l, part) : fmtDatetime(truncLocal(l, g as TimeGranularity));
     // One computation per hour of data: periods and parts of an hour or more change only on the
     // hour wherever the zone's offset is whole hours (else per value).
     const memo = new Map<string, Key | null>();
@@ -194,6 +193,8 @@ interface Acc {
   keys: Key[];
   count: number;
   vals: unknown[];
+  /** Each aggregate's result, worked out once the rows are in (groupRows). */
+  out: Json[];
 }
 
 const SCALE = 1e6;
@@ -373,7 +374,7 @@ function groupRows(
     const k = last >= 0 ? (keys[last] as Key) : false;
     let g = m.get(k) as Acc | undefined;
     if (!g) {
-      g = { keys: [...keys], count: 0, vals: aggs.map((a) => startAcc(a.fn)) };
+      g = { keys: [...keys], count: 0, vals: aggs.map((a) => startAcc(a.fn)), out: [] };
       m.set(k, g);
       all.push(g);
     }
@@ -416,7 +417,9 @@ function groupRows(
     else add(cur, r);
   }
   // Without groupby SQL still answers one row (count 0) when nothing matches.
-  if (n === 0 && all.length === 0) all.push({ keys: [], count: 0, vals: aggs.map((a) => startAcc(a.fn)) });
+  if (n === 0 && all.length === 0)
+    all.push({ keys: [], count: 0, vals: aggs.map((a) => startAcc(a.fn)), out: [] });
+  for (const g of all) g.out = aggs.map((a, i) => endAcc(a.fn, g.vals[i]));
   return all;
 }
 
@@ -523,10 +526,11 @@ function present(
   if (g.time) {
     if (k === false) return { value: false, domain: [[g.path, '=', false]], range: false };
     const withTime = f.type === 'datetime';
-    const startLocal = Date.parse(`${(k as string).replace(' ', 'T')}Z`) / 1000;
+    const startLocal = parseDatetime(k as string);
     const endLocal = nextLocal(startLocal, g.time);
-    const from = fmtSec(fromLocal(startLocal, g.tz), withTime);
-    const to = fmtSec(fromLocal(endLocal, g.tz), withTime);
+    const fmt = withTime ? fmtDatetime : fmtDate;
+    const from = fmt(fromLocal(startLocal, g.tz));
+    const to = fmt(fromLocal(endLocal, g.tz));
     const label = periodLabel(startLocal, g.time);
     return {
       value: v19Shape ? [from, label] : label,
@@ -626,7 +630,7 @@ export function readGroup(
     }
   }
   const groups = groupRows(db, env, model, args.domain, gbs, aggs);
-  const aggOut = (g: Acc, i: number): Json => endAcc((aggs[i] as AggSpec).fn, g.vals[i]);
+  const aggOut = (g: Acc, i: number): Json => g.out[i] as Json;
   const terms = parseOrderTerms(
     args.orderby,
     gbs,
@@ -722,9 +726,7 @@ export function formattedReadGroup(
     };
     const test = cmp[op];
     if (!test) throw valueError(`Invalid having clause ${JSON.stringify(leaf)}`);
-    havingTests.push((g) =>
-      test(i < 0 ? g.count : (endAcc((aggs[i] as AggSpec).fn, g.vals[i]) as number), value),
-    );
+    havingTests.push((g) => test(i < 0 ? g.count : (g.out[i] as number), value));
   }
   if (typeof args.order === 'string')
     for (const raw of args.order.split(',')) {
@@ -733,7 +735,7 @@ export function formattedReadGroup(
     }
   let groups = groupRows(db, env, model, args.domain, gbs, aggs);
   if (havingTests.length > 0) groups = groups.filter((g) => havingTests.every((t) => t(g)));
-  const aggOut = (g: Acc, i: number): Json => endAcc((aggs[i] as AggSpec).fn, g.vals[i]);
+  const aggOut = (g: Acc, i: number): Json => g.out[i] as Json;
   const terms = parseOrderTerms(
     args.order,
     gbs,

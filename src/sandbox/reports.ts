@@ -5,12 +5,12 @@
  * list), with the same reads as the calling user, hence the same AccessErrors.
  */
 
-import { fmtSec, fromLocal, toLocal } from './calendar.js';
+import { fromLocal, toLocal } from './calendar.js';
 import { getter } from './domain.js';
 import type { FieldDef, ModelDef } from './models.js';
 import { checkAccess, search } from './orm.js';
 import type { Db } from './store.js';
-import { parseDatetime } from './time.js';
+import { fmtDatetime, parseDatetime } from './time.js';
 import type { Env, Json, Rec } from './types.js';
 
 const round2 = (x: number): number => Math.round((x + Math.sign(x) * 1e-9) * 100) / 100;
@@ -65,8 +65,7 @@ export function getSaleDetails(
     if (typeof args.date_start === 'string' && args.date_start)
       start = parseDatetime(fixTime(args.date_start));
     else {
-      const todayLocal =
-        Math.floor(toLocal(Date.parse(`${env.now().replace(' ', 'T')}Z`) / 1000, tz) / 86400) * 86400;
+      const todayLocal = Math.floor(toLocal(parseDatetime(env.now()), tz) / 86400) * 86400;
       start = fromLocal(todayLocal, tz);
     }
     let stop = start + 86399;
@@ -74,8 +73,8 @@ export function getSaleDetails(
       const s = parseDatetime(fixTime(args.date_stop));
       if (s >= start) stop = s;
     }
-    dateStart = fmtSec(start, true);
-    dateStop = fmtSec(stop, true);
+    dateStart = fmtDatetime(start);
+    dateStop = fmtDatetime(stop);
     domain.push(['date_order', '>=', dateStart], ['date_order', '<=', dateStop]);
     if (configIds.length > 0) domain.push(['config_id', 'in', configIds]);
   }
@@ -207,10 +206,11 @@ export function getSaleDetails(
   for (const s of sessions) {
     const counted = num(s.cash_register_balance_end_real);
     let isCash = false;
+    let accountPayments: Rec[] | undefined;
     for (const p of payments) {
       // Odoo searches account.payment as the caller for every (session, payment) pair: a POS user
-      // without accounting rights gets an AccessError here.
-      const accountPayments = read(db, env, 'account.payment', [['pos_session_id', '=', s.id]]);
+      // without accounting rights gets an AccessError here. The answer is the session's: read once.
+      accountPayments ??= read(db, env, 'account.payment', [['pos_session_id', '=', s.id]]);
       if (p.session !== s.id) continue;
       if (!p.cash) {
         const mine = accountPayments.filter((a) => a.pos_payment_method_id === p.id);
