@@ -185,3 +185,24 @@ describe.each(['admin', 'cashier'] as const)('as %s', (who) => {
     expect(String(got[0]?.date_order)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30$/);
   });
 });
+
+describe('what Odoo refuses the POS user', () => {
+  it('one line, exit 5, naming the groups Odoo names (not the POS group the user has)', async () => {
+    const [env, rpc] = await Promise.all([loginOdoo(odoo, 'cashier'), rpcOdoo(odoo, 'cashier')]);
+    // The session's bank payments are accounting records (account.payment): Odoo refuses
+    // them to a Point of Sale / User, and says which groups may read them.
+    const refused = await rpc.searchRead('pos.session', [], { fields: ['bank_payment_ids'], limit: 1 }).then(
+      () => '',
+      (e: Error) => e.message,
+    );
+    expect(refused, 'Odoo refuses the POS user the session payments').toMatch(
+      /^odoo\.exceptions\.AccessError: /,
+    );
+    const groups = [...refused.matchAll(/^\s*- (.+)$/gm)].map((m) => (m[1] as string).trim());
+    const r = await runCli(['closures', '--fields', 'id,bank_payment_ids', '--format', 'json'], { env });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^posdata: Odoo refused access: [^\n]+; [^\n]+\n$/);
+    for (const g of groups) expect(r.stderr).toContain(g);
+  });
+});
