@@ -49,6 +49,26 @@ describe('posdata sync into PostgreSQL', () => {
     }
   });
 
+  it("a register's rows carry its own name, not Odoo 17's label with the open session's user", async () => {
+    // Odoo 16/17 label a register "Shop (Cashier)" while a session is open and "Shop" after:
+    // a label stored per row would split one register in two in a GROUP BY, depending on
+    // when each row was read. Every table names it by pos.config's name.
+    const rpc = rpcs.admin as Rpc;
+    const configs = await rpc.searchRead('pos.config', [], {
+      fields: ['name'],
+      context: { active_test: false },
+    });
+    const own = new Map(configs.map((c) => [c.id as number, c.name as string]));
+    for (const table of ['sessions', 'sales']) {
+      const rows = await pg.query<{ config_id: number; config_name: string }>(
+        `select distinct config_id, config_name from admin.${table} order by 1`,
+      );
+      expect(rows.length, table).toBeGreaterThan(0);
+      for (const r of rows)
+        expect(r.config_name, `${table}: register ${r.config_id}`).toBe(own.get(r.config_id));
+    }
+  });
+
   it('sales rows carry the values search_read gives (relations as x_id + x_name, times as instants)', async () => {
     const rpc = rpcs.admin as Rpc;
     const recs = await rpc.searchRead('pos.order', [], {
