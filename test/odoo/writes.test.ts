@@ -89,7 +89,7 @@ class Shop {
   /** One paid order: lines [product index, qty, discount %], payments [method, share]. */
   async order(ref: string, lines: [number, number, number][], pays: [number, number][]): Promise<Obj> {
     const r2 = (x: number) => Math.round(x * 100) / 100;
-    const ol = [];
+    const ol: [0, 0, Obj][] = [];
     for (const [i, qty, discount] of lines) {
       const p = this.products[i % this.products.length] as Obj;
       const unit = (p.lst_price as number) * (1 - discount / 100);
@@ -110,7 +110,7 @@ class Shop {
         },
       ]);
     }
-    const sum = (k: string) => r2(ol.reduce((a, l) => a + ((l[2] as Obj)[k] as number), 0));
+    const sum = (k: string) => r2(ol.reduce((a, l) => a + (l[2][k] as number), 0));
     const total = sum('price_subtotal_incl');
     const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
     let left = total;
@@ -287,7 +287,7 @@ describe('writes on a real Odoo 17 of its own, then incremental export and sync'
     await shop.close(1.5);
 
     const after = new Map(await Promise.all(models.map(async (m) => [m, await stamps(rpc, m)] as const)));
-    const changed = new Map(
+    const changed = new Map<string, number[]>(
       models.map((m) => [
         m,
         moved(before.get(m) as Map<number, string>, after.get(m) as Map<number, string>),
