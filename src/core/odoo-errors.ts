@@ -13,6 +13,22 @@ function firstLine(s: string): string {
   return s.split('\n')[0].trim();
 }
 
+/**
+ * The groups an AccessError says may do what was refused ("This operation is allowed for the
+ * following groups:" then one "\t- Group" per line, as 16-19 word it), or none.
+ */
+export function allowedGroups(message: string): string[] {
+  const at = message.indexOf('following groups:');
+  if (at < 0) return [];
+  const groups: string[] = [];
+  for (const line of message.slice(at).split('\n').slice(1)) {
+    const m = /^\s*- (.+)$/.exec(line);
+    if (m) groups.push((m[1] as string).trim());
+    else if (groups.length > 0 || line.trim() !== '') break;
+  }
+  return groups;
+}
+
 export function mapOdooError(
   data: OdooErrorData,
   where: { host: string; db: string; model?: string; code?: number; status?: number },
@@ -43,10 +59,15 @@ export function mapOdooError(
     return new NotFoundError(`not found: ${msg}`, 'check the identifier');
   }
   if (name === 'odoo.exceptions.AccessError') {
+    // The groups Odoo names: a POS user refused accounting records (a session's bank
+    // payments) needs an accounting group, not the POS group they already have.
+    const groups = allowedGroups(data.message ?? '');
     return new ServerError(
       name,
       `Odoo refused access: ${msg}`,
-      'ask an Odoo administrator for the Point of Sale / User group',
+      groups.length > 0
+        ? `ask an Odoo administrator for one of the groups Odoo allows it to: ${groups.join(', ')}`
+        : 'ask an Odoo administrator for the Point of Sale / User group',
       where.status,
     );
   }

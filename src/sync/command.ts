@@ -156,6 +156,17 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
           'sync this Odoo into another --schema',
         );
     }
+    // Registers by their own name (read once, archived ones too): Odoo 16/17 label one
+    // "Shop (Cashier)" while a session is open and "Shop" after, and a label stored per row
+    // would split a register in two in a GROUP BY, by when each row was read.
+    let registers: Promise<Map<number, string>> | undefined;
+    const registerNames = () =>
+      (registers ??= odoo
+        .searchRead('pos.config', [], {
+          fields: ['name'],
+          context: { ...(o.odooContext ?? {}), active_test: false },
+        })
+        .then((rs) => new Map(rs.map((c) => [c.id, String(c.name)]))));
     for (const r of chosen) {
       const fields = await odoo.fieldsGet(r.model);
       const extra = asked.get(r.name) ?? [];
@@ -180,6 +191,10 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         );
       const context = 'active' in fields ? { ...(o.odooContext ?? {}), active_test: false } : o.odooContext;
       const progress = new Progress(io, true, `${r.name}: `);
+      const regFields = wanted.filter(
+        (f) => fields[f]?.type === 'many2one' && fields[f]?.relation === 'pos.config',
+      );
+      const regs = regFields.length > 0 ? await registerNames() : undefined;
       const result = await loadResource({
         odoo,
         db,
@@ -189,6 +204,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         plan,
         fetch: wanted.filter((f) => f !== 'id'),
         manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
+        ownNames: regs && Object.fromEntries(regFields.map((f) => [f, regs])),
         context,
         state: reset ? undefined : state,
         overlapSeconds: overlap,

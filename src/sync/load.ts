@@ -27,6 +27,11 @@ export interface LoadJob {
   /** Fields read from Odoo (the plan's, and write_date for the watermark). */
   fetch: string[];
   manyToOne: string[];
+  /**
+   * Names that replace Odoo's label of a many2one, by field and id: a register's own name,
+   * as Odoo 16/17 label it "Shop (Cashier)" only while a session is open.
+   */
+  ownNames?: Record<string, Map<number, string>>;
   context?: Record<string, unknown>;
   state: SyncState | undefined;
   overlapSeconds: number;
@@ -91,6 +96,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
         'posdata sync needs both on every record',
       );
     }
+    if (job.ownNames) renamed(records, job.ownNames);
     let body = '';
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
     await db.query('BEGIN');
@@ -116,4 +122,16 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
   await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
   await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
   return { upserted };
+}
+
+/** Each [id, label] of those fields as [id, own name], where the name is known. */
+function renamed(records: OdooRecord[], names: Record<string, Map<number, string>>): void {
+  for (const [f, byId] of Object.entries(names)) {
+    for (const r of records) {
+      const v = r[f];
+      if (!Array.isArray(v)) continue;
+      const name = byId.get(v[0] as number);
+      if (name !== undefined && name !== v[1]) r[f] = [v[0], name];
+    }
+  }
 }

@@ -95,12 +95,16 @@ describe('posdata sync', () => {
     }>(
       "select id, amount_total::text, to_char(date_order at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as date_order, config_id, config_name, payment_ids from posdata.sales order by id limit 50",
     );
+    // A register by its own name, not Odoo's label with the open session's user.
+    const registers = await rpc.searchRead('pos.config', [], { fields: ['name'] });
+    const own = new Map(registers.map((c) => [c.id as number, c.name as string]));
     for (const [i, o] of sent.entries()) {
       const row = rows[i];
       expect(row?.id).toBe(o.id);
       expect(Number(row?.amount_total)).toBeCloseTo(o.amount_total as number, 2);
       expect(row?.date_order).toBe(o.date_order);
-      expect([row?.config_id, row?.config_name]).toEqual(o.config_id);
+      const reg = (o.config_id as [number, string])[0];
+      expect([row?.config_id, row?.config_name]).toEqual([reg, own.get(reg)]);
       expect(row?.payment_ids).toEqual(o.payment_ids);
     }
     const all = await rpc.searchRead('pos.order', [], { fields: ['amount_total'] });
