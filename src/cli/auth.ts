@@ -2,7 +2,7 @@
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { serverKey, showUrl } from '../core/http.js';
-import { redactor } from '../core/redact.js';
+import { redactor, say } from '../core/redact.js';
 import { ProfileStore } from '../store/profiles.js';
 import {
   type ConnectionOptions,
@@ -60,11 +60,11 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
   const user = o.user ?? env.POSDATA_USER ?? prev.login;
   if (!url)
     throw new UsageError(
-      'login needs --url',
-      'posdata login --url https://shop.example.com --db DB --user LOGIN',
+      say`login needs --url`,
+      say`posdata login --url https://shop.example.com --db DB --user LOGIN`,
     );
-  if (!db) throw new UsageError('login needs --db', 'give the Odoo database name with --db');
-  if (!user) throw new UsageError('login needs --user', 'give the Odoo login with --user');
+  if (!db) throw new UsageError(say`login needs --db`, say`give the Odoo database name with --db`);
+  if (!user) throw new UsageError(say`login needs --user`, say`give the Odoo login with --user`);
   let secret: string | undefined;
   if (o.passwordStdin) secret = await readStdin();
   else if (o.passwordFile) {
@@ -73,15 +73,16 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
       secret = readFileSync(o.passwordFile, 'utf8').replace(/\r?\n$/, '');
     } catch {
       throw new UsageError(
-        `cannot read the password file ${o.passwordFile}`,
-        'check the path and its permissions',
+        say`cannot read the password file ${o.passwordFile}`,
+        say`check the path and its permissions`,
       );
     }
   } else if (env.POSDATA_PASSWORD) secret = env.POSDATA_PASSWORD;
   else if (process.stdin.isTTY && process.stderr.isTTY)
     secret = await prompt(`Password or API key for ${user}@${url.host}: `);
-  else throw new UsageError('no password given', 'pipe it with --password-stdin or set POSDATA_PASSWORD');
-  if (!secret) throw new UsageError('the password is empty', 'give the password or API key');
+  else
+    throw new UsageError(say`no password given`, say`pipe it with --password-stdin or set POSDATA_PASSWORD`);
+  if (!secret) throw new UsageError(say`the password is empty`, say`give the password or API key`);
   redactor.add(secret);
 
   const protocol = await negotiateProtocol(o.protocol, url, o, db, user, secret);
@@ -121,7 +122,7 @@ export async function logout(
   const store = await ProfileStore.open();
   const name = store.currentName(o.profile);
   const done = o.remove ? store.remove(name) : store.forget(name);
-  if (!done) throw new AuthError(`no profile named ${name}`, 'list them with posdata profiles');
+  if (!done) throw new AuthError(say`no profile named ${name}`, say`list them with posdata profiles`);
   if (!o.quiet) io.err(`posdata: ${o.remove ? 'removed' : 'logged out of'} profile ${name}`);
 }
 
@@ -164,14 +165,14 @@ export async function profiles(o: { use?: string; remove?: string; quiet?: boole
   const store = await ProfileStore.open();
   if (o.use) {
     if (!store.get(o.use))
-      throw new UsageError(`no profile named ${o.use}`, 'list them with posdata profiles');
+      throw new UsageError(say`no profile named ${o.use}`, say`list them with posdata profiles`);
     store.use(o.use);
     if (!o.quiet) io.err(`posdata: profile ${o.use} is now the default`);
     return;
   }
   if (o.remove) {
     if (!store.remove(o.remove))
-      throw new UsageError(`no profile named ${o.remove}`, 'list them with posdata profiles');
+      throw new UsageError(say`no profile named ${o.remove}`, say`list them with posdata profiles`);
     if (!o.quiet) io.err(`posdata: removed profile ${o.remove}`);
     return;
   }

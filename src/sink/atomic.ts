@@ -20,6 +20,7 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { Sink } from '../render/sink.js';
 import { fileError, isFsError } from './fserror.js';
 import { pendingTemps } from './pending.js';
@@ -51,13 +52,13 @@ export function resolveTarget(path: string, flag = '-o'): string {
     }
     if (st.isDirectory())
       throw new UsageError(
-        `${flag} ${path} is a folder`,
-        `give a file name, e.g. ${flag} ${join(path, 'sales.csv')}`,
+        say`${own(flag)} ${path} is a folder`,
+        say`give a file name, e.g. ${own(flag)} ${join(path, 'sales.csv')}`,
       );
     if (!st.isFile())
       throw new UsageError(
-        `${flag} ${path} is a device or another special file, not a regular file`,
-        flag === '-o' ? 'leave -o out to write to standard output' : 'give a regular file',
+        say`${own(flag)} ${path} is a device or another special file, not a regular file`,
+        flag === '-o' ? say`leave -o out to write to standard output` : say`give a regular file`,
       );
     break;
   }
@@ -162,7 +163,7 @@ export class AtomicFileSink implements Sink {
       s.fh = await open(s.tmp, 'wx', mode);
     } catch (err) {
       pending.delete(s.tmp);
-      throw fileError(path, err, 'choose a writable path for -o');
+      throw fileError(path, err, say`choose a writable path for -o`);
     }
     return s;
   }
@@ -184,7 +185,7 @@ export class AtomicFileSink implements Sink {
       throw fileError(
         this.target,
         err,
-        'free some space or choose another place for -o; the old file is as it was',
+        say`free some space or choose another place for -o; the old file is as it was`,
       );
     throw err;
   }
