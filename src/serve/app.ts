@@ -23,6 +23,7 @@ import { fetchSummary } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
 import { docsOptions, SECURITY_SCHEME } from './docs.js';
 import { ClientLimiter } from './limiter.js';
+import { undecimal, validationDetail } from './params.js';
 import { PROBLEM_TYPE, type Problem, problem, problemOf } from './problem.js';
 import {
   DATA_ERRORS,
@@ -220,12 +221,37 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     const mask = req.mask ?? NOTHING;
     if (err instanceof HttpProblem)
       return sendProblem(reply, problem(err.status, err.said, instance, mask), err.headers);
-    const fe = err as { validation?: unknown; statusCode?: number; code?: string; message?: string };
+    const fe = err as {
+      validation?: Parameters<typeof validationDetail>[2];
+      validationContext?: string;
+      statusCode?: number;
+      code?: string;
+      message?: string;
+      expose?: boolean;
+      headers?: Record<string, string>;
+    };
     if (fe.validation) {
       return sendProblem(
         reply,
-        problem(400, say`invalid parameter: ${fe.message ?? 'bad value'}`, instance, mask),
+        problem(400, validationDetail(req, fe.validationContext, fe.validation), instance, mask),
       );
+    }
+    // The docs page's static files (@fastify/static): a path out of its folder (`%2e%2e/`)
+    // names nothing there, as a missing file; a Range or a precondition it cannot meet is
+    // the client's error too, never an internal one.
+    if (fe.expose === true && fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      if (fe.statusCode === 403 || fe.statusCode === 404)
+        return sendProblem(
+          reply,
+          problem(404, say`no such path: ${req.method} ${req.url.split('?')[0]}`, instance, mask),
+        );
+      const detail =
+        fe.statusCode === 416
+          ? say`the range asked for lies outside the file`
+          : fe.statusCode === 412
+            ? say`the file does not meet the request's precondition (If-Match, If-Unmodified-Since)`
+            : say`${fe.message ?? 'bad request'}`;
+      return sendProblem(reply, problem(fe.statusCode, detail, instance, mask), fe.headers ?? {});
     }
     if (typeof fe.code === 'string' && fe.code.startsWith('FST_') && fe.statusCode && fe.statusCode < 500) {
       return sendProblem(reply, problem(fe.statusCode, say`${fe.message ?? 'bad request'}`, instance, mask));
@@ -243,6 +269,11 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     }
     const headers: Record<string, string> = p.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return sendProblem(reply, p, headers);
+  });
+  // Integers in decimal only: Ajv's coercion would take `0x10` for 16 and `1e3` for 1000.
+  app.addHook('preValidation', async (req) => {
+    const bad = undecimal(req);
+    if (bad) throw new HttpProblem(400, bad);
   });
   app.setNotFoundHandler((req, reply) =>
     sendProblem(
