@@ -1,6 +1,6 @@
 // login, logout, whoami, profiles.
 import { OdooClient } from '../core/client.js';
-import { AuthError, UsageError } from '../core/errors.js';
+import { AuthError, InterruptedError, UsageError } from '../core/errors.js';
 import { serverKey, showUrl } from '../core/http.js';
 import { redactor, say } from '../core/redact.js';
 import { ProfileStore } from '../store/profiles.js';
@@ -29,6 +29,11 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
+/**
+ * Asks for the secret on the terminal without echoing it. Ctrl-C there interrupts (exit
+ * 130), Ctrl-D (end of input) gives no password (exit 2); either way the cursor goes to the
+ * next line, so the shell's prompt does not land after the question.
+ */
 async function prompt(question: string): Promise<string> {
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
@@ -41,12 +46,31 @@ async function prompt(question: string): Promise<string> {
       asked = true;
     }
   };
-  return new Promise((resolve) => {
-    rl.question(question, (answer) => {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (done: () => void): void => {
+      if (settled) return;
+      settled = true;
       rl.close();
       process.stderr.write('\n');
-      resolve(answer);
-    });
+      done();
+    };
+    rl.on('SIGINT', () =>
+      settle(() =>
+        reject(new InterruptedError(say`interrupted at the password prompt`, say`nothing was stored`)),
+      ),
+    );
+    rl.on('close', () =>
+      settle(() =>
+        reject(
+          new UsageError(
+            say`no password given (end of input at the prompt)`,
+            say`type it at the prompt, pipe it with --password-stdin or set POSDATA_PASSWORD`,
+          ),
+        ),
+      ),
+    );
+    rl.question(question, (answer) => settle(() => resolve(answer)));
   });
 }
 

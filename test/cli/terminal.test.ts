@@ -39,7 +39,8 @@ function onTerminal(
       // Type the answer once the prompt is on screen, as a person would.
       if (answer && !answered && answer.after.test(screen)) {
         answered = true;
-        child.stdin.end(answer.input);
+        // Typed, not ended: the terminal stays open as a person's does.
+        child.stdin.write(answer.input);
       }
     });
     child.on('close', (code) => resolve({ code, screen }));
@@ -103,5 +104,29 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(r.screen).toMatch(/Password or API key for admin@127\.0\.0\.1:\d+: /);
     expect(r.screen).not.toContain(SUITE_SECRET);
     expect(r.screen).toMatch(/logged in to/);
+  });
+
+  // Issue 22, item 4: Ctrl-C and Ctrl-D at the prompt end it on its own line.
+  const atPrompt = (key: string) =>
+    onTerminal(
+      ['login', '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--rate', '0'],
+      { POSDATA_CONFIG_DIR: freshConfigDir() },
+      { after: /Password or API key/, input: key },
+    );
+
+  it('Ctrl-C at the password prompt: a new line, one line saying so, exit 130', async () => {
+    const r = await atPrompt('\x03');
+    expect(r.code).toBe(130);
+    expect(r.screen).toMatch(
+      /Password or API key for admin@127\.0\.0\.1:\d+: (\x1b\[\d+G)?\r\nposdata: interrupted at the password prompt; nothing was stored\r\n$/,
+    );
+  });
+
+  it('Ctrl-D at the password prompt: a new line, "no password given", exit 2', async () => {
+    const r = await atPrompt('\x04');
+    expect(r.code).toBe(2);
+    expect(r.screen).toMatch(
+      /Password or API key for admin@127\.0\.0\.1:\d+: (\x1b\[\d+G)?\r\nposdata: no password given \(end of input at the prompt\); [^\n]*--password-stdin[^\n]*\r\n$/,
+    );
   });
 });
