@@ -5,6 +5,7 @@ import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { Http, hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/http.js';
 import { JsonRpcTransport } from '../core/jsonrpc.js';
+import type { RateLimiter } from '../core/ratelimit.js';
 import { own, redactor, say } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { type Profile, ProfileStore } from '../store/profiles.js';
@@ -38,6 +39,8 @@ export interface Session {
   profile: Profile;
   url: URL;
   protocol: Protocol;
+  /** The limit on requests (--rate): progress says when it holds them back. */
+  limiter: RateLimiter;
 }
 
 export { destroyAll } from './live.js';
@@ -183,7 +186,7 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
     context: o.odooContext,
   });
   liveClients.add(client);
-  return { client, store, profileName, profile, url, protocol };
+  return { client, store, profileName, profile, url, protocol, limiter: http.limiter };
 }
 
 export function parseProtocol(v: string | undefined): 'auto' | Protocol | undefined {

@@ -242,6 +242,7 @@ export async function runList(
   const sink = await openSink(outPath ?? o.output);
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
+  progress.watch(session.limiter);
   let count = 0;
   let staged: Staged | undefined;
   /** What the checkpoint says after this run. */

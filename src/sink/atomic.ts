@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -150,8 +151,12 @@ export class AtomicFileSink implements Sink {
   /** A flush to disk running while the export goes on. */
   private syncing: Promise<void> | undefined;
 
+  /** Whether the target was there before: an abort leaves it as it was, or writes none. */
+  private readonly existed: boolean;
+
   private constructor(readonly target: string) {
     this.tmp = tempPathFor(target);
+    this.existed = existsSync(target);
   }
 
   static async create(path: string, mode = 0o644): Promise<AtomicFileSink> {
@@ -159,7 +164,7 @@ export class AtomicFileSink implements Sink {
     sweepStaleTemps(target);
     const s = new AtomicFileSink(target);
     try {
-      pending.add(s.tmp);
+      pending.set(s.tmp, { existed: s.existed });
       s.fh = await open(s.tmp, 'wx', mode);
     } catch (err) {
       pending.delete(s.tmp);
@@ -185,7 +190,9 @@ export class AtomicFileSink implements Sink {
       throw fileError(
         this.target,
         err,
-        say`free some space or choose another place for -o; the old file is as it was`,
+        this.existed
+          ? say`free some space or choose another place for -o; the old file is as it was`
+          : say`free some space or choose another place for -o; no file was written`,
       );
     throw err;
   }
@@ -266,7 +273,7 @@ function removeTemp(tmp: string): void {
 export function stageFileSync(target: string, data: string, mode = 0o600): Staged {
   sweepStaleTemps(target);
   const tmp = tempPathFor(target);
-  pending.add(tmp);
+  pending.set(tmp, {});
   try {
     const fd = openSync(tmp, 'wx', mode);
     try {

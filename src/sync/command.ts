@@ -182,6 +182,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         );
       const context = 'active' in fields ? { ...(o.odooContext ?? {}), active_test: false } : o.odooContext;
       const progress = new Progress(io, true, `${r.name}: `);
+      progress.watch(session.limiter);
       const result = await loadResource({
         odoo,
         db,
