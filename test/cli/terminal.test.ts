@@ -112,7 +112,10 @@ describe.skipIf(!hasScript)('on a terminal', () => {
   // Issue 22, item 5: a request held back by --rate is shown as a wait, counted down.
   const waits = (screen: string) =>
     [...screen.matchAll(/waiting (\d+) s for the rate limit \(--rate 1\)/g)].map((m) => m[1]);
-  const countedDown = { after: /waiting (\d+) s[\s\S]*waiting (?!\1 )\d+ s for the rate limit/, input: '\x03' };
+  const countedDown = {
+    after: /waiting (\d+) s[\s\S]*waiting (?!\1 )\d+ s for the rate limit/,
+    input: '\x03',
+  };
 
   it('an export held back by the rate limit says it waits and how long, counting down', async () => {
     const out = `${freshConfigDir()}/new-sales.csv`;
