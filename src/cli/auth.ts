@@ -117,21 +117,35 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
     const uid = await client.authenticate();
     const v = await client.version();
     const tz = await client.userZone();
-    store.set(name, {
-      url: url.href,
-      db,
-      login: user,
-      secret: o.storePassword === false ? undefined : secret,
-      uid,
-      tz,
-      serverVersion: v.server_version,
-      protocol,
-      caFile: o.caFile ? (await import('node:path')).resolve(o.caFile) : undefined,
-      loggedInAt: new Date().toISOString(),
-    });
+    // Logging in to another profile never moves the default away from a profile that
+    // exists: only a profile stored where there is no default yet (the first) becomes it.
+    const before = store.defaultName();
+    const becomesDefault = name !== before && !store.get(before);
+    store.set(
+      name,
+      {
+        url: url.href,
+        db,
+        login: user,
+        secret: o.storePassword === false ? undefined : secret,
+        uid,
+        tz,
+        serverVersion: v.server_version,
+        protocol,
+        caFile: o.caFile ? (await import('node:path')).resolve(o.caFile) : undefined,
+        loggedInAt: new Date().toISOString(),
+      },
+      becomesDefault,
+    );
     if (!o.quiet) {
+      const which =
+        name === before
+          ? ''
+          : becomesDefault
+            ? ' (now the default)'
+            : ` (the default stays ${before}: use --profile ${name}, or posdata profiles --use ${name})`;
       io.err(
-        `posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${protocol}; profile ${name}${o.storePassword === false ? ' (secret not stored: set POSDATA_PASSWORD)' : ''}`,
+        `posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${protocol}; profile ${name}${which}${o.storePassword === false ? ' (secret not stored: set POSDATA_PASSWORD)' : ''}`,
       );
     }
   } finally {

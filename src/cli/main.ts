@@ -171,7 +171,9 @@ function build(only?: string): Command {
           'posdata login --url https://shop.example.com --db shop --user integration',
           'printf %s "$ODOO_KEY" | posdata login --url https://shop.example.com --db shop --user integration --password-stdin',
           'posdata login --profile staging --url https://staging.example.com --db shop --user admin',
-        ]),
+        ]) +
+          '\nThe first profile stored becomes the default; logging in to another profile (--profile) leaves the\n' +
+          'default as it is: use that one with --profile NAME, or make it the default with posdata profiles --use NAME.\n',
       )
       .action(async (opts) => (await import('./auth.js')).login(opts, makeIO(opts)));
 

@@ -188,9 +188,14 @@ export class ProfileStore {
     return this.file;
   }
 
-  /** The profile to use: --profile, POSDATA_PROFILE, the one last logged in, or `default`. */
+  /** The profile to use: --profile, POSDATA_PROFILE, the default (profiles --use), or `default`. */
   currentName(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-    return flag || env.POSDATA_PROFILE || this.data().current || 'default';
+    return flag || env.POSDATA_PROFILE || this.defaultName();
+  }
+
+  /** The default profile: the one chosen with `profiles --use` (or stored first), else `default`. */
+  defaultName(): string {
+    return this.data().current || 'default';
   }
 
   get(name: string): Profile | undefined {
