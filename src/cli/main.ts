@@ -455,9 +455,12 @@ export async function main(argv: string[]): Promise<void> {
     build().outputHelp();
     return;
   }
-  // `posdata salez --help` would print the root help with exit 0, as if all were well.
-  if (first !== undefined && command === undefined && first !== 'help') {
-    process.exitCode = fail(new UsageError(say`unknown command '${first}'`, say`see posdata --help`), debug);
+  // `posdata salez --help` would print the root help with exit 0, as if all were well, and
+  // `posdata help salez` nothing at all.
+  const asked =
+    first === 'help' ? argv.slice(argv.indexOf('help') + 1).find((a) => !a.startsWith('-')) : first;
+  if (asked !== undefined && asked !== 'help' && !COMMANDS.includes(asked)) {
+    process.exitCode = fail(new UsageError(say`unknown command '${asked}'`, say`see posdata --help`), debug);
     setTimeout(() => process.exit(process.exitCode), 50).unref();
     return;
   }

@@ -139,6 +139,19 @@ describe('smaller things (case 23)', () => {
     expect(r.stdout).toContain('2026-10-31 20:00:00');
   });
 
+  it('help of an unknown command: exit 2, the same line as the unknown command itself (issue 22)', async () => {
+    const typo = await runCli(['slaes'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("posdata: unknown command 'slaes'; see posdata --help\n");
+    const help = await runCli(['help', 'slaes'], { env });
+    expect(help.code).toBe(2);
+    expect(help.stderr).toBe(typo.stderr);
+    expect(help.stdout).toBe('');
+    const known = await runCli(['help', 'sales'], { env });
+    expect(known.code).toBe(0);
+    expect(known.stdout).toMatch(/^Usage: posdata sales/);
+  });
+
   it('a known command with --help still prints its help', async () => {
     const r = await runCli(['sales', '--help'], { env });
     expect(r.code).toBe(0);
