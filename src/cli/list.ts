@@ -16,7 +16,7 @@ import {
 import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { checkJsonValue, parseDomain, type QueryFlags } from '../query/build.js';
-import { RESOURCES, type ResourceName } from '../query/resources.js';
+import { COUNTED_STATES, RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { resolveTarget, type Staged, sameFile } from '../sink/atomic.js';
 import { type ConnectionOptions, openSession } from './connection.js';
@@ -285,6 +285,8 @@ export async function runList(
       tz: tzShown,
       preferred: o.fields ? [] : resource.tableColumns,
       sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+      // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
+      countedStates: name === 'sales' ? COUNTED_STATES : undefined,
       noun: name,
       toFile,
       names,

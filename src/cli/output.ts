@@ -86,6 +86,8 @@ export interface RenderContext {
   tz: string;
   preferred: string[];
   sumField?: string;
+  /** The states a table's total counts; rows of other states are named apart. */
+  countedStates?: string[];
   noun: string;
   toFile: boolean;
   names?: Record<string, Map<number, string>>;
@@ -122,6 +124,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         tz: c.tz,
         preferred: c.preferred,
         sumField: c.sumField,
+        countedStates: c.countedStates,
         noun: c.noun,
         names: c.names,
       });

@@ -11,11 +11,12 @@ import type { OdooClient } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
+import { COUNTED_STATES } from '../query/resources.js';
 import { roundAt } from '../render/normalize.js';
 import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
 import { type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
 
-export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
+export { COUNTED_STATES };
 
 /** The figures of every row, in the contract's order; `method:<name>` keys follow. */
 export const FIGURE_KEYS = [
