@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run demo`: starts the bundled sandbox on a free loopback port, logs in with a
 // throw-away config dir, shows the registers, the last ten sales and the latest
-// closures, writes sales.csv, and stops the sandbox.
+// closures, writes sales.csv in the system's temporary folder (posdata-demo/, never in
+// the checkout; each run replaces it) and says where, and stops the sandbox.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,8 +46,11 @@ try {
   await posdata(['sales', '--format', 'table', '--sort', 'date_order desc', '--limit', '10']);
   await posdata(['closures', '--format', 'table', '--sort', 'stop_at desc', '--limit', '5']);
   await posdata(['summary', '--date', 'yesterday', '--format', 'table']);
-  await posdata(['sales', '-o', 'sales.csv']);
-  process.stdout.write(`\nWrote sales.csv in ${process.cwd()}\n`);
+  const outDir = join(tmpdir(), 'posdata-demo');
+  mkdirSync(outDir, { recursive: true });
+  const csv = join(outDir, 'sales.csv');
+  await posdata(['sales', '-o', csv]);
+  process.stdout.write(`\nWrote every sale to ${csv} (outside the checkout; the next demo replaces it)\n`);
 } finally {
   await sandbox.close();
   rmSync(configDir, { recursive: true, force: true });

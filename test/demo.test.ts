@@ -1,19 +1,26 @@
 // The README's first command: `npm run demo` starts the sandbox, logs in with a throw-away
-// store, shows registers, the last sales and closures, yesterday's summary, and writes sales.csv.
+// store, shows registers, the last sales and closures, yesterday's summary, and writes sales.csv
+// outside the checkout (issue 22: it was left in it), saying where.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-it('the demo shows POS data and writes sales.csv', async () => {
+it('the demo shows POS data and writes sales.csv outside the checkout, saying where', async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'posdata-demo-test-'));
+  // The system's temporary folder, as the demo sees it.
+  const tmp = mkdtempSync(join(tmpdir(), 'posdata-demo-tmp-'));
   const script = fileURLToPath(new URL('../scripts/demo.js', import.meta.url));
   const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
     const child = spawn(process.execPath, [script], {
       cwd,
-      env: { ...process.env, POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-demo-cfg-')) },
+      env: {
+        ...process.env,
+        TMPDIR: tmp,
+        POSDATA_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'posdata-demo-cfg-')),
+      },
     });
     let out = '';
     child.stdout.on('data', (d) => {
@@ -28,7 +35,11 @@ it('the demo shows POS data and writes sales.csv', async () => {
   // yesterday's figures per register, with the totals row
   expect(out).toMatch(/\$ posdata summary --date yesterday/);
   expect(out).toMatch(/│ total +│ +\d+ │/);
-  const csv = readFileSync(join(cwd, 'sales.csv'), 'utf8');
-  expect(existsSync(join(cwd, 'sales.csv'))).toBe(true);
-  expect(csv.split('\n')[0]).toMatch(/^id,name,date_order/);
+  // Nothing is left where it ran (the checkout, for npm run demo).
+  expect(readdirSync(cwd)).toEqual([]);
+  const file = join(tmp, 'posdata-demo', 'sales.csv');
+  expect(out).toContain(`Wrote every sale to ${file} (outside the checkout; the next demo replaces it)`);
+  expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^id,name,date_order/);
+  rmSync(tmp, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
 }, 120_000);

@@ -1,8 +1,8 @@
 // login, logout, whoami, profiles.
 import { OdooClient } from '../core/client.js';
-import { AuthError, UsageError } from '../core/errors.js';
+import { AuthError, InterruptedError, UsageError } from '../core/errors.js';
 import { serverKey, showUrl } from '../core/http.js';
-import { redactor } from '../core/redact.js';
+import { redactor, say } from '../core/redact.js';
 import { ProfileStore } from '../store/profiles.js';
 import {
   type ConnectionOptions,
@@ -29,6 +29,11 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
+/**
+ * Asks for the secret on the terminal without echoing it. Ctrl-C there interrupts (exit
+ * 130), Ctrl-D (end of input) gives no password (exit 2); either way the cursor goes to the
+ * next line, so the shell's prompt does not land after the question.
+ */
 async function prompt(question: string): Promise<string> {
   const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
@@ -41,12 +46,31 @@ async function prompt(question: string): Promise<string> {
       asked = true;
     }
   };
-  return new Promise((resolve) => {
-    rl.question(question, (answer) => {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (done: () => void): void => {
+      if (settled) return;
+      settled = true;
       rl.close();
       process.stderr.write('\n');
-      resolve(answer);
-    });
+      done();
+    };
+    rl.on('SIGINT', () =>
+      settle(() =>
+        reject(new InterruptedError(say`interrupted at the password prompt`, say`nothing was stored`)),
+      ),
+    );
+    rl.on('close', () =>
+      settle(() =>
+        reject(
+          new UsageError(
+            say`no password given (end of input at the prompt)`,
+            say`type it at the prompt, pipe it with --password-stdin or set POSDATA_PASSWORD`,
+          ),
+        ),
+      ),
+    );
+    rl.question(question, (answer) => settle(() => resolve(answer)));
   });
 }
 
@@ -60,11 +84,11 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
   const user = o.user ?? env.POSDATA_USER ?? prev.login;
   if (!url)
     throw new UsageError(
-      'login needs --url',
-      'posdata login --url https://shop.example.com --db DB --user LOGIN',
+      say`login needs --url`,
+      say`posdata login --url https://shop.example.com --db DB --user LOGIN`,
     );
-  if (!db) throw new UsageError('login needs --db', 'give the Odoo database name with --db');
-  if (!user) throw new UsageError('login needs --user', 'give the Odoo login with --user');
+  if (!db) throw new UsageError(say`login needs --db`, say`give the Odoo database name with --db`);
+  if (!user) throw new UsageError(say`login needs --user`, say`give the Odoo login with --user`);
   let secret: string | undefined;
   if (o.passwordStdin) secret = await readStdin();
   else if (o.passwordFile) {
@@ -73,15 +97,16 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
       secret = readFileSync(o.passwordFile, 'utf8').replace(/\r?\n$/, '');
     } catch {
       throw new UsageError(
-        `cannot read the password file ${o.passwordFile}`,
-        'check the path and its permissions',
+        say`cannot read the password file ${o.passwordFile}`,
+        say`check the path and its permissions`,
       );
     }
   } else if (env.POSDATA_PASSWORD) secret = env.POSDATA_PASSWORD;
   else if (process.stdin.isTTY && process.stderr.isTTY)
     secret = await prompt(`Password or API key for ${user}@${url.host}: `);
-  else throw new UsageError('no password given', 'pipe it with --password-stdin or set POSDATA_PASSWORD');
-  if (!secret) throw new UsageError('the password is empty', 'give the password or API key');
+  else
+    throw new UsageError(say`no password given`, say`pipe it with --password-stdin or set POSDATA_PASSWORD`);
+  if (!secret) throw new UsageError(say`the password is empty`, say`give the password or API key`);
   redactor.add(secret);
 
   const protocol = await negotiateProtocol(o.protocol, url, o, db, user, secret);
@@ -92,21 +117,35 @@ export async function login(o: LoginOptions, io: IO): Promise<void> {
     const uid = await client.authenticate();
     const v = await client.version();
     const tz = await client.userZone();
-    store.set(name, {
-      url: url.href,
-      db,
-      login: user,
-      secret: o.storePassword === false ? undefined : secret,
-      uid,
-      tz,
-      serverVersion: v.server_version,
-      protocol,
-      caFile: o.caFile ? (await import('node:path')).resolve(o.caFile) : undefined,
-      loggedInAt: new Date().toISOString(),
-    });
+    // Logging in to another profile never moves the default away from a profile that
+    // exists: only a profile stored where there is no default yet (the first) becomes it.
+    const before = store.defaultName();
+    const becomesDefault = name !== before && !store.get(before);
+    store.set(
+      name,
+      {
+        url: url.href,
+        db,
+        login: user,
+        secret: o.storePassword === false ? undefined : secret,
+        uid,
+        tz,
+        serverVersion: v.server_version,
+        protocol,
+        caFile: o.caFile ? (await import('node:path')).resolve(o.caFile) : undefined,
+        loggedInAt: new Date().toISOString(),
+      },
+      becomesDefault,
+    );
     if (!o.quiet) {
+      const which =
+        name === before
+          ? ''
+          : becomesDefault
+            ? ' (now the default)'
+            : ` (the default stays ${before}: use --profile ${name}, or posdata profiles --use ${name})`;
       io.err(
-        `posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${protocol}; profile ${name}${o.storePassword === false ? ' (secret not stored: set POSDATA_PASSWORD)' : ''}`,
+        `posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${protocol}; profile ${name}${which}${o.storePassword === false ? ' (secret not stored: set POSDATA_PASSWORD)' : ''}`,
       );
     }
   } finally {
@@ -121,7 +160,7 @@ export async function logout(
   const store = await ProfileStore.open();
   const name = store.currentName(o.profile);
   const done = o.remove ? store.remove(name) : store.forget(name);
-  if (!done) throw new AuthError(`no profile named ${name}`, 'list them with posdata profiles');
+  if (!done) throw new AuthError(say`no profile named ${name}`, say`list them with posdata profiles`);
   if (!o.quiet) io.err(`posdata: ${o.remove ? 'removed' : 'logged out of'} profile ${name}`);
 }
 
@@ -164,14 +203,14 @@ export async function profiles(o: { use?: string; remove?: string; quiet?: boole
   const store = await ProfileStore.open();
   if (o.use) {
     if (!store.get(o.use))
-      throw new UsageError(`no profile named ${o.use}`, 'list them with posdata profiles');
+      throw new UsageError(say`no profile named ${o.use}`, say`list them with posdata profiles`);
     store.use(o.use);
     if (!o.quiet) io.err(`posdata: profile ${o.use} is now the default`);
     return;
   }
   if (o.remove) {
     if (!store.remove(o.remove))
-      throw new UsageError(`no profile named ${o.remove}`, 'list them with posdata profiles');
+      throw new UsageError(say`no profile named ${o.remove}`, say`list them with posdata profiles`);
     if (!o.quiet) io.err(`posdata: removed profile ${o.remove}`);
     return;
   }

@@ -5,7 +5,8 @@ import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { Http, hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/http.js';
 import { JsonRpcTransport } from '../core/jsonrpc.js';
-import { redactor } from '../core/redact.js';
+import type { RateLimiter } from '../core/ratelimit.js';
+import { own, redactor, say } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { type Profile, ProfileStore } from '../store/profiles.js';
 import type { IO } from './io.js';
@@ -38,6 +39,8 @@ export interface Session {
   profile: Profile;
   url: URL;
   protocol: Protocol;
+  /** The limit on requests (--rate): progress says when it holds them back. */
+  limiter: RateLimiter;
 }
 
 export { destroyAll } from './live.js';
@@ -122,8 +125,8 @@ export function resolveServerUrl(
   ] as const) {
     if (value !== undefined && hasUserinfo(value)) {
       throw new UsageError(
-        `the URL in ${from} (${showUrl(value)}) carries a user name or password, which posdata never sends`,
-        'give the URL without user:password@, and the secret with --password-stdin or POSDATA_PASSWORD (change that password if it was shared)',
+        say`the URL in ${from} (${showUrl(value)}) carries a user name or password, which posdata never sends`,
+        say`give the URL without user:password@, and the secret with --password-stdin or POSDATA_PASSWORD (change that password if it was shared)`,
       );
     }
   }
@@ -141,8 +144,8 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
   const login = o.user ?? env.POSDATA_USER ?? profile.login;
   if (!url || !db || !login) {
     throw new AuthError(
-      `not logged in${o.profile || env.POSDATA_PROFILE ? ` (profile ${profileName})` : ''}`,
-      'run posdata login --url URL --db DB --user LOGIN',
+      say`not logged in${o.profile || env.POSDATA_PROFILE ? say` (profile ${profileName})` : ''}`,
+      say`run posdata login --url URL --db DB --user LOGIN`,
     );
   }
   // The stored secret belongs to the server, database and login it was stored with: another
@@ -158,13 +161,13 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
   if (!secret) {
     if (profile.secret) {
       throw new AuthError(
-        `the stored secret of profile ${profileName} is for ${profile.login} on ${serverKey(profile.url) ?? '?'} (database ${profile.db}), not for ${login} on ${serverKey(url)} (database ${db})`,
-        'set POSDATA_PASSWORD for this target, or run posdata login with it',
+        say`the stored secret of profile ${profileName} is for ${profile.login} on ${serverKey(profile.url) ?? own('?')} (database ${profile.db}), not for ${login} on ${serverKey(url)} (database ${db})`,
+        say`set POSDATA_PASSWORD for this target, or run posdata login with it`,
       );
     }
     throw new AuthError(
-      `no password or API key for ${login} (profile ${profileName})`,
-      'run posdata login, or set POSDATA_PASSWORD',
+      say`no password or API key for ${login} (profile ${profileName})`,
+      say`run posdata login, or set POSDATA_PASSWORD`,
     );
   }
   // The CA given at login stays with the profile (an on-premise server keeps its CA).
@@ -183,14 +186,14 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
     context: o.odooContext,
   });
   liveClients.add(client);
-  return { client, store, profileName, profile, url, protocol };
+  return { client, store, profileName, profile, url, protocol, limiter: http.limiter };
 }
 
 export function parseProtocol(v: string | undefined): 'auto' | Protocol | undefined {
   if (v === undefined) return undefined;
   if (v === 'auto' || v === 'jsonrpc' || v === 'json2') return v;
   throw new UsageError(
-    `--protocol '${v}' is not auto, jsonrpc or json2`,
-    'use --protocol auto|jsonrpc|json2',
+    say`--protocol '${v}' is not auto, jsonrpc or json2`,
+    say`use --protocol auto|jsonrpc|json2`,
   );
 }

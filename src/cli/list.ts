@@ -1,6 +1,7 @@
 // The list commands (configs, sales, lines, refunds, cancellations, closures, payments,
 // products): flags → query → pages → renderer → sink, with checkpoints and progress.
 import { NotFoundError, UsageError } from '../core/errors.js';
+import { nameList, own, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import {
   type Checkpoint,
@@ -15,7 +16,7 @@ import {
 import { afterRecords } from '../export/memory.js';
 import { normalizerFor, prepare, streamRows } from '../export/stream.js';
 import { checkJsonValue, parseDomain, type QueryFlags } from '../query/build.js';
-import { RESOURCES, type ResourceName } from '../query/resources.js';
+import { COUNTED_STATES, RESOURCES, type ResourceName } from '../query/resources.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { resolveTarget, type Staged, sameFile } from '../sink/atomic.js';
 import { type ConnectionOptions, openSession } from './connection.js';
@@ -63,30 +64,30 @@ export function contextFrom(o: ListOptions): Record<string, unknown> | undefined
       v = JSON.parse(o.context);
     } catch {
       throw new UsageError(
-        '--context is not JSON',
-        'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
+        say`--context is not JSON`,
+        say`write it as a JSON object, e.g. --context '{"lang": "fr_BE"}'`,
       );
     }
     checkJsonValue(v, '--context', 'a flat JSON object, e.g. --context \'{"lang": "fr_BE"}\'');
     if (v === null || typeof v !== 'object' || Array.isArray(v)) {
       throw new UsageError(
-        '--context is not a JSON object',
-        'write it as a JSON object, e.g. --context \'{"lang": "fr_BE"}\'',
+        say`--context is not a JSON object`,
+        say`write it as a JSON object, e.g. --context '{"lang": "fr_BE"}'`,
       );
     }
     ctx = { ...(v as Record<string, unknown>) };
   }
   if (o.lang !== undefined) {
     if (!/^[a-z]{2,3}(_[A-Z]{2})?(@\w+)?$/.test(o.lang))
-      throw new UsageError(`--lang '${o.lang}' is not a language code`, 'use e.g. en_US or fr_BE');
+      throw new UsageError(say`--lang '${o.lang}' is not a language code`, say`use e.g. en_US or fr_BE`);
     ctx.lang = o.lang;
   }
   if (o.company !== undefined) {
     const ids = list(o.company).map(Number);
     if (ids.length === 0 || ids.some((n) => !Number.isSafeInteger(n) || n < 1)) {
       throw new UsageError(
-        `--company '${o.company}' is not a list of company ids`,
-        'use e.g. --company 1 or --company 1,3',
+        say`--company '${o.company}' is not a list of company ids`,
+        say`use e.g. --company 1 or --company 1,3`,
       );
     }
     ctx.allowed_company_ids = ids;
@@ -107,22 +108,27 @@ export async function runList(
   if (o.tz) checkZone(o.tz);
   if (o.checkpoint && !resource.checkpoint) {
     throw new UsageError(
-      `--checkpoint does not apply to ${name}`,
-      'use it with sales, refunds, cancellations, closures or payments',
+      say`--checkpoint does not apply to ${own(name)}`,
+      say`use it with sales, refunds, cancellations, closures or payments`,
     );
   }
-  if (o.checkpoint && o.sort) throw new UsageError('--checkpoint exports in write_date order', 'drop --sort');
+  if (o.checkpoint && o.sort)
+    throw new UsageError(say`--checkpoint exports in write_date order`, say`drop --sort`);
   if (o.overlap !== undefined && o.overlap > MAX_OVERLAP)
-    throw new UsageError(`--overlap ${o.overlap} is longer than a century`, 'give it in seconds, e.g. 300');
-  if (o.full && !o.checkpoint) throw new UsageError('--full goes with --checkpoint', 'add --checkpoint FILE');
+    throw new UsageError(
+      say`--overlap ${o.overlap} is longer than a century`,
+      say`give it in seconds, e.g. 300`,
+    );
+  if (o.full && !o.checkpoint)
+    throw new UsageError(say`--full goes with --checkpoint`, say`add --checkpoint FILE`);
   if (o.withPayments && name !== 'sales')
-    throw new UsageError('--with-payments applies to sales', 'use posdata payments');
+    throw new UsageError(say`--with-payments applies to sales`, say`use posdata payments`);
   let orderId: number | undefined;
   if (name === 'lines') {
     if (!arg || !/^\d+$/.test(arg) || Number(arg) < 1) {
       throw new UsageError(
-        `'${arg ?? ''}' is not an order id`,
-        'give the numeric id of a sales ticket: posdata lines 42',
+        say`'${arg ?? ''}' is not an order id`,
+        say`give the numeric id of a sales ticket: posdata lines 42`,
       );
     }
     orderId = Number(arg);
@@ -133,8 +139,8 @@ export async function runList(
   const cpPath = o.checkpoint ? resolveTarget(o.checkpoint, '--checkpoint') : undefined;
   if (outPath && cpPath && sameFile(outPath, cpPath)) {
     throw new UsageError(
-      `--checkpoint and -o are the same file (${o.output}); the checkpoint would overwrite the export`,
-      'give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt',
+      say`--checkpoint and -o are the same file (${o.output}); the checkpoint would overwrite the export`,
+      say`give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt`,
     );
   }
   if (cpPath && !o.dryRun && !o.count) lockCheckpoint(cpPath);
@@ -159,14 +165,17 @@ export async function runList(
   };
   if (o.fields !== undefined && flags.fields?.length === 0) {
     const f = await client.fieldsGet(resource.model);
-    throw new UsageError('--fields is empty', `valid fields: ${Object.keys(f).sort().join(', ')}`);
+    throw new UsageError(say`--fields is empty`, say`valid fields: ${nameList(Object.keys(f).sort())}`);
   }
   const fixed: Domain = orderId !== undefined ? [['order_id', '=', orderId]] : [];
   const prepared = await prepare(client, resource, flags, { fixed, withPayments: o.withPayments });
   if (orderId !== undefined) {
     const found = await client.read('pos.order', [orderId], ['name']);
     if (found.length === 0)
-      throw new NotFoundError(`sales ticket ${orderId} does not exist`, 'list ticket ids with posdata sales');
+      throw new NotFoundError(
+        say`sales ticket ${orderId} does not exist`,
+        say`list ticket ids with posdata sales`,
+      );
   }
 
   // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
@@ -186,8 +195,8 @@ export async function runList(
   const server = `${session.url.href}|${client.db}`;
   if (cp && ((cp.query !== hash && cp.query !== legacyHash) || cp.server !== server)) {
     throw new UsageError(
-      `checkpoint ${o.checkpoint} was made for another query or server`,
-      'use a checkpoint file per query, or --full to start it again',
+      say`checkpoint ${o.checkpoint} was made for another query or server`,
+      say`use a checkpoint file per query, or --full to start it again`,
     );
   }
   const overlap = o.overlap ?? 300;
@@ -233,6 +242,7 @@ export async function runList(
   const sink = await openSink(outPath ?? o.output);
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
+  progress.watch(session.limiter);
   let count = 0;
   let staged: Staged | undefined;
   /** What the checkpoint says after this run. */
@@ -275,6 +285,8 @@ export async function runList(
       tz: tzShown,
       preferred: o.fields ? [] : resource.tableColumns,
       sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+      // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
+      countedStates: name === 'sales' ? COUNTED_STATES : undefined,
       noun: name,
       toFile,
       names,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, PosdataError, UsageError } from '../core/errors.js';
-import { redactor } from '../core/redact.js';
+import { redactor, say, stackSaid } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
@@ -171,7 +171,9 @@ function build(only?: string): Command {
           'posdata login --url https://shop.example.com --db shop --user integration',
           'printf %s "$ODOO_KEY" | posdata login --url https://shop.example.com --db shop --user integration --password-stdin',
           'posdata login --profile staging --url https://staging.example.com --db shop --user admin',
-        ]),
+        ]) +
+          '\nThe first profile stored becomes the default; logging in to another profile (--profile) leaves the\n' +
+          'default as it is: use that one with --profile NAME, or make it the default with posdata profiles --use NAME.\n',
       )
       .action(async (opts) => (await import('./auth.js')).login(opts, makeIO(opts)));
 
@@ -352,8 +354,8 @@ function build(only?: string): Command {
       .action(async (opts) => {
         if (opts.jsonrpc === false && opts.odooVersion !== '19')
           throw new UsageError(
-            '--no-jsonrpc needs --odoo-version 19',
-            'Odoo 17 has no JSON-2 to fall back on',
+            say`--no-jsonrpc needs --odoo-version 19`,
+            say`Odoo 17 has no JSON-2 to fall back on`,
           );
         const { runSandboxCommand, SandboxOptionError } = await import('../sandbox/index.js');
         const run = runSandboxCommand({
@@ -370,16 +372,19 @@ function build(only?: string): Command {
         });
         // The sandbox shares no code with the client: its refusals become usage errors here.
         await run.catch((err: NodeJS.ErrnoException) => {
-          if (err instanceof SandboxOptionError) throw new UsageError(err.message, err.hint);
+          if (err instanceof SandboxOptionError) throw new UsageError(say`${err.message}`, say`${err.hint}`);
           if (err.code === 'EADDRINUSE')
             throw new UsageError(
-              `port ${opts.port} on ${opts.host} is already in use`,
-              'choose another with --port (0 = any free port)',
+              say`port ${opts.port} on ${opts.host} is already in use`,
+              say`choose another with --port (0 = any free port)`,
             );
           if (err.code === 'EACCES')
-            throw new UsageError(`not allowed to listen on port ${opts.port}`, 'use a port above 1023');
+            throw new UsageError(say`not allowed to listen on port ${opts.port}`, say`use a port above 1023`);
           if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
-            throw new UsageError(`cannot listen on ${opts.host}: no such local address`, 'check --host');
+            throw new UsageError(
+              say`cannot listen on ${opts.host}: no such local address`,
+              say`check --host`,
+            );
           throw err;
         });
       });
@@ -413,18 +418,21 @@ function build(only?: string): Command {
   return program;
 }
 
+/**
+ * The one line of an error, its secret masked where it stands in a value (err.line); the
+ * words of posdata around the values are never masked.
+ */
 function fail(err: unknown, debug: boolean): number {
   if (err instanceof PosdataError) {
-    process.stderr.write(`posdata: ${redactor.text(err.line())}\n`);
-    if (debug && err.cause)
-      process.stderr.write(`${redactor.text(String((err.cause as Error).stack ?? err.cause))}\n`);
+    process.stderr.write(`posdata: ${err.line(redactor)}\n`);
+    if (debug && err.cause) process.stderr.write(`${redactor.said(stackSaid(err.cause))}\n`);
     return err.exitCode;
   }
   const e = err as Error;
   process.stderr.write(
-    `posdata: internal error: ${redactor.text(e?.message ?? String(err))}; please report it (run with --debug for details)\n`,
+    `${redactor.said(say`posdata: internal error: ${e?.message ?? String(err)}; please report it (run with --debug for details)`)}\n`,
   );
-  if (debug) process.stderr.write(`${redactor.text(e?.stack ?? '')}\n`);
+  if (debug) process.stderr.write(`${redactor.said(stackSaid(err))}\n`);
   return EXIT.internal;
 }
 
@@ -447,9 +455,12 @@ export async function main(argv: string[]): Promise<void> {
     build().outputHelp();
     return;
   }
-  // `posdata salez --help` would print the root help with exit 0, as if all were well.
-  if (first !== undefined && command === undefined && first !== 'help') {
-    process.exitCode = fail(new UsageError(`unknown command '${first}'`, 'see posdata --help'), debug);
+  // `posdata salez --help` would print the root help with exit 0, as if all were well, and
+  // `posdata help salez` nothing at all.
+  const asked =
+    first === 'help' ? argv.slice(argv.indexOf('help') + 1).find((a) => !a.startsWith('-')) : first;
+  if (asked !== undefined && asked !== 'help' && !COMMANDS.includes(asked)) {
+    process.exitCode = fail(new UsageError(say`unknown command '${asked}'`, say`see posdata --help`), debug);
     setTimeout(() => process.exit(process.exitCode), 50).unref();
     return;
   }
@@ -476,7 +487,7 @@ export async function main(argv: string[]): Promise<void> {
         code = EXIT.ok;
       } else {
         const msg = err.message.replace(/^error:\s*/, '').split('\n')[0];
-        code = fail(new UsageError(msg, 'see posdata --help'), debug);
+        code = fail(new UsageError(say`${msg}`, say`see posdata --help`), debug);
       }
     } else if ((err as Error)?.constructor?.name === 'PipeClosed') {
       code = EXIT.ok;
@@ -487,7 +498,7 @@ export async function main(argv: string[]): Promise<void> {
   if (code === EXIT.ok && stdoutError) {
     const { fileError } = await import('../sink/fserror.js');
     code = fail(
-      fileError('standard output', stdoutError, 'free some space or write elsewhere (-o FILE)'),
+      fileError(say`standard output`, stdoutError, say`free some space or write elsewhere (-o FILE)`),
       debug,
     );
   }

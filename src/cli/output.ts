@@ -2,6 +2,7 @@
 // format taken from -o's extension when --format is absent, no Parquet onto a terminal.
 import { extname } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
 import { CsvRenderer, type Format, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
 import type { Normalizer } from '../render/normalize.js';
@@ -16,8 +17,8 @@ export function chooseFormat(format: string | undefined, output: string | undefi
   const chosen = pick(format, output, io);
   if (chosen === 'parquet' && (output === undefined || output === '-') && io.stdoutTTY) {
     throw new UsageError(
-      'Parquet is binary and standard output is a terminal',
-      'write it to a file with -o FILE.parquet, or pipe it',
+      say`Parquet is binary and standard output is a terminal`,
+      say`write it to a file with -o FILE.parquet, or pipe it`,
     );
   }
   return chosen;
@@ -27,8 +28,8 @@ function pick(format: string | undefined, output: string | undefined, io: IO): F
   if (format !== undefined) {
     if (!FORMATS.includes(format as Format)) {
       throw new UsageError(
-        `--format '${format}' is not one of ${FORMATS.join(', ')}`,
-        `use --format ${FORMATS.join('|')}`,
+        say`--format '${format}' is not one of ${own(FORMATS.join(', '))}`,
+        say`use --format ${own(FORMATS.join('|'))}`,
       );
     }
     return format as Format;
@@ -55,12 +56,15 @@ export function checkOutput(o: {
 }): string | undefined {
   if (o.decimal !== undefined && o.decimal !== '.' && o.decimal !== ',') {
     throw new UsageError(
-      `--decimal '${o.decimal}' is not '.' or ','`,
-      "use --decimal ',' with --delimiter ';'",
+      say`--decimal '${o.decimal}' is not '.' or ','`,
+      say`use --decimal ',' with --delimiter ';'`,
     );
   }
   if (o.decimal === ',' && (o.delimiter ?? ',') === ',') {
-    throw new UsageError("--decimal ',' needs another --delimiter", "use --delimiter ';' with --decimal ','");
+    throw new UsageError(
+      say`--decimal ',' needs another --delimiter`,
+      say`use --delimiter ';' with --decimal ','`,
+    );
   }
   return o.output !== undefined && o.output !== '-' ? resolveTarget(o.output) : undefined;
 }
@@ -82,6 +86,8 @@ export interface RenderContext {
   tz: string;
   preferred: string[];
   sumField?: string;
+  /** The states a table's total counts; rows of other states are named apart. */
+  countedStates?: string[];
   noun: string;
   toFile: boolean;
   names?: Record<string, Map<number, string>>;
@@ -118,6 +124,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         tz: c.tz,
         preferred: c.preferred,
         sumField: c.sumField,
+        countedStates: c.countedStates,
         noun: c.noun,
         names: c.names,
       });

@@ -1,17 +1,21 @@
 // Parsing of flag values: one clear usage error per bad value.
 import { UsageError } from '../core/errors.js';
 import { MIN_RATE } from '../core/ratelimit.js';
+import { own, say } from '../core/redact.js';
 
 export function positiveInt(flag: string, min = 1) {
   return (raw: string): number => {
     if (!/^\d+$/.test(raw.trim()))
       throw new UsageError(
-        `${flag} '${raw}' is not a whole number`,
-        `give ${flag} a number of at least ${min}`,
+        say`${own(flag)} '${raw}' is not a whole number`,
+        say`give ${own(flag)} a number of at least ${min}`,
       );
     const n = Number(raw);
     if (!Number.isSafeInteger(n) || n < min)
-      throw new UsageError(`${flag} '${raw}' is out of range`, `give ${flag} a number of at least ${min}`);
+      throw new UsageError(
+        say`${own(flag)} '${raw}' is out of range`,
+        say`give ${own(flag)} a number of at least ${min}`,
+      );
     return n;
   };
 }
@@ -20,7 +24,10 @@ export function number(flag: string, min = 0) {
   return (raw: string): number => {
     const n = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(n) || n < min) {
-      throw new UsageError(`${flag} '${raw}' is not a number of at least ${min}`, `give ${flag} a number`);
+      throw new UsageError(
+        say`${own(flag)} '${raw}' is not a number of at least ${min}`,
+        say`give ${own(flag)} a number`,
+      );
     }
     return n;
   };
@@ -33,8 +40,8 @@ export function rate(flag: string) {
     const n = parse(raw);
     if (n > 0 && n < MIN_RATE) {
       throw new UsageError(
-        `${flag} '${raw}' is too slow to wait for (below ${MIN_RATE}, one request every 1000 minutes)`,
-        `give ${flag} 0 for no limit, or at least ${MIN_RATE}`,
+        say`${own(flag)} '${raw}' is too slow to wait for (below ${MIN_RATE}, one request every 1000 minutes)`,
+        say`give ${own(flag)} 0 for no limit, or at least ${MIN_RATE}`,
       );
     }
     return n;
@@ -66,14 +73,14 @@ export function byteSize(flag: string) {
     const n = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : Number.NaN;
     if (!(n >= 1)) {
       throw new UsageError(
-        `${flag} '${raw}' is not a size`,
-        `give ${flag} bytes or a size with a unit, e.g. 64MiB, 500MB, 1GiB`,
+        say`${own(flag)} '${raw}' is not a size`,
+        say`give ${own(flag)} bytes or a size with a unit, e.g. 64MiB, 500MB, 1GiB`,
       );
     }
     if (n > MAX_REPLY_LIMIT) {
       throw new UsageError(
-        `${flag} '${raw}' is above ${MAX_REPLY_LIMIT / 1024 ** 2} MiB, the most a reply can be read as text`,
-        `give ${flag} at most 500MiB; ask for less with --page-size or --fields`,
+        say`${own(flag)} '${raw}' is above ${MAX_REPLY_LIMIT / 1024 ** 2} MiB, the most a reply can be read as text`,
+        say`give ${own(flag)} at most 500MiB; ask for less with --page-size or --fields`,
       );
     }
     return n;
@@ -86,8 +93,8 @@ export function port(flag: string) {
     const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
     if (!(n >= 0 && n <= 65535))
       throw new UsageError(
-        `${flag} '${raw}' is not a port`,
-        `give ${flag} a number from 1 to 65535 (0 = any free port)`,
+        say`${own(flag)} '${raw}' is not a port`,
+        say`give ${own(flag)} a number from 1 to 65535 (0 = any free port)`,
       );
     return n;
   };
@@ -97,11 +104,11 @@ export function port(flag: string) {
 export function delimiter(flag: string) {
   return (raw: string): string => {
     if ([...raw].length !== 1)
-      throw new UsageError(`${flag} '${raw}' is not one character`, `use e.g. ${flag} ";"`);
+      throw new UsageError(say`${own(flag)} '${raw}' is not one character`, say`use e.g. ${own(flag)} ";"`);
     if (raw === '"' || raw === '\n' || raw === '\r')
       throw new UsageError(
-        `${flag} ${JSON.stringify(raw)} cannot separate CSV cells: it quotes or ends them`,
-        `use e.g. ${flag} ";" or ${flag} "|"`,
+        say`${own(flag)} ${JSON.stringify(raw)} cannot separate CSV cells: it quotes or ends them`,
+        say`use e.g. ${own(flag)} ";" or ${own(flag)} "|"`,
       );
     return raw;
   };

@@ -1,7 +1,7 @@
 // The Odoo client: the ORM calls posdata uses, on top of a transport, with --debug traces
 // (secret masked) and streaming reads. No terminal knowledge here.
-import { isTransient, ProtocolError } from './errors.js';
-import { redactor } from './redact.js';
+import { isTransient, PosdataError, ProtocolError } from './errors.js';
+import { jsonSaid, MASK, own, redactor, type Said, say } from './redact.js';
 import type { Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
 
@@ -50,8 +50,8 @@ function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
 
 function badReply(model: string, method: string, why: string): ProtocolError {
   return new ProtocolError(
-    `the server's reply to ${model}.${method} is not what was asked (${why})`,
-    'check that --url points at Odoo itself; nothing was written and no checkpoint moved',
+    say`the server's reply to ${own(model)}.${own(method)} is not what was asked (${why})`,
+    say`check that --url points at Odoo itself; nothing was written and no checkpoint moved`,
   );
 }
 
@@ -173,16 +173,17 @@ export class OdooClient {
     return new Date(there !== undefined ? Math.min(here, there) : here);
   }
 
-  private trace(line: string): void {
-    if (this.opts.trace) this.opts.trace(redactor.text(line));
+  /** A --debug line: the values in its holes masked, posdata's words and Odoo's names as they are. */
+  private trace(line: Said): void {
+    if (this.opts.trace) this.opts.trace(redactor.said(line));
   }
 
   async version(): Promise<ServerVersion> {
     if (!this.versionCache) {
       const t = Date.now();
-      this.trace(`→ ${this.transport.protocol} common.version`);
+      this.trace(say`→ ${own(this.transport.protocol)} common.version`);
       this.versionCache = await this.transport.version();
-      this.trace(`← ${this.versionCache.server_version} (${Date.now() - t} ms)`);
+      this.trace(say`← ${this.versionCache.server_version} (${Date.now() - t} ms)`);
     }
     return this.versionCache;
   }
@@ -191,10 +192,10 @@ export class OdooClient {
   async authenticate(): Promise<number> {
     const t = Date.now();
     this.trace(
-      `→ ${this.transport.protocol} common.authenticate ["${this.creds.db}", "${this.creds.login}", "***", {}]`,
+      say`→ ${own(this.transport.protocol)} common.authenticate ${jsonSaid([this.creds.db, this.creds.login, MASK, {}])}`,
     );
     const uid = await this.transport.authenticate(this.creds);
-    this.trace(`← uid ${uid} (${Date.now() - t} ms)`);
+    this.trace(say`← uid ${uid} (${Date.now() - t} ms)`);
     this.uidValue = uid;
     return uid;
   }
@@ -234,24 +235,26 @@ export class OdooClient {
       const t = Date.now();
       if (this.opts.trace) {
         const call = this.transport.describeCall(this.creds, uid, model, method, args, kw);
-        this.trace(`→ ${this.transport.protocol} ${model}.${method} ${call}`);
+        this.trace(say`→ ${own(this.transport.protocol)} ${own(model)}.${own(method)} ${call}`);
       }
       try {
         const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
         if (this.opts.trace) {
           const size = Array.isArray(result)
-            ? `${result.length} records`
-            : JSON.stringify(result)?.slice(0, 80);
-          this.trace(`← ${size} (${Date.now() - t} ms)`);
+            ? say`${result.length} records`
+            : say`${JSON.stringify(result)?.slice(0, 80)}`;
+          this.trace(say`← ${size} (${Date.now() - t} ms)`);
         }
         return result;
       } catch (err) {
-        this.trace(`← error (${Date.now() - t} ms): ${(err as Error).message}`);
+        this.trace(
+          say`← error (${Date.now() - t} ms): ${err instanceof PosdataError ? err.said : (err as Error)?.message}`,
+        );
         // undici already retried statuses and connection errors; a body cut short after
         // the headers arrived, or a garbled reply, is retried here.
         if (attempt >= tries || !(err instanceof ProtocolError) || !isTransient(err)) throw err;
         const wait = Math.min(500 * 2 ** (attempt - 1), 10_000) * (0.5 + Math.random() / 2);
-        this.trace(`  retrying in ${Math.round(wait)} ms`);
+        this.trace(say`  retrying in ${Math.round(wait)} ms`);
         await new Promise((r) => setTimeout(r, wait));
       }
     }

@@ -1,5 +1,8 @@
 // One error class per exit code of the contract. Every message is one line that says
-// what happened and what to do next: `posdata: <what>; <what to do>`.
+// what happened and what to do next: `posdata: <what>; <what to do>`. Both are Said
+// (redact.ts): posdata's words with the values from outside in holes, so that printing one
+// masks a secret in the values and never in posdata's own words.
+import { type Redactor, redactor, type Said } from './redact.js';
 
 export const EXIT = {
   ok: 0,
@@ -17,19 +20,28 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 export abstract class PosdataError extends Error {
   abstract readonly exitCode: ExitCode;
+  /** What happened; `message` is its text unmasked, for matching only. */
+  readonly said: Said;
   /** What the user should do next; joined to the message with "; ". */
-  readonly hint: string | undefined;
-  constructor(message: string, hint?: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly hint: Said | undefined;
+  constructor(message: Said, hint?: Said, options?: { cause?: unknown }) {
+    super(String(message), options);
+    this.said = message;
     this.hint = hint;
     this.name = new.target.name;
   }
-  /** The single line printed on stderr (without the `posdata: ` prefix). */
-  line(): string {
-    const what = this.message.replace(/\s*\n\s*/g, ' ').trim();
+  /**
+   * The single line printed (without the `posdata: ` prefix), the secrets `mask` holds
+   * masked in its values: the process's own by default, a serve user's in a problem document.
+   */
+  line(mask: Redactor = redactor): string {
+    const what = mask
+      .said(this.said)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
+    if (!this.hint) return what;
     // Odoo's messages end in a full stop; "records.; ask …" reads badly.
-    if (this.hint) return `${what.replace(/[.;:,\s]+$/, '')}; ${this.hint}`;
-    return this.hint ? `${what}; ${this.hint}` : what;
+    return `${what.replace(/[.;:,\s]+$/, '')}; ${mask.said(this.hint)}`;
   }
 }
 
@@ -54,7 +66,7 @@ export class ServerError extends PosdataError {
   /** Odoo's exception name, e.g. `odoo.exceptions.AccessError`. */
   readonly odooName: string;
   readonly status: number | undefined;
-  constructor(odooName: string, message: string, hint?: string, status?: number) {
+  constructor(odooName: string, message: Said, hint?: Said, status?: number) {
     super(message, hint);
     this.odooName = odooName;
     this.status = status;
@@ -66,7 +78,7 @@ export class ConnectionError extends PosdataError {
   readonly exitCode = EXIT.connection;
   /** Worth another try (timeouts, resets, 502/503/504/429). */
   readonly transient: boolean;
-  constructor(message: string, hint?: string, options?: { cause?: unknown; transient?: boolean }) {
+  constructor(message: Said, hint?: Said, options?: { cause?: unknown; transient?: boolean }) {
     super(message, hint, options);
     this.transient = options?.transient ?? false;
   }
@@ -76,7 +88,7 @@ export class ConnectionError extends PosdataError {
 export class ProtocolError extends PosdataError {
   readonly exitCode = EXIT.connection;
   readonly transient: boolean;
-  constructor(message: string, hint?: string, options?: { cause?: unknown; transient?: boolean }) {
+  constructor(message: Said, hint?: Said, options?: { cause?: unknown; transient?: boolean }) {
     super(message, hint, options);
     this.transient = options?.transient ?? false;
   }

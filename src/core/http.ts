@@ -12,6 +12,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import { ConnectionError, ProtocolError, UsageError } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
+import { say } from './redact.js';
 import { Agent, retryInterceptor } from './undici.js';
 
 // undici parses HTTP with llhttp compiled to WebAssembly, at the first request. V8's
@@ -184,20 +185,20 @@ export function parseServerUrl(raw: string, allowInsecureHttp = false): URL {
     url = new URL(raw);
   } catch {
     throw new UsageError(
-      `'${shown}' is not a URL`,
-      'give the Odoo address, e.g. --url https://shop.odoo.com',
+      say`'${shown}' is not a URL`,
+      say`give the Odoo address, e.g. --url https://shop.odoo.com`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(
-      `'${shown}' is not an http(s) URL`,
-      'give the Odoo address, e.g. --url https://shop.odoo.com',
+      say`'${shown}' is not an http(s) URL`,
+      say`give the Odoo address, e.g. --url https://shop.odoo.com`,
     );
   }
   if (url.protocol === 'http:' && !isLoopback(url.hostname) && !allowInsecureHttp) {
     throw new UsageError(
-      `refusing plain http to ${url.hostname}: the password would cross the network unencrypted`,
-      'use https, or --allow-insecure-http if you really must',
+      say`refusing plain http to ${url.hostname}: the password would cross the network unencrypted`,
+      say`use https, or --allow-insecure-http if you really must`,
     );
   }
   url.username = '';
@@ -262,7 +263,10 @@ export class Http {
       try {
         ca = readFileSync(opts.caFile, 'utf8');
       } catch {
-        throw new UsageError(`cannot read the CA file ${opts.caFile}`, 'give a PEM file with --ca-file');
+        throw new UsageError(
+          say`cannot read the CA file ${opts.caFile}`,
+          say`give a PEM file with --ca-file`,
+        );
       }
       connect.ca = [...rootCertificates, ca];
     }
@@ -400,20 +404,20 @@ export class Http {
           reject(
             tooLarge
               ? new ProtocolError(
-                  `the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
-                  'ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted',
+                  say`the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
+                  say`ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted`,
                 )
               : code === DEADLINE
                 ? new ConnectionError(
-                    `${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
-                    'try again later or raise --timeout',
+                    say`${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
+                    say`try again later or raise --timeout`,
                     { cause: err, transient: true },
                   )
                 : status === 0
                   ? connectionError(err, base)
                   : new ProtocolError(
-                      `the reply from ${base.host} was cut short (${err.message})`,
-                      'try again; if it persists, check the network or proxy between you and Odoo',
+                      say`the reply from ${base.host} was cut short (${err.message})`,
+                      say`try again; if it persists, check the network or proxy between you and Odoo`,
                       { cause: err, transient: true },
                     ),
           );
@@ -454,32 +458,36 @@ export function connectionError(err: unknown, base: URL): ConnectionError {
   const code = e.code ?? e.cause?.code ?? '';
   const host = base.host;
   if (e.name === 'AbortError')
-    return new ConnectionError('the request was aborted', undefined, { cause: err });
+    return new ConnectionError(say`the request was aborted`, undefined, { cause: err });
   switch (code) {
     case 'ECONNREFUSED':
-      return new ConnectionError(`connection to ${host} refused`, 'is Odoo running at that address?', {
+      return new ConnectionError(say`connection to ${host} refused`, say`is Odoo running at that address?`, {
         cause: err,
         transient: true,
       });
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new ConnectionError(`cannot resolve ${base.hostname}`, 'check the --url host name', {
+      return new ConnectionError(say`cannot resolve ${base.hostname}`, say`check the --url host name`, {
         cause: err,
       });
     case 'UND_ERR_CONNECT_TIMEOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
     case 'ETIMEDOUT':
-      return new ConnectionError(`${host} did not answer in time`, 'try again later or raise --timeout', {
-        cause: err,
-        transient: true,
-      });
+      return new ConnectionError(
+        say`${host} did not answer in time`,
+        say`try again later or raise --timeout`,
+        {
+          cause: err,
+          transient: true,
+        },
+      );
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'EPIPE':
       return new ConnectionError(
-        `the connection to ${host} was reset`,
-        'try again; check any proxy in between',
+        say`the connection to ${host} was reset`,
+        say`try again; check any proxy in between`,
         {
           cause: err,
           transient: true,
@@ -490,14 +498,14 @@ export function connectionError(err: unknown, base: URL): ConnectionError {
         /certificate|self[- ]signed|SSL|TLS|CERT_/i.test(`${code} ${e.message} ${e.cause?.message ?? ''}`)
       ) {
         return new ConnectionError(
-          `TLS failed for ${host}: ${e.cause?.message ?? e.message}`,
-          'add the server CA with --ca-file, or --insecure to skip verification',
+          say`TLS failed for ${host}: ${e.cause?.message ?? e.message}`,
+          say`add the server CA with --ca-file, or --insecure to skip verification`,
           { cause: err },
         );
       }
       return new ConnectionError(
-        `cannot reach ${host}: ${e.cause?.message ?? e.message}`,
-        'check --url and the network',
+        say`cannot reach ${host}: ${e.cause?.message ?? e.message}`,
+        say`check --url and the network`,
         {
           cause: err,
         },

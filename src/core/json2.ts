@@ -15,9 +15,10 @@
 //   500 ValueError "Invalid field…" → 2 (a field the user named); any other error body → 5
 //   429/502/503/504 → retried by the HTTP layer (reads), then 6; other statuses without an
 //   Odoo error body (400/415 HTML, a proxy's 500 page) → 6
-import { AuthError, type PosdataError, ProtocolError, ServerError } from './errors.js';
+import { AuthError, PosdataError, ProtocolError, ServerError } from './errors.js';
 import { type Http, type HttpReply, RETRY_STATUS } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
+import { jsonSaid, MASK, own, type Said, say } from './redact.js';
 import type { CallOptions, Credentials, Protocol, Transport } from './transport.js';
 import type { ServerVersion } from './types.js';
 
@@ -110,8 +111,7 @@ function isErrorBody(v: unknown): v is OdooErrorData & { name: string } {
   return v !== null && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string';
 }
 
-const NEW_KEY_HINT =
-  'make a new one in Odoo → Preferences → Account Security → New API Key, then run posdata login again';
+const NEW_KEY_HINT = say`make a new one in Odoo → Preferences → Account Security → New API Key, then run posdata login again`;
 
 /** The server major version from `version_info[0]` (19, or 'saas~18' → 18); NaN if unknown. */
 export function majorVersion(v: ServerVersion): number {
@@ -159,11 +159,11 @@ export class Json2Transport implements Transport {
       if (parsed.json) return parsed.value;
       throw new ProtocolError(
         parsed.html
-          ? `${this.host} answered ${model}.${method} with an HTML page, not JSON`
-          : `${this.host} answered ${model}.${method} with JSON that does not parse`,
+          ? say`${this.host} answered ${own(model)}.${own(method)} with an HTML page, not JSON`
+          : say`${this.host} answered ${own(model)}.${own(method)} with JSON that does not parse`,
         parsed.html
-          ? 'check that --url is the Odoo server itself (not a login page or proxy)'
-          : 'try again; check any proxy in between',
+          ? say`check that --url is the Odoo server itself (not a login page or proxy)`
+          : say`try again; check any proxy in between`,
         { transient: !parsed.html },
       );
     }
@@ -183,7 +183,7 @@ export class Json2Transport implements Transport {
       // Odoo says only "Invalid apikey" for an unknown, revoked or expired key and for a
       // password sent as bearer: the message covers all four.
       return new AuthError(
-        `${host} refused the API key for '${creds.login}' (HTTP 401): it is invalid, expired or revoked, or is a password (JSON-2 accepts only API keys)`,
+        say`${host} refused the API key for '${creds.login}' (HTTP 401): it is invalid, expired or revoked, or is a password (JSON-2 accepts only API keys)`,
         NEW_KEY_HINT,
       );
     }
@@ -194,10 +194,10 @@ export class Json2Transport implements Transport {
         const unknownModel = /model .* does not exist/i.test(msg);
         return new ServerError(
           data.name,
-          `Odoo: ${msg || `${model}.${method} not found`} (HTTP 404)`,
+          say`Odoo: ${msg || say`${own(model)}.${own(method)} not found`} (HTTP 404)`,
           unknownModel
-            ? 'is the Point of Sale app installed on this database?'
-            : 'this Odoo version may not offer that method; try --protocol jsonrpc',
+            ? say`is the Point of Sale app installed on this database?`
+            : say`this Odoo version may not offer that method; try --protocol jsonrpc`,
           status,
         );
       }
@@ -205,14 +205,14 @@ export class Json2Transport implements Transport {
     }
     if (status === 404 && !parsed.json && /No database is selected/i.test(reply.text)) {
       return new AuthError(
-        `database '${creds.db}' does not exist on ${host} (or the server does not serve it)`,
-        'check --db (posdata whoami shows the stored one)',
+        say`database '${creds.db}' does not exist on ${host} (or the server does not serve it)`,
+        say`check --db (posdata whoami shows the stored one)`,
       );
     }
     if (status === 404) {
       return new ProtocolError(
-        `${host} has no JSON-2 endpoint (HTTP 404 on /json/2/${model}/${method})`,
-        'JSON-2 needs Odoo 19 or later; check --url, or use --protocol jsonrpc',
+        say`${host} has no JSON-2 endpoint (HTTP 404 on /json/2/${own(model)}/${own(method)})`,
+        say`JSON-2 needs Odoo 19 or later; check --url, or use --protocol jsonrpc`,
       );
     }
     // 429/502/503/504 were already retried by the HTTP layer: this is the last answer.
@@ -223,10 +223,10 @@ export class Json2Transport implements Transport {
         ? 'an HTML page'
         : 'a body that is not JSON';
     return new ProtocolError(
-      `${host} answered HTTP ${status} with ${what}, not JSON-2`,
+      say`${host} answered HTTP ${status} with ${own(what)}, not JSON-2`,
       status >= 500 || transient
-        ? 'the server or a proxy is failing; try again later'
-        : 'check that --url is the Odoo server itself (not a proxy)',
+        ? say`the server or a proxy is failing; try again later`
+        : say`check that --url is the Odoo server itself (not a proxy)`,
       { transient: false },
     );
   }
@@ -239,22 +239,22 @@ export class Json2Transport implements Transport {
     method: string,
     args: unknown[],
     kwargs: Record<string, unknown>,
-  ): string {
-    let body: string;
+  ): Said {
+    let body: Said;
     try {
-      body = JSON.stringify(namedArgs(model, method, args, kwargs));
+      body = jsonSaid(namedArgs(model, method, args, kwargs));
     } catch (err) {
-      body = `(${(err as Error).message})`;
+      body = err instanceof PosdataError ? say`(${err.said})` : say`(${(err as Error).message})`;
     }
-    return `POST /json/2/${model}/${method} (Authorization: bearer ***) ${body}`;
+    return say`POST /json/2/${own(model)}/${own(method)} (Authorization: bearer ${own(MASK)}) ${body}`;
   }
 
   async version(): Promise<ServerVersion> {
     const v = await this.probeVersion();
     if (!v) {
       throw new ProtocolError(
-        `${this.host} did not tell its version (GET /json/version)`,
-        'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
+        say`${this.host} did not tell its version (GET /json/version)`,
+        say`check that --url is an Odoo 19+ server, or use --protocol jsonrpc`,
       );
     }
     return v;
@@ -293,8 +293,8 @@ export class Json2Transport implements Transport {
     const uid = ctx?.uid;
     if (typeof uid !== 'number' || uid <= 0) {
       throw new ProtocolError(
-        `${this.host} answered res.users.context_get without a uid`,
-        'check that --url is an Odoo 19+ server, or use --protocol jsonrpc',
+        say`${this.host} answered res.users.context_get without a uid`,
+        say`check that --url is an Odoo 19+ server, or use --protocol jsonrpc`,
       );
     }
     let owner: unknown;
@@ -313,8 +313,8 @@ export class Json2Transport implements Transport {
     }
     if (typeof owner === 'string' && owner.toLowerCase() !== creds.login.toLowerCase()) {
       throw new AuthError(
-        `the API key belongs to '${owner}', not '${creds.login}'`,
-        `log in with --user ${owner}, or use an API key of ${creds.login}`,
+        say`the API key belongs to '${owner}', not '${creds.login}'`,
+        say`log in with --user ${owner}, or use an API key of ${creds.login}`,
       );
     }
     return uid;
@@ -335,8 +335,8 @@ export class Json2Transport implements Transport {
     const shape = RESULT_SHAPE[method];
     if (shape && !shape(result)) {
       throw new ProtocolError(
-        `${this.host} answered ${model}.${method} with JSON that is not its result`,
-        'check that --url is the Odoo server itself (not a proxy)',
+        say`${this.host} answered ${own(model)}.${own(method)} with JSON that is not its result`,
+        say`check that --url is the Odoo server itself (not a proxy)`,
       );
     }
     return result;
@@ -395,8 +395,8 @@ export async function detectProtocol(
 function failing(reply: HttpReply, host: string, what: string): void {
   if (RETRY_STATUS.includes(reply.status)) {
     throw new ProtocolError(
-      `${host} answered ${what} with HTTP ${reply.status}, so posdata cannot tell which protocol it offers`,
-      'try again later, or choose one with --protocol jsonrpc|json2',
+      say`${host} answered ${own(what)} with HTTP ${reply.status}, so posdata cannot tell which protocol it offers`,
+      say`try again later, or choose one with --protocol jsonrpc|json2`,
     );
   }
 }

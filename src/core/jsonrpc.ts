@@ -3,6 +3,7 @@
 import { AuthError, ProtocolError } from './errors.js';
 import type { Http } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
+import { jsonSaid, MASK, type Said, say } from './redact.js';
 import type { CallOptions, Credentials, Transport } from './transport.js';
 import type { ServerVersion } from './types.js';
 
@@ -43,14 +44,14 @@ export class JsonRpcTransport implements Transport {
     const host = this.http.base.host;
     if (reply.status === 404) {
       throw new ProtocolError(
-        `${host} has no /jsonrpc endpoint (HTTP 404)`,
-        'check --url; on Odoo 19+ servers without JSON-RPC use --protocol json2 with an API key',
+        say`${host} has no /jsonrpc endpoint (HTTP 404)`,
+        say`check --url; on Odoo 19+ servers without JSON-RPC use --protocol json2 with an API key`,
       );
     }
     if (reply.status !== 200) {
       throw new ProtocolError(
-        `${host} answered HTTP ${reply.status} instead of JSON-RPC`,
-        reply.status >= 500 ? 'the server or a proxy is failing; try again later' : 'check --url',
+        say`${host} answered HTTP ${reply.status} instead of JSON-RPC`,
+        reply.status >= 500 ? say`the server or a proxy is failing; try again later` : say`check --url`,
         // undici already retried 429/502/503/504: this is the last answer, not worth more tries.
         { transient: false },
       );
@@ -62,11 +63,11 @@ export class JsonRpcTransport implements Transport {
       const html = /html/i.test(reply.contentType) || /^\s*</.test(reply.text);
       throw new ProtocolError(
         html
-          ? `${host} answered with an HTML page, not JSON-RPC`
-          : `${host} answered with JSON that does not parse`,
+          ? say`${host} answered with an HTML page, not JSON-RPC`
+          : say`${host} answered with JSON that does not parse`,
         html
-          ? 'check that --url is the Odoo server itself (not a login page or proxy)'
-          : 'try again; check any proxy in between',
+          ? say`check that --url is the Odoo server itself (not a login page or proxy)`
+          : say`try again; check any proxy in between`,
         { transient: !html },
       );
     }
@@ -77,14 +78,14 @@ export class JsonRpcTransport implements Transport {
       (!('result' in env) && !env.error && !('id' in env))
     ) {
       throw new ProtocolError(
-        `${host} answered JSON that is not JSON-RPC`,
-        'check that --url is the Odoo server',
+        say`${host} answered JSON that is not JSON-RPC`,
+        say`check that --url is the Odoo server`,
       );
     }
     if (env.id !== id) {
       throw new ProtocolError(
-        `${host} answered request ${id} with id ${JSON.stringify(env.id)}`,
-        'check any proxy or cache in between',
+        say`${host} answered request ${id} with id ${JSON.stringify(env.id)}`,
+        say`check any proxy or cache in between`,
       );
     }
     if (env.error) {
@@ -109,8 +110,8 @@ export class JsonRpcTransport implements Transport {
     });
     if (typeof uid !== 'number' || uid <= 0) {
       throw new AuthError(
-        `${this.http.base.host} rejected login '${creds.login}' on database '${creds.db}'`,
-        'check the user and password (or API key) and run posdata login again',
+        say`${this.http.base.host} rejected login '${creds.login}' on database '${creds.db}'`,
+        say`check the user and password (or API key) and run posdata login again`,
       );
     }
     return uid;
@@ -141,8 +142,8 @@ export class JsonRpcTransport implements Transport {
     method: string,
     args: unknown[],
     kwargs: Record<string, unknown>,
-  ): string {
-    return JSON.stringify([creds.db, uid, '***', model, method, args, kwargs]);
+  ): Said {
+    return jsonSaid([creds.db, uid, MASK, model, method, args, kwargs]);
   }
 
   close(): Promise<void> {

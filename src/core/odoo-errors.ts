@@ -1,6 +1,7 @@
 // Odoo's error replies (JSON-RPC `error.data`, or a JSON-2 error body) mapped to posdata's
 // typed errors. Shared by both transports: the exception names are the same on both.
 import { AuthError, NotFoundError, type PosdataError, ServerError, UsageError } from './errors.js';
+import { own, say } from './redact.js';
 
 export interface OdooErrorData {
   name?: string;
@@ -37,26 +38,26 @@ export function mapOdooError(
   const msg = firstLine(data.message ?? '');
   const short = name.replace(/^odoo\.exceptions\.|^builtins\.|^werkzeug\.exceptions\./, '');
   if (where.code === 100 || /SessionExpired/.test(name)) {
-    return new AuthError('the Odoo session expired', 'run posdata login again');
+    return new AuthError(say`the Odoo session expired`, say`run posdata login again`);
   }
   if (name === 'odoo.exceptions.AccessDenied') {
     return new AuthError(
-      `${where.host} rejected the credentials (Access Denied)`,
-      'check the password or API key and run posdata login again',
+      say`${where.host} rejected the credentials (Access Denied)`,
+      say`check the password or API key and run posdata login again`,
     );
   }
   if (name === 'odoo.exceptions.MissingError' && /res\.users\(/.test(data.message ?? '')) {
-    return new AuthError('the stored user id does not exist on this server', 'run posdata login again');
+    return new AuthError(say`the stored user id does not exist on this server`, say`run posdata login again`);
   }
   if (name === 'psycopg2.OperationalError' && /database .* does not exist/.test(data.message ?? '')) {
     const m = /database "([^"]+)" does not exist/.exec(data.message ?? '');
     return new AuthError(
-      `database '${m?.[1] ?? where.db}' does not exist on ${where.host}`,
-      'check --db (posdata whoami shows the stored one)',
+      say`database '${m?.[1] ?? where.db}' does not exist on ${where.host}`,
+      say`check --db (posdata whoami shows the stored one)`,
     );
   }
   if (name === 'odoo.exceptions.MissingError') {
-    return new NotFoundError(`not found: ${msg}`, 'check the identifier');
+    return new NotFoundError(say`not found: ${msg}`, say`check the identifier`);
   }
   if (name === 'odoo.exceptions.AccessError') {
     // The groups Odoo names: a POS user refused accounting records (a session's bank
@@ -64,19 +65,19 @@ export function mapOdooError(
     const groups = allowedGroups(data.message ?? '');
     return new ServerError(
       name,
-      `Odoo refused access: ${msg}`,
+      say`Odoo refused access: ${msg}`,
       groups.length > 0
-        ? `ask an Odoo administrator for one of the groups Odoo allows it to: ${groups.join(', ')}`
-        : 'ask an Odoo administrator for the Point of Sale / User group',
+        ? say`ask an Odoo administrator for one of the groups Odoo allows it to: ${groups.join(', ')}`
+        : say`ask an Odoo administrator for the Point of Sale / User group`,
       where.status,
     );
   }
   if (name === 'builtins.ValueError' && /^Invalid field/.test(msg)) {
-    return new UsageError(`Odoo: ${msg}`, 'run with --fields to see the valid fields');
+    return new UsageError(say`Odoo: ${msg}`, say`run with --fields to see the valid fields`);
   }
   return new ServerError(
     name,
-    `Odoo refused the request: ${short}: ${msg || 'no message'}`,
+    say`Odoo refused the request: ${short}: ${msg || own('no message')}`,
     undefined,
     where.status,
   );

@@ -8,8 +8,12 @@
 /** The smallest rate above 0: one request every 1000 minutes (a longer wait overflows a timer). */
 export const MIN_RATE = 0.001;
 
+/** Told of each request that must wait: when it will be sent (ms since the epoch, as `now`). */
+export type WaitListener = (sendAt: number) => void;
+
 export class RateLimiter {
   private readonly slots: number[] = [];
+  private readonly listeners = new Set<WaitListener>();
   private reserved = 0;
   /** Requests allowed per window. */
   private readonly burst: number;
@@ -34,7 +38,14 @@ export class RateLimiter {
     const at = this.nextFree(now);
     this.slots.push(at);
     if (this.slots.length > this.burst) this.slots.splice(0, this.slots.length - this.burst);
+    if (at > now) for (const l of this.listeners) l(at);
     return at - now;
+  }
+
+  /** Calls `listener` for each request held back (progress says so); returns the unsubscribe. */
+  onWait(listener: WaitListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** How many ms until a slot is free, without taking it (for a scheduler in front). */

@@ -1,5 +1,9 @@
 // The secret (password or API key) must never reach anything printable. Everything that
-// formats a request, a reply or an error for a human goes through a Redactor.
+// formats a request, a reply or an error for a human goes through a Redactor. posdata's own
+// lines are Said (say`…`): the values from outside in its holes are masked, its own words
+// never, so a password that is a piece of a word ("pos" in "posdata") leaves the word whole.
+// Every secret held is looked for at once and every place one stands is masked, so no piece
+// of a secret survives another's mask (a password inside an API key).
 
 export const MASK = '***';
 
@@ -52,8 +56,16 @@ function base64Cores(s: string): string[] {
   return out;
 }
 
+/** One form of a secret: the text to find, and which of its characters are the secret. */
+interface Form {
+  find: string;
+  /** The secret's characters within `find` ([from, to)): all of it, or inside quotes. */
+  from: number;
+  to: number;
+}
+
 /** The forms a secret takes in text that quotes, escapes or encodes it. */
-function formsOf(secret: string): string[] {
+function formsOf(secret: string): Form[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const forms = [
     secret,
@@ -70,30 +82,188 @@ function formsOf(secret: string): string[] {
   ];
   // Under 6 bytes the base64 core is under 7 characters and could match ordinary text.
   if (Buffer.byteLength(secret) >= 6) forms.push(...base64Cores(secret));
-  // Longest first, so that a form containing another is masked whole.
-  return [...new Set(forms)].filter((f) => f.length >= SHORT).sort((a, b) => b.length - a.length);
+  return [...new Set(forms)]
+    .filter((f) => f.length >= SHORT)
+    .map((f) => ({ find: f, from: 0, to: f.length }));
 }
 
 /** A short secret only as a whole quoted value ('ab', "ab"): anywhere else it is ordinary text. */
-function quotedFormsOf(secret: string): [string, string][] {
-  const json = JSON.stringify(secret);
-  const forms: [string, string][] = [
-    [json, `"${MASK}"`],
-    [`'${pythonRepr(secret, "'")}'`, `'${MASK}'`],
-    [`"${pythonRepr(secret, '"')}"`, `"${MASK}"`],
-  ];
-  return forms;
+function quotedFormsOf(secret: string): Form[] {
+  return [JSON.stringify(secret), `'${pythonRepr(secret, "'")}'`, `"${pythonRepr(secret, '"')}"`].map(
+    (f) => ({
+      find: f,
+      from: 1,
+      to: f.length - 1,
+    }),
+  );
 }
 
-interface Held {
-  holders: number;
-  /** [what to find, what to put instead], longest first. */
-  forms: [string, string][];
+/** Characters [from, to) of a text. */
+type Span = [number, number];
+
+/** Overlapping or touching spans joined, in order. */
+function merged(spans: Span[]): Span[] {
+  const out: Span[] = [];
+  for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+/** `s` with each span replaced by one MASK. */
+function maskSpans(s: string, spans: Span[]): string {
+  if (spans.length === 0) return s;
+  let out = '';
+  let at = 0;
+  for (const [a, b] of merged(spans)) {
+    out += s.slice(at, a) + MASK;
+    at = b;
+  }
+  return out + s.slice(at);
+}
+
+/**
+ * Text posdata writes: its own words (the template's literal parts) around values that come
+ * from outside (the holes: server replies, user input, file names, other errors' text). Only
+ * the holes are masked, so a secret that happens to be a piece of posdata's own words (a
+ * password `pos` in "posdata" or "pos.order") leaves those words whole. A hole that is itself
+ * a Said keeps its own structure. Made with the `say` template tag.
+ */
+export class Said {
+  constructor(
+    readonly parts: readonly string[],
+    readonly holes: readonly unknown[],
+  ) {}
+
+  /** The text with nothing masked: for matching and for Error.message, never for printing. */
+  toString(): string {
+    return this.flat().text;
+  }
+
+  /** The whole text, where its holes are in it, and where its names are. */
+  flat(): { text: string; holes: Span[]; names: Span[] } {
+    let text = '';
+    const holes: Span[] = [];
+    const names: Span[] = [];
+    const walk = (t: Said): void => {
+      t.parts.forEach((part, i) => {
+        text += part;
+        if (i >= t.holes.length) return;
+        const h = t.holes[i];
+        if (h instanceof Said) {
+          walk(h);
+          return;
+        }
+        const v = h instanceof Name ? h.value : String(h);
+        if (v) (h instanceof Name ? names : holes).push([text.length, text.length + v.length]);
+        text += v;
+      });
+    };
+    walk(this);
+    return { text, holes, names };
+  }
+}
+
+/**
+ * A name in a request (a model, a field, a method, an operator, a database): posdata's
+ * vocabulary and Odoo's, so masked only where it is a secret as a whole, not where a
+ * secret is a piece of it (a password `pos` in `pos.order`).
+ */
+class Name {
+  constructor(readonly value: string) {}
+}
+
+/** Odoo's identifiers (models, fields and their paths, methods, states, languages) and domain operators. */
+const NAME =
+  /^(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*|[=!<>]=?|<>|=\?|=?i?like|not i?like|not in|child_of|parent_of|not any|[|&!])$/;
+
+/**
+ * A JSON value as JSON.stringify writes it, for a --debug trace: its structure as it is,
+ * names (object keys, identifiers, operators) as names, every other string and number a
+ * value from outside (what a user typed into --domain or --context).
+ */
+export function jsonSaid(value: unknown): Said {
+  const parts: string[] = [''];
+  const holes: unknown[] = [];
+  const put = (hole: unknown): void => {
+    holes.push(hole);
+    parts.push('');
+  };
+  const lit = (s: string): void => {
+    parts[parts.length - 1] += s;
+  };
+  const str = (s: string): void => {
+    if (NAME.test(s)) {
+      lit('"');
+      put(new Name(JSON.stringify(s).slice(1, -1)));
+      lit('"');
+    } else put(JSON.stringify(s));
+  };
+  const walk = (v: unknown): void => {
+    if (v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function')
+      v = (v as { toJSON: () => unknown }).toJSON();
+    if (typeof v === 'string') str(v);
+    else if (typeof v === 'number' || typeof v === 'bigint') put(JSON.stringify(v) ?? 'null');
+    else if (Array.isArray(v)) {
+      lit('[');
+      v.forEach((x, i) => {
+        if (i > 0) lit(',');
+        if (x === undefined || typeof x === 'function') lit('null');
+        else walk(x);
+      });
+      lit(']');
+    } else if (v !== null && typeof v === 'object') {
+      lit('{');
+      let first = true;
+      for (const [k, x] of Object.entries(v)) {
+        if (x === undefined || typeof x === 'function') continue;
+        if (!first) lit(',');
+        first = false;
+        str(k);
+        lit(':');
+        walk(x);
+      }
+      lit('}');
+    } else lit(JSON.stringify(v) ?? 'null');
+  };
+  walk(value);
+  return new Said(parts, holes);
+}
+
+/** say`unknown field ${name} on ${model}`: posdata's words with outside values in the holes. */
+export function say(parts: TemplateStringsArray, ...holes: unknown[]): Said {
+  return new Said([...parts], holes);
+}
+
+/** A word posdata computes itself (a command's or a model's name): never masked. */
+export function own(word: string): Said {
+  return new Said([word], []);
+}
+
+/** Odoo's names (fields, states) joined: each masked only where it is a secret as a whole. */
+export function nameList(list: readonly string[], separator = ', '): Said {
+  return new Said(
+    list.length === 0 ? [''] : ['', ...list.slice(1).map(() => separator), ''],
+    list.map((n) => new Name(n)),
+  );
+}
+
+/**
+ * An error's stack for --debug: its first line (the message) from outside, the frames
+ * (files and functions of posdata and Node) as they are.
+ */
+export function stackSaid(err: unknown): Said {
+  const e = err as Error | undefined;
+  const stack = typeof e?.stack === 'string' ? e.stack : String(err);
+  const at = stack.search(/\n\s+at /);
+  return at < 0 ? say`${stack}` : new Said(['', stack.slice(at)], [stack.slice(0, at)]);
 }
 
 export class Redactor {
   /** Each secret with the number of holders that registered it and its forms. */
-  private readonly secrets = new Map<string, Held>();
+  private readonly secrets = new Map<string, { holders: number; forms: Form[] }>();
 
   /**
    * Masks `secret` from now on, in every form listed by formsOf. The CLI keeps its one
@@ -108,10 +278,7 @@ export class Redactor {
     else
       this.secrets.set(secret, {
         holders: 1,
-        forms:
-          secret.length < SHORT
-            ? quotedFormsOf(secret)
-            : formsOf(secret).map((f) => [f, MASK] as [string, string]),
+        forms: secret.length < SHORT ? quotedFormsOf(secret) : formsOf(secret),
       });
     let holding = true;
     return () => {
@@ -128,12 +295,37 @@ export class Redactor {
     return this.secrets.size;
   }
 
-  text(s: string): string {
-    let out = s;
+  /**
+   * Every place in `s` where a form of a secret stands, overlapping ones included: masking
+   * them all together leaves no piece of any secret, whichever is longer or comes first
+   * (a password `admin` inside an API key `adminkey-abc123`).
+   */
+  private found(s: string): Span[] {
+    const spans: Span[] = [];
     for (const { forms } of this.secrets.values()) {
-      for (const [form, mask] of forms) if (out.includes(form)) out = out.split(form).join(mask);
+      for (const { find, from, to } of forms) {
+        for (let i = s.indexOf(find); i >= 0; i = s.indexOf(find, i + 1)) spans.push([i + from, i + to]);
+      }
     }
-    return out;
+    return spans;
+  }
+
+  /** A text that comes from outside as a whole (a server's message, a stack): every secret masked. */
+  text(s: string): string {
+    return maskSpans(s, this.found(s));
+  }
+
+  /**
+   * posdata's text with the secrets masked where they touch a hole: its own words are never
+   * cut into ("see ***data closures"), and a secret that runs from a value into the words
+   * around it is masked whole.
+   */
+  said(t: Said): string {
+    const { text, holes, names } = t.flat();
+    const touching = this.found(text).filter(
+      ([a, b]) => holes.some(([x, y]) => a < y && x < b) || names.some(([x, y]) => a === x && b === y),
+    );
+    return maskSpans(text, touching);
   }
 
   /** A deep copy of a JSON value with every string equal to (or containing) a secret masked. */

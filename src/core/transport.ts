@@ -1,6 +1,7 @@
 // What the client needs from a protocol. JSON-RPC (`/jsonrpc`) and JSON-2 (`/json/2/...`)
 // both implement it, so every command works the same over both.
 import type { RetryPolicy } from './http.js';
+import type { Said } from './redact.js';
 import type { ServerVersion } from './types.js';
 
 export type Protocol = 'jsonrpc' | 'json2';
@@ -44,7 +45,7 @@ export interface Transport {
     method: string,
     args: unknown[],
     kwargs: Record<string, unknown>,
-  ): string;
+  ): Said;
   /** Requests sent so far (HTTP attempts, retries included). */
   readonly requestCount: number;
   /** The server's clock (ms) by the Date header of the latest reply; undefined without one. */

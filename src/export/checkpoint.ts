@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
 import { fileError } from '../sink/fserror.js';
@@ -46,8 +47,8 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(
-      `cannot read checkpoint ${path}: ${(err as Error).message}`,
-      'check the path and its permissions',
+      say`cannot read checkpoint ${path}: ${(err as Error).message}`,
+      say`check the path and its permissions`,
     );
   }
   try {
@@ -57,7 +58,7 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
     if (typeof cp.server === 'string') cp.server = withoutUserinfo(cp.server);
     return cp;
   } catch {
-    throw new UsageError(`checkpoint ${path} is damaged`, 'remove it or run with --full to rebuild it');
+    throw new UsageError(say`checkpoint ${path} is damaged`, say`remove it or run with --full to rebuild it`);
   }
 }
 
@@ -67,12 +68,12 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
  * (a full disk, a read-only place) leaves the export and the checkpoint as they were.
  */
 export function stageCheckpoint(path: string, cp: Checkpoint): Staged {
-  const hint = 'free some space or make its folder writable; the export was not replaced';
+  const hint = say`free some space or make its folder writable; the export was not replaced`;
   let staged: Staged;
   try {
     staged = stageFileSync(path, `${JSON.stringify(cp, null, 2)}\n`, 0o600);
   } catch (err) {
-    throw fileError(`the checkpoint ${path}`, err, hint);
+    throw fileError(say`the checkpoint ${path}`, err, hint);
   }
   return {
     commit() {
@@ -80,7 +81,11 @@ export function stageCheckpoint(path: string, cp: Checkpoint): Staged {
         staged.commit();
       } catch (err) {
         // The export is in place; the next run exports this window again (no loss).
-        throw fileError(`the checkpoint ${path}`, err, 'the export was written; the next run repeats it');
+        throw fileError(
+          say`the checkpoint ${path}`,
+          err,
+          say`the export was written; the next run repeats it`,
+        );
       }
     },
     discard: () => staged.discard(),
@@ -128,13 +133,13 @@ export function writeDateWindow(
     const from = DateTime.fromFormat(since, FMT, { zone: 'UTC' }).minus({ seconds: overlapSeconds });
     if (!from.isValid || from.year < 1)
       throw new UsageError(
-        `--overlap ${overlapSeconds} reaches back before year 1`,
-        'give it in seconds, e.g. 300',
+        say`--overlap ${overlapSeconds} reaches back before year 1`,
+        say`give it in seconds, e.g. 300`,
       );
     if (refuseFuture !== undefined && from > end)
       throw new UsageError(
-        `${refuseFuture} lies in the future (window end ${since} UTC, now ${windowEnd} by the server)`,
-        'check the clocks, then remove it or run with --full to rebuild it',
+        say`${refuseFuture} lies in the future (window end ${since} UTC, now ${windowEnd} by the server)`,
+        say`check the clocks, then remove it or run with --full to rebuild it`,
       );
     domain.unshift(['write_date', '>=', from.toFormat(FMT)]);
   }
@@ -167,7 +172,7 @@ export function lockCheckpoint(path: string): void {
       fd = openSync(lock, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw fileError(`the checkpoint lock ${lock}`, err, 'make the checkpoint folder writable');
+        throw fileError(say`the checkpoint lock ${lock}`, err, say`make the checkpoint folder writable`);
       const holder = readLock(lock);
       if (holder === 'gone') continue;
       if (holder === 'stale') {
@@ -179,8 +184,8 @@ export function lockCheckpoint(path: string): void {
         continue;
       }
       throw new UsageError(
-        `checkpoint ${path} is in use by another posdata run (pid ${holder.pid}${holder.host === HOST ? '' : ' on another machine'}, since ${holder.since})`,
-        `let it finish, and run less often if runs overlap; if no posdata is running, remove ${lock}`,
+        say`checkpoint ${path} is in use by another posdata run (pid ${holder.pid}${holder.host === HOST ? '' : own(' on another machine')}, since ${holder.since})`,
+        say`let it finish, and run less often if runs overlap; if no posdata is running, remove ${lock}`,
       );
     }
     try {
@@ -189,7 +194,7 @@ export function lockCheckpoint(path: string): void {
     } catch (err) {
       // A full disk: better to stop now than after the export.
       unlinkSync(lock);
-      throw fileError(`the checkpoint lock ${lock}`, err, 'free some space where the checkpoint is');
+      throw fileError(say`the checkpoint lock ${lock}`, err, say`free some space where the checkpoint is`);
     } finally {
       closeSync(fd);
     }
@@ -212,7 +217,7 @@ export function lockCheckpoint(path: string): void {
     });
     return;
   }
-  throw new UsageError(`checkpoint ${path} is in use by another posdata run`, 'try again in a moment');
+  throw new UsageError(say`checkpoint ${path} is in use by another posdata run`, say`try again in a moment`);
 }
 
 /** The lock's holder; 'stale' when its process is gone, 'gone' when the lock went meanwhile. */

@@ -1,6 +1,7 @@
 // Flags → a query (domain, fields, order, limit), checked against the fields the server
 // actually has (fields_get), never against a version number.
 import { UsageError } from '../core/errors.js';
+import { nameList, own, type Said, say } from '../core/redact.js';
 import type { Domain, DomainTerm, FieldDef, FieldMap } from '../core/types.js';
 import { type Resource, VIRTUAL_FIELDS } from './resources.js';
 import { rangeDomain } from './time.js';
@@ -32,9 +33,9 @@ export interface BuiltQuery {
   defs: FieldMap;
 }
 
-function listFields(fields: FieldMap, extra: string[] = []): string {
-  const names = [...Object.keys(fields), ...extra].sort();
-  return names.length > 60 ? `${names.slice(0, 60).join(', ')}, …` : names.join(', ');
+function listFields(fields: FieldMap, extra: string[] = []): Said {
+  const all = [...Object.keys(fields), ...extra].sort();
+  return all.length > 60 ? say`${nameList(all.slice(0, 60))}, …` : nameList(all);
 }
 
 export function checkFields(resource: Resource, fields: FieldMap, wanted: string[]): void {
@@ -42,8 +43,8 @@ export function checkFields(resource: Resource, fields: FieldMap, wanted: string
   const unknown = wanted.filter((f) => !(f in fields) && !virtual.includes(f));
   if (unknown.length > 0) {
     throw new UsageError(
-      `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `'${u}'`).join(', ')} on ${resource.model}`,
-      `valid fields: ${listFields(fields, virtual)}`,
+      say`unknown field${unknown.length > 1 ? own('s') : ''} ${unknown.map((u) => `'${u}'`).join(', ')} on ${own(resource.model)}`,
+      say`valid fields: ${listFields(fields, virtual)}`,
     );
   }
 }
@@ -56,24 +57,27 @@ export function checkSort(sort: string, fields: FieldMap, model: string): string
     .map((p) => p.trim())
     .filter(Boolean);
   if (parts.length === 0)
-    throw new UsageError(`--sort '${sort}' is empty`, 'use e.g. --sort "date_order desc, id"');
+    throw new UsageError(say`--sort '${sort}' is empty`, say`use e.g. --sort "date_order desc, id"`);
   const out: string[] = [];
   for (const p of parts) {
     const m = ORDER_PART.exec(p);
     if (!m)
       throw new UsageError(
-        `--sort '${p}' is not "field [asc|desc]"`,
-        'use e.g. --sort "date_order desc, id"',
+        say`--sort '${p}' is not "field [asc|desc]"`,
+        say`use e.g. --sort "date_order desc, id"`,
       );
     const f = fields[m[1]];
     if (!f && m[1] !== 'id') {
       throw new UsageError(
-        `cannot sort on unknown field '${m[1]}' of ${model}`,
-        `valid fields: ${listFields(fields)}`,
+        say`cannot sort on unknown field '${m[1]}' of ${own(model)}`,
+        say`valid fields: ${listFields(fields)}`,
       );
     }
     if (f && f.store === false) {
-      throw new UsageError(`cannot sort on '${m[1]}': Odoo does not store it`, 'sort on a stored field');
+      throw new UsageError(
+        say`cannot sort on '${m[1]}': Odoo does not store it`,
+        say`sort on a stored field`,
+      );
     }
     out.push(m[2] ? `${m[1]} ${m[2].toLowerCase()}` : m[1]);
   }
@@ -112,8 +116,8 @@ export function parseDomain(raw: string, fields?: FieldMap, model?: string): Dom
     v = JSON.parse(raw);
   } catch {
     throw new UsageError(
-      `--domain is not JSON: ${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}`,
-      'write it as JSON, e.g. --domain \'[["amount_total", ">", 100]]\'',
+      say`--domain is not JSON: ${raw.length > 60 ? say`${raw.slice(0, 60)}…` : raw}`,
+      say`write it as JSON, e.g. --domain '[["amount_total", ">", 100]]'`,
     );
   }
   return checkDomain(v, fields, model);
@@ -144,13 +148,13 @@ export function checkJsonValue(v: unknown, flag: string, example: string): void 
   const trouble = jsonTrouble(v);
   if (trouble === 'deep')
     throw new UsageError(
-      `${flag} nests lists or objects more than ${MAX_JSON_DEPTH} deep`,
-      `write ${example}`,
+      say`${own(flag)} nests lists or objects more than ${MAX_JSON_DEPTH} deep`,
+      say`write ${example}`,
     );
   if (trouble === 'number')
     throw new UsageError(
-      `${flag} holds a number out of range (such as 1e400), which JSON would send as null`,
-      'give numbers between -1.7e308 and 1.7e308',
+      say`${own(flag)} holds a number out of range (such as 1e400), which JSON would send as null`,
+      say`give numbers between -1.7e308 and 1.7e308`,
     );
 }
 
@@ -169,7 +173,10 @@ export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Doma
   // run out of stack on it.
   checkJsonValue(v, '--domain', 'a flat domain: [["field", "operator", value], ...] with & | ! in front');
   if (!Array.isArray(v))
-    throw new UsageError('--domain is not a list', 'write it as a JSON list, e.g. [["state", "=", "paid"]]');
+    throw new UsageError(
+      say`--domain is not a list`,
+      say`write it as a JSON list, e.g. [["state", "=", "paid"]]`,
+    );
   let need = 1; // expressions still expected, Polish notation
   for (const t of v as unknown[]) {
     if (need === 0) need = 1; // implicit AND between consecutive expressions
@@ -180,21 +187,21 @@ export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Doma
     if (t === '!') continue;
     if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string' || typeof t[1] !== 'string') {
       throw new UsageError(
-        `--domain term ${shown(t)} is not [field, operator, value]`,
-        'see Odoo domains: [["state", "=", "paid"]]',
+        say`--domain term ${shown(t)} is not [field, operator, value]`,
+        say`see Odoo domains: [["state", "=", "paid"]]`,
       );
     }
     if (!OPERATORS.has(t[1].toLowerCase())) {
       throw new UsageError(
-        `--domain operator '${t[1]}' is not an Odoo operator`,
-        `use one of ${[...OPERATORS].join(' ')}`,
+        say`--domain operator '${t[1]}' is not an Odoo operator`,
+        say`use one of ${own([...OPERATORS].join(' '))}`,
       );
     }
     const head = t[0].split('.')[0];
     if (fields && !(head in fields) && head !== 'id') {
       throw new UsageError(
-        `--domain names unknown field '${head}' of ${model}`,
-        `valid fields: ${listFields(fields)}`,
+        say`--domain names unknown field '${head}' of ${own(String(model))}`,
+        say`valid fields: ${listFields(fields)}`,
       );
     }
     // Odoo 16-18 silently drop a leaf on a field they cannot search (matching everything),
@@ -202,16 +209,16 @@ export function checkDomain(v: unknown, fields?: FieldMap, model?: string): Doma
     const def = fields?.[head];
     if (def && !canSearch(def)) {
       throw new UsageError(
-        `--domain cannot filter on '${head}': Odoo computes it without storing it`,
-        'filter on a stored field instead',
+        say`--domain cannot filter on '${head}': Odoo computes it without storing it`,
+        say`filter on a stored field instead`,
       );
     }
     need -= 1;
   }
   if (need > 0 && (v as unknown[]).length > 0) {
     throw new UsageError(
-      '--domain is incomplete: an operator lacks its operands',
-      'each & and | takes two terms, ! one',
+      say`--domain is incomplete: an operator lacks its operands`,
+      say`each & and | takes two terms, ! one`,
     );
   }
   return v as DomainTerm[] as Domain;
@@ -247,24 +254,27 @@ export function buildQuery(
   const domain: Domain = [...resource.fixedDomain(fields), ...fixed];
   const ff = resource.filterFields;
   if (flags.configId !== undefined) {
-    if (!ff.config) throw new UsageError(`--config-id does not apply to ${resource.name}`, 'remove it');
+    if (!ff.config)
+      throw new UsageError(say`--config-id does not apply to ${own(resource.name)}`, say`remove it`);
     domain.push([ff.config, '=', flags.configId]);
   }
   if (flags.sessionId !== undefined) {
-    if (!ff.session) throw new UsageError(`--session-id does not apply to ${resource.name}`, 'remove it');
+    if (!ff.session)
+      throw new UsageError(say`--session-id does not apply to ${own(resource.name)}`, say`remove it`);
     domain.push([ff.session, '=', flags.sessionId]);
   }
   if (flags.state && flags.state.length > 0) {
-    if (!ff.state) throw new UsageError(`--state does not apply to ${resource.name}`, 'remove it');
+    if (!ff.state) throw new UsageError(say`--state does not apply to ${own(resource.name)}`, say`remove it`);
     const sel = fields[ff.state]?.selection?.map((s) => s[0]);
     const bad = sel ? flags.state.filter((s) => !sel.includes(s)) : [];
     if (bad.length > 0) {
-      throw new UsageError(`unknown state '${bad[0]}'`, `this server's states: ${sel?.join(', ')}`);
+      throw new UsageError(say`unknown state '${bad[0]}'`, say`this server's states: ${nameList(sel ?? [])}`);
     }
     domain.push([ff.state, 'in', flags.state]);
   }
   if (flags.from !== undefined || flags.to !== undefined) {
-    if (!ff.time) throw new UsageError(`--from/--to do not apply to ${resource.name}`, 'remove them');
+    if (!ff.time)
+      throw new UsageError(say`--from/--to do not apply to ${own(resource.name)}`, say`remove them`);
     domain.push(...rangeDomain(ff.time, flags.from, flags.to, flags.tz));
   }
   if (flags.domain) {

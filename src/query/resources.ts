@@ -39,6 +39,9 @@ export interface Resource {
 
 const ORDER_STATE_HELP = 'draft, paid, done, cancel, invoiced (16-18)';
 
+/** The orders that are sales: what posdata summary counts and a sales table totals. */
+export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
+
 export const RESOURCES: Record<ResourceName, Resource> = {
   configs: {
     name: 'configs',

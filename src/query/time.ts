@@ -3,6 +3,7 @@
 // never sent: Odoo 19 would read them in the user's zone, 16-18 in UTC.
 import { DateTime, IANAZone } from 'luxon';
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 
 export const ODOO_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
@@ -12,7 +13,10 @@ export function machineZone(): string {
 
 export function checkZone(zone: string): string {
   if (!IANAZone.isValidZone(zone)) {
-    throw new UsageError(`unknown time zone '${zone}'`, 'give an IANA zone such as Europe/Brussels or UTC');
+    throw new UsageError(
+      say`unknown time zone '${zone}'`,
+      say`give an IANA zone such as Europe/Brussels or UTC`,
+    );
   }
   return zone;
 }
@@ -48,7 +52,10 @@ export function parseWhen(raw: string, zone: string, flag: string, now: DateTime
     const at = local.minus(dur);
     // A span past luxon's range (or before year 1) is no date Odoo can take.
     if (!at.isValid || at.year < 1)
-      throw new UsageError(`${flag} '${raw}' reaches back before year 1`, 'give a shorter span or a date');
+      throw new UsageError(
+        say`${own(flag)} '${raw}' reaches back before year 1`,
+        say`give a shorter span or a date`,
+      );
     return { at, wholeDay: false };
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
@@ -73,8 +80,8 @@ export function parseWhen(raw: string, zone: string, flag: string, now: DateTime
 
 function badWhen(raw: string, flag: string): UsageError {
   return new UsageError(
-    `${flag} '${raw}' is not a date or time`,
-    'use YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday or a span such as 2h or 7d',
+    say`${own(flag)} '${raw}' is not a date or time`,
+    say`use YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday or a span such as 2h or 7d`,
   );
 }
 
@@ -96,7 +103,7 @@ export function rangeDomain(
   // A whole-day --to covers that day: everything before the next local midnight.
   const end = t ? (t.wholeDay ? t.at.plus({ days: 1 }).startOf('day') : t.at) : undefined;
   if (f && end && f.at >= end) {
-    throw new UsageError(`--from ${from} is not before --to ${to}`, 'swap them or widen the range');
+    throw new UsageError(say`--from ${from} is not before --to ${to}`, say`swap them or widen the range`);
   }
   if (f) leaves.push([field, '>=', toOdoo(f.at)]);
   if (t && end) leaves.push(t.wholeDay ? [field, '<', toOdoo(end)] : [field, '<=', toOdoo(end)]);

@@ -6,6 +6,7 @@ import type { IO } from '../cli/io.js';
 import { onInterrupt } from '../cli/live.js';
 import { checkOutput, chooseFormat, makeRenderer, openSink } from '../cli/output.js';
 import { DifferenceError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
 import { checkZone, machineZone } from '../query/time.js';
 import {
@@ -104,8 +105,8 @@ export async function runReconcile(o: ReconcileOptions, io: IO): Promise<void> {
       const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
       const d = worst.difference;
       throw new DifferenceError(
-        `${differing.length} of ${rec.sessions.length} sessions ${differing.length === 1 ? 'differs' : 'differ'} by more than ${tolerance} (largest ${d > 0 ? '+' : ''}${d.toFixed(2)} in ${worst.session}, ${worst.register})`,
-        'check the counted cash of those sessions',
+        say`${differing.length} of ${rec.sessions.length} sessions ${differing.length === 1 ? own('differs') : own('differ')} by more than ${tolerance} (largest ${d > 0 ? own('+') : ''}${d.toFixed(2)} in ${worst.session}, ${worst.register})`,
+        say`check the counted cash of those sessions`,
       );
     }
   }

@@ -3,6 +3,7 @@
 // sessions there are, and turned into one row per session. No terminal knowledge here.
 import type { OdooClient } from '../core/client.js';
 import { ServerError, UsageError } from '../core/errors.js';
+import { say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { parseWhen, rangeDomain, utcToZoneIso } from '../query/time.js';
 import { roundAt } from '../render/normalize.js';
@@ -77,14 +78,17 @@ export interface SessionRange {
  */
 export function sessionsDomain(r: SessionRange, zone: string): Domain {
   if (r.date !== undefined && (r.from !== undefined || r.to !== undefined)) {
-    throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
+    throw new UsageError(
+      say`--date and --from/--to both give the range`,
+      say`use either --date D or --from/--to`,
+    );
   }
   const domain: Domain = [['state', '=', 'closed']];
   if (r.date === undefined) domain.push(...rangeDomain('stop_at', r.from, r.to, zone));
   else {
     // A span such as 2h is refused rather than read as "from two hours ago".
     if (!parseWhen(r.date, zone, '--date').wholeDay) {
-      throw new UsageError(`--date '${r.date}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+      throw new UsageError(say`--date '${r.date}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
     }
     domain.push(...rangeDomain('stop_at', r.date, r.date, zone));
   }

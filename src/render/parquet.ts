@@ -9,6 +9,7 @@
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ProtocolError } from '../core/errors.js';
+import { say } from '../core/redact.js';
 import type { OdooRecord } from '../core/types.js';
 import type { Column, ColumnValue } from '../schema/columns.js';
 import type { Renderer } from './formats.js';
@@ -101,8 +102,8 @@ export function parquetSchema(columns: Column[]): SchemaElement[] {
 function physical(c: Column): (v: ColumnValue) => unknown {
   const tooBig = (v: number) =>
     new ProtocolError(
-      `the server sent ${v} for ${c.field}, beyond a 32-bit integer`,
-      'report this with --debug output',
+      say`the server sent ${v} for ${c.field}, beyond a 32-bit integer`,
+      say`report this with --debug output`,
     );
   switch (c.kind) {
     case 'integer':

@@ -1,6 +1,8 @@
 // The table a person reads: fits the terminal, names rather than ids, money right-aligned
 // with two decimals, times in the chosen zone, colour only on a terminal, and a closing
-// line with the count and the total.
+// line with the count and the total. Where some states do not count (sales: a cancelled or
+// draft ticket is no sale, as for posdata summary), the total is of the counted rows and
+// the line names the others with their amounts.
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { FieldMap } from '../core/types.js';
@@ -17,6 +19,8 @@ export interface TableOptions {
   /** Preferred columns; the rest are dropped first when the terminal is narrow. */
   preferred: string[];
   sumField?: string;
+  /** The states whose rows the total counts (by the `state` field); the others are named apart. */
+  countedStates?: string[];
   noun: string;
   /** Display names by field and id, replacing Odoo's label (16/17 add the session user to a register's). */
   names?: Record<string, Map<number, string>>;
@@ -55,6 +59,9 @@ const LABELS: Record<string, string> = {
   list_price: 'price',
 };
 
+/** Odoo's state keys as the closing line says them. */
+const STATE_WORDS: Record<string, string> = { cancel: 'cancelled', draft: 'draft' };
+
 const STATE_COLOURS: Record<string, 'green' | 'cyan' | 'blue' | 'red' | 'yellow' | 'gray'> = {
   paid: 'green',
   done: 'cyan',
@@ -71,6 +78,8 @@ export class TableRenderer implements Renderer {
   private rows: Row[] = [];
   private count = 0;
   private sum = 0;
+  /** Rows of the states the total does not count, by state: how many and their amount. */
+  private readonly others = new Map<string, { n: number; sum: number }>();
   private readonly chalk: InstanceType<typeof Chalk>;
 
   constructor(
@@ -86,12 +95,36 @@ export class TableRenderer implements Renderer {
 
   async page(rows: Row[]): Promise<void> {
     const max = this.opts.maxRows ?? 10_000;
+    const counted =
+      this.opts.countedStates && this.fields.includes('state') ? this.opts.countedStates : undefined;
     for (const r of rows) {
       this.count++;
       const s = this.opts.sumField ? r[this.opts.sumField] : undefined;
-      if (typeof s === 'number') this.sum += s;
+      const amount = typeof s === 'number' ? s : 0;
+      const state = String(r.state);
+      if (counted && !counted.includes(state)) {
+        const o = this.others.get(state) ?? { n: 0, sum: 0 };
+        o.n++;
+        o.sum += amount;
+        this.others.set(state, o);
+      } else this.sum += amount;
       if (this.rows.length < max) this.rows.push(r);
     }
+  }
+
+  /** The closing line: how many, and what the total adds up. */
+  private closing(shown: string): string {
+    const head = `${this.count} ${this.opts.noun}${shown}`;
+    if (!this.opts.sumField || this.count === 0) return head;
+    const total = `total ${fixedDecimals(this.sum, 2)}`;
+    if (this.opts.countedStates && !this.fields.includes('state')) return `${head}, ${total} of every state`;
+    if (this.others.size === 0) return `${head}, ${total}`;
+    let left = 0;
+    const named = [...this.others].map(([state, o]) => {
+      left += o.n;
+      return `${o.n} ${STATE_WORDS[state] ?? state} (${fixedDecimals(o.sum, 2)})`;
+    });
+    return `${head}: ${this.count - left} counted, ${total}; ${named.join(', ')} not counted`;
   }
 
   /** A cell's text, its control characters escaped: names come from Odoo, not from us. */
@@ -161,9 +194,7 @@ export class TableRenderer implements Renderer {
     let out = this.count > 0 ? `${table.toString()}\n` : '';
     const shown =
       this.rows.length < this.count ? ` (first ${this.rows.length} shown; use --format csv for all)` : '';
-    let close = `${this.count} ${this.opts.noun}${shown}`;
-    if (this.opts.sumField && this.count > 0) close += `, total ${fixedDecimals(this.sum, 2)}`;
-    out += `${close}\n`;
+    out += `${this.closing(shown)}\n`;
     await this.sink.write(out);
   }
 

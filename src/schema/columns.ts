@@ -4,6 +4,7 @@
 // timestamptz…). The values a column takes are the normalised rows' (render/normalize.ts):
 // `null` for empty, amounts already rounded at their precision, many2one as [id, name].
 import { ProtocolError, UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { FieldDef, FieldMap } from '../core/types.js';
 import { precisionOf, type Value } from '../render/normalize.js';
 
@@ -59,8 +60,8 @@ export function parseTimestamp(s: string): Date {
 
 function bad(field: string, kind: string, v: unknown): never {
   throw new ProtocolError(
-    `the server sent ${JSON.stringify(v)?.slice(0, 40)} for ${field}, which is not a ${kind}`,
-    'report this with --debug output',
+    say`the server sent ${JSON.stringify(v)?.slice(0, 40)} for ${field}, which is not a ${own(kind)}`,
+    say`report this with --debug output`,
   );
 }
 
@@ -166,8 +167,8 @@ export function columnsFor(fields: string[], defs: FieldMap): Column[] {
   for (const c of columns) {
     if (seen.has(c.name)) {
       throw new UsageError(
-        `two columns would be named ${c.name} (a many2one gives <x>_id and <x>_name)`,
-        `leave ${c.field} or ${c.name} out of --fields`,
+        say`two columns would be named ${c.name} (a many2one gives <x>_id and <x>_name)`,
+        say`leave ${c.field} or ${c.name} out of --fields`,
       );
     }
     seen.add(c.name);

@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { list } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { AuthError, NotFoundError, UsageError } from '../core/errors.js';
-import { Redactor, redactor } from '../core/redact.js';
+import { own, Redactor, redactor, type Said, say, stackSaid } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { type Prepared, prepare, streamRows } from '../export/stream.js';
 import { parseDomain, type QueryFlags } from '../query/build.js';
@@ -23,6 +23,7 @@ import { fetchSummary } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
 import { docsOptions, SECURITY_SCHEME } from './docs.js';
 import { ClientLimiter } from './limiter.js';
+import { undecimal, validationDetail } from './params.js';
 import { PROBLEM_TYPE, type Problem, problem, problemOf } from './problem.js';
 import {
   DATA_ERRORS,
@@ -60,10 +61,10 @@ export interface ServeConfig {
 class HttpProblem extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly said: Said,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(String(said));
   }
 }
 
@@ -165,7 +166,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
           : status === 408
             ? `the request did not arrive within ${Math.round(limits.headerTimeoutMs / 1000)} s`
             : 'the request is not valid HTTP/1.1';
-      const body = JSON.stringify(problem(status, detail, '', NOTHING));
+      const body = JSON.stringify(problem(status, own(detail), '', NOTHING));
       if (socket.writable)
         socket.write(
           `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -176,7 +177,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     frameworkErrors: (err, req, reply) => {
       const e = err as { statusCode?: number; message?: string };
       const status = e.statusCode && e.statusCode < 500 ? e.statusCode : 400;
-      sendProblem(reply, problem(status, e.message ?? 'bad request', req.url, NOTHING));
+      sendProblem(reply, problem(status, say`${e.message ?? 'bad request'}`, req.url, NOTHING));
     },
     forceCloseConnections: true,
     // HEAD on a data path would run the whole query for nothing.
@@ -205,9 +206,11 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   if (config.log) {
     const log = config.log;
     app.addHook('onResponse', async (req, reply) => {
+      // The method, the URL and the login come from the client: masked there, never in posdata's words.
+      const who = req.posdata ? say` (${req.posdata.entry.login})` : '';
       log(
-        redactor.text(
-          `${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${req.posdata ? ` (${req.posdata.entry.login})` : ''}`,
+        redactor.said(
+          say`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${who}`,
         ),
       );
     });
@@ -217,16 +220,41 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     const instance = req.url;
     const mask = req.mask ?? NOTHING;
     if (err instanceof HttpProblem)
-      return sendProblem(reply, problem(err.status, err.message, instance, mask), err.headers);
-    const fe = err as { validation?: unknown; statusCode?: number; code?: string; message?: string };
+      return sendProblem(reply, problem(err.status, err.said, instance, mask), err.headers);
+    const fe = err as {
+      validation?: Parameters<typeof validationDetail>[2];
+      validationContext?: string;
+      statusCode?: number;
+      code?: string;
+      message?: string;
+      expose?: boolean;
+      headers?: Record<string, string>;
+    };
     if (fe.validation) {
       return sendProblem(
         reply,
-        problem(400, `invalid parameter: ${fe.message ?? 'bad value'}`, instance, mask),
+        problem(400, validationDetail(req, fe.validationContext, fe.validation), instance, mask),
       );
     }
+    // The docs page's static files (@fastify/static): a path out of its folder (`%2e%2e/`)
+    // names nothing there, as a missing file; a Range or a precondition it cannot meet is
+    // the client's error too, never an internal one.
+    if (fe.expose === true && fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      if (fe.statusCode === 403 || fe.statusCode === 404)
+        return sendProblem(
+          reply,
+          problem(404, say`no such path: ${req.method} ${req.url.split('?')[0]}`, instance, mask),
+        );
+      const detail =
+        fe.statusCode === 416
+          ? say`the range asked for lies outside the file`
+          : fe.statusCode === 412
+            ? say`the file does not meet the request's precondition (If-Match, If-Unmodified-Since)`
+            : say`${fe.message ?? 'bad request'}`;
+      return sendProblem(reply, problem(fe.statusCode, detail, instance, mask), fe.headers ?? {});
+    }
     if (typeof fe.code === 'string' && fe.code.startsWith('FST_') && fe.statusCode && fe.statusCode < 500) {
-      return sendProblem(reply, problem(fe.statusCode, fe.message ?? 'bad request', instance, mask));
+      return sendProblem(reply, problem(fe.statusCode, say`${fe.message ?? 'bad request'}`, instance, mask));
     }
     const p = problemOf(err, instance, mask);
     if (p.status === 400) p.detail = asParameters(p.detail);
@@ -235,15 +263,22 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     if (p.status === 401 && req.posdata) tokens.revoke(req.posdata.token);
     if (p.status === 500) {
       const e = err as Error;
-      config.warn(redactor.text(`internal error: ${(config.log ? e?.stack : e?.message) ?? String(err)}`));
+      config.warn(
+        redactor.said(say`internal error: ${config.log ? stackSaid(e) : (e?.message ?? String(err))}`),
+      );
     }
     const headers: Record<string, string> = p.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return sendProblem(reply, p, headers);
   });
+  // Integers in decimal only: Ajv's coercion would take `0x10` for 16 and `1e3` for 1000.
+  app.addHook('preValidation', async (req) => {
+    const bad = undecimal(req);
+    if (bad) throw new HttpProblem(400, bad);
+  });
   app.setNotFoundHandler((req, reply) =>
     sendProblem(
       reply,
-      problem(404, `no such path: ${req.method} ${req.url.split('?')[0]}`, req.url, req.mask ?? NOTHING),
+      problem(404, say`no such path: ${req.method} ${req.url.split('?')[0]}`, req.url, req.mask ?? NOTHING),
     ),
   );
 
@@ -284,13 +319,13 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     if (!m) {
       throw new HttpProblem(
         401,
-        'no bearer token; log in with POST /api/v1/auth/login and send Authorization: Bearer TOKEN',
+        say`no bearer token; log in with POST /api/v1/auth/login and send Authorization: Bearer TOKEN`,
         { 'WWW-Authenticate': 'Bearer' },
       );
     }
     const entry = tokens.get(m[1]);
     if (!entry) {
-      throw new HttpProblem(401, 'the token is unknown, revoked or expired; log in again', {
+      throw new HttpProblem(401, say`the token is unknown, revoked or expired; log in again`, {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
     }
@@ -301,7 +336,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     if (!v.allowed) {
       throw new HttpProblem(
         429,
-        `more than ${limiter.quota} requests a minute with this token; retry in ${v.resetSeconds} s`,
+        say`more than ${limiter.quota} requests a minute with this token; retry in ${v.resetSeconds} s`,
         headers,
       );
     }
@@ -316,7 +351,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     if (!v.allowed) {
       throw new HttpProblem(
         429,
-        `more than ${limiter.quota} logins a minute from ${req.ip}; retry in ${v.resetSeconds} s`,
+        say`more than ${limiter.quota} logins a minute from ${req.ip}; retry in ${v.resetSeconds} s`,
         headers,
       );
     }
@@ -331,7 +366,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     if (!v.allowed) {
       throw new HttpProblem(
         429,
-        `more than ${limiter.quota} login attempts a minute for this login; retry in ${v.resetSeconds} s`,
+        say`more than ${limiter.quota} login attempts a minute for this login; retry in ${v.resetSeconds} s`,
         limiter.headers(v),
       );
     }
@@ -387,7 +422,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
         if (err instanceof AuthError)
           throw new HttpProblem(
             401,
-            `Odoo rejected login '${login}'; check the login and password (or API key)`,
+            say`Odoo rejected login '${login}'; check the login and password (or API key)`,
           );
         throw err;
       }
@@ -443,7 +478,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     orderId?: number,
   ): Promise<FastifyReply> => {
     const session = req.posdata;
-    if (!session) throw new HttpProblem(401, 'not logged in');
+    if (!session) throw new HttpProblem(401, say`not logged in`);
     const { client } = session.entry;
     const q = req.query as ListQuery;
     if (q.tz !== undefined) checkZone(q.tz);
@@ -459,16 +494,16 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       sort: q.order,
       domain: q.domain !== undefined ? parseDomain(q.domain) : undefined,
     };
-    if (flags.fields?.length === 0) throw new UsageError('fields is empty', 'name at least one field');
-    if (flags.state?.length === 0) throw new UsageError('state is empty', 'name at least one state');
+    if (flags.fields?.length === 0) throw new UsageError(say`fields is empty`, say`name at least one field`);
+    if (flags.state?.length === 0) throw new UsageError(say`state is empty`, say`name at least one state`);
     const fixed: Domain = orderId !== undefined ? [['order_id', '=', orderId]] : [];
     const prepared = await prepare(client, resource, flags, { fixed, withPayments: q.with_payments });
     if (orderId !== undefined) {
       const found = await client.read('pos.order', [orderId], ['name']);
       if (found.length === 0)
         throw new NotFoundError(
-          `sales ticket ${orderId} does not exist`,
-          'list ticket ids with GET /api/v1/sales',
+          say`sales ticket ${orderId} does not exist`,
+          say`list ticket ids with GET /api/v1/sales`,
         );
     }
     const chunks = jsonChunks(client, prepared, { pageSize, tz: q.tz, offset: q.offset });
@@ -539,7 +574,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     },
     async (req, reply) => {
       const session = req.posdata;
-      if (!session) throw new HttpProblem(401, 'not logged in');
+      if (!session) throw new HttpProblem(401, say`not logged in`);
       const q = req.query as { date?: string; from?: string; to?: string; config_id?: number; tz?: string };
       if (q.tz !== undefined) checkZone(q.tz);
       const zone = q.tz ?? session.entry.tz ?? machineZone();
@@ -573,7 +608,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     },
     async (req, reply) => {
       const session = req.posdata;
-      if (!session) throw new HttpProblem(401, 'not logged in');
+      if (!session) throw new HttpProblem(401, say`not logged in`);
       const q = req.query as {
         date?: string;
         from?: string;

@@ -15,7 +15,7 @@ import type { IO } from '../cli/io.js';
 import { OdooClient } from '../core/client.js';
 import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
 import { isLoopback, UPSTREAM_CONNECTIONS } from '../core/http.js';
-import { redactor } from '../core/redact.js';
+import { redactor, say } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { ProfileStore } from '../store/profiles.js';
 import { buildApp } from './app.js';
@@ -52,8 +52,8 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
   const db = o.db ?? env.POSDATA_DB ?? profile.db;
   if (!url || !db) {
     throw new AuthError(
-      `serve needs the Odoo URL and database${o.profile || env.POSDATA_PROFILE ? ` (profile ${profileName})` : ''}`,
-      'run posdata login first, or give --url and --db',
+      say`serve needs the Odoo URL and database${o.profile || env.POSDATA_PROFILE ? say` (profile ${profileName})` : ''}`,
+      say`run posdata login first, or give --url and --db`,
     );
   }
   // One connection pool and one --rate budget towards Odoo for the whole service.
@@ -117,7 +117,7 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
   // A stream abandoned by its client can leave a prefetched page's request behind; its
   // failure must not bring the service down.
   process.on('unhandledRejection', (err) => {
-    if (io.debug) io.err(`posdata serve: ${redactor.text(String((err as Error)?.message ?? err))}`);
+    if (io.debug) io.err(`posdata serve: ${redactor.said(say`${(err as Error)?.message ?? err}`)}`);
   });
 
   const host = o.host ?? '127.0.0.1';
@@ -129,13 +129,13 @@ export async function runServe(opts: Record<string, unknown>, io: IO): Promise<v
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new UsageError(
-        `port ${o.port} on ${host} is already in use`,
-        'choose another with --port (0 = any free port)',
+        say`port ${o.port} on ${host} is already in use`,
+        say`choose another with --port (0 = any free port)`,
       );
     if (code === 'EACCES')
-      throw new UsageError(`not allowed to listen on port ${o.port}`, 'use a port above 1023');
+      throw new UsageError(say`not allowed to listen on port ${o.port}`, say`use a port above 1023`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-      throw new UsageError(`cannot listen on ${host}: no such local address`, 'check --host');
+      throw new UsageError(say`cannot listen on ${host}: no such local address`, say`check --host`);
     throw err;
   }
   const addr = app.server.address();

@@ -5,6 +5,7 @@
 // that cannot get a slot within --timeout fails as a timeout (504) instead of waiting on.
 import { ConnectionError } from '../core/errors.js';
 import type { RateLimiter } from '../core/ratelimit.js';
+import { say } from '../core/redact.js';
 import type { Credentials, Transport } from '../core/transport.js';
 
 /** Waited too long for a slot of the shared budget: the service's own 504. */
@@ -57,8 +58,8 @@ export class FairGate {
           if (lane && lane.length === 0) this.leave(user);
           reject(
             new SlotTimeout(
-              `no free slot towards Odoo within ${Math.round(this.waitMs / 1000)} s (${this.describe}, shared by all users)`,
-              'retry later; the operator can raise --rate or --timeout',
+              say`no free slot towards Odoo within ${Math.round(this.waitMs / 1000)} s (${this.describe}, shared by all users)`,
+              say`retry later; the operator can raise --rate or --timeout`,
             ),
           );
         }, this.waitMs),
@@ -137,7 +138,7 @@ export class FairTransport implements Transport {
     return this.gate.run(this.user, () => this.inner.executeKw(...call));
   }
 
-  describeCall(...call: Parameters<Transport['describeCall']>): string {
+  describeCall(...call: Parameters<Transport['describeCall']>): ReturnType<Transport['describeCall']> {
     return this.inner.describeCall(...call);
   }
 

@@ -9,7 +9,7 @@ import {
   ServerError,
   UsageError,
 } from '../core/errors.js';
-import type { Redactor } from '../core/redact.js';
+import { type Redactor, type Said, say } from '../core/redact.js';
 import { SlotTimeout } from './fair.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
@@ -30,8 +30,10 @@ const TYPES: Record<number, { slug: string; title: string }> = {
   404: { slug: 'not-found', title: 'Not found' },
   405: { slug: 'method-not-allowed', title: 'Method not allowed' },
   408: { slug: 'request-timeout', title: 'Request not received in time' },
+  412: { slug: 'precondition-failed', title: 'Precondition failed' },
   413: { slug: 'too-large', title: 'Request body too large' },
   415: { slug: 'unsupported-media-type', title: 'Unsupported media type' },
+  416: { slug: 'range-not-satisfiable', title: 'Range not satisfiable' },
   429: { slug: 'rate-limited', title: 'Too many requests' },
   431: { slug: 'headers-too-large', title: 'Request headers too large' },
   500: { slug: 'internal', title: 'Internal error' },
@@ -45,13 +47,20 @@ const TYPES: Record<number, { slug: string; title: string }> = {
  * masking every live user's secret would make each answer an oracle for the others' (a
  * login or path named like another user's password would come back as ***).
  */
-export function problem(status: number, detail: string, instance: string, mask: Redactor): Problem {
+export function problem(
+  status: number,
+  detail: Said | PosdataError,
+  instance: string,
+  mask: Redactor,
+): Problem {
   const t = TYPES[status] ?? TYPES[500];
   return {
     type: `tag:posdata,2026:problem:${t.slug}`,
     title: t.title,
     status,
-    detail: mask.text(detail),
+    // The secret is masked in the values of the detail (err.line, Redactor.said), never in
+    // posdata's words; the path is the client's as a whole.
+    detail: detail instanceof PosdataError ? detail.line(mask) : mask.said(detail),
     instance: mask.text(instance),
   };
 }
@@ -91,11 +100,11 @@ export function problemOf(err: unknown, instance: string, mask: Redactor): Probl
   const status = statusOf(err);
   // The commands' hints for authentication say "run posdata login"; here it is the login path.
   if (err instanceof AuthError)
-    return problem(status, `${err.message}; log in again with POST /api/v1/auth/login`, instance, mask);
-  if (err instanceof PosdataError) return problem(status, err.line(), instance, mask);
+    return problem(status, say`${err.said}; log in again with POST /api/v1/auth/login`, instance, mask);
+  if (err instanceof PosdataError) return problem(status, err, instance, mask);
   return problem(
     500,
-    'an internal error occurred; please report it (run serve with --debug)',
+    say`an internal error occurred; please report it (run serve with --debug)`,
     instance,
     mask,
   );

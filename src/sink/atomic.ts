@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
+  existsSync,
   fsyncSync,
   lstatSync,
   openSync,
@@ -20,6 +21,7 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { Sink } from '../render/sink.js';
 import { fileError, isFsError } from './fserror.js';
 import { pendingTemps } from './pending.js';
@@ -51,13 +53,13 @@ export function resolveTarget(path: string, flag = '-o'): string {
     }
     if (st.isDirectory())
       throw new UsageError(
-        `${flag} ${path} is a folder`,
-        `give a file name, e.g. ${flag} ${join(path, 'sales.csv')}`,
+        say`${own(flag)} ${path} is a folder`,
+        say`give a file name, e.g. ${own(flag)} ${join(path, 'sales.csv')}`,
       );
     if (!st.isFile())
       throw new UsageError(
-        `${flag} ${path} is a device or another special file, not a regular file`,
-        flag === '-o' ? 'leave -o out to write to standard output' : 'give a regular file',
+        say`${own(flag)} ${path} is a device or another special file, not a regular file`,
+        flag === '-o' ? say`leave -o out to write to standard output` : say`give a regular file`,
       );
     break;
   }
@@ -149,8 +151,12 @@ export class AtomicFileSink implements Sink {
   /** A flush to disk running while the export goes on. */
   private syncing: Promise<void> | undefined;
 
+  /** Whether the target was there before: an abort leaves it as it was, or writes none. */
+  private readonly existed: boolean;
+
   private constructor(readonly target: string) {
     this.tmp = tempPathFor(target);
+    this.existed = existsSync(target);
   }
 
   static async create(path: string, mode = 0o644): Promise<AtomicFileSink> {
@@ -158,11 +164,11 @@ export class AtomicFileSink implements Sink {
     sweepStaleTemps(target);
     const s = new AtomicFileSink(target);
     try {
-      pending.add(s.tmp);
+      pending.set(s.tmp, { existed: s.existed });
       s.fh = await open(s.tmp, 'wx', mode);
     } catch (err) {
       pending.delete(s.tmp);
-      throw fileError(path, err, 'choose a writable path for -o');
+      throw fileError(path, err, say`choose a writable path for -o`);
     }
     return s;
   }
@@ -184,7 +190,9 @@ export class AtomicFileSink implements Sink {
       throw fileError(
         this.target,
         err,
-        'free some space or choose another place for -o; the old file is as it was',
+        this.existed
+          ? say`free some space or choose another place for -o; the old file is as it was`
+          : say`free some space or choose another place for -o; no file was written`,
       );
     throw err;
   }
@@ -265,7 +273,7 @@ function removeTemp(tmp: string): void {
 export function stageFileSync(target: string, data: string, mode = 0o600): Staged {
   sweepStaleTemps(target);
   const tmp = tempPathFor(target);
-  pending.add(tmp);
+  pending.set(tmp, {});
   try {
     const fd = openSync(tmp, 'wx', mode);
     try {

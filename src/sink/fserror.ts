@@ -2,6 +2,7 @@
 // not a bug: one line that names the file and the reason, exit 2 (see the README's
 // Decisions), never "internal error".
 import { UsageError } from '../core/errors.js';
+import { type Said, say } from '../core/redact.js';
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'no space left on device',
@@ -23,8 +24,8 @@ export function fsReason(err: unknown): string {
 }
 
 /** `cannot write WHAT: reason; hint` as a usage error (exit 2). */
-export function fileError(what: string, err: unknown, hint: string): UsageError {
-  return new UsageError(`cannot write ${what}: ${fsReason(err)}`, hint, { cause: err });
+export function fileError(what: Said | string, err: unknown, hint: Said): UsageError {
+  return new UsageError(say`cannot write ${what}: ${fsReason(err)}`, hint, { cause: err });
 }
 
 export function isFsError(err: unknown): boolean {

@@ -3,6 +3,7 @@
 // disk behind `> file`, /dev/full): the run fails and a checkpoint does not advance.
 import { fstatSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { say } from '../core/redact.js';
 import type { Sink } from '../render/sink.js';
 import { fileError } from './fserror.js';
 
@@ -12,7 +13,7 @@ export class PipeClosed extends Error {
   }
 }
 
-const HINT = 'free some space or write elsewhere (-o FILE)';
+const HINT = say`free some space or write elsewhere (-o FILE)`;
 
 /** fd 1 when it is a file or a device: written synchronously and whole. */
 function fileDescriptor(out: Writable): number | undefined {

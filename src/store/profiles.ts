@@ -17,6 +17,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { AuthError, UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 
 export interface Profile {
@@ -56,14 +57,14 @@ function checkPrivate(st: Stats, path: string, kind: 'file' | 'folder'): void {
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid && st.uid !== 0) {
     throw new AuthError(
-      `the posdata store ${kind} ${path} belongs to another user (uid ${st.uid})`,
-      `use your own store (POSDATA_CONFIG_DIR), or run chown ${uid} ${path}`,
+      say`the posdata store ${own(kind)} ${path} belongs to another user (uid ${st.uid})`,
+      say`use your own store (POSDATA_CONFIG_DIR), or run chown ${uid} ${path}`,
     );
   }
   if ((st.mode & 0o077) !== 0) {
     throw new AuthError(
-      `the posdata store ${kind} ${path} is open to other users (mode ${mode(st)}); its secrets are not used`,
-      `run chmod ${kind === 'file' ? 600 : 700} ${path} (and change the secret if others could have read it)`,
+      say`the posdata store ${own(kind)} ${path} is open to other users (mode ${mode(st)}); its secrets are not used`,
+      say`run chmod ${kind === 'file' ? 600 : 700} ${path} (and change the secret if others could have read it)`,
     );
   }
 }
@@ -77,11 +78,11 @@ function checkFolder(dir: string): void {
     throw err;
   }
   if (!st.isDirectory())
-    throw new UsageError(`the posdata store folder ${dir} is not a folder`, 'check POSDATA_CONFIG_DIR');
+    throw new UsageError(say`the posdata store folder ${dir} is not a folder`, say`check POSDATA_CONFIG_DIR`);
   checkPrivate(st, dir, 'folder');
 }
 
-const SYMLINK_HINT = 'replace the link with the file itself, or remove it and run posdata login again';
+const SYMLINK_HINT = say`replace the link with the file itself, or remove it and run posdata login again`;
 
 /** The store's text, read without following a symbolic link; undefined when there is none. */
 function readPrivate(file: string): string | undefined {
@@ -93,17 +94,20 @@ function readPrivate(file: string): string | undefined {
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP')
       throw new AuthError(
-        `the posdata store ${file} is a symbolic link; posdata never follows one`,
+        say`the posdata store ${file} is a symbolic link; posdata never follows one`,
         SYMLINK_HINT,
       );
-    throw new UsageError(`cannot read the posdata store ${file}`, 'check it, or run posdata login again');
+    throw new UsageError(
+      say`cannot read the posdata store ${file}`,
+      say`check it, or run posdata login again`,
+    );
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile())
       throw new UsageError(
-        `the posdata store ${file} is not a file`,
-        'remove it and run posdata login again',
+        say`the posdata store ${file} is not a file`,
+        say`remove it and run posdata login again`,
       );
     checkPrivate(st, file, 'file');
     return readFileSync(fd, 'utf8');
@@ -138,8 +142,8 @@ export class ProfileStore {
     } catch (err) {
       // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
       throw new UsageError(
-        `the posdata store ${join(dir, 'config.json')} is damaged (${(err as Error).message.split('\n')[0]})`,
-        'fix it, or move it away and run posdata login again',
+        say`the posdata store ${join(dir, 'config.json')} is damaged (${(err as Error).message.split('\n')[0]})`,
+        say`fix it, or move it away and run posdata login again`,
       );
     }
     return new ProfileStore(conf, undefined, conf.path);
@@ -161,7 +165,10 @@ export class ProfileStore {
         const parsed = JSON.parse(text) as Partial<StoreShape>;
         data = { profiles: parsed.profiles ?? {}, current: parsed.current };
       } catch {
-        throw new UsageError(`cannot read the posdata store ${file}`, 'check it, or run posdata login again');
+        throw new UsageError(
+          say`cannot read the posdata store ${file}`,
+          say`check it, or run posdata login again`,
+        );
       }
     }
     return new ProfileStore(undefined, data, file);
@@ -181,9 +188,14 @@ export class ProfileStore {
     return this.file;
   }
 
-  /** The profile to use: --profile, POSDATA_PROFILE, the one last logged in, or `default`. */
+  /** The profile to use: --profile, POSDATA_PROFILE, the default (profiles --use), or `default`. */
   currentName(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-    return flag || env.POSDATA_PROFILE || this.data().current || 'default';
+    return flag || env.POSDATA_PROFILE || this.defaultName();
+  }
+
+  /** The default profile: the one chosen with `profiles --use` (or stored first), else `default`. */
+  defaultName(): string {
+    return this.data().current || 'default';
   }
 
   get(name: string): Profile | undefined {

@@ -4,6 +4,7 @@
 // differs, one line each, on stderr: standard output keeps the data.
 import type { OdooClient } from '../core/client.js';
 import { PosdataError, ServerError } from '../core/errors.js';
+import { redactor } from '../core/redact.js';
 import { totalOf } from './compute.js';
 import type { SummaryParams, SummaryResult } from './query.js';
 
@@ -35,7 +36,7 @@ export async function checkOdoo(client: OdooClient, r: SummaryResult, p: Summary
   } catch (err) {
     if (err instanceof ServerError && /AccessError|access/i.test(`${err.odooName} ${err.message}`)) {
       return [
-        `not compared: this user may not read Odoo's Sales Details (${oneLine(err.message)}); a POS user lacks read access to account.payment`,
+        `not compared: this user may not read Odoo's Sales Details (${oneLine(redactor.said(err.said))}); a POS user lacks read access to account.payment`,
       ];
     }
     if (err instanceof PosdataError)

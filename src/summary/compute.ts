@@ -9,12 +9,14 @@
 import { DateTime } from 'luxon';
 import type { OdooClient } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
+import { COUNTED_STATES } from '../query/resources.js';
 import { roundAt } from '../render/normalize.js';
 import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
 import { type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
 
-export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
+export { COUNTED_STATES };
 
 /** The figures of every row, in the contract's order; `method:<name>` keys follow. */
 export const FIGURE_KEYS = [
@@ -330,8 +332,8 @@ export async function computeSummary(
   const orderKeys = q.keys.filter((k) => k !== 'method' && LINE_SPEC[k] === undefined);
   if (!api.paths && level !== 'order' && orderKeys.some((k) => !(level === 'payment' && k === 'session'))) {
     throw new UsageError(
-      `--by ${q.keys.join(',')}: Odoo before 19 cannot group ${level === 'line' ? 'order lines' : 'payments'} by their order's ${orderKeys.join(', ')}`,
-      `group by ${level === 'line' ? 'product, category or tax' : 'method'} alone, or by ${orderKeys.join(', ')} alone`,
+      say`--by ${own(q.keys.join(','))}: Odoo before 19 cannot group ${level === 'line' ? own('order lines') : own('payments')} by their order's ${own(orderKeys.join(', '))}`,
+      say`group by ${level === 'line' ? own('product, category or tax') : own('method')} alone, or by ${own(orderKeys.join(', '))} alone`,
     );
   }
 

@@ -2,6 +2,7 @@
 // which level each one groups (order, line or payment), `--top`, `--day-starts`. Messages
 // name the command's flags; serve turns them into its parameter names.
 import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 
 export const KEYS = [
   'day',
@@ -34,20 +35,24 @@ export function parseKeys(raw: string | undefined): Key[] {
     .split(',')
     .map((k) => k.trim())
     .filter((k) => k !== '');
-  if (keys.length === 0) throw new UsageError('--by is empty', `give one or more of ${KEYS.join(', ')}`);
+  if (keys.length === 0)
+    throw new UsageError(say`--by is empty`, say`give one or more of ${own(KEYS.join(', '))}`);
   for (const k of keys) {
     if (!(KEYS as readonly string[]).includes(k)) {
-      throw new UsageError(`--by '${k}' is not a summary key`, `use one or more of ${KEYS.join(', ')}`);
+      throw new UsageError(
+        say`--by '${k}' is not a summary key`,
+        say`use one or more of ${own(KEYS.join(', '))}`,
+      );
     }
   }
   if (new Set(keys).size !== keys.length) {
-    throw new UsageError(`--by '${raw}' names a key twice`, 'give each key once');
+    throw new UsageError(say`--by '${raw}' names a key twice`, say`give each key once`);
   }
   const k = keys as Key[];
   if (k.includes('method') && k.some((x) => LINE_KEYS.includes(x))) {
     throw new UsageError(
-      `--by ${raw}: a payment is not split by product, category or tax`,
-      'group by method or by product, category or tax, not both',
+      say`--by ${raw}: a payment is not split by product, category or tax`,
+      say`group by method or by product, category or tax, not both`,
     );
   }
   return k;
@@ -66,13 +71,16 @@ export function parseDayStarts(raw: string | undefined): number {
   const h = m ? Number(m[1]) : Number.NaN;
   const min = m ? Number(m[2]) : Number.NaN;
   if (!m || h > 23 || min > 59) {
-    throw new UsageError(`--day-starts '${raw}' is not a time of day`, 'use HH:MM, e.g. --day-starts 03:00');
+    throw new UsageError(
+      say`--day-starts '${raw}' is not a time of day`,
+      say`use HH:MM, e.g. --day-starts 03:00`,
+    );
   }
   if (min !== 0) {
     // Odoo buckets by the hour at the finest; a cut inside an hour would split a bucket.
     throw new UsageError(
-      `--day-starts '${raw}' is not on the hour`,
-      'use a whole hour, e.g. --day-starts 03:00',
+      say`--day-starts '${raw}' is not on the hour`,
+      say`use a whole hour, e.g. --day-starts 03:00`,
     );
   }
   return h * 60;
@@ -81,7 +89,7 @@ export function parseDayStarts(raw: string | undefined): number {
 export function checkTop(top: number | undefined): number | undefined {
   if (top === undefined) return undefined;
   if (!Number.isInteger(top) || top < 1) {
-    throw new UsageError(`--top '${top}' is not a whole number of 1 or more`, 'use e.g. --top 20');
+    throw new UsageError(say`--top '${top}' is not a whole number of 1 or more`, say`use e.g. --top 20`);
   }
   return top;
 }

@@ -6,6 +6,7 @@ import type { DateTime } from 'luxon';
 import type { OdooClient } from '../core/client.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { majorVersion } from '../core/json2.js';
+import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { parseWhen, toOdoo } from '../query/time.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
@@ -53,14 +54,17 @@ export interface Range {
  */
 export function rangeOf(p: SummaryParams, zone: string, dayStarts: number, now?: DateTime): Range {
   if (p.date !== undefined && (p.from !== undefined || p.to !== undefined)) {
-    throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
+    throw new UsageError(
+      say`--date and --from/--to both give the range`,
+      say`use either --date D or --from/--to`,
+    );
   }
   const shift = (d: DateTime): DateTime => d.plus({ minutes: dayStarts });
   if (p.date !== undefined || (p.from === undefined && p.to === undefined && p.sessionId === undefined)) {
     const raw = p.date ?? 'today';
     const b = parseWhen(raw, zone, '--date', now);
     if (!b.wholeDay)
-      throw new UsageError(`--date '${raw}' is not a day`, 'use YYYY-MM-DD, today or yesterday');
+      throw new UsageError(say`--date '${raw}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
     return { start: toOdoo(shift(b.at)), end: toOdoo(shift(b.at.plus({ days: 1 }).startOf('day'))) };
   }
   const f = p.from !== undefined ? parseWhen(p.from, zone, '--from', now) : undefined;
@@ -73,7 +77,7 @@ export function rangeOf(p: SummaryParams, zone: string, dayStarts: number, now?:
       : t.at.plus({ seconds: 1 })
     : undefined;
   if (start && end && start >= end) {
-    throw new UsageError(`--from ${p.from} is not before --to ${p.to}`, 'swap them or widen the range');
+    throw new UsageError(say`--from ${p.from} is not before --to ${p.to}`, say`swap them or widen the range`);
   }
   return { start: start ? toOdoo(start) : null, end: end ? toOdoo(end) : null };
 }
@@ -125,8 +129,8 @@ export async function fetchSummary(
     const s = inputs.sessions[0];
     if (!s) {
       throw new NotFoundError(
-        `session ${p.sessionId} does not exist`,
-        'see posdata closures or posdata configs',
+        say`session ${p.sessionId} does not exist`,
+        say`see posdata closures or posdata configs`,
       );
     }
     const figures = reconcile(inputs).sessions[0];

@@ -7,6 +7,7 @@ import type { IO } from '../cli/io.js';
 import { liveClients } from '../cli/live.js';
 import { Progress } from '../cli/progress.js';
 import { PosdataError, ServerError, UsageError } from '../core/errors.js';
+import { nameList, own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
 import { TablePlan } from './columns.js';
 import { loadResource } from './load.js';
@@ -49,8 +50,8 @@ export function parseFieldSpecs(specs: string[], chosen: SyncName[]): Map<SyncNa
     if (m) {
       if (!SYNC_NAMES.includes(m[1] as SyncName))
         throw new UsageError(
-          `--fields names unknown resource '${m[1]}'`,
-          `use one of ${SYNC_NAMES.join(', ')}`,
+          say`--fields names unknown resource '${m[1]}'`,
+          say`use one of ${own(SYNC_NAMES.join(', '))}`,
         );
       name = m[1] as SyncName;
       list = m[2] as string;
@@ -59,8 +60,8 @@ export function parseFieldSpecs(specs: string[], chosen: SyncName[]): Map<SyncNa
       list = spec;
     } else {
       throw new UsageError(
-        `--fields '${spec}' does not say which resource`,
-        'write it as RESOURCE:field,field, e.g. --fields sales:partner_id,user_id',
+        say`--fields '${spec}' does not say which resource`,
+        say`write it as RESOURCE:field,field, e.g. --fields sales:partner_id,user_id`,
       );
     }
     const fields = list
@@ -68,7 +69,7 @@ export function parseFieldSpecs(specs: string[], chosen: SyncName[]): Map<SyncNa
       .map((f) => f.trim())
       .filter(Boolean);
     if (fields.length === 0)
-      throw new UsageError(`--fields '${spec}' names no field`, 'e.g. --fields sales:partner_id');
+      throw new UsageError(say`--fields '${spec}' names no field`, say`e.g. --fields sales:partner_id`);
     out.set(name, [...(out.get(name) ?? []), ...fields]);
   }
   return out;
@@ -78,17 +79,18 @@ function checkAsked(r: SyncResource, fields: FieldMap, asked: string[]): void {
   for (const f of asked) {
     if (!(f in fields)) {
       throw new UsageError(
-        `unknown field '${f}' on ${r.model}`,
-        `valid fields: ${Object.keys(fields)
-          .filter((k) => isStored(fields, k))
-          .sort()
-          .join(', ')}`,
+        say`unknown field '${f}' on ${own(r.model)}`,
+        say`valid fields: ${nameList(
+          Object.keys(fields)
+            .filter((k) => isStored(fields, k))
+            .sort(),
+        )}`,
       );
     }
     if (!isStored(fields, f)) {
       throw new UsageError(
-        `field '${f}' of ${r.model} is computed and not stored by Odoo`,
-        'its changes do not move write_date, so a sync could not keep it current; pick a stored field',
+        say`field '${f}' of ${own(r.model)} is computed and not stored by Odoo`,
+        say`its changes do not move write_date, so a sync could not keep it current; pick a stored field`,
       );
     }
   }
@@ -107,8 +109,8 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
   const unknown = names.filter((n) => !SYNC_NAMES.includes(n as SyncName));
   if (unknown.length > 0)
     throw new UsageError(
-      `unknown resource '${unknown[0]}'`,
-      `use some of ${SYNC_NAMES.join(', ')} (all by default)`,
+      say`unknown resource '${unknown[0]}'`,
+      say`use some of ${own(SYNC_NAMES.join(', '))} (all by default)`,
     );
   const chosen = SYNC_RESOURCES.filter((r) => names.length === 0 || names.includes(r.name));
   const asked = parseFieldSpecs(
@@ -118,12 +120,12 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
   for (const name of asked.keys())
     if (!chosen.some((r) => r.name === name))
       throw new UsageError(
-        `--fields names ${name}, which this run does not sync`,
-        `add ${name} to the resources`,
+        say`--fields names ${name}, which this run does not sync`,
+        say`add ${name} to the resources`,
       );
   const schema = o.schema ?? 'posdata';
   if (schema === '' || schema.length > 63)
-    throw new UsageError(`--schema '${schema}' is not a schema name`, 'use e.g. --schema posdata');
+    throw new UsageError(say`--schema '${schema}' is not a schema name`, say`use e.g. --schema posdata`);
   const target = parseTarget(o.to);
   if (o.to !== undefined && target.passwordInUrl && !io.quiet)
     io.err(
@@ -152,8 +154,8 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     for (const st of states.values()) {
       if (st.source !== source)
         throw new UsageError(
-          `schema ${schema} holds data synced from ${st.source.replace('|', ' database ')}`,
-          'sync this Odoo into another --schema',
+          say`schema ${schema} holds data synced from ${st.source.replace('|', ' database ')}`,
+          say`sync this Odoo into another --schema`,
         );
     }
     // Registers by their own name (read once, archived ones too): Odoo 16/17 label one
@@ -195,6 +197,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         (f) => fields[f]?.type === 'many2one' && fields[f]?.relation === 'pos.config',
       );
       const regs = regFields.length > 0 ? await registerNames() : undefined;
+      progress.watch(session.limiter);
       const result = await loadResource({
         odoo,
         db,
@@ -247,8 +250,8 @@ async function lock(q: Query, schema: string, t: Target, wait: boolean, io: IO):
   if (!wait)
     throw new ServerError(
       'lock',
-      `another posdata sync is running on schema ${schema} of ${t.where}`,
-      'try again when it is done, or leave out --no-wait to wait for it',
+      say`another posdata sync is running on schema ${schema} of ${t.where}`,
+      say`try again when it is done, or leave out --no-wait to wait for it`,
     );
   if (!io.quiet)
     io.err(`posdata: another posdata sync is running on schema ${schema}; waiting for it to finish`);

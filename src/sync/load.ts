@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import type { OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
@@ -92,8 +93,8 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     const wd = last.write_date;
     if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {
       throw new ProtocolError(
-        `Odoo sent ${job.model} ${String(last.id)} without an integer id and a write_date (${String(wd)})`,
-        'posdata sync needs both on every record',
+        say`Odoo sent ${own(job.model)} ${String(last.id)} without an integer id and a write_date (${String(wd)})`,
+        say`posdata sync needs both on every record`,
       );
     }
     if (job.ownNames) renamed(records, job.ownNames);

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import pgpass from 'pgpass';
 import { AuthError, ConnectionError, type PosdataError, ServerError, UsageError } from '../core/errors.js';
-import { redactor } from '../core/redact.js';
+import { own, redactor, say } from '../core/redact.js';
 
 export interface Target {
   /** The connection string as given (holds the password, if any: never print it). */
@@ -20,21 +20,21 @@ export interface Target {
   passwordInUrl: boolean;
 }
 
-const HINT_FORM = 'give it as postgres://USER@HOST:PORT/DB (password from PGPASSWORD or ~/.pgpass)';
+const HINT_FORM = say`give it as postgres://USER@HOST:PORT/DB (password from PGPASSWORD or ~/.pgpass)`;
 
 export function parseTarget(raw: string | undefined, env = process.env): Target {
   const given = raw ?? env.POSDATA_SYNC_URL;
   if (given === undefined || given === '') {
     throw new UsageError(
-      'no database to sync to',
-      `use --to postgres://USER@HOST:PORT/DB or set POSDATA_SYNC_URL`,
+      say`no database to sync to`,
+      say`use --to postgres://USER@HOST:PORT/DB or set POSDATA_SYNC_URL`,
     );
   }
   let u: URL;
   try {
     u = new URL(given);
   } catch {
-    throw new UsageError('the database connection string is not a URL', HINT_FORM);
+    throw new UsageError(say`the database connection string is not a URL`, HINT_FORM);
   }
   if (u.password) {
     redactor.add(u.password);
@@ -46,10 +46,10 @@ export function parseTarget(raw: string | undefined, env = process.env): Target 
   }
   redactor.add(env.PGPASSWORD);
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
-    throw new UsageError(`'${u.protocol}' is not a PostgreSQL connection string`, HINT_FORM);
+    throw new UsageError(say`'${u.protocol}' is not a PostgreSQL connection string`, HINT_FORM);
   }
   if (u.port !== '' && !/^\d+$/.test(u.port)) {
-    throw new UsageError('the port of the database connection string is not a number', HINT_FORM);
+    throw new UsageError(say`the port of the database connection string is not a number`, HINT_FORM);
   }
   const socket = u.searchParams.get('host');
   const host = u.hostname || socket || env.PGHOST || 'localhost';
@@ -84,55 +84,57 @@ export function databaseError(err: unknown, t: Target): PosdataError {
   const e = err as Error & { code?: string; severity?: string };
   const code = e?.code;
   const msg = redactor.text(String(e?.message ?? err)).replace(/\s+/g, ' ');
-  const rerun = 'check that it is up, then run posdata sync again (it resumes from the last committed batch)';
+  const rerun = say`check that it is up, then run posdata sync again (it resumes from the last committed batch)`;
   if (code && NET_CODES[code]) {
     const hint =
       code === 'ECONNREFUSED' || code === 'ENOENT'
-        ? 'check the host and port of --to (or POSDATA_SYNC_URL) and that PostgreSQL runs there'
+        ? say`check the host and port of --to (or POSDATA_SYNC_URL) and that PostgreSQL runs there`
         : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? 'check the host of --to (or POSDATA_SYNC_URL)'
+          ? say`check the host of --to (or POSDATA_SYNC_URL)`
           : rerun;
-    return new ConnectionError(`${t.where} ${NET_CODES[code]}`, hint, { cause: err });
+    return new ConnectionError(say`${t.where} ${own(NET_CODES[code])}`, hint, { cause: err });
   }
   if (
     /password must be a string|password authentication|no password/i.test(msg) &&
     e.severity === undefined
   ) {
     return new AuthError(
-      `${t.where} asks for a password and none was given${t.user ? ` for role '${t.user}'` : ''}`,
-      'set PGPASSWORD, or add a line to ~/.pgpass (PGPASSFILE)',
+      say`${t.where} asks for a password and none was given${t.user ? say` for role '${t.user}'` : ''}`,
+      say`set PGPASSWORD, or add a line to ~/.pgpass (PGPASSFILE)`,
     );
   }
   if (!code || e.severity === undefined) {
     // The driver's own errors: a connection lost or timed out, TLS.
     if (/timeout/i.test(msg))
-      return new ConnectionError(`${t.where} did not answer in time`, rerun, { cause: err });
+      return new ConnectionError(say`${t.where} did not answer in time`, rerun, { cause: err });
     if (/ssl|tls|certificate/i.test(msg))
-      return new ConnectionError(`TLS with ${t.where} failed: ${msg}`, 'check sslmode in --to', {
+      return new ConnectionError(say`TLS with ${t.where} failed: ${msg}`, say`check sslmode in --to`, {
         cause: err,
       });
-    return new ConnectionError(`lost the connection to ${t.where}: ${msg}`, rerun, { cause: err });
+    return new ConnectionError(say`lost the connection to ${t.where}: ${msg}`, rerun, { cause: err });
   }
   if (code === '28P01' || code === '28000') {
     return new AuthError(
-      `${t.where} rejected the login${t.user ? ` of role '${t.user}'` : ''}: ${msg}`,
-      'check the user and password (in --to, PGPASSWORD or ~/.pgpass) and pg_hba.conf',
+      say`${t.where} rejected the login${t.user ? say` of role '${t.user}'` : ''}: ${msg}`,
+      say`check the user and password (in --to, PGPASSWORD or ~/.pgpass) and pg_hba.conf`,
     );
   }
   if (code === '3D000') {
-    return new AuthError(`${t.where}: ${msg}`, 'create it (createdb) or name another database in --to');
+    return new AuthError(say`${t.where}: ${msg}`, say`create it (createdb) or name another database in --to`);
   }
   if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') {
-    return new ConnectionError(`${t.where} dropped or refused the connection: ${msg}`, rerun, { cause: err });
+    return new ConnectionError(say`${t.where} dropped or refused the connection: ${msg}`, rerun, {
+      cause: err,
+    });
   }
   if (code === '42501') {
     return new ServerError(
       code,
-      `${t.where} refused: ${msg}`,
-      `grant the role${t.user ? ` '${t.user}'` : ''} CREATE on the database (or on the schema) and ownership of its tables`,
+      say`${t.where} refused: ${msg}`,
+      say`grant the role${t.user ? say` '${t.user}'` : ''} CREATE on the database (or on the schema) and ownership of its tables`,
     );
   }
-  return new ServerError(code, `${t.where} refused: ${msg}`, 'see the PostgreSQL log for details');
+  return new ServerError(code, say`${t.where} refused: ${msg}`, say`see the PostgreSQL log for details`);
 }
 
 export type Trace = ((line: string) => void) | undefined;

@@ -1,7 +1,7 @@
 // Issue 18, the usage cases: values posdata used to take, misread or fail on with an
 // internal error. Each row: the exact exit code, one line on stderr starting `posdata:`, no
 // stack trace, nothing on stdout, no output file left.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,10 +139,45 @@ describe('smaller things (case 23)', () => {
     expect(r.stdout).toContain('2026-10-31 20:00:00');
   });
 
+  it('help of an unknown command: exit 2, the same line as the unknown command itself (issue 22)', async () => {
+    const typo = await runCli(['slaes'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("posdata: unknown command 'slaes'; see posdata --help\n");
+    const help = await runCli(['help', 'slaes'], { env });
+    expect(help.code).toBe(2);
+    expect(help.stderr).toBe(typo.stderr);
+    expect(help.stdout).toBe('');
+    const known = await runCli(['help', 'sales'], { env });
+    expect(known.code).toBe(0);
+    expect(known.stdout).toMatch(/^Usage: posdata sales/);
+  });
+
   it('a known command with --help still prints its help', async () => {
     const r = await runCli(['sales', '--help'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Usage: posdata sales/);
+  });
+
+  it('an interrupt says what became of the -o file: none written, or the old one as it was (issue 22)', async () => {
+    // One request a minute: the export is still running when the signal comes.
+    const fresh = join(dir, 'fresh.csv');
+    const r = await runCli(['sales', '-o', fresh, '--rate', '1'], {
+      env,
+      killWhen: () => readdirSync(dir).some((f) => f.startsWith('.fresh.csv')),
+      killSignal: 'SIGINT',
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('posdata: interrupted by SIGINT; no -o file was written\n');
+    expect(readdirSync(dir).filter((f) => f.includes('fresh'))).toEqual([]);
+    const old = join(dir, 'old.csv');
+    writeFileSync(old, 'OLD\n');
+    const o = await runCli(['sales', '-o', old, '--rate', '1'], {
+      env,
+      killWhen: () => readdirSync(dir).some((f) => f.startsWith('.old.csv')),
+      killSignal: 'SIGINT',
+    });
+    expect(o.stderr).toBe('posdata: interrupted by SIGINT; the -o file was left as it was\n');
+    expect(readFileSync(old, 'utf8')).toBe('OLD\n');
   });
 
   it('an interrupt without -o does not speak of -o', async () => {

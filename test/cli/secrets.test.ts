@@ -320,3 +320,40 @@ describe('a URL with user:password@', () => {
     expect(readFileSync(ckpt, 'utf8')).not.toContain('Old-pw-9907');
   });
 });
+
+describe("a secret that is a piece of posdata's words leaves them whole (issue 22, item 2)", () => {
+  // The sandbox's POS user logs in as pos/pos: its password is in "posdata" and "pos.order".
+  const asPos = (args: string[]) =>
+    runCli([...args, '--rate', '0', '--url', sandbox.url, '--db', 'demo', '--user', 'pos'], {
+      env: { POSDATA_CONFIG_DIR: tempDir(), POSDATA_PASSWORD: 'pos' },
+    });
+
+  it('error lines: posdata, pos.order and the field names stay, what the user typed is masked', async () => {
+    const f = await asPos(['sales', '--fields', 'pos,nosuch']);
+    expect(f.code, f.stderr).toBe(2);
+    expect(f.stderr).toMatch(
+      /^posdata: unknown fields '\*\*\*', 'nosuch' on pos\.order; valid fields: .*pos_reference/,
+    );
+    const s = await asPos(['summary', '--session-id', '99999']);
+    expect(s.stderr).toBe('posdata: session 99999 does not exist; see posdata closures or posdata configs\n');
+  });
+
+  it('--debug traces: the models, methods and fields of a call stay, its values are masked', async () => {
+    const r = await asPos([
+      'sales',
+      '--limit',
+      '1',
+      '--debug',
+      '--domain',
+      '[["pos_reference","ilike","pos"]]',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      '[rpc] → jsonrpc pos.order.search_read ["demo",6,"***","pos.order","search_read"',
+    );
+    expect(r.stderr).toContain('[["pos_reference","ilike","***"]]');
+    // The login equals the password: masked as the value it is.
+    expect(r.stderr).toContain('common.authenticate ["demo","***","***",{}]');
+    expect(r.stderr).not.toMatch(/\*\*\*[A-Za-z0-9._]/);
+  });
+});

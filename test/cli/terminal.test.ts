@@ -21,29 +21,33 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+/** What a person types once the screen shows `after`: a password, Ctrl-C (\x03), Ctrl-D (\x04). */
+interface Keys {
+  after: RegExp;
+  input: string;
+}
+
 /** Runs posdata with stdin, stdout and stderr on one pseudo-terminal; returns what it showed. */
 function onTerminal(
   args: string[],
   extraEnv: Record<string, string | undefined>,
-  answer?: { after: RegExp; input: string },
+  answer?: Keys | Keys[],
 ): Promise<{ code: number | null; screen: string }> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const steps = answer === undefined ? [] : Array.isArray(answer) ? [...answer] : [answer];
   return new Promise((resolve) => {
     const e: Record<string, string | undefined> = { ...process.env, COLUMNS: '100', ...extraEnv };
     for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
     let screen = '';
-    let answered = false;
     child.stdout.on('data', (d) => {
       screen += d;
-      // Type the answer once the prompt is on screen, as a person would.
-      if (answer && !answered && answer.after.test(screen)) {
-        answered = true;
-        child.stdin.end(answer.input);
-      }
+      // Type each answer once its prompt is on screen, as a person would; typed, not ended:
+      // the terminal stays open as a person's does.
+      while (steps.length > 0 && steps[0].after.test(screen)) child.stdin.write(steps.shift()?.input);
     });
     child.on('close', (code) => resolve({ code, screen }));
-    if (!answer) child.stdin.end();
+    if (answer === undefined) child.stdin.end();
   });
 }
 
@@ -53,7 +57,7 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.screen).toMatch(/│ (\x1b\[1m)?id(\x1b\[22m)? │/);
     expect(r.screen).toMatch(/\x1b\[\d+m(done|paid|invoiced|cancel|draft)\x1b\[39m/);
-    expect(r.screen).toMatch(/5 sales, total \d+\.\d\d/);
+    expect(r.screen).toMatch(/5 sales(: \d counted)?, total \d+\.\d\d/);
   });
 
   it('NO_COLOR turns colour off', async () => {
@@ -103,5 +107,68 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(r.screen).toMatch(/Password or API key for admin@127\.0\.0\.1:\d+: /);
     expect(r.screen).not.toContain(SUITE_SECRET);
     expect(r.screen).toMatch(/logged in to/);
+  });
+
+  // Issue 22, item 5: a request held back by --rate is shown as a wait, counted down.
+  const waits = (screen: string) =>
+    [...screen.matchAll(/waiting (\d+) s for the rate limit \(--rate 1\)/g)].map((m) => m[1]);
+  const countedDown = {
+    after: /waiting (\d+) s[\s\S]*waiting (?!\1 )\d+ s for the rate limit/,
+    input: '\x03',
+  };
+
+  it('an export held back by the rate limit says it waits and how long, counting down', async () => {
+    const out = `${freshConfigDir()}/new-sales.csv`;
+    const r = await onTerminal(['sales', '-o', out, '--rate', '1'], env, countedDown);
+    expect(r.code).toBe(130);
+    const w = waits(r.screen).map(Number);
+    expect(w.length).toBeGreaterThanOrEqual(2);
+    expect(w[0]).toBeLessThanOrEqual(60);
+    expect(w.at(-1)).toBeLessThan(w[0]);
+    // Ctrl-C: the interrupt line starts clean, over the progress line (issue 22, item 8 too).
+    expect(r.screen).toMatch(/\r\x1b\[Kposdata: interrupted by SIGINT; no -o file was written\r\n$/);
+  });
+
+  it('so does a sync', async () => {
+    const { startPostgres } = await import('../helpers/postgres.js');
+    const pg = await startPostgres();
+    try {
+      const r = await onTerminal(
+        ['sync', '--to', pg.url({ password: '' }), '--rate', '1', 'sales'],
+        { ...env, PGPASSWORD: pg.password },
+        countedDown,
+      );
+      expect(r.code).toBe(130);
+      expect(r.screen).toMatch(
+        /sales: (\d+ of \d+ records \(\d+%\), )?waiting \d+ s for the rate limit \(--rate 1\)/,
+      );
+      expect(waits(r.screen).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await pg.stop();
+    }
+  });
+
+  // Issue 22, item 4: Ctrl-C and Ctrl-D at the prompt end it on its own line.
+  const atPrompt = (key: string) =>
+    onTerminal(
+      ['login', '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--rate', '0'],
+      { POSDATA_CONFIG_DIR: freshConfigDir() },
+      { after: /Password or API key/, input: key },
+    );
+
+  it('Ctrl-C at the password prompt: a new line, one line saying so, exit 130', async () => {
+    const r = await atPrompt('\x03');
+    expect(r.code).toBe(130);
+    expect(r.screen).toMatch(
+      /Password or API key for admin@127\.0\.0\.1:\d+: (\x1b\[\d+G)?\r\nposdata: interrupted at the password prompt; nothing was stored\r\n$/,
+    );
+  });
+
+  it('Ctrl-D at the password prompt: a new line, "no password given", exit 2', async () => {
+    const r = await atPrompt('\x04');
+    expect(r.code).toBe(2);
+    expect(r.screen).toMatch(
+      /Password or API key for admin@127\.0\.0\.1:\d+: (\x1b\[\d+G)?\r\nposdata: no password given \(end of input at the prompt\); [^\n]*--password-stdin[^\n]*\r\n$/,
+    );
   });
 });

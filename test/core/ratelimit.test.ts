@@ -23,6 +23,22 @@ describe('RateLimiter', () => {
     for (const t of sent) expect(sent.filter((s) => s >= t && s < t + 60_000).length).toBeLessThanOrEqual(5);
   });
 
+  it('tells its listeners when a held request will be sent, and only then (issue 22)', () => {
+    let now = 5_000;
+    const rl = new RateLimiter(2, () => now);
+    const told: number[] = [];
+    const stop = rl.onWait((at) => told.push(at));
+    rl.reserve();
+    rl.reserve();
+    expect(told).toEqual([]);
+    now += 1_000;
+    expect(rl.reserve()).toBe(59_000);
+    expect(told).toEqual([65_000]);
+    stop();
+    rl.reserve();
+    expect(told).toEqual([65_000]);
+  });
+
   it('0 means no limit', () => {
     const rl = new RateLimiter(0);
     for (let i = 0; i < 100; i++) expect(rl.reserve()).toBe(0);

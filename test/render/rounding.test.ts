@@ -201,6 +201,6 @@ describe('amounts through the CLI', () => {
     expect(r.code, r.stderr).toBe(0);
     for (const e of ['2.68', '-2.68', '1.01', '-1.01', '22500000000000.01', '70000000000000.01'])
       expect(r.stdout).toContain(` ${e} `);
-    expect(r.stdout).toMatch(/7 sales, total 70000000000000\.01\n$/);
+    expect(r.stdout).toMatch(/7 sales, total 70000000000000\.01 of every state\n$/);
   });
 });

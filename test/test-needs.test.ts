@@ -1,0 +1,38 @@
+// `npm test` on a fresh machine (issue 22, item 10): its pretest (scripts/test-needs.mjs)
+// says in one line what the suite needs besides Node and how to install it, and stops,
+// where it cannot install it itself; where all is there it does nothing.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const script = fileURLToPath(new URL('../scripts/test-needs.mjs', import.meta.url));
+
+it('names PostgreSQL, Chromium and openssl and the apt-get line when they are missing', () => {
+  // An empty root: a machine with Node and nothing else.
+  const fresh = mkdtempSync(join(tmpdir(), 'posdata-fresh-root-'));
+  try {
+    const r = spawnSync(process.execPath, [script], {
+      env: { ...process.env, POSDATA_TEST_NEEDS_ROOT: fresh },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'npm test needs postgresql (the sync tests), chromium (the /docs browser test), openssl (the TLS tests): install them (as root on Debian: apt-get update && apt-get install -y postgresql chromium openssl), then run npm test again\n',
+    );
+  } finally {
+    rmSync(fresh, { recursive: true, force: true });
+  }
+});
+
+it('does nothing where all is there (this machine runs the suite)', () => {
+  const r = spawnSync(process.execPath, [script], {
+    env: { ...process.env, POSDATA_TEST_NO_INSTALL: '1' },
+    encoding: 'utf8',
+  });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+});
