@@ -33,6 +33,9 @@ export interface Spec {
 }
 
 const ORDER_FIELDS = ['id', 'name', 'date_order', 'amount_total'];
+/** Order states that count as sold (as posdata summary counts them), and the footer's words for the others. */
+const COUNTED = ['paid', 'done', 'invoiced'];
+const STATE_OF: Record<string, string> = { cancelled: 'cancel', draft: 'draft' };
 
 export const SPECS: Spec[] = [
   {
@@ -319,16 +322,46 @@ export function expectCsv(text: string, expected: Obj[], fields: Fields, what: s
   }
 }
 
-/** The table's closing line: `N things[, total X]`, and the ids of its rows. */
+/**
+ * The table's closing line: `N things[, total X]`, or for orders `N sales: C counted, total X;
+ * n cancelled (x), … not counted` (the total is of the states summary counts), and the ids of
+ * its rows.
+ */
 export function expectTable(text: string, expected: Obj[], sum: string | undefined, what: string): void {
   const lines = text.trimEnd().split('\n');
   const last = lines[lines.length - 1] as string;
-  const m = /^(\d+) [a-z]+(?:, total (-?\d+\.\d\d))?$/.exec(last);
+  const m =
+    /^(\d+) [a-z]+(?:, total (-?\d+\.\d\d)|: (\d+) counted, total (-?\d+\.\d\d); (.*) not counted)?$/.exec(
+      last,
+    );
   expect(m, `${what}: table closing line '${last}'`).not.toBeNull();
   expect(Number(m?.[1]), `${what}: table count`).toBe(expected.length);
-  if (sum && expected.length > 0) {
-    const cents = expected.reduce((a, r) => a + Math.round((r[sum] as number) * 100), 0);
-    expect(m?.[2], `${what}: table total`).toBe((cents / 100).toFixed(2));
+  const cents = (rows: Obj[]) =>
+    ((sum ? rows.reduce((a, r) => a + Math.round((r[sum] as number) * 100), 0) : 0) / 100).toFixed(2);
+  if (sum && expected.length > 0 && m?.[3] === undefined) {
+    expect(m?.[2], `${what}: table total`).toBe(cents(expected));
+  } else if (sum && m?.[3] !== undefined) {
+    // Orders: the total is of the sold states, the others are named with their own sums.
+    const counted = expected.filter((r) => COUNTED.includes(String(r.state)));
+    expect(Number(m[3]), `${what}: counted orders`).toBe(counted.length);
+    expect(m[4], `${what}: counted total`).toBe(cents(counted));
+    const others = new Map<string, Obj[]>();
+    for (const r of expected) {
+      if (COUNTED.includes(String(r.state))) continue;
+      others.set(String(r.state), [...(others.get(String(r.state)) ?? []), r]);
+    }
+    const named = (m[5] as string).split(', ').map((part) => {
+      const [, n, word, amount] = /^(\d+) ([a-z]+) \((-?\d+\.\d\d)\)$/.exec(part) ?? [];
+      return { n: Number(n), state: STATE_OF[word as string] ?? word, amount };
+    });
+    expect(
+      named.sort((a, b) => String(a.state).localeCompare(String(b.state))),
+      `${what}: the states not counted`,
+    ).toEqual(
+      [...others]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([state, rows]) => ({ n: rows.length, state, amount: cents(rows) })),
+    );
   }
   const ids = lines.flatMap((l) => /^│\s*(\d+) │/.exec(l)?.[1] ?? []).map(Number);
   expect(
