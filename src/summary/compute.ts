@@ -12,7 +12,7 @@ import { UsageError } from '../core/errors.js';
 import type { Domain } from '../core/types.js';
 import { roundAt } from '../render/normalize.js';
 import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
-import { type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
+import { businessDay, type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
 
 export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
 
@@ -147,7 +147,7 @@ function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [numbe
         ident: local.hour,
         sort: (local.hour * 60 - q.dayStarts + 1440) % 1440,
       };
-    const business = local.minus({ minutes: q.dayStarts });
+    const business = businessDay(local, q.dayStarts);
     if (k === 'day') {
       const day = business.toISODate() ?? '';
       return { cells: { day }, ident: day, sort: day };

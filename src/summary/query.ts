@@ -11,7 +11,7 @@ import { parseWhen, toOdoo } from '../query/time.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
 import { computeSummary, ordersDomain, type Summary, type SummaryGroup, topGroups } from './compute.js';
 import { groupingApi } from './grouping.js';
-import { checkTop, type Key, parseDayStarts, parseKeys } from './keys.js';
+import { checkTop, dayCut, type Key, parseDayStarts, parseKeys } from './keys.js';
 
 export interface SummaryParams {
   date?: string;
@@ -55,7 +55,7 @@ export function rangeOf(p: SummaryParams, zone: string, dayStarts: number, now?:
   if (p.date !== undefined && (p.from !== undefined || p.to !== undefined)) {
     throw new UsageError('--date and --from/--to both give the range', 'use either --date D or --from/--to');
   }
-  const shift = (d: DateTime): DateTime => d.plus({ minutes: dayStarts });
+  const shift = (d: DateTime): DateTime => dayCut(d, dayStarts);
   if (p.date !== undefined || (p.from === undefined && p.to === undefined && p.sessionId === undefined)) {
     const raw = p.date ?? 'today';
     const b = parseWhen(raw, zone, '--date', now);

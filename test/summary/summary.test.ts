@@ -295,7 +295,8 @@ for (const setup of SETUPS) {
       const want = new Map<string, { n: number; total: number }>();
       for (const o of data.orders) {
         const t = DateTime.fromFormat(o.date_order as string, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' });
-        const day = t.setZone(zone).minus({ hours: 3 }).toISODate() as string;
+        const l = t.setZone(zone);
+        const day = (l.hour < 3 ? l.minus({ days: 1 }) : l).toISODate() as string;
         const w = want.get(day) ?? { n: 0, total: 0 };
         w.n++;
         w.total += o.amount_total as number;
