@@ -3,7 +3,7 @@
 // and session. Its figures differ between versions (README, summary); this prints what
 // differs, one line each, on stderr: standard output keeps the data.
 import type { OdooClient } from '../core/client.js';
-import { PosdataError, ServerError } from '../core/errors.js';
+import { ConnectionError, PosdataError, ServerError } from '../core/errors.js';
 import { totalOf } from './compute.js';
 import type { SummaryParams, SummaryResult } from './query.js';
 
@@ -38,6 +38,8 @@ export async function checkOdoo(client: OdooClient, r: SummaryResult, p: Summary
         `not compared: this user may not read Odoo's Sales Details (${oneLine(err.message)}); a POS user lacks read access to account.payment`,
       ];
     }
+    // No answer in time (a costly call is sent once) is the run's failure: exit 6.
+    if (err instanceof ConnectionError) throw err;
     if (err instanceof PosdataError)
       return [`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`];
     throw err;
