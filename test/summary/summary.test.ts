@@ -269,6 +269,26 @@ for (const setup of SETUPS) {
       }
     });
 
+    it('one figure whatever the --by: gross and discounts of the groups add up to the lines rounded once', async () => {
+      // Σ over the sales lines (of orders with a total ≥ 0), rounded once: what every view must give.
+      const sales = new Set(data.orders.filter((o) => (o.amount_total as number) >= 0).map((o) => o.id));
+      let incl = 0;
+      let discounts = 0;
+      for (const l of data.lines) {
+        if (!sales.has(id(l.order_id))) continue;
+        const d = l.discount as number;
+        incl += l.price_subtotal_incl as number;
+        if (d > 0 && d < 100) discounts += ((l.price_subtotal_incl as number) * d) / (100 - d);
+      }
+      const cents = (v: number): number => Math.round(v * 100);
+      const want = { gross: cents(incl + discounts), discounts: cents(discounts) };
+      for (const key of KEYS.filter((k) => k !== 'method')) {
+        const rows = await summary([...ALL, '--tz', 'Europe/Brussels', '--by', key]);
+        const got = { gross: cents(sum(rows, 'gross')), discounts: cents(sum(rows, 'discounts')) };
+        expect(got, `--by ${key}`).toEqual(want);
+      }
+    });
+
     it('--by product --top 5: the five best sellers by total, with their lines summed', async () => {
       const all = await summary([...ALL, '--tz', 'UTC', '--by', 'product']);
       const top = await summary([...ALL, '--tz', 'UTC', '--by', 'product', '--top', '5']);
