@@ -306,7 +306,11 @@ function build(only?: string): Command {
       .option('--top <n>', 'only the N groups with the largest total', positiveInt('--top', 0))
       .option('--day-starts <HH:MM>', 'the business day starts at this hour (shops open past midnight)')
       .option('--tz <zone>', "IANA zone of the business day (default: the Odoo user's zone)")
-      .option('--check-odoo', "compare the totals with Odoo's own Sales Details report (stderr)");
+      .option('--check-odoo', "compare the totals with Odoo's own Sales Details report (stderr)")
+      .option(
+        '--fail-on-difference',
+        "with --check-odoo: exit 7 when a figure differs from Odoo's beyond the rounding",
+      );
     outputOptions(sum);
     connectionOptions(sum);
     sum
@@ -317,6 +321,7 @@ function build(only?: string): Command {
           'posdata summary --from 28d --by hour,weekday',
           'posdata summary --date yesterday --by product --top 20',
           'posdata summary --session-id 42 --check-odoo',
+          'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
         ]),
       )
       .action(async (opts) => (await import('../summary/command.js')).runSummary(opts, makeIO(opts)));

@@ -82,6 +82,10 @@ export interface Summary {
   groups: SummaryGroup[];
   /** The `method:<name>` columns, in the order of the methods' ids. */
   methodKeys: string[];
+  /** The payment method id of each of `methodKeys`. */
+  methodIds: number[];
+  /** Each method's name, by id. */
+  methodNames: Map<number, string>;
   /** What could not be computed, for a notice on stderr. */
   notes: string[];
 }
@@ -673,7 +677,15 @@ export async function computeSummary(
     };
   });
   groups.sort(compareGroups);
-  return { keys: q.keys, level, groups, methodKeys: methodIds.map((id) => keyOf.get(id) as string), notes };
+  return {
+    keys: q.keys,
+    level,
+    groups,
+    methodKeys: methodIds.map((id) => keyOf.get(id) as string),
+    methodIds,
+    methodNames,
+    notes,
+  };
 }
 
 /**

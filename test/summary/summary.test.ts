@@ -425,29 +425,42 @@ for (const setup of SETUPS) {
       expect(JSON.parse(admin.stdout)).toHaveLength(1);
       const checks = admin.stderr.trim().split('\n');
       expect(checks.every((l) => l.startsWith('posdata: check-odoo: '))).toBe(true);
-      expect(checks.at(-1)).toMatch(
-        /Sales Details agrees \(\d+ figures compared\)|\d+ of \d+ figures differ/,
-      );
-      // Odoo's order count and payments are the session's: those never differ.
-      expect(admin.stderr).not.toMatch(/check-odoo: (orders|method|total):/);
+      // Odoo's order count, total and payments are the session's: those never differ.
+      expect(admin.stderr).toMatch(/Sales Details agrees on \d+ figures: orders, total, method .*tax$/m);
+      expect(admin.stderr).not.toMatch(/check-odoo: (orders|method .*|total):/);
       const pos = await loginEnv(s.sandbox.url, 'pos', 'pos');
       const r = await runCli(['summary', '--session-id', sid, '--check-odoo', '--format', 'json', ...P], {
         env: pos,
       });
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(
-        /^posdata: check-odoo: not compared: this user may not read Odoo's Sales Details .*account\.payment/,
+        new RegExp(
+          `^posdata: check-odoo: not compared: Odoo's Sales Details of session ${sid} adds its cash count, which reads account\\.payment, and this user may not`,
+        ),
       );
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     });
 
-    it('--check-odoo says in one stderr line what it compared, stdout keeps the data', async () => {
+    it('--check-odoo says what it compared and what it could not, stdout keeps the data', async () => {
       const r = await runCli(['summary', '--date', 'today', '--check-odoo', '--format', 'json', ...P], {
         env: s.env,
       });
       expect(r.code).toBe(0);
       expect(() => JSON.parse(r.stdout)).not.toThrow();
-      expect(r.stderr).toMatch(/^posdata: check-odoo: /m);
+      expect(r.stderr).toMatch(
+        /^posdata: check-odoo: Odoo's Sales Details agrees on \d+ figures: orders, total/m,
+      );
+      const m = await runCli(
+        ['summary', ...ALL, '--by', 'method', '--check-odoo', '--format', 'json', ...P],
+        {
+          env: s.env,
+        },
+      );
+      expect(m.code).toBe(0);
+      expect(m.stderr).toMatch(/agrees on \d+ figures: total, method /);
+      expect(m.stderr).toMatch(
+        /^posdata: check-odoo: not compared: orders \(the rows are payments.*\), tax \(the rows are payments/m,
+      );
     });
   });
 }
