@@ -149,9 +149,10 @@ for (const who of ['admin', 'cashier'] as const) {
       for (const [i, k] of keys.entries()) holds(k, all[i] as Row[], month, methodNames);
     });
 
-    it('a day across two sessions, --by register, hour and product', async () => {
-      for (const k of ['register', 'hour', 'product'])
-        holds(k, await rows([...DAY, '--by', k]), day, methodNames);
+    it('a day across two sessions, every --by: one gross and one discount total, those of the lines', async () => {
+      const keys = [...ORDER_KEYS, ...LINE_KEYS, 'method'];
+      const all = await Promise.all(keys.map((k) => rows([...DAY, '--by', k])));
+      for (const [i, k] of keys.entries()) holds(k, all[i] as Row[], day, methodNames);
     });
 
     it('a session: its orders, totals and methods, and the Z report with its cash', async () => {
