@@ -330,7 +330,7 @@ export function generate(opts: GenerateOptions): Generated {
       pos_categ_ids: [DRINKS.has(code) ? 3 : (POS_CATEGORY_OF[code.slice(0, 4)] ?? 5)],
       ...stamp,
     };
-    if (v19) tmpl.is_favorite = i % 13 === 0;
+    if (opts.version >= 18) tmpl.is_favorite = i % 13 === 0;
     else tmpl.priority = i % 13 === 0 ? '1' : '0';
     ins('product.template', tmpl);
     const productId = id + 10;
@@ -375,7 +375,7 @@ export function generate(opts: GenerateOptions): Generated {
         perRegister[p.register] = nth;
         const rec: Rec = {
           id,
-          // 17 numbers sessions POS/00001 across registers; 19 per register, "<register>/00001".
+          // 16-18 number sessions POS/00001 across registers; 19 per register, "<register>/00001".
           name: v19
             ? `${registers[p.register]}/${String(nth).padStart(5, '0')}`
             : `POS/${String(id).padStart(5, '0')}`,

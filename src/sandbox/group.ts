@@ -19,7 +19,7 @@ import {
   validZone,
 } from './calendar.js';
 import { compileDomain, getter } from './domain.js';
-import { valueError } from './errors.js';
+import { userError, valueError } from './errors.js';
 import type { FieldDef, ModelDef } from './models.js';
 import { rankOf, search } from './orm.js';
 import type { Db } from './store.js';
@@ -76,8 +76,20 @@ function invalidSpec(spec: string): Error {
   );
 }
 const pyq = (s: string): string => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`);
-const notStored = (model: ModelDef, f: FieldDef): Error =>
-  valueError(`Cannot convert ${model.name}.${f.name} to SQL because it is not stored`);
+/**
+ * A non-stored field in a groupby or an aggregate, in each version's words: 16's read_group checks
+ * `groupable` first (a UserError); 17's `_field_to_sql` and 18/19's `Field.to_sql` refuse it.
+ */
+function notStored(db: Db, model: ModelDef, f: FieldDef, use: 'groupby' | 'aggregate'): Error {
+  if (db.version === 16)
+    return use === 'groupby'
+      ? userError(
+          `Field ${model.name}.${f.name} is not a stored field, only stored fields (regular or many2many) are valid for the 'groupby' parameter`,
+        )
+      : userError(`Cannot aggregate field ${pyq(f.name)}.`);
+  if (db.version === 17) return valueError(`Cannot convert field ${model.name}.${f.name} to SQL`);
+  return valueError(`Cannot convert ${model.name}.${f.name} to SQL because it is not stored`);
+}
 
 function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth: boolean): GroupSpec {
   const m = SPEC_RE.exec(spec);
@@ -96,7 +108,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     // 16-17 read a dot as a property name; 18+ follow a many2one.
     if (!v19 || first.type !== 'many2one')
       throw valueError(`Property name ${pyq(sub)} has to be used on a property field.`);
-    if (!first.store) throw notStored(model, first);
+    if (!first.store) throw notStored(db, model, first, 'groupby');
     const comodel = db.models.get(first.relation ?? '');
     const target = comodel?.fields.get(sub);
     if (!comodel || !target)
@@ -109,8 +121,10 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const dated = field.type === 'date' || field.type === 'datetime';
   if (gran && !dated) throw valueError(`Granularity set on a no-datetime field or property: ${pyq(spec)}`);
   if ((!field.store && !field.inherited) || field.type === 'one2many') {
-    if (field.type === 'many2many') throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
-    throw notStored(db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field);
+    // 16/17 refuse it as any other non-stored field (seen on a real 17).
+    if (field.type === 'many2many' && db.version >= 18)
+      throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
+    throw notStored(db, db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field, 'groupby');
   }
   const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
   const base = { spec, path, field, tz };
@@ -137,7 +151,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   if (dated) {
     const g = gran ?? (defaultMonth ? 'month' : undefined);
     if (!g) throw valueError(`Granularity not set on a date(time) field: ${pyq(spec)}`);
-    const numberOk = v19 && Object.hasOwn(NUMBER_GRANULARITIES, g);
+    const numberOk = db.version >= 18 && Object.hasOwn(NUMBER_GRANULARITIES, g);
     if (!isTimeGranularity(g) && !numberOk)
       throw valueError(`Granularity specification isn't correct: ${pyq(g)}`);
     const part = NUMBER_GRANULARITIES[g];
@@ -177,12 +191,12 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   return make((v) => (v === undefined || v === null || v === '' ? false : (v as Key)));
 }
 
-function aggSpec(model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
+function aggSpec(db: Db, model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
   const field = model.fields.get(fname);
   if (!field) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
   if (!AGGREGATES.has(fn)) throw valueError(`Invalid aggregate method ${pyq(fn)} for ${pyq(spec)}.`);
   if ((!field.store && !field.inherited) || field.type === 'one2many' || field.type === 'many2many')
-    throw notStored(model, field);
+    throw notStored(db, model, field, 'aggregate');
   return { out, field, fn };
 }
 
@@ -616,13 +630,14 @@ export function readGroup(
     if (!m) throw valueError(`Invalid field specification ${pyq(text)}.`);
     const [, name = '', fn, fname] = m;
     let agg: AggSpec | undefined;
-    if (fname) agg = aggSpec(model, name, fname, fn ?? '', `${fname}:${fn}`);
-    else if (fn) agg = aggSpec(model, name, name, fn, `${name}:${fn}`);
+    if (fname) agg = aggSpec(db, model, name, fname, fn ?? '', `${fname}:${fn}`);
+    else if (fn) agg = aggSpec(db, model, name, name, fn, `${name}:${fn}`);
     else {
       const field = model.fields.get(name);
       if (!field) throw valueError(`Invalid field ${pyq(name)} on model ${pyq(model.name)}`);
       const op = defaultAggregator(field);
-      if (field.store && op && !lazyGb.includes(text)) agg = aggSpec(model, name, name, op, `${name}:${op}`);
+      if (field.store && op && !lazyGb.includes(text))
+        agg = aggSpec(db, model, name, name, op, `${name}:${op}`);
     }
     if (agg && !seen.has(agg.out)) {
       seen.add(agg.out);
@@ -696,7 +711,7 @@ export function formattedReadGroup(
     if (sub) throw valueError(`Invalid ${pyq(spec)}, this dot notation is not supported`);
     if (!fn) throw valueError(`Aggregate method is mandatory for ${pyq(fname)}`);
     outOrder.push(aggs.length);
-    aggs.push(aggSpec(model, spec, fname, fn, spec));
+    aggs.push(aggSpec(db, model, spec, fname, fn, spec));
   }
   // `having` and `order` may name aggregates that are not asked for.
   const extra = (name: string): number => {
@@ -705,7 +720,7 @@ export function formattedReadGroup(
     if (i >= 0) return i;
     const m = SPEC_RE.exec(name);
     if (!m?.[3]) throw valueError(`Order term ${pyq(name)} is not a valid aggregate nor valid groupby`);
-    aggs.push(aggSpec(model, name, m[1] ?? '', m[3], name));
+    aggs.push(aggSpec(db, model, name, m[1] ?? '', m[3], name));
     return aggs.length - 1;
   };
   const having = asList(args.having);

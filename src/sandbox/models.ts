@@ -179,11 +179,13 @@ function cashierOf(rec: Rec, db: Db): number {
 
 export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<string, ModelDef> {
   const v19 = version === 19;
+  /** 18 and 19 share what changed in 18 (register labels, cash formula, favourites, labels). */
+  const v18 = version >= 18;
   const defs: ModelDef[] = [];
 
   const configDisplay = (rec: Rec, db: Db): string => {
     const name = String(rec.name);
-    if (v19) return name;
+    if (v18) return name;
     // Odoo 16/17: "<name> (<user of the last session>)" while that session is not closed.
     const sid = db.sessionIdx().configSessions.get(rec.id)?.at(-1);
     const s = sid !== undefined ? db.get('pos.session', sid) : undefined;
@@ -273,18 +275,26 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         fd('cash_register_balance_start', 'monetary', 'Starting Balance', { readonly: true }),
         fd('cash_register_balance_end_real', 'monetary', 'Ending Balance', { readonly: true }),
         computed('cash_register_balance_end', 'monetary', 'Theoretical Closing Balance', (rec, db) =>
-          theoretical(rec, db, v19),
+          theoretical(rec, db, v18),
         ),
         computed(
           'cash_register_difference',
           'monetary',
           'Before Closing Difference',
-          (rec, db) => num(rec.cash_register_balance_end_real) - theoretical(rec, db, v19),
+          (rec, db) => num(rec.cash_register_balance_end_real) - theoretical(rec, db, v18),
         ),
         fd('cash_real_transaction', 'monetary', 'Transaction', { readonly: true }),
-        computed('cash_register_total_entry_encoding', 'monetary', 'Total Cash Transaction', (rec, db) =>
-          totalCash(rec, db),
-        ),
+        // 16/17 only: 18 computes the theoretical balance from the opening one and drops the field.
+        ...(v18
+          ? []
+          : [
+              computed(
+                'cash_register_total_entry_encoding',
+                'monetary',
+                'Total Cash Transaction',
+                (rec, db) => totalCash(rec, db),
+              ),
+            ]),
         computed(
           'total_payments_amount',
           'float',
@@ -363,11 +373,18 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     }),
     fd('account_move', 'many2one', 'Invoice', { relation: 'account.move', readonly: true }),
     fd('session_id', 'many2one', 'Session', { relation: 'pos.session', required: !v19, readonly: false }),
-    fd('config_id', 'many2one', 'Point of Sale', {
-      relation: 'pos.config',
-      readonly: true,
-      dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.config_id ?? false,
-    }),
+    // 16: related to the session and not stored (searchable through the relation, not groupable);
+    // 17/18: related and stored; 19: computed and stored.
+    version === 16
+      ? computed('config_id', 'many2one', 'Point of Sale', (rec, db) => sessionConfig(rec, db), {
+          relation: 'pos.config',
+          searchable: true,
+        })
+      : fd('config_id', 'many2one', 'Point of Sale', {
+          relation: 'pos.config',
+          readonly: true,
+          dflt: sessionConfig,
+        }),
     fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
     fd('payment_ids', 'one2many', 'Payments', {
       relation: 'pos.payment',
@@ -390,8 +407,15 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       dflt: (rec) => rec.state === 'invoiced' || typeof rec.account_move === 'number',
     }),
     computed('is_invoiced', 'boolean', 'Is Invoiced', (rec) => typeof rec.account_move === 'number'),
-    fd('general_note', 'text', 'General Note'),
-    ...(v19 ? [fd('internal_note', 'text', 'Internal Note')] : []),
+    // The order's note: 16/17 `note`, 18 `general_note`, 19 an internal and a customer note.
+    ...(v19
+      ? [
+          fd('internal_note', 'text', 'Internal Note'),
+          fd('general_customer_note', 'text', 'General Customer Note'),
+        ]
+      : v18
+        ? [fd('general_note', 'text', 'General Note')]
+        : [fd('note', 'text', 'Internal Notes')]),
     // No tips in the generated data: the fields are there, at zero, as on a shop without tipping.
     fd('tip_amount', v19 ? 'monetary' : 'float', 'Tip Amount', { readonly: true, dflt: () => 0 }),
     fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
@@ -417,9 +441,10 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       (rec, db) => db.refunds().refundsOf.get(rec.id)?.length ?? 0,
     ),
   ];
-  if (v19) {
+  if (v18) {
+    // 19 stores is_refund; 18 and 19 compute the refunded order (18: the lines' orders).
+    if (v19) orderFields.push(fd('is_refund', 'boolean', 'Is Refund', { readonly: true }));
     orderFields.push(
-      fd('is_refund', 'boolean', 'Is Refund', { readonly: true }),
       computed(
         'refunded_order_id',
         'many2one',
@@ -492,11 +517,11 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         fd('qty', 'float', 'Quantity', { dflt: () => 1 }),
         fd('price_unit', 'float', 'Unit Price'),
         fd('discount', 'float', 'Discount (%)'),
-        fd('price_subtotal', v19 ? 'monetary' : 'float', v19 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
+        fd('price_subtotal', v19 ? 'monetary' : 'float', v18 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
           readonly: true,
           required: true,
         }),
-        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v19 ? 'Tax Incl.' : 'Subtotal', {
+        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v18 ? 'Tax Incl.' : 'Subtotal', {
           readonly: true,
           required: true,
         }),
@@ -568,7 +593,8 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     build({
       name: 'pos.payment.method',
       description: 'Point of Sale Payment Methods',
-      order: 'sequence, id',
+      // 16 orders methods by id alone; 17+ by sequence first.
+      order: version === 16 ? 'id asc' : 'sequence, id',
       hasActive: true,
       acl: { manager: ALL, user: 'r', clerk: '' },
       readGroups: ['Point of Sale/User'],
@@ -586,7 +612,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     build({
       name: 'product.template',
       description: 'Product',
-      order: v19 ? 'is_favorite desc, name' : 'priority desc, name',
+      order: v18 ? 'is_favorite desc, name' : 'priority desc, name',
       hasActive: true,
       acl: { manager: ALL, user: 'r', clerk: 'r' },
       readGroups: ['Internal User'],
@@ -596,7 +622,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         fd('list_price', 'float', 'Sales Price'),
         fd('available_in_pos', 'boolean', 'Available in POS'),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
-        v19
+        v18
           ? fd('is_favorite', 'boolean', 'Favorite')
           : fd('priority', 'selection', 'Favorite', {
               selection: [
@@ -906,6 +932,11 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
   return new Map(defs.map((d) => [d.name, d]));
 }
 
+/** A record's register through its session (pos.order's config_id, related or computed). */
+function sessionConfig(rec: Rec, db: Db): Stored {
+  return db.get('pos.session', rec.session_id as number)?.config_id ?? false;
+}
+
 /** Cash through the session: cash payments (change included) plus cash put in or taken out. */
 function totalCash(rec: Rec, db: Db): number {
   if (!hasCashMethod(rec, db)) return 0;
@@ -919,9 +950,9 @@ function totalCash(rec: Rec, db: Db): number {
  * Theoretical closing cash. 16/17: the previous session's counted cash plus this session's cash
  * transactions (not this session's opening balance). 18/19: opening balance plus cash transactions.
  */
-function theoretical(rec: Rec, db: Db, v19: boolean): number {
+function theoretical(rec: Rec, db: Db, v18: boolean): number {
   if (!hasCashMethod(rec, db)) return 0;
-  if (v19) {
+  if (v18) {
     const f = db.figures().session.get(rec.id);
     return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + (f?.moves ?? 0);
   }

@@ -432,7 +432,7 @@ const ATTRS_DEFAULT = [
 
 function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attributes: unknown): Json {
   // 16-17 describe the default aggregate as group_operator, 18+ as aggregator.
-  const aggKey = db.version === 19 ? 'aggregator' : 'group_operator';
+  const aggKey = db.version >= 18 ? 'aggregator' : 'group_operator';
   const want = Array.isArray(allfields) && allfields.length > 0 ? new Set(allfields.map(String)) : undefined;
   const attrs = Array.isArray(attributes) && attributes.length > 0 ? attributes.map(String) : ATTRS_DEFAULT;
   const out: { [k: string]: Json } = {};

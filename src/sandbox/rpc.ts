@@ -42,20 +42,17 @@ export interface HttpReply {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * common.version: 17 as the recorded nightly reports itself (`17.0-20240709`); 16, 18 and 19 as a
+ * build from a release source tree does (`server_version` = the serie).
+ */
 export function versionInfo(v: OdooVersion): Json {
-  return v === 19
-    ? {
-        server_version: '19.0',
-        server_version_info: [19, 0, 0, 'final', 0, ''],
-        server_serie: '19.0',
-        protocol_version: 1,
-      }
-    : {
-        server_version: '17.0-20240709',
-        server_version_info: [17, 0, 0, 'final', 0, ''],
-        server_serie: '17.0',
-        protocol_version: 1,
-      };
+  return {
+    server_version: v === 17 ? '17.0-20240709' : `${v}.0`,
+    server_version_info: [v, 0, 0, 'final', 0, ''],
+    server_serie: `${v}.0`,
+    protocol_version: 1,
+  };
 }
 
 /** werkzeug's HTML error page, as Odoo sends for requests it cannot route or parse. */

@@ -26,7 +26,8 @@ export interface Rec {
 /** A JSON value as it goes on the wire. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
-export type OdooVersion = 17 | 19;
+/** The Odoo series the sandbox can present (16 and 18 from the fact sheet, 17 and 19 also from recordings). */
+export type OdooVersion = 16 | 17 | 18 | 19;
 
 export type Role = 'manager' | 'user' | 'clerk';
 
