@@ -23,7 +23,7 @@ import { userError, valueError } from './errors.js';
 import type { FieldDef, ModelDef } from './models.js';
 import { rankOf, search } from './orm.js';
 import type { Db } from './store.js';
-import { fmtDate, fmtDatetime, parseDatetime } from './time.js';
+import { fmtDate, fmtDatetime, parseDatetime, wholeSeconds } from './time.js';
 import type { Env, Json, Rec, Stored } from './types.js';
 
 type Key = number | string | boolean;
@@ -182,7 +182,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
         }
         if (k !== null) return k;
       }
-      return ofLocal(toLocal(parseDatetime(v), tz));
+      return ofLocal(toLocal(parseDatetime(wholeSeconds(v)), tz));
     };
     return make(keyOf, part ? { part: g } : { time: g as TimeGranularity });
   }
@@ -285,9 +285,10 @@ function endAcc(fn: string, acc: unknown): Json {
     case 'array_agg':
       return (acc as [number, Stored][])
         .sort((x, y) => x[0] - y[0])
-        .map(([, v]) => (v === undefined ? null : (v as Json)));
+        .map(([, v]) => (v === undefined ? null : (wholeSeconds(v) as Json)));
     default:
-      return acc === undefined ? false : (acc as Json);
+      // max/min of a create/write date: stored with microseconds, sent in whole seconds.
+      return acc === undefined ? false : (wholeSeconds(acc) as Json);
   }
 }
 

@@ -10,7 +10,7 @@ import { FaultPlan, FaultSpecError } from './faults.js';
 import { warmIndexes } from './orm.js';
 import type { ApiKey, ServerState } from './rpc.js';
 import { createServer } from './server.js';
-import { fmtDatetime } from './time.js';
+import { fmtDatetime, fmtMicros } from './time.js';
 import type { OdooVersion } from './types.js';
 
 export interface SandboxOptions {
@@ -127,6 +127,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     })),
     keys,
     now: () => fmtDatetime((Date.now() + offsetMs + ahead) / 1000),
+    txNow: () => fmtMicros(performance.timeOrigin + performance.now() + offsetMs + ahead),
     clockOffsetMs: offsetMs,
     jsonrpc: opts.jsonrpc !== false,
   };

@@ -5,7 +5,7 @@
  */
 import type { Db } from './store.js';
 import { idRange } from './store.js';
-import { localDate, parseDatetime } from './time.js';
+import { localDate, parseDatetime, txStamp } from './time.js';
 import type { Env, FieldType, OdooVersion, Operation, Rec, Role, Stored } from './types.js';
 
 export interface FieldDef {
@@ -487,16 +487,13 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       order: 'date_order desc, name desc, id desc',
       acl: { manager: ALL, user: 'rwc', clerk: '' },
       readGroups: ['Inventory/User', 'Point of Sale/User'],
-      created: (rec) => rec.date_order,
-      written: (rec) => rec.date_order,
+      // Created in the transaction that recorded the sale (its lines and payments with it).
+      created: orderCreated,
       fields: orderFields,
     }),
   );
 
-  const lineCreated = (rec: Rec, db: Db): Stored => {
-    const o = db.get('pos.order', rec.order_id as number);
-    return o ? db.value(db.models.get('pos.order')?.fields.get('create_date') as FieldDef, o) : false;
-  };
+  const lineCreated = (rec: Rec, db: Db): Stored => createdWith(db, rec.order_id);
   defs.push(
     build({
       name: 'pos.order.line',
@@ -561,7 +558,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       order: 'id desc',
       acl: { manager: ALL, user: ALL, clerk: '' },
       readGroups: ['Point of Sale/User'],
-      created: (rec) => rec.payment_date,
+      created: (rec, db) => createdWith(db, rec.pos_order_id) || rec.payment_date,
       displayName: (rec) =>
         typeof rec.name === 'string' && rec.name
           ? `${rec.name} ${formatAmount(num(rec.amount))}`
@@ -930,6 +927,18 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
   defs.push(reportPosOrder(v19, opts.posHr === true));
 
   return new Map(defs.map((d) => [d.name, d]));
+}
+
+/** An order's create_date: the sale's transaction, at its date_order (seeded microseconds). */
+function orderCreated(rec: Rec): Stored {
+  return typeof rec.date_order === 'string' ? txStamp(parseDatetime(rec.date_order), rec.id) : false;
+}
+
+/** The create_date of the order a line or payment was created with (the same transaction). */
+function createdWith(db: Db, orderId: Stored): Stored {
+  const o = typeof orderId === 'number' ? db.get('pos.order', orderId) : undefined;
+  if (!o) return false;
+  return typeof o.create_date === 'string' ? o.create_date : orderCreated(o);
 }
 
 /** A record's register through its session (pos.order's config_id, related or computed). */

@@ -18,6 +18,7 @@ import { defaultAggregator, formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
 import { getSaleDetails } from './reports.js';
 import type { Db, Table } from './store.js';
+import { wholeSeconds } from './time.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
 
 interface MethodSpec {
@@ -368,6 +369,8 @@ export function readRecs(
   const m2o = cols.map((f) => (f.type === 'many2one' && load ? (f.relation ?? '') : ''));
   // An Integer field reads as int(value): a view's SUM of float quantities is truncated.
   const isInt = cols.map((f) => f.type === 'integer');
+  // A datetime goes out in whole seconds, whatever microseconds it is stored with.
+  const isDatetime = cols.map((f) => f.type === 'datetime');
   const names = new Map<string, Map<number, string>>();
   const label = (rel: string, id: number): string => {
     let m = names.get(rel);
@@ -387,7 +390,8 @@ export function readRecs(
     const r = recs[i] as Rec;
     const o: { [k: string]: Json } = { id: r.id };
     for (let c = 0; c < cols.length; c++) {
-      const v = (getters[c] as (r: Rec) => Stored)(r);
+      const raw = (getters[c] as (r: Rec) => Stored)(r);
+      const v = isDatetime[c] ? wholeSeconds(raw) : raw;
       const rel = m2o[c] as string;
       o[(cols[c] as FieldDef).name] =
         rel && typeof v === 'number'
@@ -783,6 +787,7 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
   const list = (single ? [valsArg] : (valsArg as unknown[])) as unknown[];
   const table = db.table(model.name);
   const now = env.now();
+  const stamp = env.txNow();
   const created: number[] = [];
   for (const raw of list) {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -813,8 +818,8 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
       if (f.compute) continue;
       rec[k] = convertValue(db, f, v);
     }
-    rec.create_date = now;
-    rec.write_date = now;
+    rec.create_date = stamp;
+    rec.write_date = stamp;
     rec.create_uid = env.uid;
     rec.write_uid = env.uid;
     if (model.name === 'pos.order') {
@@ -865,7 +870,7 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
 function write(db: Db, env: Env, model: ModelDef, ids: number[], valsArg: unknown): Json {
   const vals = (valsArg && typeof valsArg === 'object' ? valsArg : {}) as Record<string, unknown>;
   for (const k of Object.keys(vals)) if (!model.fields.has(k)) throw invalidField(db, model, k);
-  const now = env.now();
+  const stamp = env.txNow();
   const table = db.table(model.name);
   for (const id of ids) {
     const rec = table.get(id) as Rec;
@@ -881,7 +886,7 @@ function write(db: Db, env: Env, model: ModelDef, ids: number[], valsArg: unknow
     if (model.name === 'pos.order' && 'session_id' in vals && !('config_id' in vals)) {
       rec.config_id = db.get('pos.session', rec.session_id as number)?.config_id ?? false;
     }
-    rec.write_date = now;
+    rec.write_date = stamp;
     rec.write_uid = env.uid;
   }
   db.changed(model.name);

@@ -28,6 +28,8 @@ export interface ServerState {
   accounts: SandboxAccount[];
   keys: Map<string, ApiKey>;
   now: () => string;
+  /** The clock with microseconds, for create_date/write_date (see Env.txNow). */
+  txNow: () => string;
   /** How far the server's clock runs from the machine's (its Date header follows it). */
   clockOffsetMs?: number;
   /** false: no /jsonrpc route (404), as an Odoo after JSON-RPC's removal; JSON-2 only. */
@@ -111,6 +113,7 @@ export function envFor(state: ServerState, account: SandboxAccount, context: unk
   if (companies !== undefined && (!Array.isArray(companies) || companies.some((c) => c !== 1))) {
     throw accessError('Access to unauthorized or invalid companies.');
   }
+  let tx: string | undefined;
   return {
     uid: account.uid,
     role: account.role,
@@ -118,6 +121,11 @@ export function envFor(state: ServerState, account: SandboxAccount, context: unk
     tz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : account.tz,
     groupTz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : json2 ? account.tz : false,
     now: state.now,
+    // One request, one transaction: every record it writes shares one timestamp.
+    txNow: () => {
+      tx ??= state.txNow();
+      return tx;
+    },
   };
 }
 

@@ -47,5 +47,11 @@ export interface Env {
    * environment carries the user's context).
    */
   groupTz: string | false;
+  /** The server's clock, whole seconds (what Odoo's `fields.Datetime.now()` gives). */
   now: () => string;
+  /**
+   * The request's transaction time with microseconds (PostgreSQL's `now()`), the same for every
+   * record the request creates or writes: their `create_date`/`write_date`.
+   */
+  txNow: () => string;
 }
