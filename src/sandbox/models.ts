@@ -3,6 +3,7 @@
  * stored or computed, default `_order`, access rules. Stored fields are held on the rows; computed,
  * non-stored ones are worked out on read (and, as on the real server, cannot be searched).
  */
+import { inertFields } from './catalog.js';
 import type { Db } from './store.js';
 import { idRange } from './store.js';
 import { localDate, parseDatetime, txStamp } from './time.js';
@@ -71,6 +72,26 @@ const computed = (
   compute: NonNullable<FieldDef['compute']>,
   opts: Opts = {},
 ): FieldDef => ({ name, type, string, store: false, readonly: true, compute, ...opts });
+
+/** A related many2one that is not stored (read and searched through the relation): the one company and currency. */
+const related = (name: string, string: string, relation: string): FieldDef =>
+  computed(name, 'many2one', string, () => 1, { relation, searchable: true });
+const relatedCurrency = (): FieldDef => related('currency_id', 'Currency', 'res.currency');
+
+/** An inverse one2many: Odoo reports it stored (`store: true`) though it has no column. */
+const inverse = (
+  name: string,
+  string: string,
+  relation: string,
+  inverseName: string,
+  compute: NonNullable<FieldDef['compute']>,
+): FieldDef =>
+  computed(name, 'one2many', string, compute, {
+    store: true,
+    searchable: true,
+    relation,
+    inverse: inverseName,
+  });
 
 const POS_ORDER_STATES_17: [string, string][] = [
   ['draft', 'New'],
@@ -230,23 +251,18 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           return sid === undefined ? 0 : num(db.get('pos.session', sid)?.cash_register_balance_end_real);
         }),
         fd('payment_method_ids', 'many2many', 'Payment Methods', { relation: 'pos.payment.method' }),
-        computed(
-          'session_ids',
-          'one2many',
-          'Sessions',
-          (rec, db) => [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
-          {
-            searchable: true,
-            relation: 'pos.session',
-            inverse: 'config_id',
-          },
+        inverse('session_ids', 'Sessions', 'pos.session', 'config_id', (rec, db) =>
+          [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
         ),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', {
-          relation: 'res.currency',
-          readonly: true,
-          dflt: () => 1,
-        }),
+        // A register's currency: related on 16-18, stored on 19.
+        v19
+          ? fd('currency_id', 'many2one', 'Currency', {
+              relation: 'res.currency',
+              readonly: true,
+              dflt: () => 1,
+            })
+          : relatedCurrency(),
       ],
     }),
   );
@@ -304,30 +320,22 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         computed(
           'order_count',
           'integer',
-          'Orders Count',
+          'Order Count',
           (rec, db) => db.figures().session.get(rec.id)?.orderCount ?? 0,
         ),
-        computed(
+        inverse(
           'order_ids',
-          'one2many',
           'Orders',
+          'pos.order',
+          'session_id',
           (rec, db) => db.figures().sessionOrders.get(rec.id) ?? [],
-          {
-            searchable: true,
-            relation: 'pos.order',
-            inverse: 'session_id',
-          },
         ),
-        computed(
+        inverse(
           'statement_line_ids',
-          'one2many',
           'Cash Lines',
+          'account.bank.statement.line',
+          'pos_session_id',
           (rec, db) => db.figures().sessionMoves.get(rec.id) ?? [],
-          {
-            searchable: true,
-            relation: 'account.bank.statement.line',
-            inverse: 'pos_session_id',
-          },
         ),
         computed(
           'payment_method_ids',
@@ -339,8 +347,8 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
             relation: 'pos.payment.method',
           },
         ),
-        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        related('company_id', 'Company', 'res.company'),
+        relatedCurrency(),
       ],
     }),
   );
@@ -348,7 +356,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
   const orderFields: FieldDef[] = [
     fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
     fd('date_order', 'datetime', 'Date', { readonly: true }),
-    fd('user_id', 'many2one', 'Employee', { relation: 'res.users', dflt: cashierOf }),
+    fd('user_id', 'many2one', v18 ? 'Employee' : 'Responsible', { relation: 'res.users', dflt: cashierOf }),
     fd('amount_tax', v19 ? 'monetary' : 'float', 'Taxes', { readonly: true, required: true }),
     fd('amount_total', v19 ? 'monetary' : 'float', 'Total', { readonly: true, required: true }),
     fd('amount_paid', v19 ? 'monetary' : 'float', 'Paid', { readonly: true, required: true }),
@@ -385,7 +393,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           readonly: true,
           dflt: sessionConfig,
         }),
-    fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+    relatedCurrency(),
     fd('payment_ids', 'one2many', 'Payments', {
       relation: 'pos.payment',
       inverse: 'pos_order_id',
@@ -399,7 +407,9 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           ? `Order ${String(rec.session_id).padStart(5, '0')}-001-${String(rec._n).padStart(4, '0')}`
           : false,
     }),
+    // Computed on 16-18 (not stored), stored on 19.
     fd('tracking_number', 'char', 'Order Number', {
+      store: v19,
       readonly: true,
       dflt: (rec) => (typeof rec._n === 'number' ? String(100 + (rec._n % 900)) : false),
     }),
@@ -528,16 +538,12 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           relation: 'account.tax',
         }),
         fd('refunded_orderline_id', 'many2one', 'Refunded Order Line', { relation: 'pos.order.line' }),
-        computed(
+        inverse(
           'refund_orderline_ids',
-          'one2many',
           'Refund Order Lines',
+          'pos.order.line',
+          'refunded_orderline_id',
           (rec, db) => db.refunds().lineRefunds.get(rec.id) ?? [],
-          {
-            searchable: true,
-            relation: 'pos.order.line',
-            inverse: 'refunded_orderline_id',
-          },
         ),
         computed('refunded_qty', 'float', 'Refunded Quantity', (rec, db) => {
           let q = 0;
@@ -546,7 +552,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           return q;
         }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        relatedCurrency(),
       ],
     }),
   );
@@ -572,7 +578,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           required: true,
         }),
         fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        relatedCurrency(),
         fd('session_id', 'many2one', 'Session', {
           relation: 'pos.session',
           readonly: true,
@@ -628,7 +634,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
               ],
               dflt: () => '0',
             }),
-        fd('taxes_id', 'many2many', 'Sales Taxes', { relation: 'account.tax' }),
+        fd('taxes_id', 'many2many', v18 ? 'Sales Taxes' : 'Customer Taxes', { relation: 'account.tax' }),
         fd('categ_id', 'many2one', 'Product Category', { relation: 'product.category', required: true }),
         fd('pos_categ_ids', 'many2many', 'Point of Sale Category', { relation: 'pos.category' }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company' }),
@@ -926,6 +932,20 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
 
   defs.push(reportPosOrder(v19, opts.posHr === true));
 
+  // What a real server has beyond what the sandbox models: present, empty.
+  for (const d of defs)
+    for (const [name, type, string, stored, rel] of inertFields(d.name, version)) {
+      if (d.fields.has(name)) continue;
+      d.fields.set(name, {
+        name,
+        type,
+        string,
+        store: stored === 1,
+        readonly: true,
+        ...(typeof rel === 'string' ? { relation: rel } : rel ? { selection: rel } : {}),
+      });
+    }
+
   return new Map(defs.map((d) => [d.name, d]));
 }
 
@@ -1000,7 +1020,10 @@ function hasCashMethod(rec: Rec, db: Db): boolean {
 function reportPosOrder(v19: boolean, posHr: boolean): ModelDef {
   const m2o = (name: string, string: string, relation: string): FieldDef =>
     fd(name, 'many2one', string, { relation, readonly: true });
-  const states = v19 ? POS_ORDER_STATES_17.slice(0, 4) : POS_ORDER_STATES_17;
+  // The view lists its states in its own order, cancelled last.
+  const states = ['draft', 'paid', 'done', ...(v19 ? [] : ['invoiced']), 'cancel'].map(
+    (k) => POS_ORDER_STATES_17.find((s) => s[0] === k) as [string, string],
+  );
   const fields: FieldDef[] = [
     fd('date', 'datetime', 'Order Date', { readonly: true }),
     m2o('order_id', 'Order', 'pos.order'),
@@ -1018,7 +1041,7 @@ function reportPosOrder(v19: boolean, posHr: boolean): ModelDef {
     fd('nbr_lines', 'integer', 'Sale Line Count', { readonly: true }),
     fd('product_qty', 'integer', 'Product Quantity', { readonly: true }),
     m2o('product_categ_id', 'Product Category', 'product.category'),
-    ...(v19 ? [m2o('pos_categ_id', 'PoS Category', 'pos.category')] : []),
+    ...(v19 ? [m2o('pos_categ_id', 'Point of Sale Category', 'pos.category')] : []),
     fd('invoiced', 'boolean', 'Invoiced', { readonly: true }),
     m2o('config_id', 'Point of Sale', 'pos.config'),
     m2o('session_id', 'Session', 'pos.session'),

@@ -12,7 +12,11 @@ export type FieldType =
   | 'selection'
   | 'many2one'
   | 'one2many'
-  | 'many2many';
+  | 'many2many'
+  | 'binary'
+  | 'html'
+  | 'json'
+  | 'properties';
 
 /** What a record holds for a field. `undefined` = not held; the field's default applies. */
 export type Stored = string | number | boolean | number[] | undefined;
