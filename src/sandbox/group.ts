@@ -33,6 +33,8 @@ interface GroupSpec {
   spec: string;
   /** The path a domain uses (`date_order`, `product_id.categ_id`). */
   path: string;
+  /** A many2one path (19): the many2one and the comodel's field; its leaves go inside `any`. */
+  via?: { head: string; sub: string };
   field: FieldDef;
   time?: TimeGranularity;
   /** Odoo 18+ date part (`day_of_week` ...). */
@@ -127,7 +129,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     throw notStored(db, db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field, 'groupby');
   }
   const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
-  const base = { spec, path, field, tz };
+  const base = { spec, path, field, tz, ...(sub ? { via: { head: fname, sub } } : {}) };
   const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => {
     if (!parent) return { ...base, ...extra, keys: (r) => keyOf(get(r)) };
     const { outer, model: comodel } = parent;
@@ -537,9 +539,22 @@ function present(
   k: Key,
   v19Shape: boolean,
 ): { value: Json; domain: Json[]; range?: { from: string; to: string } | false } {
+  const shown = presentLeaves(db, g, k, v19Shape);
+  // 19 writes a condition through a many2one as `[head, 'any', <condition on the comodel>]`.
+  if (g.via) shown.domain = [[g.via.head, 'any', shown.domain]];
+  return shown;
+}
+
+function presentLeaves(
+  db: Db,
+  g: GroupSpec,
+  k: Key,
+  v19Shape: boolean,
+): { value: Json; domain: Json[]; range?: { from: string; to: string } | false } {
   const f = g.field;
+  const path = g.via ? g.via.sub : g.path;
   if (g.time) {
-    if (k === false) return { value: false, domain: [[g.path, '=', false]], range: false };
+    if (k === false) return { value: false, domain: [[path, '=', false]], range: false };
     const withTime = f.type === 'datetime';
     const startLocal = parseDatetime(k as string);
     const endLocal = nextLocal(startLocal, g.time);
@@ -549,21 +564,21 @@ function present(
     const label = periodLabel(startLocal, g.time);
     return {
       value: v19Shape ? [from, label] : label,
-      domain: ['&', [g.path, '>=', from], [g.path, '<', to]],
+      domain: ['&', [path, '>=', from], [path, '<', to]],
       range: { from, to },
     };
   }
-  if (g.part) return { value: k as Json, domain: [[`${g.path}.${g.part}`, '=', k as Json]] };
+  if (g.part) return { value: k as Json, domain: [[`${path}.${g.part}`, '=', k as Json]] };
   if (f.type === 'many2one' || f.type === 'many2many') {
     if (typeof k !== 'number') {
       return {
         value: false,
-        domain: [f.type === 'many2many' ? [g.path, 'not any', []] : [g.path, '=', false]],
+        domain: [f.type === 'many2many' ? [path, 'not any', []] : [path, '=', false]],
       };
     }
-    return { value: [k, db.displayName(f.relation ?? '', k)], domain: [[g.path, '=', k]] };
+    return { value: [k, db.displayName(f.relation ?? '', k)], domain: [[path, '=', k]] };
   }
-  return { value: k as Json, domain: [[g.path, '=', k as Json]] };
+  return { value: k as Json, domain: [[path, '=', k as Json]] };
 }
 
 /** odoo.osv.expression.normalize_domain: implicit '&' made explicit. */
@@ -589,6 +604,36 @@ function andDomains(domains: Json[][]): Json[] {
   const out: Json[] = [];
   for (const d of parts) out.push(...normalize(d));
   return parts.length > 1 ? [...Array(parts.length - 1).fill('&'), ...out] : out.length ? out : [[1, '=', 1]];
+}
+
+/**
+ * 19's Domain.AND: one n-ary AND, written as n-1 '&' then its operands, nested ANDs flattened
+ * (17's expression.AND nests them: `['&', '&', d1, d2, '&', r1, r2]` against 19's
+ * `['&', '&', '&', d1, d2, r1, r2]`).
+ */
+function andFlat(domains: Json[][]): Json[] {
+  const operands: Json[][] = [];
+  const take = (d: Json[], at: number): number => {
+    // One prefix-notation term starting at `at`: returns where it ends.
+    const t = d[at];
+    if (t === '!') return take(d, at + 1);
+    if (t === '&' || t === '|') return take(d, take(d, at + 1));
+    return at + 1;
+  };
+  const split = (d: Json[], at: number, end: number): void => {
+    if (d[at] === '&') {
+      const mid = take(d, at + 1);
+      split(d, at + 1, mid);
+      split(d, mid, end);
+    } else operands.push(d.slice(at, end));
+  };
+  for (const d of domains) {
+    if (d.length === 0) continue;
+    const n = normalize(d);
+    split(n, 0, n.length);
+  }
+  if (operands.length === 0) return [[1, '=', 1]];
+  return [...Array(operands.length - 1).fill('&'), ...operands.flat(1)];
 }
 
 const asList = (v: unknown): unknown[] =>
@@ -666,7 +711,8 @@ export function readGroup(
       o[a.out] = aggOut(g, i);
     });
     let dom = base;
-    for (const s of shown) dom = andDomains([dom, s.domain]);
+    if (db.version === 19) dom = andFlat([base, ...shown.map((s) => s.domain)]);
+    else for (const s of shown) dom = andDomains([dom, s.domain]);
     o.__domain = dom;
     if (lazyGb.length < groupby.length) o.__context = { group_by: groupby.slice(lazyGb.length) };
     shown.forEach((s, i) => {
@@ -765,12 +811,12 @@ export function formattedReadGroup(
     gbs.forEach((s, i) => {
       o[s.spec] = (shown[i] as { value: Json }).value;
     });
+    // The group's own leaves only (not the request's domain), before the aggregates.
+    o.__extra_domain = shown.length === 0 ? [] : andFlat(shown.map((s) => s.domain));
     for (const x of outOrder) {
       if (x === 'count') o.__count = g.count;
       else o[(aggs[x] as AggSpec).out] = aggOut(g, x);
     }
-    o.__extra_domain = andDomains(shown.map((s) => s.domain));
-    if (shown.length === 0) o.__extra_domain = [];
     return o;
   });
 }

@@ -875,7 +875,10 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       description: 'Payments',
       order: 'date desc, name desc',
       acl: { manager: 'r', user: '', clerk: '' },
-      readGroups: ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
+      // The groups the AccessError names (19 renamed both).
+      readGroups: v19
+        ? ['Accounting/Invoicing', 'Show Accounting Features - Readonly']
+        : ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
       created: (rec) => rec._at,
       fields: [
         fd('name', 'char', 'Number', { readonly: true }),

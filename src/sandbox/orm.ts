@@ -77,7 +77,8 @@ const METHODS: Record<string, MethodSpec> = {
     required: 0,
     ids: false,
     only: 'report.point_of_sale.report_saledetails',
-    varkwSince: 19,
+    // 18+ take **kwargs and hand them to _get_domain, which takes none: a TypeError (500 on JSON-2).
+    varkwSince: 18,
   },
 };
 
@@ -117,7 +118,9 @@ export function resolve(db: Db, call: Call): { model: ModelDef; spec: MethodSpec
     if (call.json2) throw httpError(404, `The method '${call.model}.${call.method}' does not exist`);
     throw new OdooError(
       'builtins.AttributeError',
-      `The method '${call.method}' does not exist on the model '${call.model}'`,
+      v19
+        ? `The method '${call.model}.${call.method}' does not exist`
+        : `The method '${call.method}' does not exist on the model '${call.model}'`,
     );
   }
   return { model, spec };
@@ -149,11 +152,12 @@ function bind(call: Call, spec: MethodSpec, version: number): Map<string, unknow
   }
   for (const [i, a] of call.args.entries()) out.set(spec.params[i] as string, a);
   const unknown: string[] = [];
+  const varkw: string[] = [];
   for (const [k, v] of Object.entries(call.kwargs)) {
     if (extra.has(k)) continue;
     if (!spec.params.includes(k)) {
-      if ((spec.varkwSince ?? 99) <= version) continue;
-      unknown.push(k);
+      if ((spec.varkwSince ?? 99) <= version) varkw.push(k);
+      else unknown.push(k);
       continue;
     }
     if (out.has(k)) {
@@ -174,6 +178,7 @@ function bind(call: Call, spec: MethodSpec, version: number): Map<string, unknow
     }
   }
   if (unknown.length > 0) throw httpError(422, `got an unexpected keyword argument '${unknown[0]}'`);
+  if (varkw.length > 0) out.set('**kwargs', varkw);
   return out;
 }
 
@@ -307,13 +312,19 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
         limit: get('limit', null),
         order: get('order', null),
       });
-    case 'get_sale_details':
+    case 'get_sale_details': {
+      const extra = a.get('**kwargs') as string[] | undefined;
+      if (extra) {
+        const cls = db.version === 19 ? 'ReportPoint_Of_SaleReport_Saledetails' : 'ReportSaleDetails';
+        throw typeError(`${cls}._get_domain() got an unexpected keyword argument '${extra[0]}'`);
+      }
       return getSaleDetails(db, env, {
         date_start: get('date_start', false),
         date_stop: get('date_stop', false),
         config_ids: get('config_ids', false),
         session_ids: get('session_ids', false),
       });
+    }
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));
