@@ -337,7 +337,9 @@ function build(only?: string): Command {
       .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
       .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
       .addOption(
-        new Option('--odoo-version <v>', 'which Odoo to present').choices(['17', '19']).default('17'),
+        new Option('--odoo-version <v>', 'which Odoo to present')
+          .choices(['16', '17', '18', '19'])
+          .default('17'),
       )
       .option('--admin-key <key>', "the admin's API key (default: generated and printed)")
       .option('--faults <spec>', 'misbehave on purpose (see the README)')
@@ -367,7 +369,7 @@ function build(only?: string): Command {
           seed: opts.seed,
           orders: opts.orders,
           days: opts.days,
-          odooVersion: opts.odooVersion === '19' ? 19 : 17,
+          odooVersion: Number(opts.odooVersion) as 16 | 17 | 18 | 19,
           adminKey: opts.adminKey,
           faults: opts.faults,
           jsonrpc: opts.jsonrpc,

@@ -48,6 +48,8 @@ export function getSaleDetails(
   args: { date_start: unknown; date_stop: unknown; config_ids: unknown; session_ids: unknown },
 ): Json {
   const v19 = db.version === 19;
+  // 18 keeps 17's product rows, refunds and cash, and takes 19's discounts and total_paid.
+  const v18 = db.version >= 18;
   const ids = (v: unknown): number[] =>
     Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number') : typeof v === 'number' ? [v] : [];
   const sessionIds = ids(args.session_ids);
@@ -345,8 +347,8 @@ export function getSaleDetails(
   };
   for (const s of sessions) {
     const so = sessionOrders(s);
-    if (!v19) {
-      // 17: per included session: its orders with a discounted line, and
+    if (!v18) {
+      // 16/17: per included session: its orders with a discounted line, and
       // pos.session.get_total_discount (closed orders' discounted lines, price before discount
       // with taxes by compute_all, minus the line's total).
       discountNumber += so.filter((o) => lineOf(o).some((l) => num(l.discount) > 0)).length;
@@ -368,8 +370,8 @@ export function getSaleDetails(
     }
     invoiceList.push({ name: String(s.name), invoices });
   }
-  if (v19)
-    // 19 takes the discounts from the report's own orders, so a date range without sessions has them.
+  if (v18)
+    // 18+ take the discounts from the report's own orders, so a date range without sessions has them.
     for (const o of orders) {
       const discounted = lineOf(o).filter((l) => num(l.discount) > 0);
       if (discounted.length > 0) discountNumber++;
@@ -401,8 +403,9 @@ export function getSaleDetails(
     invoiceList,
     invoiceTotal,
   };
-  if (v19) {
+  if (v18)
     out.total_paid = sessions.reduce((x, s) => x + (db.figures().session.get(s.id)?.totalPayments ?? 0), 0);
+  if (v19) {
     // A Python dict_values that json_default turns into its str(): posdata must rebuild it from `payments`.
     out.payments_per_method = `dict_values([${payments.map((p) => pyDict(p)).join(', ')}])`;
     out.show_payment_per_method = false;
