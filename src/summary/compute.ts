@@ -99,6 +99,8 @@ export interface SummaryQuery {
   orderDomain: Domain;
   /** The order's cashier field: `employee_id` where pos_hr is installed, else `user_id`. */
   cashierField: string;
+  /** Whether pos.order stores `config_id` (16 relates it to the session without storing it). */
+  configStored: boolean;
 }
 
 /** The pos.order domain of the summary: counted states, the range, a register, a session. */
@@ -357,18 +359,33 @@ export async function computeSummary(
     folder = new Folder(q, specs, categories);
     // Odoo 16-18 groups payments by session: the orders say which register each session is on.
     const sessionsToo = !api.paths && q.keys.includes('register') && !specs.includes('session_id');
+    // Odoo 16 cannot group orders by config_id (related to the session, not stored): they are
+    // grouped by session, and each session's register read (one request more).
+    const viaSession = !q.configStored && specs.includes('config_id');
+    const bySession = [...new Set(specs.map((s) => (s === 'config_id' ? 'session_id' : s)))];
     const configOf = new Map<number, unknown>();
     const [all, refunds] = await Promise.all([
-      api.group('pos.order', q.orderDomain, sessionsToo ? [...specs, 'session_id'] : specs, [
+      api.group(
+        'pos.order',
+        q.orderDomain,
+        viaSession ? bySession : sessionsToo ? [...specs, 'session_id'] : specs,
+        ['__count', 'amount_total:sum', 'amount_tax:sum'],
+      ),
+      api.group('pos.order', [...q.orderDomain, ...REFUNDS], viaSession ? bySession : specs, [
         '__count',
         'amount_total:sum',
-        'amount_tax:sum',
       ]),
-      api.group('pos.order', [...q.orderDomain, ...REFUNDS], specs, ['__count', 'amount_total:sum']),
     ]);
+    if (viaSession) {
+      const ids = new Set(all.map((g) => m2oId(g.values.session_id)).filter((x) => x !== undefined));
+      for (const s of await client.read('pos.session', [...ids], ['config_id']))
+        configOf.set(s.id, s.config_id);
+      for (const g of [...all, ...refunds])
+        g.values.config_id = configOf.get(m2oId(g.values.session_id) ?? 0) ?? false;
+    }
     for (const g of all) {
       const sid = m2oId(g.values.session_id);
-      if (sid !== undefined) configOf.set(sid, g.values.config_id);
+      if (sid !== undefined && !viaSession) configOf.set(sid, g.values.config_id);
       const a = folder.at(g);
       a.orders += g.aggs.__count ?? 0;
       a.total += g.aggs['amount_total:sum'] ?? 0;

@@ -113,10 +113,14 @@ export async function fetchSummary(
   const api = groupingApi(client, major, zone);
 
   let cashierField = 'user_id';
+  // Odoo 16 relates pos.order.config_id to the session without storing it (17+ store it):
+  // known from the version, or from the fields where they are read anyway.
+  let configStored = major >= 17;
   if (keys.includes('cashier')) {
     // pos_hr records the employee at the register; without it the user is the cashier.
     const fields = await client.fieldsGet('pos.order');
     if ('employee_id' in fields) cashierField = 'employee_id';
+    if (fields.config_id) configStored = fields.config_id.store !== false;
   }
   let cash: CashSection | undefined;
   const sessionPart = async (): Promise<void> => {
@@ -140,6 +144,7 @@ export async function fetchSummary(
       dayStarts,
       orderDomain: ordersDomain(rangeDomain(range), p.configId, p.sessionId),
       cashierField,
+      configStored,
     }),
     sessionPart(),
   ]);
