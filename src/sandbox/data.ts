@@ -392,6 +392,8 @@ export function generate(opts: GenerateOptions): Generated {
           cash_register_balance_start: 0,
           cash_register_balance_end_real: 0,
           cash_real_transaction: 0,
+          // Opened with the cash count's (empty) note; closing_notes is set when it closes.
+          opening_notes: '',
           create_date: txStamp(p.start - 30, id),
           write_date: txStamp(p.start, id),
         };
@@ -432,6 +434,7 @@ export function generate(opts: GenerateOptions): Generated {
   const lineCountWeights = [1, 1, 1, 2, 2, 2, 3, 3, 4, 5];
 
   for (const day of plans) {
+    const cashSales = new Map<SessionPlan, number>();
     // Orders of all registers of the day in time order, so order ids follow sale time.
     let n = 0;
     for (const p of day) n += p.orders;
@@ -579,6 +582,9 @@ export function generate(opts: GenerateOptions): Generated {
 
       amountPaid = tick.paid;
       plan.cash += tick.cashTaken;
+      for (let id = p0; id < payments.nextId; id++)
+        if (payments.rows[id]?.payment_method_id === cash)
+          cashSales.set(plan, (cashSales.get(plan) ?? 0) + 1);
       // Each later write of the order is its own transaction (its own microseconds); a draft was
       // last written when it was created.
       let writeDate: string = txStamp(t, orderId);
@@ -643,15 +649,19 @@ export function generate(opts: GenerateOptions): Generated {
       const start = prevReal.get(r);
       s.cash_register_balance_start = start ?? 0;
       let movesSum = 0;
-      const move = (amount: number, label: string, at: number): void => {
+      const closingLine = (amount: number, ref: string, at: number, stamp?: string): void => {
         moves.insert({
           id: moves.nextId,
           pos_session_id: s.id,
           amount,
-          payment_ref: `${s.name}-${amount >= 0 ? 'in' : 'out'}-${label}`,
+          payment_ref: ref,
           date: fmtDate(at),
-          _at: txStamp(at, moves.nextId),
+          _at: stamp ?? txStamp(at, moves.nextId),
         });
+      };
+      // Cash put in or taken out during the session (Odoo's try_cash_in_out names them so).
+      const move = (amount: number, label: string, at: number): void => {
+        closingLine(amount, `${s.name}-${amount >= 0 ? 'in' : 'out'}-${label}`, at);
         movesSum += amount;
       };
       // The very first session of a register starts from an empty drawer and puts a float in.
@@ -672,8 +682,18 @@ export function generate(opts: GenerateOptions): Generated {
       const closedAt = txStamp(plan.end + 25, s.id);
       s.stop_at = fmtDatetime(plan.end);
       s.cash_register_balance_end_real = counted;
+      // Odoo sums the session's cash lines before it adds the closing ones.
       s.cash_real_transaction = movesSum;
+      s.closing_notes = '';
       s.write_date = closedAt;
+      // Closing books the cash sales as one statement line named after the session, then the
+      // counting difference (Odoo's _create_account_move, then _post_statement_difference).
+      if (cashSales.has(plan)) closingLine(plan.cash, String(s.name), plan.end + 25, closedAt);
+      if (Math.abs(counted - expected) >= 0.005) {
+        const kind = counted < expected ? 'Loss' : 'Profit';
+        const ref = `Cash difference observed during the counting (${kind}) - closing`;
+        closingLine(counted - expected, ref, plan.end + 25, closedAt);
+      }
       prevReal.set(r, counted);
       // Closing the session posts its paid orders: they become 'done' and are written then.
       const first = orders.rows.length;

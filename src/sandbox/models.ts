@@ -985,8 +985,11 @@ function totalCash(rec: Rec, db: Db): number {
 function theoretical(rec: Rec, db: Db, v18: boolean): number {
   if (!hasCashMethod(rec, db)) return 0;
   if (v18) {
+    // 18/19 _compute_cash_balance: a closed session's cash lines as counted at its closing
+    // (cash_real_transaction: the closing's own lines are not in it), an open one's lines so far.
     const f = db.figures().session.get(rec.id);
-    return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + (f?.moves ?? 0);
+    const moves = rec.state === 'closed' ? num(rec.cash_real_transaction) : (f?.moves ?? 0);
+    return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + moves;
   }
   const prev = db.sessionIdx().prevSession.get(rec.id);
   const prevReal = prev === undefined ? 0 : num(db.get('pos.session', prev)?.cash_register_balance_end_real);

@@ -16,7 +16,7 @@ import {
 } from './errors.js';
 import { defaultAggregator, formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
-import { getSaleDetails } from './reports.js';
+import { getSaleDetails } from './sale-details/index.js';
 import type { Db, Table } from './store.js';
 import { wholeSeconds } from './time.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';

@@ -219,7 +219,13 @@ describe('16 and 18 as the fact sheet gives them', () => {
         [['pos_session_id', '=', s.id]],
         ['amount'],
       ]);
-      const cash = [...payments, ...moves].reduce((x, p) => x + (p.amount as number), 0);
+      // A closed session counts the cash lines from before its closing (cash_real_transaction).
+      const moved =
+        s.state === 'closed'
+          ? (await rpc(v).ok<R[]>('pos.session', 'read', [[s.id], ['cash_real_transaction']]))[0]
+              ?.cash_real_transaction
+          : moves.reduce((x, p) => x + (p.amount as number), 0);
+      const cash = payments.reduce((x, p) => x + (p.amount as number), 0) + (moved as number);
       // 16: the counted cash of the register's session before, not this session's opening balance.
       const before = sessions.filter(
         (x) =>
