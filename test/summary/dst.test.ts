@@ -118,49 +118,38 @@ describe('posdata summary --day-starts 03:00 on the days the clocks change', () 
   };
   const byKey = (rows: Row[], k: string) => Object.fromEntries(rows.map((r) => [r[k], r.orders]));
   const CUT = ['--day-starts', '03:00'];
+  const sum = (rows: Row[]) => rows.reduce((a, r) => a + Number(r.orders), 0);
 
-  it('Brussels, spring: the 03:30 order of 29 March is on 29 March', async () => {
-    const range = ['--from', '2026-03-28', '--to', '2026-03-29', ...CUT];
-    expect(byKey(await run(ZONE, [...range, '--by', 'day']), 'day')).toEqual({
-      '2026-03-28': 1,
-      '2026-03-29': 1,
+  // [what, zone, first day, second day, orders on the first, on the second]: the first day is
+  // a Saturday; --date of the first day ends where the second starts, at the clock's 03:00.
+  it.each([
+    ['Brussels, spring: the 03:30 order of 29 March is on 29 March', ZONE, '2026-03-28', '2026-03-29', 1, 1],
+    [
+      'Brussels, autumn: both 02:30 orders of 25 October are on 24 October',
+      ZONE,
+      '2026-10-24',
+      '2026-10-25',
+      2,
+      1,
+    ],
+    [
+      'New York, autumn: the 02:30 order of 1 November is on 31 October',
+      'America/New_York',
+      '2026-10-31',
+      '2026-11-01',
+      2,
+      1,
+    ],
+  ] as const)('%s', async (_what, zone, first, second, n1, n2) => {
+    const range = ['--from', first, '--to', second, ...CUT];
+    expect(byKey(await run(zone, [...range, '--by', 'day']), 'day')).toEqual({ [first]: n1, [second]: n2 });
+    expect(byKey(await run(zone, [...range, '--by', 'weekday']), 'weekday')).toEqual({
+      Saturday: n1,
+      Sunday: n2,
     });
-    expect(byKey(await run(ZONE, [...range, '--by', 'weekday']), 'weekday')).toEqual({
-      Saturday: 1,
-      Sunday: 1,
-    });
-    // The day starts at 03:00 CEST (01:00 UTC), not 180 minutes after midnight (02:00 UTC).
-    const day = await run(ZONE, ['--date', '2026-03-29', ...CUT]);
-    expect(day.reduce((a, r) => a + Number(r.orders), 0)).toBe(1);
-  });
-
-  it('Brussels, autumn: both 02:30 orders of 25 October are on 24 October', async () => {
-    const range = ['--from', '2026-10-24', '--to', '2026-10-25', ...CUT];
-    expect(byKey(await run(ZONE, [...range, '--by', 'day']), 'day')).toEqual({
-      '2026-10-24': 2,
-      '2026-10-25': 1,
-    });
-    expect(byKey(await run(ZONE, [...range, '--by', 'weekday']), 'weekday')).toEqual({
-      Saturday: 2,
-      Sunday: 1,
-    });
-    // 24 October ends at 03:00 CET (02:00 UTC), not 180 minutes after midnight CEST (01:00 UTC).
-    const day = await run(ZONE, ['--date', '2026-10-24', ...CUT]);
-    expect(day.reduce((a, r) => a + Number(r.orders), 0)).toBe(2);
-  });
-
-  it('New York, autumn: the 02:30 order of 1 November is on 31 October', async () => {
-    const NY = 'America/New_York';
-    const range = ['--from', '2026-10-31', '--to', '2026-11-01', ...CUT];
-    expect(byKey(await run(NY, [...range, '--by', 'day']), 'day')).toEqual({
-      '2026-10-31': 2,
-      '2026-11-01': 1,
-    });
-    expect(byKey(await run(NY, [...range, '--by', 'weekday']), 'weekday')).toEqual({
-      Saturday: 2,
-      Sunday: 1,
-    });
-    const day = await run(NY, ['--date', '2026-10-31', ...CUT]);
-    expect(day.reduce((a, r) => a + Number(r.orders), 0)).toBe(2);
+    // Not 180 minutes after midnight: on these days the clock's 03:00 is 120 or 240 minutes after.
+    const [a, b] = await Promise.all([first, second].map((d) => run(zone, ['--date', d, ...CUT])));
+    expect(sum(a ?? [])).toBe(n1);
+    expect(sum(b ?? [])).toBe(n2);
   });
 });

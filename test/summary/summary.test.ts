@@ -459,6 +459,13 @@ for (const setup of SUMMARY_SETUPS) {
       expect(r.stderr).toMatch(
         /^posdata: check-odoo: Odoo's Sales Details agrees on \d+ figures: orders, total/m,
       );
+      // Every session of the sandbox: Odoo lists each method once per session ("Cash POS/00007").
+      const all = await runCli(['summary', ...ALL, '--check-odoo', '--format', 'json', ...P], { env: s.env });
+      expect(all.code, all.stderr).toBe(0);
+      expect(all.stderr).not.toMatch(/check-odoo: method /);
+      expect(all.stderr).toMatch(
+        /^posdata: check-odoo: Odoo's Sales Details agrees on \d+ figures: orders, total, method .*, tax$/m,
+      );
       const m = await runCli(
         ['summary', ...ALL, '--by', 'method', '--check-odoo', '--format', 'json', ...P],
         {
