@@ -308,7 +308,11 @@ function build(only?: string): Command {
       .option('--top <n>', 'only the N groups with the largest total', positiveInt('--top', 0))
       .option('--day-starts <HH:MM>', 'the business day starts at this hour (shops open past midnight)')
       .option('--tz <zone>', "IANA zone of the business day (default: the Odoo user's zone)")
-      .option('--check-odoo', "compare the totals with Odoo's own Sales Details report (stderr)");
+      .option('--check-odoo', "compare the totals with Odoo's own Sales Details report (stderr)")
+      .option(
+        '--fail-on-difference',
+        "with --check-odoo: exit 7 when a figure differs from Odoo's beyond the rounding",
+      );
     outputOptions(sum);
     connectionOptions(sum);
     sum
@@ -319,6 +323,7 @@ function build(only?: string): Command {
           'posdata summary --from 28d --by hour,weekday',
           'posdata summary --date yesterday --by product --top 20',
           'posdata summary --session-id 42 --check-odoo',
+          'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
         ]),
       )
       .action(async (opts) => (await import('../summary/command.js')).runSummary(opts, makeIO(opts)));
@@ -334,7 +339,9 @@ function build(only?: string): Command {
       .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
       .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
       .addOption(
-        new Option('--odoo-version <v>', 'which Odoo to present').choices(['17', '19']).default('17'),
+        new Option('--odoo-version <v>', 'which Odoo to present')
+          .choices(['16', '17', '18', '19'])
+          .default('17'),
       )
       .option('--admin-key <key>', "the admin's API key (default: generated and printed)")
       .option('--faults <spec>', 'misbehave on purpose (see the README)')
@@ -364,7 +371,7 @@ function build(only?: string): Command {
           seed: opts.seed,
           orders: opts.orders,
           days: opts.days,
-          odooVersion: opts.odooVersion === '19' ? 19 : 17,
+          odooVersion: Number(opts.odooVersion) as 16 | 17 | 18 | 19,
           adminKey: opts.adminKey,
           faults: opts.faults,
           jsonrpc: opts.jsonrpc,

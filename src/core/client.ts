@@ -1,6 +1,7 @@
 // The Odoo client: the ORM calls posdata uses, on top of a transport, with --debug traces
 // (secret masked) and streaming reads. No terminal knowledge here.
-import { isTransient, PosdataError, ProtocolError } from './errors.js';
+import { ConnectionError, isTransient, PosdataError, ProtocolError } from './errors.js';
+import type { RetryPolicy } from './http.js';
 import { jsonSaid, MASK, own, redactor, type Said, say } from './redact.js';
 import type { Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
@@ -108,12 +109,35 @@ function checkKeyset(
     throw badReply(model, 'search_read', 'the same page again: the domain was ignored');
 }
 
+/** A costly call that timed out: it was sent once, and the way out is a smaller range. */
+function costlyTimeout(model: string, method: string, err: ConnectionError): ConnectionError {
+  return new ConnectionError(
+    say`${err.said}; ${own(model)}.${own(method)} was sent once, not retried (its cost grows with the range: a retry would have Odoo compute it again)`,
+    say`narrow the range (--date, --from/--to, --config-id) or raise --timeout`,
+    { cause: err, timedOut: true },
+  );
+}
+
 /** Overlapping requests that missed (and half of all at least) before paging by id asks one page at a time. */
 const MISSES = 3;
 
 /** One turn of the event loop: undici writes a request only then, not while a page is worked on. */
 function leave(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Calls whose cost grows with the range they cover: Odoo's grouping (over months of orders)
+ * and its Sales Details report (36 s on a quarter of 50,000 orders). They are sent once: a
+ * timeout says nothing of the server, which may still be computing the first copy, so a retry
+ * would only make it compute another at the same time. Everything else (pages of a read,
+ * counts, single records) costs at most a page and is retried as before.
+ */
+const COSTLY_METHODS = new Set(['read_group', 'formatted_read_group', 'web_read_group', 'get_sale_details']);
+
+/** How a call is retried when its caller does not say: costly calls as `'costly'`, the rest as reads. */
+export function retryPolicyOf(method: string): RetryPolicy {
+  return COSTLY_METHODS.has(method) ? 'costly' : true;
 }
 
 export interface ClientOptions {
@@ -226,11 +250,12 @@ export class OdooClient {
     method: string,
     args: unknown[],
     kwargs: Record<string, unknown> = {},
-    retry = true,
+    retry: RetryPolicy = retryPolicyOf(method),
   ): Promise<unknown> {
     const uid = await this.ensureUid();
     const kw = this.opts.context && !kwargs.context ? { ...kwargs, context: this.opts.context } : kwargs;
-    const tries = retry ? (this.opts.bodyRetries ?? 3) + 1 : 1;
+    // A body cut short is retried for reads only: a costly call's reply was computed already.
+    const tries = retry === true ? (this.opts.bodyRetries ?? 3) + 1 : 1;
     for (let attempt = 1; ; attempt++) {
       const t = Date.now();
       if (this.opts.trace) {
@@ -250,6 +275,8 @@ export class OdooClient {
         this.trace(
           say`← error (${Date.now() - t} ms): ${err instanceof PosdataError ? err.said : (err as Error)?.message}`,
         );
+        if (retry === 'costly' && err instanceof ConnectionError && err.timedOut)
+          throw costlyTimeout(model, method, err);
         // undici already retried statuses and connection errors; a body cut short after
         // the headers arrived, or a garbled reply, is retried here.
         if (attempt >= tries || !(err instanceof ProtocolError) || !isTransient(err)) throw err;

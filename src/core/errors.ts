@@ -78,9 +78,16 @@ export class ConnectionError extends PosdataError {
   readonly exitCode = EXIT.connection;
   /** Worth another try (timeouts, resets, 502/503/504/429). */
   readonly transient: boolean;
-  constructor(message: Said, hint?: Said, options?: { cause?: unknown; transient?: boolean }) {
+  /** No complete reply within --timeout. */
+  readonly timedOut: boolean;
+  constructor(
+    message: Said,
+    hint?: Said,
+    options?: { cause?: unknown; transient?: boolean; timedOut?: boolean },
+  ) {
     super(message, hint, options);
     this.transient = options?.transient ?? false;
+    this.timedOut = options?.timedOut ?? false;
   }
 }
 

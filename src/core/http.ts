@@ -26,9 +26,12 @@ const DEFAULT_MAX_REPLY = 256 * 1024 * 1024;
 /**
  * How a request is retried: `true` for read calls (statuses, resets, timeouts), `'auth'`
  * for authentication (statuses and resets only: a timed-out login may have been judged),
+ * `'costly'` for a call whose cost grows with the range it covers (grouping, reports: only
+ * 429 and 503, where the server says it did not take the call on; after a timeout, a reset
+ * or a 502/504 it may still be computing it, and a retry would compute a second copy),
  * `false` never.
  */
-export type RetryPolicy = boolean | 'auth';
+export type RetryPolicy = boolean | 'auth' | 'costly';
 
 export interface HttpOptions {
   /** Bound on each request, from sending it to the end of its reply. */
@@ -55,6 +58,8 @@ export interface HttpReply {
 
 /** Statuses that say the server could not answer now (not what it thinks of the call): retried. */
 export const RETRY_STATUS = [429, 502, 503, 504];
+/** Statuses that say the server did not take the call on at all: a costly call is retried on these only. */
+const NOT_TAKEN_STATUS = [429, 503];
 /** Connections to one server at once: also how many requests `posdata serve` lets out together. */
 export const UPSTREAM_CONNECTIONS = 4;
 const RETRY_CODES = [
@@ -249,6 +254,7 @@ export class Http {
   private readonly plain: Dispatcher;
   private readonly retrying: Dispatcher;
   private readonly authRetrying: Dispatcher;
+  private readonly costlyRetrying: Dispatcher;
   private readonly maxReply: number;
 
   constructor(
@@ -289,18 +295,18 @@ export class Http {
     const maxB = opts.maxBackoffMs ?? 30_000;
     const onRetry = opts.onRetry;
     const deadline = deadlineInterceptor(opts.timeoutMs);
-    const retryOn = (codes: string[]) =>
+    const retryOn = (codes: string[], statuses = RETRY_STATUS) =>
       retryInterceptor({
         maxRetries: opts.retries,
         methods: ['POST', 'GET'],
-        statusCodes: RETRY_STATUS,
+        statusCodes: statuses,
         errorCodes: codes,
         throwOnError: false,
         // undici's default policy, with jitter so that many cron jobs do not retry in step.
         retry(err, { state }, cb) {
           const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string> };
           const retriable =
-            (e.statusCode != null && RETRY_STATUS.includes(e.statusCode)) ||
+            (e.statusCode != null && statuses.includes(e.statusCode)) ||
             (e.statusCode == null && e.code != null && codes.includes(e.code));
           if (!retriable || state.counter > opts.retries) return cb(err);
           const after = Number(e.headers?.['retry-after']);
@@ -324,6 +330,7 @@ export class Http {
     this.plain = this.agent.compose(deadline, rateLimit);
     this.retrying = this.agent.compose(deadline, rateLimit, retryOn([...RETRY_CODES, DEADLINE]));
     this.authRetrying = this.agent.compose(deadline, rateLimit, retryOn(AUTH_RETRY_CODES));
+    this.costlyRetrying = this.agent.compose(deadline, rateLimit, retryOn([], NOT_TAKEN_STATUS));
   }
 
   get requestCount(): number {
@@ -411,7 +418,7 @@ export class Http {
                 ? new ConnectionError(
                     say`${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
                     say`try again later or raise --timeout`,
-                    { cause: err, transient: true },
+                    { cause: err, transient: true, timedOut: true },
                   )
                 : status === 0
                   ? connectionError(err, base)
@@ -424,7 +431,14 @@ export class Http {
         },
       };
       try {
-        (retry === 'auth' ? this.authRetrying : retry ? this.retrying : this.plain).dispatch(
+        (retry === 'auth'
+          ? this.authRetrying
+          : retry === 'costly'
+            ? this.costlyRetrying
+            : retry
+              ? this.retrying
+              : this.plain
+        ).dispatch(
           {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
@@ -480,6 +494,7 @@ export function connectionError(err: unknown, base: URL): ConnectionError {
         {
           cause: err,
           transient: true,
+          timedOut: true,
         },
       );
     case 'ECONNRESET':

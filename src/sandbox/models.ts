@@ -3,9 +3,10 @@
  * stored or computed, default `_order`, access rules. Stored fields are held on the rows; computed,
  * non-stored ones are worked out on read (and, as on the real server, cannot be searched).
  */
+import { inertFields } from './catalog.js';
 import type { Db } from './store.js';
 import { idRange } from './store.js';
-import { localDate, parseDatetime } from './time.js';
+import { localDate, parseDatetime, txStamp } from './time.js';
 import type { Env, FieldType, OdooVersion, Operation, Rec, Role, Stored } from './types.js';
 
 export interface FieldDef {
@@ -71,6 +72,26 @@ const computed = (
   compute: NonNullable<FieldDef['compute']>,
   opts: Opts = {},
 ): FieldDef => ({ name, type, string, store: false, readonly: true, compute, ...opts });
+
+/** A related many2one that is not stored (read and searched through the relation): the one company and currency. */
+const related = (name: string, string: string, relation: string): FieldDef =>
+  computed(name, 'many2one', string, () => 1, { relation, searchable: true });
+const relatedCurrency = (): FieldDef => related('currency_id', 'Currency', 'res.currency');
+
+/** An inverse one2many: Odoo reports it stored (`store: true`) though it has no column. */
+const inverse = (
+  name: string,
+  string: string,
+  relation: string,
+  inverseName: string,
+  compute: NonNullable<FieldDef['compute']>,
+): FieldDef =>
+  computed(name, 'one2many', string, compute, {
+    store: true,
+    searchable: true,
+    relation,
+    inverse: inverseName,
+  });
 
 const POS_ORDER_STATES_17: [string, string][] = [
   ['draft', 'New'],
@@ -179,11 +200,13 @@ function cashierOf(rec: Rec, db: Db): number {
 
 export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<string, ModelDef> {
   const v19 = version === 19;
+  /** 18 and 19 share what changed in 18 (register labels, cash formula, favourites, labels). */
+  const v18 = version >= 18;
   const defs: ModelDef[] = [];
 
   const configDisplay = (rec: Rec, db: Db): string => {
     const name = String(rec.name);
-    if (v19) return name;
+    if (v18) return name;
     // Odoo 16/17: "<name> (<user of the last session>)" while that session is not closed.
     const sid = db.sessionIdx().configSessions.get(rec.id)?.at(-1);
     const s = sid !== undefined ? db.get('pos.session', sid) : undefined;
@@ -228,23 +251,18 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           return sid === undefined ? 0 : num(db.get('pos.session', sid)?.cash_register_balance_end_real);
         }),
         fd('payment_method_ids', 'many2many', 'Payment Methods', { relation: 'pos.payment.method' }),
-        computed(
-          'session_ids',
-          'one2many',
-          'Sessions',
-          (rec, db) => [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
-          {
-            searchable: true,
-            relation: 'pos.session',
-            inverse: 'config_id',
-          },
+        inverse('session_ids', 'Sessions', 'pos.session', 'config_id', (rec, db) =>
+          [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
         ),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', {
-          relation: 'res.currency',
-          readonly: true,
-          dflt: () => 1,
-        }),
+        // A register's currency: related on 16-18, stored on 19.
+        v19
+          ? fd('currency_id', 'many2one', 'Currency', {
+              relation: 'res.currency',
+              readonly: true,
+              dflt: () => 1,
+            })
+          : relatedCurrency(),
       ],
     }),
   );
@@ -273,18 +291,26 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         fd('cash_register_balance_start', 'monetary', 'Starting Balance', { readonly: true }),
         fd('cash_register_balance_end_real', 'monetary', 'Ending Balance', { readonly: true }),
         computed('cash_register_balance_end', 'monetary', 'Theoretical Closing Balance', (rec, db) =>
-          theoretical(rec, db, v19),
+          theoretical(rec, db, v18),
         ),
         computed(
           'cash_register_difference',
           'monetary',
           'Before Closing Difference',
-          (rec, db) => num(rec.cash_register_balance_end_real) - theoretical(rec, db, v19),
+          (rec, db) => num(rec.cash_register_balance_end_real) - theoretical(rec, db, v18),
         ),
         fd('cash_real_transaction', 'monetary', 'Transaction', { readonly: true }),
-        computed('cash_register_total_entry_encoding', 'monetary', 'Total Cash Transaction', (rec, db) =>
-          totalCash(rec, db),
-        ),
+        // 16/17 only: 18 computes the theoretical balance from the opening one and drops the field.
+        ...(v18
+          ? []
+          : [
+              computed(
+                'cash_register_total_entry_encoding',
+                'monetary',
+                'Total Cash Transaction',
+                (rec, db) => totalCash(rec, db),
+              ),
+            ]),
         computed(
           'total_payments_amount',
           'float',
@@ -294,30 +320,22 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         computed(
           'order_count',
           'integer',
-          'Orders Count',
+          'Order Count',
           (rec, db) => db.figures().session.get(rec.id)?.orderCount ?? 0,
         ),
-        computed(
+        inverse(
           'order_ids',
-          'one2many',
           'Orders',
+          'pos.order',
+          'session_id',
           (rec, db) => db.figures().sessionOrders.get(rec.id) ?? [],
-          {
-            searchable: true,
-            relation: 'pos.order',
-            inverse: 'session_id',
-          },
         ),
-        computed(
+        inverse(
           'statement_line_ids',
-          'one2many',
           'Cash Lines',
+          'account.bank.statement.line',
+          'pos_session_id',
           (rec, db) => db.figures().sessionMoves.get(rec.id) ?? [],
-          {
-            searchable: true,
-            relation: 'account.bank.statement.line',
-            inverse: 'pos_session_id',
-          },
         ),
         computed(
           'payment_method_ids',
@@ -329,8 +347,8 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
             relation: 'pos.payment.method',
           },
         ),
-        fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        related('company_id', 'Company', 'res.company'),
+        relatedCurrency(),
       ],
     }),
   );
@@ -338,7 +356,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
   const orderFields: FieldDef[] = [
     fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
     fd('date_order', 'datetime', 'Date', { readonly: true }),
-    fd('user_id', 'many2one', 'Employee', { relation: 'res.users', dflt: cashierOf }),
+    fd('user_id', 'many2one', v18 ? 'Employee' : 'Responsible', { relation: 'res.users', dflt: cashierOf }),
     fd('amount_tax', v19 ? 'monetary' : 'float', 'Taxes', { readonly: true, required: true }),
     fd('amount_total', v19 ? 'monetary' : 'float', 'Total', { readonly: true, required: true }),
     fd('amount_paid', v19 ? 'monetary' : 'float', 'Paid', { readonly: true, required: true }),
@@ -363,12 +381,19 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     }),
     fd('account_move', 'many2one', 'Invoice', { relation: 'account.move', readonly: true }),
     fd('session_id', 'many2one', 'Session', { relation: 'pos.session', required: !v19, readonly: false }),
-    fd('config_id', 'many2one', 'Point of Sale', {
-      relation: 'pos.config',
-      readonly: true,
-      dflt: (rec, db) => db.get('pos.session', rec.session_id as number)?.config_id ?? false,
-    }),
-    fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+    // 16: related to the session and not stored (searchable through the relation, not groupable);
+    // 17/18: related and stored; 19: computed and stored.
+    version === 16
+      ? computed('config_id', 'many2one', 'Point of Sale', (rec, db) => sessionConfig(rec, db), {
+          relation: 'pos.config',
+          searchable: true,
+        })
+      : fd('config_id', 'many2one', 'Point of Sale', {
+          relation: 'pos.config',
+          readonly: true,
+          dflt: sessionConfig,
+        }),
+    relatedCurrency(),
     fd('payment_ids', 'one2many', 'Payments', {
       relation: 'pos.payment',
       inverse: 'pos_order_id',
@@ -382,7 +407,9 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           ? `Order ${String(rec.session_id).padStart(5, '0')}-001-${String(rec._n).padStart(4, '0')}`
           : false,
     }),
+    // Computed on 16-18 (not stored), stored on 19.
     fd('tracking_number', 'char', 'Order Number', {
+      store: v19,
       readonly: true,
       dflt: (rec) => (typeof rec._n === 'number' ? String(100 + (rec._n % 900)) : false),
     }),
@@ -390,8 +417,15 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       dflt: (rec) => rec.state === 'invoiced' || typeof rec.account_move === 'number',
     }),
     computed('is_invoiced', 'boolean', 'Is Invoiced', (rec) => typeof rec.account_move === 'number'),
-    fd('general_note', 'text', 'General Note'),
-    ...(v19 ? [fd('internal_note', 'text', 'Internal Note')] : []),
+    // The order's note: 16/17 `note`, 18 `general_note`, 19 an internal and a customer note.
+    ...(v19
+      ? [
+          fd('internal_note', 'text', 'Internal Note'),
+          fd('general_customer_note', 'text', 'General Customer Note'),
+        ]
+      : v18
+        ? [fd('general_note', 'text', 'General Note')]
+        : [fd('note', 'text', 'Internal Notes')]),
     // No tips in the generated data: the fields are there, at zero, as on a shop without tipping.
     fd('tip_amount', v19 ? 'monetary' : 'float', 'Tip Amount', { readonly: true, dflt: () => 0 }),
     fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
@@ -417,9 +451,10 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       (rec, db) => db.refunds().refundsOf.get(rec.id)?.length ?? 0,
     ),
   ];
-  if (v19) {
+  if (v18) {
+    // 19 stores is_refund; 18 and 19 compute the refunded order (18: the lines' orders).
+    if (v19) orderFields.push(fd('is_refund', 'boolean', 'Is Refund', { readonly: true }));
     orderFields.push(
-      fd('is_refund', 'boolean', 'Is Refund', { readonly: true }),
       computed(
         'refunded_order_id',
         'many2one',
@@ -462,16 +497,13 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       order: 'date_order desc, name desc, id desc',
       acl: { manager: ALL, user: 'rwc', clerk: '' },
       readGroups: ['Inventory/User', 'Point of Sale/User'],
-      created: (rec) => rec.date_order,
-      written: (rec) => rec.date_order,
+      // Created in the transaction that recorded the sale (its lines and payments with it).
+      created: orderCreated,
       fields: orderFields,
     }),
   );
 
-  const lineCreated = (rec: Rec, db: Db): Stored => {
-    const o = db.get('pos.order', rec.order_id as number);
-    return o ? db.value(db.models.get('pos.order')?.fields.get('create_date') as FieldDef, o) : false;
-  };
+  const lineCreated = (rec: Rec, db: Db): Stored => createdWith(db, rec.order_id);
   defs.push(
     build({
       name: 'pos.order.line',
@@ -492,11 +524,11 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         fd('qty', 'float', 'Quantity', { dflt: () => 1 }),
         fd('price_unit', 'float', 'Unit Price'),
         fd('discount', 'float', 'Discount (%)'),
-        fd('price_subtotal', v19 ? 'monetary' : 'float', v19 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
+        fd('price_subtotal', v19 ? 'monetary' : 'float', v18 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
           readonly: true,
           required: true,
         }),
-        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v19 ? 'Tax Incl.' : 'Subtotal', {
+        fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v18 ? 'Tax Incl.' : 'Subtotal', {
           readonly: true,
           required: true,
         }),
@@ -506,16 +538,12 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           relation: 'account.tax',
         }),
         fd('refunded_orderline_id', 'many2one', 'Refunded Order Line', { relation: 'pos.order.line' }),
-        computed(
+        inverse(
           'refund_orderline_ids',
-          'one2many',
           'Refund Order Lines',
+          'pos.order.line',
+          'refunded_orderline_id',
           (rec, db) => db.refunds().lineRefunds.get(rec.id) ?? [],
-          {
-            searchable: true,
-            relation: 'pos.order.line',
-            inverse: 'refunded_orderline_id',
-          },
         ),
         computed('refunded_qty', 'float', 'Refunded Quantity', (rec, db) => {
           let q = 0;
@@ -524,7 +552,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           return q;
         }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        relatedCurrency(),
       ],
     }),
   );
@@ -536,7 +564,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       order: 'id desc',
       acl: { manager: ALL, user: ALL, clerk: '' },
       readGroups: ['Point of Sale/User'],
-      created: (rec) => rec.payment_date,
+      created: (rec, db) => createdWith(db, rec.pos_order_id) || rec.payment_date,
       displayName: (rec) =>
         typeof rec.name === 'string' && rec.name
           ? `${rec.name} ${formatAmount(num(rec.amount))}`
@@ -550,7 +578,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
           required: true,
         }),
         fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+        relatedCurrency(),
         fd('session_id', 'many2one', 'Session', {
           relation: 'pos.session',
           readonly: true,
@@ -568,7 +596,8 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     build({
       name: 'pos.payment.method',
       description: 'Point of Sale Payment Methods',
-      order: 'sequence, id',
+      // 16 orders methods by id alone; 17+ by sequence first.
+      order: version === 16 ? 'id asc' : 'sequence, id',
       hasActive: true,
       acl: { manager: ALL, user: 'r', clerk: '' },
       readGroups: ['Point of Sale/User'],
@@ -586,7 +615,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     build({
       name: 'product.template',
       description: 'Product',
-      order: v19 ? 'is_favorite desc, name' : 'priority desc, name',
+      order: v18 ? 'is_favorite desc, name' : 'priority desc, name',
       hasActive: true,
       acl: { manager: ALL, user: 'r', clerk: 'r' },
       readGroups: ['Internal User'],
@@ -596,7 +625,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         fd('list_price', 'float', 'Sales Price'),
         fd('available_in_pos', 'boolean', 'Available in POS'),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
-        v19
+        v18
           ? fd('is_favorite', 'boolean', 'Favorite')
           : fd('priority', 'selection', 'Favorite', {
               selection: [
@@ -605,7 +634,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
               ],
               dflt: () => '0',
             }),
-        fd('taxes_id', 'many2many', 'Sales Taxes', { relation: 'account.tax' }),
+        fd('taxes_id', 'many2many', v18 ? 'Sales Taxes' : 'Customer Taxes', { relation: 'account.tax' }),
         fd('categ_id', 'many2one', 'Product Category', { relation: 'product.category', required: true }),
         fd('pos_categ_ids', 'many2many', 'Point of Sale Category', { relation: 'pos.category' }),
         fd('company_id', 'many2one', 'Company', { relation: 'res.company' }),
@@ -846,7 +875,10 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
       description: 'Payments',
       order: 'date desc, name desc',
       acl: { manager: 'r', user: '', clerk: '' },
-      readGroups: ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
+      // The groups the AccessError names (19 renamed both).
+      readGroups: v19
+        ? ['Accounting/Invoicing', 'Show Accounting Features - Readonly']
+        : ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
       created: (rec) => rec._at,
       fields: [
         fd('name', 'char', 'Number', { readonly: true }),
@@ -903,7 +935,38 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
 
   defs.push(reportPosOrder(v19, opts.posHr === true));
 
+  // What a real server has beyond what the sandbox models: present, empty.
+  for (const d of defs)
+    for (const [name, type, string, stored, rel] of inertFields(d.name, version)) {
+      if (d.fields.has(name)) continue;
+      d.fields.set(name, {
+        name,
+        type,
+        string,
+        store: stored === 1,
+        readonly: true,
+        ...(typeof rel === 'string' ? { relation: rel } : rel ? { selection: rel } : {}),
+      });
+    }
+
   return new Map(defs.map((d) => [d.name, d]));
+}
+
+/** An order's create_date: the sale's transaction, at its date_order (seeded microseconds). */
+function orderCreated(rec: Rec): Stored {
+  return typeof rec.date_order === 'string' ? txStamp(parseDatetime(rec.date_order), rec.id) : false;
+}
+
+/** The create_date of the order a line or payment was created with (the same transaction). */
+function createdWith(db: Db, orderId: Stored): Stored {
+  const o = typeof orderId === 'number' ? db.get('pos.order', orderId) : undefined;
+  if (!o) return false;
+  return typeof o.create_date === 'string' ? o.create_date : orderCreated(o);
+}
+
+/** A record's register through its session (pos.order's config_id, related or computed). */
+function sessionConfig(rec: Rec, db: Db): Stored {
+  return db.get('pos.session', rec.session_id as number)?.config_id ?? false;
 }
 
 /** Cash through the session: cash payments (change included) plus cash put in or taken out. */
@@ -919,11 +982,14 @@ function totalCash(rec: Rec, db: Db): number {
  * Theoretical closing cash. 16/17: the previous session's counted cash plus this session's cash
  * transactions (not this session's opening balance). 18/19: opening balance plus cash transactions.
  */
-function theoretical(rec: Rec, db: Db, v19: boolean): number {
+function theoretical(rec: Rec, db: Db, v18: boolean): number {
   if (!hasCashMethod(rec, db)) return 0;
-  if (v19) {
+  if (v18) {
+    // 18/19 _compute_cash_balance: a closed session's cash lines as counted at its closing
+    // (cash_real_transaction: the closing's own lines are not in it), an open one's lines so far.
     const f = db.figures().session.get(rec.id);
-    return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + (f?.moves ?? 0);
+    const moves = rec.state === 'closed' ? num(rec.cash_real_transaction) : (f?.moves ?? 0);
+    return num(rec.cash_register_balance_start) + (f?.cashPayments ?? 0) + moves;
   }
   const prev = db.sessionIdx().prevSession.get(rec.id);
   const prevReal = prev === undefined ? 0 : num(db.get('pos.session', prev)?.cash_register_balance_end_real);
@@ -960,7 +1026,10 @@ function hasCashMethod(rec: Rec, db: Db): boolean {
 function reportPosOrder(v19: boolean, posHr: boolean): ModelDef {
   const m2o = (name: string, string: string, relation: string): FieldDef =>
     fd(name, 'many2one', string, { relation, readonly: true });
-  const states = v19 ? POS_ORDER_STATES_17.slice(0, 4) : POS_ORDER_STATES_17;
+  // The view lists its states in its own order, cancelled last.
+  const states = ['draft', 'paid', 'done', ...(v19 ? [] : ['invoiced']), 'cancel'].map(
+    (k) => POS_ORDER_STATES_17.find((s) => s[0] === k) as [string, string],
+  );
   const fields: FieldDef[] = [
     fd('date', 'datetime', 'Order Date', { readonly: true }),
     m2o('order_id', 'Order', 'pos.order'),
@@ -978,7 +1047,7 @@ function reportPosOrder(v19: boolean, posHr: boolean): ModelDef {
     fd('nbr_lines', 'integer', 'Sale Line Count', { readonly: true }),
     fd('product_qty', 'integer', 'Product Quantity', { readonly: true }),
     m2o('product_categ_id', 'Product Category', 'product.category'),
-    ...(v19 ? [m2o('pos_categ_id', 'PoS Category', 'pos.category')] : []),
+    ...(v19 ? [m2o('pos_categ_id', 'Point of Sale Category', 'pos.category')] : []),
     fd('invoiced', 'boolean', 'Invoiced', { readonly: true }),
     m2o('config_id', 'Point of Sale', 'pos.config'),
     m2o('session_id', 'Session', 'pos.session'),

@@ -16,8 +16,9 @@ import {
 } from './errors.js';
 import { defaultAggregator, formattedReadGroup, readGroup } from './group.js';
 import type { FieldDef, ModelDef } from './models.js';
-import { getSaleDetails } from './reports.js';
+import { getSaleDetails } from './sale-details/index.js';
 import type { Db, Table } from './store.js';
+import { wholeSeconds } from './time.js';
 import type { Env, Json, Operation, Rec, Stored } from './types.js';
 
 interface MethodSpec {
@@ -76,7 +77,8 @@ const METHODS: Record<string, MethodSpec> = {
     required: 0,
     ids: false,
     only: 'report.point_of_sale.report_saledetails',
-    varkwSince: 19,
+    // 18+ take **kwargs and hand them to _get_domain, which takes none: a TypeError (500 on JSON-2).
+    varkwSince: 18,
   },
 };
 
@@ -116,7 +118,9 @@ export function resolve(db: Db, call: Call): { model: ModelDef; spec: MethodSpec
     if (call.json2) throw httpError(404, `The method '${call.model}.${call.method}' does not exist`);
     throw new OdooError(
       'builtins.AttributeError',
-      `The method '${call.method}' does not exist on the model '${call.model}'`,
+      v19
+        ? `The method '${call.model}.${call.method}' does not exist`
+        : `The method '${call.method}' does not exist on the model '${call.model}'`,
     );
   }
   return { model, spec };
@@ -148,11 +152,12 @@ function bind(call: Call, spec: MethodSpec, version: number): Map<string, unknow
   }
   for (const [i, a] of call.args.entries()) out.set(spec.params[i] as string, a);
   const unknown: string[] = [];
+  const varkw: string[] = [];
   for (const [k, v] of Object.entries(call.kwargs)) {
     if (extra.has(k)) continue;
     if (!spec.params.includes(k)) {
-      if ((spec.varkwSince ?? 99) <= version) continue;
-      unknown.push(k);
+      if ((spec.varkwSince ?? 99) <= version) varkw.push(k);
+      else unknown.push(k);
       continue;
     }
     if (out.has(k)) {
@@ -173,6 +178,7 @@ function bind(call: Call, spec: MethodSpec, version: number): Map<string, unknow
     }
   }
   if (unknown.length > 0) throw httpError(422, `got an unexpected keyword argument '${unknown[0]}'`);
+  if (varkw.length > 0) out.set('**kwargs', varkw);
   return out;
 }
 
@@ -306,13 +312,19 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
         limit: get('limit', null),
         order: get('order', null),
       });
-    case 'get_sale_details':
+    case 'get_sale_details': {
+      const extra = a.get('**kwargs') as string[] | undefined;
+      if (extra) {
+        const cls = db.version === 19 ? 'ReportPoint_Of_SaleReport_Saledetails' : 'ReportSaleDetails';
+        throw typeError(`${cls}._get_domain() got an unexpected keyword argument '${extra[0]}'`);
+      }
       return getSaleDetails(db, env, {
         date_start: get('date_start', false),
         date_stop: get('date_stop', false),
         config_ids: get('config_ids', false),
         session_ids: get('session_ids', false),
       });
+    }
     case 'name_search': {
       const name = String(get('name', ''));
       const op = String(get('operator', 'ilike'));
@@ -368,6 +380,8 @@ export function readRecs(
   const m2o = cols.map((f) => (f.type === 'many2one' && load ? (f.relation ?? '') : ''));
   // An Integer field reads as int(value): a view's SUM of float quantities is truncated.
   const isInt = cols.map((f) => f.type === 'integer');
+  // A datetime goes out in whole seconds, whatever microseconds it is stored with.
+  const isDatetime = cols.map((f) => f.type === 'datetime');
   const names = new Map<string, Map<number, string>>();
   const label = (rel: string, id: number): string => {
     let m = names.get(rel);
@@ -387,7 +401,8 @@ export function readRecs(
     const r = recs[i] as Rec;
     const o: { [k: string]: Json } = { id: r.id };
     for (let c = 0; c < cols.length; c++) {
-      const v = (getters[c] as (r: Rec) => Stored)(r);
+      const raw = (getters[c] as (r: Rec) => Stored)(r);
+      const v = isDatetime[c] ? wholeSeconds(raw) : raw;
       const rel = m2o[c] as string;
       o[(cols[c] as FieldDef).name] =
         rel && typeof v === 'number'
@@ -432,7 +447,7 @@ const ATTRS_DEFAULT = [
 
 function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attributes: unknown): Json {
   // 16-17 describe the default aggregate as group_operator, 18+ as aggregator.
-  const aggKey = db.version === 19 ? 'aggregator' : 'group_operator';
+  const aggKey = db.version >= 18 ? 'aggregator' : 'group_operator';
   const want = Array.isArray(allfields) && allfields.length > 0 ? new Set(allfields.map(String)) : undefined;
   const attrs = Array.isArray(attributes) && attributes.length > 0 ? attributes.map(String) : ATTRS_DEFAULT;
   const out: { [k: string]: Json } = {};
@@ -444,13 +459,14 @@ function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attributes: unkn
       context: {},
       depends: [],
       exportable: true,
-      groupable: f.store,
+      // A one2many is "stored" for Odoo (the comodel holds the column) but neither groupable nor sortable.
+      groupable: f.store && f.type !== 'one2many',
       manual: false,
       name: f.name,
       readonly: f.readonly ?? false,
       required: f.required ?? false,
       searchable: f.store || f.searchable === true,
-      sortable: f.store,
+      sortable: f.store && f.type !== 'one2many' && f.type !== 'many2many',
       store: f.store,
       string: f.string,
       type: f.type,
@@ -783,6 +799,7 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
   const list = (single ? [valsArg] : (valsArg as unknown[])) as unknown[];
   const table = db.table(model.name);
   const now = env.now();
+  const stamp = env.txNow();
   const created: number[] = [];
   for (const raw of list) {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -813,8 +830,8 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
       if (f.compute) continue;
       rec[k] = convertValue(db, f, v);
     }
-    rec.create_date = now;
-    rec.write_date = now;
+    rec.create_date = stamp;
+    rec.write_date = stamp;
     rec.create_uid = env.uid;
     rec.write_uid = env.uid;
     if (model.name === 'pos.order') {
@@ -865,7 +882,7 @@ function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
 function write(db: Db, env: Env, model: ModelDef, ids: number[], valsArg: unknown): Json {
   const vals = (valsArg && typeof valsArg === 'object' ? valsArg : {}) as Record<string, unknown>;
   for (const k of Object.keys(vals)) if (!model.fields.has(k)) throw invalidField(db, model, k);
-  const now = env.now();
+  const stamp = env.txNow();
   const table = db.table(model.name);
   for (const id of ids) {
     const rec = table.get(id) as Rec;
@@ -881,7 +898,7 @@ function write(db: Db, env: Env, model: ModelDef, ids: number[], valsArg: unknow
     if (model.name === 'pos.order' && 'session_id' in vals && !('config_id' in vals)) {
       rec.config_id = db.get('pos.session', rec.session_id as number)?.config_id ?? false;
     }
-    rec.write_date = now;
+    rec.write_date = stamp;
     rec.write_uid = env.uid;
   }
   db.changed(model.name);

@@ -1,101 +1,217 @@
 // --check-odoo: the summary's totals against Odoo's own "Sales Details" report
 // (`report.point_of_sale.report_saledetails.get_sale_details`) for the same range, register
-// and session. Its figures differ between versions (README, summary); this prints what
-// differs, one line each, on stderr: standard output keeps the data.
+// and session, like with like: Odoo lists its payments per method AND session (17+: `id` is the
+// method, `session` the session, `name` "<method> <session>"), so they are summed per method
+// id across sessions (16 lists them per method name). Each difference beyond the documented
+// rounding is one line on stderr, then one line says what was compared and what could not be,
+// and why; standard output keeps the data.
 import type { OdooClient } from '../core/client.js';
-import { PosdataError, ServerError } from '../core/errors.js';
-import { redactor } from '../core/redact.js';
-import { totalOf } from './compute.js';
+import { ConnectionError, PosdataError, ServerError } from '../core/errors.js';
+import { type Figures, totalOf } from './compute.js';
 import type { SummaryParams, SummaryResult } from './query.js';
 
 const MODEL = 'report.point_of_sale.report_saledetails';
 
+interface Payment {
+  id?: number;
+  session?: number;
+  name?: string;
+  total?: number;
+}
+
 interface SaleDetails {
   nbr_orders?: number;
-  payments?: { name?: string; total?: number }[];
+  payments?: Payment[];
   taxes?: { name?: string; tax_amount?: number }[];
   refund_taxes?: { name?: string; tax_amount?: number }[];
   currency?: { total_paid?: number };
 }
 
-const close = (a: number, b: number): boolean => Math.abs(a - b) < 0.005;
+export interface CheckResult {
+  /** The lines for stderr (without the `posdata: check-odoo: ` prefix). */
+  lines: string[];
+  /** Figures that differ beyond the rounding. */
+  differ: number;
+  compared: number;
+}
 
-export async function checkOdoo(client: OdooClient, r: SummaryResult, p: SummaryParams): Promise<string[]> {
-  // Odoo reads its dates as naive UTC and its stop as inclusive.
-  const stop = r.range.end ? oneSecondBefore(r.range.end) : false;
-  // Named arguments: the same call over JSON-RPC and JSON-2 (which binds them by signature).
+const cents = (v: number): number => Math.round(v * 100);
+const money = (v: number): string => (cents(v) / 100).toFixed(2);
+
+/** What Odoo's dates take for an open end: every order posdata could have counted. */
+const EARLIEST = '1970-01-01 00:00:00';
+const LATEST = '9999-12-31 23:59:59';
+
+export async function checkOdoo(
+  client: OdooClient,
+  r: SummaryResult,
+  p: SummaryParams,
+): Promise<CheckResult> {
+  const none = (line: string): CheckResult => ({ lines: [line], differ: 0, compared: 0 });
+  const session = p.sessionId !== undefined;
+  if (session && (r.range.start !== null || r.range.end !== null)) {
+    return none(
+      "not compared: Odoo's Sales Details of a session covers the whole session, not --date/--from/--to; drop the range to compare",
+    );
+  }
+  // Odoo reads its dates as naive UTC and its stop as inclusive; without a start it takes
+  // today, without a stop the start's day, so an open end is made explicit.
   const kwargs = {
-    date_start: p.sessionId !== undefined ? false : (r.range.start ?? false),
-    date_stop: p.sessionId !== undefined ? false : stop,
+    date_start: session ? false : (r.range.start ?? EARLIEST),
+    date_stop: session ? false : r.range.end ? oneSecondBefore(r.range.end) : LATEST,
     config_ids: p.configId !== undefined ? [p.configId] : false,
-    session_ids: p.sessionId !== undefined ? [p.sessionId] : false,
+    session_ids: session ? [p.sessionId] : false,
   };
   let d: SaleDetails;
   try {
     d = (await client.executeKw(MODEL, 'get_sale_details', [], kwargs)) as SaleDetails;
   } catch (err) {
-    if (err instanceof ServerError && /AccessError|access/i.test(`${err.odooName} ${err.message}`)) {
-      return [
-        `not compared: this user may not read Odoo's Sales Details (${oneLine(redactor.said(err.said))}); a POS user lacks read access to account.payment`,
-      ];
+    // No answer in time (a costly call is sent once) is the run's failure: exit 6.
+    if (err instanceof ConnectionError) throw err;
+    if (err instanceof ServerError && /AccessError/i.test(`${err.odooName} ${err.message}`)) {
+      // Odoo reads account.payment for the sessions it resolves: those of --session-id, or
+      // with a register those wholly inside the range. A date range alone resolves none.
+      const which = session
+        ? `session ${p.sessionId} adds its cash count`
+        : `register ${p.configId} adds the cash count of the sessions wholly inside the range`;
+      return none(
+        `not compared: Odoo's Sales Details of ${which}, which reads account.payment, and this user may not (Odoo: AccessError; a POS user has no Invoicing rights); check as a user with Invoicing rights${session ? '' : ', or without --config-id'}`,
+      );
     }
     if (err instanceof PosdataError)
-      return [`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`];
+      return none(`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`);
     throw err;
   }
-  const ours = totalOf(r.summary.groups, r.summary.methodKeys);
+  return compare(d, r);
+}
+
+/** Odoo's figures against the summary's totals, each where both sides mean the same. */
+function compare(d: SaleDetails, r: SummaryResult): CheckResult {
+  const s = r.summary;
+  const ours: Figures = totalOf(s.groups, s.methodKeys);
   const lines: string[] = [];
-  const diff = (what: string, odoo: number, mine: number | null, why = ''): void => {
-    if (mine === null || close(odoo, mine)) return;
-    lines.push(
-      `${what}: Odoo ${odoo.toFixed(2)}, posdata ${mine.toFixed(2)} (${(mine - odoo).toFixed(2)})${why}`,
-    );
+  const compared: string[] = [];
+  const skipped: string[] = [];
+  const check = (what: string, odoo: number, mine: number, slack: number, why = ''): void => {
+    compared.push(what);
+    if (Math.abs(cents(odoo) - cents(mine)) <= cents(slack)) return;
+    lines.push(`${what}: Odoo ${money(odoo)}, posdata ${money(mine)} (${money(mine - odoo)})${why}`);
   };
-  let compared = 0;
-  if (typeof d.nbr_orders === 'number' && r.summary.level === 'order') {
-    compared++;
+  const byLevel =
+    s.level === 'payment' ? 'the rows are payments' : s.level === 'line' ? 'the rows are order lines' : '';
+
+  if (typeof d.nbr_orders !== 'number') skipped.push("orders (Odoo's report has no count)");
+  else if (s.level !== 'order')
+    skipped.push(
+      `orders (${byLevel}: an order counts once per ${s.level === 'payment' ? 'method that paid it' : 'product'})`,
+    );
+  else {
+    compared.push('orders');
     if (d.nbr_orders !== ours.orders)
       lines.push(
-        `orders: Odoo ${d.nbr_orders}, posdata ${ours.orders} (Odoo 18+ leaves out invoiced orders; Odoo counts only the sessions wholly inside the range)`,
+        `orders: Odoo ${d.nbr_orders}, posdata ${ours.orders}${r.major >= 18 ? ' (Odoo 18+ leaves out invoiced orders)' : ''}`,
       );
   }
-  if (Array.isArray(d.payments)) {
-    const byName = new Map<string, number>();
-    for (const pay of d.payments) {
-      const n = typeof pay.name === 'string' ? pay.name : '?';
-      byName.set(n, (byName.get(n) ?? 0) + (typeof pay.total === 'number' ? pay.total : 0));
-    }
-    if (ours.methods) {
-      for (const [name, total] of byName) {
-        compared++;
-        diff(`method ${name}`, total, ours.methods[`method:${name}`] ?? 0);
-      }
-    }
-    compared++;
-    diff(
-      'total',
-      [...byName.values()].reduce((a, b) => a + b, 0),
-      ours.total,
-      ' (payments)',
+
+  const payments = Array.isArray(d.payments) ? d.payments : undefined;
+  const odooMethods = payments ? perMethod(payments, s.methodNames) : undefined;
+  const paid = odooMethods ? [...odooMethods.values()].reduce((a, m) => a + m.total, 0) : undefined;
+  if (s.level === 'order' && typeof d.currency?.total_paid === 'number')
+    check('total', d.currency.total_paid, ours.total, 0);
+  else if (s.level === 'payment' && paid !== undefined) check('total', paid, ours.total, 0, ' (payments)');
+  else if (s.level === 'line') skipped.push("total (the rows are order lines, Odoo's total is the orders')");
+  else skipped.push("total (Odoo's report has none)");
+
+  if (!odooMethods) skipped.push("methods (Odoo's report lists no payments)");
+  else if (!ours.methods)
+    skipped.push(
+      s.level === 'line'
+        ? 'methods (a payment is not split by product, category or tax)'
+        : 'methods (left empty, see the note above)',
     );
+  else {
+    const mineOf = ours.methods;
+    const keyOf = new Map(s.methodIds.map((id, i) => [id, s.methodKeys[i] as string]));
+    const seen = new Set<string>();
+    const inOrder = [...odooMethods.values()].sort(
+      (a, b) => (a.id ?? 0) - (b.id ?? 0) || String(a.name).localeCompare(String(b.name)),
+    );
+    for (const m of inOrder) {
+      // 17+ by the method's id; 16 names the method only, and sums those of one name.
+      const keys =
+        m.id !== undefined
+          ? [keyOf.get(m.id)].filter((k): k is string => k !== undefined)
+          : s.methodIds.filter((id) => s.methodNames.get(id) === m.name).map((id) => keyOf.get(id) as string);
+      for (const k of keys) seen.add(k);
+      const mine = keys.reduce((a, k) => a + (mineOf[k] ?? 0), 0);
+      check(`method ${m.label}`, m.total, mine, 0);
+    }
+    // A method posdata saw and Odoo did not list.
+    for (const [i, k] of s.methodKeys.entries())
+      if (!seen.has(k) && cents(mineOf[k] ?? 0) !== 0)
+        check(`method ${s.methodNames.get(s.methodIds[i] as number) ?? k}`, 0, mineOf[k] ?? 0, 0);
   }
-  if (Array.isArray(d.taxes)) {
+
+  if (!Array.isArray(d.taxes)) skipped.push("tax (Odoo's report has none)");
+  else if (ours.tax === null) skipped.push(`tax (${byLevel}: they carry no tax)`);
+  else {
     const sum = (l: SaleDetails['taxes']): number =>
       (l ?? []).reduce((a, t) => a + (typeof t.tax_amount === 'number' ? t.tax_amount : 0), 0);
-    const refunds = sum(d.refund_taxes);
-    // 17 keeps refund taxes apart with their own sign; add them as refunds (negative).
-    compared++;
-    diff(
+    // Refund taxes are kept apart, negative on 17 and 19: added as refunds are.
+    const odoo = sum(d.taxes) - Math.abs(sum(d.refund_taxes));
+    // Odoo recomputes each line's tax and adds them up; an order rounds its own sum: half a
+    // cent per order apart at most.
+    check(
       'tax',
-      sum(d.taxes) - Math.abs(refunds),
+      odoo,
       ours.tax,
-      " (Odoo recomputes each line's tax from its price and rounds per tax; posdata adds up the orders' own amount_tax, which is what was charged)",
+      0.005 * ours.orders,
+      " (Odoo recomputes each line's tax from its price; posdata adds the orders' own amount_tax, what was charged)",
     );
   }
-  if (compared === 0) return ["not compared: Odoo's Sales Details gave none of the figures posdata knows"];
-  return lines.length === 0
-    ? [`Odoo's Sales Details agrees (${compared} figure${compared === 1 ? '' : 's'} compared)`]
-    : [...lines, `${lines.length} of ${compared} figures differ from Odoo's Sales Details`];
+
+  const n = compared.length;
+  const list = (xs: string[]): string => xs.join(', ');
+  const out = [...lines];
+  if (n === 0) out.push("not compared: Odoo's Sales Details gave none of the figures posdata shows here");
+  else if (lines.length === 0)
+    out.push(`Odoo's Sales Details agrees on ${n} figure${n === 1 ? '' : 's'}: ${list(compared)}`);
+  else
+    out.push(
+      `${lines.length} of ${n} figures differ from Odoo's Sales Details (compared: ${list(compared)})`,
+    );
+  if (skipped.length > 0 && n > 0) out.push(`not compared: ${list(skipped)}`);
+  return { lines: out, differ: lines.length, compared: n };
+}
+
+interface OdooMethod {
+  id?: number;
+  name?: string;
+  label: string;
+  total: number;
+}
+
+/**
+ * Odoo's payments summed per method across sessions: by `id` where the entries have one (17+;
+ * an entry without one is the cash count Odoo adds to a session with no cash payment, total 0),
+ * else by name (16).
+ */
+function perMethod(payments: Payment[], names: Map<number, string>): Map<string, OdooMethod> {
+  const byId = payments.some((p) => typeof p.id === 'number');
+  const out = new Map<string, OdooMethod>();
+  for (const p of payments) {
+    const total = typeof p.total === 'number' ? p.total : 0;
+    if (byId && typeof p.id !== 'number') continue;
+    const key = byId ? `#${p.id}` : String(p.name ?? '?');
+    const m =
+      out.get(key) ??
+      (byId
+        ? { id: p.id, label: names.get(p.id as number) ?? `#${p.id} (${p.name ?? ''})`, total: 0 }
+        : { name: String(p.name ?? '?'), label: String(p.name ?? '?'), total: 0 });
+    m.total += total;
+    out.set(key, m);
+  }
+  return out;
 }
 
 function oneSecondBefore(utc: string): string {

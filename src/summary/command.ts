@@ -5,6 +5,8 @@ import { openSession } from '../cli/connection.js';
 import type { IO } from '../cli/io.js';
 import { onInterrupt } from '../cli/live.js';
 import { checkOutput, chooseFormat, makeRenderer, openSink } from '../cli/output.js';
+import { DifferenceError, UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import { checkZone, machineZone } from '../query/time.js';
 import { checkParams, fetchSummary, type SummaryParams } from './query.js';
 import { summaryFields, summaryRows } from './rows.js';
@@ -12,6 +14,7 @@ import { summaryFields, summaryRows } from './rows.js';
 export interface SummaryOptions extends ConnectionOptions, SummaryParams {
   tz?: string;
   checkOdoo?: boolean;
+  failOnDifference?: boolean;
   format?: string;
   output?: string;
   excel?: boolean;
@@ -25,6 +28,11 @@ export async function runSummary(o: SummaryOptions, io: IO): Promise<void> {
   if (o.tz) checkZone(o.tz);
   checkParams(o, o.tz ?? 'UTC');
   checkOutput(o);
+  if (o.failOnDifference && !o.checkOdoo)
+    throw new UsageError(
+      say`--fail-on-difference needs --check-odoo: it fails on a difference from Odoo's Sales Details`,
+      say`add --check-odoo`,
+    );
 
   const session = await openSession(o, io);
   const { client } = session;
@@ -77,9 +85,19 @@ export async function runSummary(o: SummaryOptions, io: IO): Promise<void> {
   }
   if (io.debug) io.err(`posdata: summary made ${requests} requests`);
   if (toFile && !io.quiet && io.stderrTTY) io.err(`posdata: wrote ${r.shown.length} groups to ${o.output}`);
+  let differ = 0;
   if (o.checkOdoo) {
     const { checkOdoo } = await import('./check.js');
-    for (const line of await checkOdoo(client, r, o)) io.err(`posdata: check-odoo: ${line}`);
+    const check = await checkOdoo(client, r, o);
+    // The check's report is the point of --check-odoo: printed also with --quiet.
+    for (const line of check.lines) io.err(`posdata: check-odoo: ${line}`);
+    differ = check.differ;
   }
   await client.close();
+  if (o.failOnDifference && differ > 0) {
+    throw new DifferenceError(
+      say`${own(String(differ))} figure${own(differ === 1 ? '' : 's')} ${own(differ === 1 ? 'differs' : 'differ')} from Odoo's Sales Details`,
+      say`see the check-odoo lines above`,
+    );
+  }
 }

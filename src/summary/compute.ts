@@ -14,7 +14,7 @@ import type { Domain } from '../core/types.js';
 import { COUNTED_STATES } from '../query/resources.js';
 import { roundAt } from '../render/normalize.js';
 import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
-import { type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
+import { businessDay, type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
 
 export { COUNTED_STATES };
 
@@ -84,6 +84,10 @@ export interface Summary {
   groups: SummaryGroup[];
   /** The `method:<name>` columns, in the order of the methods' ids. */
   methodKeys: string[];
+  /** The payment method id of each of `methodKeys`. */
+  methodIds: number[];
+  /** Each method's name, by id. */
+  methodNames: Map<number, string>;
   /** What could not be computed, for a notice on stderr. */
   notes: string[];
 }
@@ -97,6 +101,8 @@ export interface SummaryQuery {
   orderDomain: Domain;
   /** The order's cashier field: `employee_id` where pos_hr is installed, else `user_id`. */
   cashierField: string;
+  /** Whether pos.order stores `config_id` (16 relates it to the session without storing it). */
+  configStored: boolean;
 }
 
 /** The pos.order domain of the summary: counted states, the range, a register, a session. */
@@ -149,7 +155,7 @@ function keyValue(k: Key, v: unknown, q: SummaryQuery, names: Map<number, [numbe
         ident: local.hour,
         sort: (local.hour * 60 - q.dayStarts + 1440) % 1440,
       };
-    const business = local.minus({ minutes: q.dayStarts });
+    const business = businessDay(local, q.dayStarts);
     if (k === 'day') {
       const day = business.toISODate() ?? '';
       return { cells: { day }, ident: day, sort: day };
@@ -263,25 +269,30 @@ function reportDiscount(g: Group): number {
   return Math.abs(after) < 1e-9 ? 0 : (discount * total) / after;
 }
 
+/** A product's discounted sales lines: Σ price_subtotal_incl, Σ price_subtotal, how many. */
+export interface DiscountedProduct {
+  id: number;
+  incl: number;
+  excl: number;
+  lines: number;
+}
+
 /**
- * The products of discounted rows in classes of one tax rate (the view has no tax): a product's
- * ratio price_total / (price_sub_total − total_discount) is 1 + its rate, to the rounding of its
- * lines (half a cent each). The most exact ratios found the classes; a product whose ratio lies
- * within its own rounding of a class joins it, so a product with few small lines does not make
- * a class (and a request) of its own. Whatever joins a class of another rate moves the discount
- * by less than its lines' rounding.
+ * The discounted products in classes of one tax rate (report.pos.order has no tax): a product's
+ * ratio Σ price_subtotal_incl / Σ price_subtotal over its discounted lines is 1 + its rate, to
+ * the rounding of its lines (half a cent on each amount). The most exact ratios found the
+ * classes; a product whose ratio lies within its own rounding of a class joins it, so a product
+ * with few small lines does not make a class (and a request) of its own. Whatever joins a class
+ * of another rate moves the discount by less than its lines' rounding.
  */
-export function taxClasses(perProduct: Group[]): number[][] {
+export function taxClasses(products: DiscountedProduct[]): number[][] {
   const seen: { id: number; ratio: number; slack: number }[] = [];
-  for (const g of perProduct) {
-    const id = m2oId(g.values.product_id);
-    const after = (g.aggs['price_sub_total:sum'] ?? 0) - (g.aggs['total_discount:sum'] ?? 0);
-    if (id === undefined || Math.abs(after) < 1e-9) continue;
-    const lines = Number(g.aggs.__count ?? 1);
+  for (const p of products) {
+    if (Math.abs(p.excl) < 1e-9) continue;
     seen.push({
-      id,
-      ratio: (g.aggs['price_total:sum'] ?? 0) / after,
-      slack: Math.max((0.005 * (lines + 1)) / Math.abs(after), 1 / 800),
+      id: p.id,
+      ratio: p.incl / p.excl,
+      slack: Math.max((0.01 * (p.lines + 1)) / Math.abs(p.excl), 1 / 800),
     });
   }
   seen.sort((a, b) => a.slack - b.slack);
@@ -338,23 +349,45 @@ export async function computeSummary(
   }
 
   let folder: Folder;
+  /**
+   * The range's discount and Σ price_subtotal_incl of its sales lines from the lines themselves,
+   * where the groups' own are report.pos.order's (16-18: the view rounds each row's amount and
+   * estimates its discount).
+   */
+  let exactDiscount: number | undefined;
+  let exactSales: number | undefined;
   if (level === 'order') {
     const specs = q.keys.map((k) => orderSpec(k, q));
     folder = new Folder(q, specs, categories);
     // Odoo 16-18 groups payments by session: the orders say which register each session is on.
     const sessionsToo = !api.paths && q.keys.includes('register') && !specs.includes('session_id');
+    // Odoo 16 cannot group orders by config_id (related to the session, not stored): they are
+    // grouped by session, and each session's register read (one request more).
+    const viaSession = !q.configStored && specs.includes('config_id');
+    const bySession = [...new Set(specs.map((s) => (s === 'config_id' ? 'session_id' : s)))];
     const configOf = new Map<number, unknown>();
     const [all, refunds] = await Promise.all([
-      api.group('pos.order', q.orderDomain, sessionsToo ? [...specs, 'session_id'] : specs, [
+      api.group(
+        'pos.order',
+        q.orderDomain,
+        viaSession ? bySession : sessionsToo ? [...specs, 'session_id'] : specs,
+        ['__count', 'amount_total:sum', 'amount_tax:sum'],
+      ),
+      api.group('pos.order', [...q.orderDomain, ...REFUNDS], viaSession ? bySession : specs, [
         '__count',
         'amount_total:sum',
-        'amount_tax:sum',
       ]),
-      api.group('pos.order', [...q.orderDomain, ...REFUNDS], specs, ['__count', 'amount_total:sum']),
     ]);
+    if (viaSession) {
+      const ids = new Set(all.map((g) => m2oId(g.values.session_id)).filter((x) => x !== undefined));
+      for (const s of await client.read('pos.session', [...ids], ['config_id']))
+        configOf.set(s.id, s.config_id);
+      for (const g of [...all, ...refunds])
+        g.values.config_id = configOf.get(m2oId(g.values.session_id) ?? 0) ?? false;
+    }
     for (const g of all) {
       const sid = m2oId(g.values.session_id);
-      if (sid !== undefined) configOf.set(sid, g.values.config_id);
+      if (sid !== undefined && !viaSession) configOf.set(sid, g.values.config_id);
       const a = folder.at(g);
       a.orders += g.aggs.__count ?? 0;
       a.total += g.aggs['amount_total:sum'] ?? 0;
@@ -403,10 +436,33 @@ export async function computeSummary(
         (async () => {
           const discountedDomain: Domain = [...reportDomain, ['total_discount', '>', 0]];
           const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
-          const [lines, perProduct] = await Promise.all([
+          // The sales lines themselves, by product and rate: the range's exact amount and
+          // discount, and each discounted product's tax rate for the classes below.
+          const [lines, salesLines] = await Promise.all([
             api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
-            api.group('report.pos.order', discountedDomain, ['product_id'], money),
+            api.group(
+              'pos.order.line',
+              prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
+              ['product_id', 'discount'],
+              ['price_subtotal_incl:sum', 'price_subtotal:sum'],
+            ),
           ]);
+          const perProduct = new Map<number, DiscountedProduct>();
+          exactDiscount = 0;
+          exactSales = 0;
+          for (const g of salesLines) {
+            const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+            exactSales += incl;
+            const d = discountOf(g.values.discount, incl);
+            exactDiscount += d;
+            const id = m2oId(g.values.product_id);
+            if (id === undefined || d === 0) continue;
+            const p = perProduct.get(id) ?? { id, incl: 0, excl: 0, lines: 0 };
+            p.incl += incl;
+            p.excl += g.aggs['price_subtotal:sum'] ?? 0;
+            p.lines += g.aggs.__count ?? 1;
+            perProduct.set(id, p);
+          }
           for (const g of lines) {
             const a = folder.at(g, reportSpecs);
             a.items = add(a.items, g.aggs['product_qty:sum'] ?? 0);
@@ -414,7 +470,7 @@ export async function computeSummary(
           }
           // The discounted rows once per tax rate, told apart by each product's ratio.
           const parts = await Promise.all(
-            taxClasses(perProduct).map((ids) =>
+            taxClasses([...perProduct.values()]).map((ids) =>
               api.group(
                 'report.pos.order',
                 [...discountedDomain, ['product_id', 'in', ids]],
@@ -598,31 +654,100 @@ export async function computeSummary(
   }
   const methodIds = [...methodNames.keys()].sort((a, b) => a - b);
   const keyOf = methodKeys(methodIds, methodNames);
-  const groups: SummaryGroup[] = [...folder.accs.values()].map((a) => {
+  const accs = [...folder.accs.values()];
+  const discounts = inCents(
+    accs.map((a) => a.discounts),
+    exactDiscount,
+  );
+  const gross = inCents(
+    accs.map((a) => (a.salesIncl === null || a.discounts === null ? null : a.salesIncl + a.discounts)),
+    exactSales === undefined || exactDiscount === undefined ? undefined : exactSales + exactDiscount,
+  );
+  const refunds = inCents(accs.map((a) => a.refunds));
+  const net = inCents(accs.map((a) => a.net));
+  const tax = inCents(accs.map((a) => a.tax));
+  const total = inCents(accs.map((a) => a.total));
+  const hasMethods = accs.map(
+    (a) => a.methods !== null || (level !== 'line' && methodIds.length > 0 && a.salesIncl !== null),
+  );
+  const perMethod = methodIds.map((id) =>
+    inCents(accs.map((a, i) => (hasMethods[i] ? (a.methods?.get(id) ?? 0) : null))),
+  );
+  const groups: SummaryGroup[] = accs.map((a, i) => {
     let methods: Record<string, number> | null = null;
-    if (a.methods !== null || (level !== 'line' && methodIds.length > 0 && a.salesIncl !== null)) {
+    if (hasMethods[i]) {
       methods = {};
-      for (const id of methodIds) methods[keyOf.get(id) as string] = r2(a.methods?.get(id) ?? 0);
+      for (const [j, id] of methodIds.entries()) methods[keyOf.get(id) as string] = perMethod[j]?.[i] ?? 0;
     }
-    const discounts = a.discounts === null ? null : r2(a.discounts);
     return {
       keys: a.keys,
       figures: {
         orders: a.orders,
         items: a.items === null ? null : roundAt(a.items, null),
-        gross: a.salesIncl === null || a.discounts === null ? null : r2(a.salesIncl + a.discounts),
-        discounts,
+        gross: gross[i] ?? null,
+        discounts: discounts[i] ?? null,
         refundCount: a.refundCount,
-        refunds: r2(a.refunds),
-        net: a.net === null ? null : r2(a.net),
-        tax: a.tax === null ? null : r2(a.tax),
-        total: r2(a.total),
+        refunds: refunds[i] ?? 0,
+        net: net[i] ?? null,
+        tax: tax[i] ?? null,
+        total: total[i] ?? 0,
         methods,
       },
     };
   });
   groups.sort(compareGroups);
-  return { keys: q.keys, level, groups, methodKeys: methodIds.map((id) => keyOf.get(id) as string), notes };
+  return {
+    keys: q.keys,
+    level,
+    groups,
+    methodKeys: methodIds.map((id) => keyOf.get(id) as string),
+    methodIds,
+    methodNames,
+    notes,
+  };
+}
+
+/**
+ * One figure of every group in cents, adding up to the range's figure rounded once, whatever the
+ * grouping: amounts with fractions of a cent (discounts, a line's amount) rounded group by group
+ * would make a day's total a cent apart between `--by register` and `--by hour`. Largest
+ * remainder: each group gets its amount's whole cents, and the cents left go to the largest
+ * fractions, so a group is within a cent of its own amount. With `exact` (the lines' own sum,
+ * where the groups' amounts are report.pos.order's estimates, 16-18) the estimates are scaled to
+ * it first. Groups without the figure (null) stay null.
+ */
+function inCents(values: (number | null)[], exact?: number): (number | null)[] {
+  const at = values.flatMap((v, i) => (v === null ? [] : [i]));
+  const present = at.map((i) => values[i] ?? 0);
+  const sum = present.reduce((a, b) => a + b, 0);
+  const total = exact ?? sum;
+  const scaled =
+    exact !== undefined && Math.abs(sum) > 1e-9 ? present.map((v) => (v * exact) / sum) : present;
+  const rounded = apportion(scaled, total);
+  const out: (number | null)[] = values.map(() => null);
+  for (const [j, i] of at.entries()) out[i] = rounded[j] ?? 0;
+  return out;
+}
+
+/** Amounts rounded to cents so that they add up to `total` rounded once (largest remainder). */
+export function apportion(values: number[], total: number): number[] {
+  const cents = values.map((v) => v * 100);
+  // 1e-6 of a cent: what floating point adds to a sum of cents is not a fraction of one.
+  const floors = cents.map((c) => Math.floor(c + 1e-6));
+  let left = Math.round(total * 100) - floors.reduce((a, b) => a + b, 0);
+  const fraction = cents.map((c, i) => c - (floors[i] as number));
+  const order = fraction
+    .map((_, i) => i)
+    .sort((a, b) => (fraction[b] as number) - (fraction[a] as number) || a - b);
+  // Float noise may leave a cent too many: taken from the smallest fractions.
+  if (left < 0) order.reverse();
+  for (let k = 0; left !== 0 && order.length > 0; k = (k + 1) % order.length) {
+    const i = order[k] as number;
+    const step = left > 0 ? 1 : -1;
+    floors[i] = (floors[i] as number) + step;
+    left -= step;
+  }
+  return floors.map((c) => c / 100);
 }
 
 /** The line figures of a group that had no sales line: nothing sold. */

@@ -1,6 +1,7 @@
 // The summary's group keys and its other inputs that need no server: which keys exist, at
 // which level each one groups (order, line or payment), `--top`, `--day-starts`. Messages
 // name the command's flags; serve turns them into its parameter names.
+import type { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 
@@ -84,6 +85,25 @@ export function parseDayStarts(raw: string | undefined): number {
     );
   }
   return h * 60;
+}
+
+/**
+ * The instant a business day starts: `day` (any time of that date, in the zone) at the wall
+ * clock's `dayStarts`. Set on the clock, never added as elapsed minutes: on a DST day the
+ * clock's 03:00 is not 180 minutes after midnight. A cut inside the hour the clocks skip is
+ * the first instant after it (luxon moves a time that does not exist forward).
+ */
+export function dayCut(day: DateTime, dayStarts: number): DateTime {
+  return day.set({ hour: Math.floor(dayStarts / 60), minute: dayStarts % 60, second: 0, millisecond: 0 });
+}
+
+/**
+ * The business day of a local time: its date, or the day before when the wall clock reads
+ * earlier than `dayStarts` (an hour repeated when the clocks go back is earlier both times).
+ */
+export function businessDay(local: DateTime, dayStarts: number): DateTime {
+  const day = local.startOf('day');
+  return local.hour * 60 + local.minute < dayStarts ? day.minus({ days: 1 }) : day;
 }
 
 export function checkTop(top: number | undefined): number | undefined {

@@ -12,7 +12,7 @@ import { parseWhen, toOdoo } from '../query/time.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
 import { computeSummary, ordersDomain, type Summary, type SummaryGroup, topGroups } from './compute.js';
 import { groupingApi } from './grouping.js';
-import { checkTop, type Key, parseDayStarts, parseKeys } from './keys.js';
+import { checkTop, dayCut, type Key, parseDayStarts, parseKeys } from './keys.js';
 
 export interface SummaryParams {
   date?: string;
@@ -59,7 +59,7 @@ export function rangeOf(p: SummaryParams, zone: string, dayStarts: number, now?:
       say`use either --date D or --from/--to`,
     );
   }
-  const shift = (d: DateTime): DateTime => d.plus({ minutes: dayStarts });
+  const shift = (d: DateTime): DateTime => dayCut(d, dayStarts);
   if (p.date !== undefined || (p.from === undefined && p.to === undefined && p.sessionId === undefined)) {
     const raw = p.date ?? 'today';
     const b = parseWhen(raw, zone, '--date', now);
@@ -117,10 +117,14 @@ export async function fetchSummary(
   const api = groupingApi(client, major, zone);
 
   let cashierField = 'user_id';
+  // Odoo 16 relates pos.order.config_id to the session without storing it (17+ store it):
+  // known from the version, or from the fields where they are read anyway.
+  let configStored = major >= 17;
   if (keys.includes('cashier')) {
     // pos_hr records the employee at the register; without it the user is the cashier.
     const fields = await client.fieldsGet('pos.order');
     if ('employee_id' in fields) cashierField = 'employee_id';
+    if (fields.config_id) configStored = fields.config_id.store !== false;
   }
   let cash: CashSection | undefined;
   const sessionPart = async (): Promise<void> => {
@@ -144,6 +148,7 @@ export async function fetchSummary(
       dayStarts,
       orderDomain: ordersDomain(rangeDomain(range), p.configId, p.sessionId),
       cashierField,
+      configStored,
     }),
     sessionPart(),
   ]);

@@ -10,7 +10,7 @@ export type Protocol = 'jsonrpc' | 'json2';
 
 export interface Setup {
   name: string;
-  odooVersion: 17 | 19;
+  odooVersion: 16 | 17 | 18 | 19;
   protocol: Protocol;
 }
 

@@ -170,7 +170,11 @@ async function check(c: Case, version: 17 | 19): Promise<void> {
     const byId = new Map(sales.map((o) => [o.id as number, o]));
     const isRefund = (oid: number) => ((byId.get(oid)?.amount_total as number) ?? 0) < 0;
     const local = (o: Row) => DateTime.fromISO(o.date_order as string, { setZone: true }).setZone(c.zone);
-    const business = (o: Row) => local(o).minus({ hours: c.dayStarts });
+    // The business day by the wall clock against the cut (a DST day has 23 or 25 hours).
+    const business = (o: Row) => {
+      const l = local(o);
+      return l.hour < c.dayStarts ? l.minus({ days: 1 }) : l;
+    };
     const orderKey = (k: string, o: Row): string => {
       switch (k) {
         case 'day':

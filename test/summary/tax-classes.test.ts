@@ -1,24 +1,21 @@
 // Odoo 16-18's report.pos.order has no tax: the summary tells the discounted products' tax
-// rates apart by each product's ratio price_total / (price_sub_total − total_discount), and asks
-// for the discounted rows once per class. A product with one small line has a ratio off by its
-// rounding; it joins its rate's class instead of costing a request of its own.
+// rates apart by each product's ratio Σ price_subtotal_incl / Σ price_subtotal over its
+// discounted lines, and asks for the discounted rows once per class. A product with one small
+// line has a ratio off by its rounding; it joins its rate's class instead of costing a request
+// of its own.
 import { describe, expect, it } from 'vitest';
-import { taxClasses } from '../../src/summary/compute.js';
-import type { Group } from '../../src/summary/grouping.js';
+import { apportion, type DiscountedProduct, taxClasses } from '../../src/summary/compute.js';
 
-/** A product's discounted rows: `lines` of them, before discount `before`, the given discount and rate, each line's total rounded to the cent. */
-function product(id: number, rate: number, lines: number, before: number, discount: number): Group {
-  const after = before - discount;
-  const total = Math.round(after * (1 + rate) * 100) / 100;
-  return {
-    values: { product_id: [id, `P${id}`] },
-    aggs: {
-      __count: lines,
-      'price_sub_total:sum': before,
-      'total_discount:sum': discount,
-      'price_total:sum': total,
-    },
-  };
+/** A product's discounted lines: `lines` of them, before discount `before`, the given discount and rate, each amount rounded to the cent. */
+function product(
+  id: number,
+  rate: number,
+  lines: number,
+  before: number,
+  discount: number,
+): DiscountedProduct {
+  const excl = Math.round((before - discount) * 100) / 100;
+  return { id, lines, excl, incl: Math.round(excl * (1 + rate) * 100) / 100 };
 }
 
 const sorted = (c: number[][]) =>
@@ -45,7 +42,25 @@ describe('tax classes of discounted products', () => {
     expect(sorted(taxClasses(groups))).toEqual([[1], [2]]);
   });
 
-  it('rows of a 100 % discount have no ratio and no class', () => {
+  it('lines of a 100 % discount have no ratio and no class', () => {
     expect(taxClasses([product(1, 0.21, 3, 30, 30)])).toEqual([]);
+  });
+});
+
+describe('apportion: group amounts in cents that add up to the total rounded once', () => {
+  it('two halves of a cent each: one group gets the cent, the total stays that of the lines', () => {
+    // Rounded alone: 268.19 + 268.20 = 536.39, where the lines give 536.3959 → 536.40.
+    const parts = [268.194, 268.2019];
+    const r = apportion(parts, 536.3959);
+    expect(Math.round(r.reduce((a, b) => a + b, 0) * 100)).toBe(53640);
+    for (const [i, v] of r.entries()) expect(Math.abs(v - (parts[i] as number))).toBeLessThan(0.01);
+  });
+
+  it('many groups: the sum is the total rounded once, each group within a cent of its amount', () => {
+    const parts = Array.from({ length: 24 }, (_, i) => ((i * 7919) % 1000) / 997 + i * 3.3337);
+    const total = parts.reduce((a, b) => a + b, 0);
+    const r = apportion(parts, total);
+    expect(Math.round(r.reduce((a, b) => a + b, 0) * 100)).toBe(Math.round(total * 100));
+    for (const [i, v] of r.entries()) expect(Math.abs(v - (parts[i] as number))).toBeLessThan(0.01);
   });
 });
