@@ -267,7 +267,8 @@ function build(only?: string): Command {
       .option('--prune', 'delete rows whose record Odoo no longer has (deleted drafts and their lines)')
       .option('--overlap <seconds>', 're-read this much before the watermark', number('--overlap', 0), 300)
       .option('--page-size <n>', 'records per request and per transaction', positiveInt('--page-size'), 2000)
-      .option('--no-wait', 'exit 5 instead of waiting when another sync holds the schema');
+      .option('--no-wait', 'exit 5 instead of waiting when another sync holds the schema')
+      .option('--take-over', 'sync into existing tables of the schema that posdata did not create');
     connectionOptions(sync);
     sync
       .addHelpText(

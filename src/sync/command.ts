@@ -20,7 +20,7 @@ import {
   type SyncName,
   type SyncResource,
 } from './resources.js';
-import { ensureSchema, ensureTable, type Query, readStates } from './state.js';
+import { ensureSchema, ensureTable, foreignTables, type Query, readStates, STATE_TABLE } from './state.js';
 
 export interface SyncOptions extends ConnectionOptions {
   to?: string;
@@ -32,6 +32,8 @@ export interface SyncOptions extends ConnectionOptions {
   pageSize?: number;
   /** false with --no-wait. */
   wait?: boolean;
+  /** Sync into tables of the schema that posdata did not create. */
+  takeOver?: boolean;
 }
 
 /** The advisory lock's first key: 'posd'. The second is the schema's hash. */
@@ -138,12 +140,29 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
       (db as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
   };
   liveClients.add(live);
+  /** Rows committed by this run, per resource, for an error that stops it halfway. */
+  const committed: string[] = [];
+  let current = { name: '', rows: 0 };
   const q: Query = async (sql, values) => {
     trace?.(sql.replace(/\s+/g, ' ').slice(0, 200));
     return db.query(sql, values);
   };
   try {
     await lock(q, schema, target, o.wait !== false, io);
+    if (!o.takeOver) {
+      const foreign = await foreignTables(
+        q,
+        schema,
+        chosen.map((r) => r.name),
+      );
+      if (foreign.length > 0) {
+        const them = foreign.map((n) => `${schema}.${n}`).join(', ');
+        throw new UsageError(
+          `${foreign.length > 1 ? 'tables' : 'table'} ${them} ${foreign.length > 1 ? 'exist' : 'exists'} and posdata did not create ${foreign.length > 1 ? 'them' : 'it'} (not in ${schema}.${STATE_TABLE}); nothing was changed`,
+          `sync into a schema of its own (--schema NAME), or add --take-over to let posdata add its columns, upsert Odoo's rows by id${o.prune ? ' and prune the others' : ''}`,
+        );
+      }
+    }
     await ensureSchema(q, schema);
     const session = await openSession(o, io);
     const odoo = session.client;
@@ -180,6 +199,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         );
       const context = 'active' in fields ? { ...(o.odooContext ?? {}), active_test: false } : o.odooContext;
       const progress = new Progress(io, true, `${r.name}: `);
+      current = { name: r.name, rows: 0 };
       const result = await loadResource({
         odoo,
         db,
@@ -199,10 +219,15 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
               progress.update(0);
             }
           : undefined,
-        onPage: (n) => progress.update(n),
+        onPage: (n) => {
+          current.rows = n;
+          progress.update(n);
+        },
         trace,
       });
       progress.done();
+      if (current.rows > 0) committed.push(`${r.name} ${count(current.rows)}`);
+      current = { name: '', rows: 0 };
       const pruned = o.prune
         ? await pruneResource(odoo, db, { schema, table: r.name, model: r.model, context })
         : 0;
@@ -218,7 +243,14 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     }
     await odoo.close();
   } catch (err) {
-    throw fromDatabase(err) ? databaseError(err, target) : err;
+    if (fromDatabase(err)) throw databaseError(err, target);
+    if (current.rows > 0) committed.push(`${current.name} ${count(current.rows)}`);
+    if (err instanceof PosdataError && committed.length > 0) {
+      // What the run left behind is true of this run, not of the error where it arose.
+      (err as { hint: string | undefined }).hint =
+        `${err.hint ? `${err.hint}; ` : ''}the rows read before it are committed with their watermark (${committed.join(', ')}), and the next run goes on from there`;
+    }
+    throw err;
   } finally {
     liveClients.delete(live);
     await db.end().catch(() => undefined);
