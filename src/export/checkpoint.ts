@@ -4,7 +4,17 @@
 // commit late within the same second), so consumers deduplicate by id. The file advances
 // only after the output is complete.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import type { Domain } from '../core/types.js';
@@ -139,6 +149,41 @@ export function writeDateWindow(
     domain.unshift(['write_date', '>=', from.toFormat(FMT)]);
   }
   return { domain, windowEnd };
+}
+
+/** `{from}` or `{to}` in -o: the file is named by the run's window. */
+export const WINDOW_NAME = /\{(from|to)\}/;
+
+/** A window end as it goes in a file name: `20261125T185651Z` (UTC, sorts by time). */
+function fileStamp(odooTime: string): string {
+  return `${odooTime.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
+}
+
+/**
+ * -o with `{from}` and `{to}` filled in: `{to}` is the end of this run's window, `{from}` the
+ * end of the one before (the checkpoint's), or the Unix epoch on a first or --full run (a
+ * stamp like the others, so that the first file sorts first). Consecutive runs so name
+ * consecutive files, each to where the next begins.
+ */
+export function windowFileName(template: string, cp: Checkpoint | undefined, window: Window): string {
+  return template
+    .replace(/\{from\}/g, fileStamp(cp ? cp.windowEnd : '1970-01-01 00:00:00'))
+    .replace(/\{to\}/g, fileStamp(window.windowEnd));
+}
+
+/**
+ * A run that goes on from a checkpoint exports only the changes since the last one: replacing
+ * a file that holds an earlier run's rows would leave those rows in no file (a cron retry in
+ * the same hour, a manual run). Such a run never replaces -o; a first or --full run, which
+ * exports everything, may.
+ */
+export function refuseReplace(path: string, shown: string, checkpoint: string, noun: string): void {
+  if (!existsSync(path)) return;
+  const example = join(dirname(shown), `${noun}-{to}${extname(shown)}`);
+  throw new UsageError(
+    `-o ${shown} already exists, and a run that goes on from checkpoint ${checkpoint} does not replace it (the rows it holds would be in no file); nothing was exported`,
+    `name each run's file by its window, e.g. -o '${example}', or move ${shown} away first`,
+  );
 }
 
 /** The lock's holder refreshes its time this often; a lock older than STALE_LOCK_MS is dead. */
