@@ -209,6 +209,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         plan,
         fetch: wanted.filter((f) => f !== 'id'),
         manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
+        defs: fields,
         context,
         state: reset ? undefined : state,
         overlapSeconds: overlap,

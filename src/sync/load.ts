@@ -9,10 +9,11 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
-import type { OdooRecord } from '../core/types.js';
+import type { FieldMap, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
 import { namedPages } from '../export/names.js';
+import { amountCheck } from '../render/normalize.js';
 import type { TablePlan } from './columns.js';
 import { ident } from './postgres.js';
 import { STATE_TABLE, type SyncState } from './state.js';
@@ -27,6 +28,8 @@ export interface LoadJob {
   /** Fields read from Odoo (the plan's, and write_date for the watermark). */
   fetch: string[];
   manyToOne: string[];
+  /** The model's fields (fields_get). */
+  defs: FieldMap;
   context?: Record<string, unknown>;
   state: SyncState | undefined;
   overlapSeconds: number;
@@ -80,9 +83,16 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     },
     job.manyToOne,
   );
+  const checkAmounts = amountCheck(
+    job.model,
+    job.fetch,
+    job.defs,
+    'correct the record in Odoo; the sync stops before its page until then',
+  );
   let read = 0;
   let upserted = 0;
   for await (const records of pages) {
+    checkAmounts(records);
     const last = records[records.length - 1] as OdooRecord;
     const wd = last.write_date;
     if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { type Hostile, startHostile } from '../helpers/hostile-proxy.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 let pg: TestPostgres;
 let sandbox: SandboxHandle;
@@ -135,5 +135,30 @@ describe('an Odoo that breaks halfway through a sync', () => {
     expect(r.stderr).toMatch(
       new RegExp(`^posdata: .*reply.*committed with their watermark \\(sales ${rows}\\).*next run goes on`),
     );
+  });
+});
+
+describe('an amount a double cannot carry to the cent', () => {
+  it('sync refuses it (exit 6, one line naming the field and the record), as the exports do', async () => {
+    const rpc = rpcClient(sandbox.url).as(2, 'admin');
+    const [o] = await rpc.ok<{ id: number }[]>('pos.order', 'search_read', [[]], {
+      fields: ['id'],
+      limit: 1,
+    });
+    const id = o?.id as number;
+    await rpc.ok('pos.order', 'write', [[id], { amount_total: 1e20 }]);
+    try {
+      const r = await sync(['sales', '--schema', 'money']);
+      expect(r.code).toBe(6);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^posdata: the server sent 100000000000000000000 for amount_total of pos\\.order ${id}: an amount of 2 decimals is carried exactly only below 70,368,744,177,664 \\(2\\^46\\); `,
+        ),
+      );
+      oneLine(r.stderr);
+      expect(await pg.query('select id from money.sales where id = $1', [id])).toEqual([]);
+    } finally {
+      await rpc.ok('pos.order', 'write', [[id], { amount_total: 1 }]);
+    }
   });
 });
