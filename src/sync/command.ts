@@ -10,7 +10,7 @@ import { PosdataError, ServerError, UsageError } from '../core/errors.js';
 import type { FieldMap } from '../core/types.js';
 import { TablePlan } from './columns.js';
 import { loadResource } from './load.js';
-import { connect, databaseError, ident, parseTarget, type Target } from './postgres.js';
+import { connect, DatabaseTimeout, databaseError, ident, parseTarget, type Target } from './postgres.js';
 import { pruneResource } from './prune.js';
 import {
   defaultSyncFields,
@@ -38,6 +38,7 @@ export interface SyncOptions extends ConnectionOptions {
 
 /** The advisory lock's first key: 'posd'. The second is the schema's hash. */
 const LOCK_KEY = 0x706f7364;
+const LOCK_POLL_MS = 1000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -131,22 +132,18 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     io.err(
       'posdata: warning: the password in --to is visible to other users of this machine (process list); use PGPASSWORD, ~/.pgpass or POSDATA_SYNC_URL',
     );
+  if (target.sslNote && !io.quiet) io.err(`posdata: warning: ${target.sslNote}`);
   const overlap = o.overlap ?? 300;
   const trace = io.debug ? (line: string) => io.err(`[sql] ${line}`) : undefined;
 
   const db = await connect(target, o.timeout ?? 60, trace);
-  const live = {
-    destroy: () =>
-      (db as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
-  };
+  const live = { destroy: () => db.destroy() };
   liveClients.add(live);
+  let failed = false;
   /** Rows committed by this run, per resource, for an error that stops it halfway. */
   const committed: string[] = [];
   let current = { name: '', rows: 0 };
-  const q: Query = async (sql, values) => {
-    trace?.(sql.replace(/\s+/g, ' ').slice(0, 200));
-    return db.query(sql, values);
-  };
+  const q: Query = (sql, values) => db.query(sql, values);
   try {
     await lock(q, schema, target, o.wait !== false, io);
     if (!o.takeOver) {
@@ -244,7 +241,8 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     }
     await odoo.close();
   } catch (err) {
-    if (fromDatabase(err)) throw databaseError(err, target);
+    failed = true;
+    if (fromDatabase(err) || err instanceof DatabaseTimeout) throw databaseError(err, target);
     if (current.rows > 0) committed.push(`${current.name} ${count(current.rows)}`);
     if (err instanceof PosdataError && committed.length > 0) {
       // What the run left behind is true of this run, not of the error where it arose.
@@ -254,7 +252,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     throw err;
   } finally {
     liveClients.delete(live);
-    await db.end().catch(() => undefined);
+    await db.close(failed);
   }
 }
 
@@ -269,5 +267,11 @@ async function lock(q: Query, schema: string, t: Target, wait: boolean, io: IO):
     );
   if (!io.quiet)
     io.err(`posdata: another posdata sync is running on schema ${schema}; waiting for it to finish`);
-  await q('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEY, schema]);
+  // Asked again every second rather than waited for in one statement: each request stays
+  // within --timeout, so a database that stops answering meanwhile is noticed.
+  for (;;) {
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    const again = await q('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_KEY, schema]);
+    if (again.rows[0]?.ok === true) return;
+  }
 }

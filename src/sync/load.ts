@@ -3,10 +3,7 @@
 // and upserted, and the watermark moves to the page's last record, in one transaction. A
 // run killed at any point leaves every committed watermark covering exactly committed rows;
 // the next run re-reads from there.
-import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import type { FieldMap, OdooRecord } from '../core/types.js';
@@ -15,12 +12,12 @@ import { afterRecords } from '../export/memory.js';
 import { namedPages } from '../export/names.js';
 import { amountCheck } from '../render/normalize.js';
 import type { TablePlan } from './columns.js';
-import { ident } from './postgres.js';
+import { type Db, ident } from './postgres.js';
 import { STATE_TABLE, type SyncState } from './state.js';
 
 export interface LoadJob {
   odoo: OdooClient;
-  db: pg.Client;
+  db: Db;
   schema: string;
   table: string;
   model: string;
@@ -105,8 +102,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
     await db.query('BEGIN');
     try {
-      const copy = db.query(copyFrom(`COPY ${stage} (${colList}) FROM STDIN`));
-      await pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable);
+      await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
       // The watermark only moves forward: re-reading the overlap does not take it back.
       const results = (await db.query(
         `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${last.id}, synced_at = now() ` +
