@@ -4,58 +4,10 @@
  * non-stored ones are worked out on read (and, as on the real server, cannot be searched).
  */
 import { inertFields } from './catalog.js';
-import type { Db } from './store.js';
+import type { Db, FieldDef, ModelDef } from './store.js';
 import { idRange } from './store.js';
 import { localDate, parseDatetime, txStamp } from './time.js';
-import type { Env, FieldType, OdooVersion, Operation, Rec, Role, Stored } from './types.js';
-
-export interface FieldDef {
-  name: string;
-  type: FieldType;
-  string: string;
-  /** A database column: searchable and sortable. */
-  store: boolean;
-  relation?: string;
-  /** one2many: the many2one on the comodel pointing back. */
-  inverse?: string;
-  selection?: [string, string][];
-  required?: boolean;
-  readonly?: boolean;
-  translate?: boolean;
-  /** Non-stored but searchable (related fields, inverse one2many): filtered on its computed value. */
-  searchable?: boolean;
-  /** Inherited through `_inherits` (a related field Odoo turns into a join): groupable though not stored. */
-  inherited?: boolean;
-  /** Non-stored computed value. */
-  compute?: (rec: Rec, db: Db, env?: Env) => Stored;
-  /**
-   * read_group's default aggregate for the field named bare in `fields` (17 `group_operator`, 18+
-   * `aggregator`); `false` for none. Unset: `sum` on numbers, none otherwise.
-   */
-  aggregator?: string | false;
-  /** Stored field whose value is derived when the row does not hold it (keeps 1M rows small). */
-  dflt?: (rec: Rec, db: Db) => Stored;
-}
-
-export interface ModelDef {
-  name: string;
-  description: string;
-  order: string;
-  hasActive: boolean;
-  fields: Map<string, FieldDef>;
-  displayName: (rec: Rec, db: Db) => string;
-  /** Operations per role, as letters r w c u (read write create unlink). */
-  acl: Record<Role, string>;
-  /** Groups named in the AccessError when an operation is refused. */
-  groups: (op: Operation) => string[];
-  /** Methods taking no ids that exist beyond the generic ORM ones. */
-  extraMethods?: string[];
-  /**
-   * A SQL view (`_auto = False`): its rows are worked out from other tables, rebuilt only when
-   * one of `tables` has changed (the store keeps them like its other derived indexes).
-   */
-  view?: { tables: string[]; rows: (db: Db) => Rec[] };
-}
+import type { FieldType, OdooVersion, Rec, Role, Stored } from './types.js';
 
 type Opts = Partial<Omit<FieldDef, 'name' | 'type' | 'string'>>;
 const fd = (name: string, type: FieldType, string: string, opts: Opts = {}): FieldDef => ({
