@@ -8,7 +8,7 @@
 import { buildModels, CASHIER_UIDS } from './models.js';
 import { Prng } from './prng.js';
 import { Db, type Table } from './store.js';
-import { fmtDate, fmtDatetime } from './time.js';
+import { fmtDate, fmtDatetime, txStamp } from './time.js';
 import type { OdooVersion, Rec } from './types.js';
 
 export interface GenerateOptions {
@@ -157,6 +157,9 @@ function payOnce(payments: Table, t: PayTick, method: number, amount: number, ch
   if (method === t.cash) t.cashTaken += amount;
 }
 
+/** The share of all orders sold in the busy session (its closing writes them in one transaction). */
+const BUSY_SHARE = 0.3;
+
 const round2 = (x: number): number => Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * 100) / 100;
 const DAY = 86400;
 
@@ -191,7 +194,8 @@ export function generate(opts: GenerateOptions): Generated {
   const nowSec = Math.floor(opts.now.getTime() / 1000);
   const today = Math.floor(nowSec / DAY) * DAY;
   const days = Math.max(1, Math.floor(opts.days));
-  const setupAt = fmtDatetime(today - (days + 30) * DAY + 9 * 3600);
+  // Everything set up before the sales was written in one transaction: one stamp.
+  const setupAt = txStamp(today - (days + 30) * DAY + 9 * 3600, 1);
   const ins = (model: string, rec: Rec): Rec => {
     db.table(model).insert(rec);
     return rec;
@@ -330,7 +334,7 @@ export function generate(opts: GenerateOptions): Generated {
       pos_categ_ids: [DRINKS.has(code) ? 3 : (POS_CATEGORY_OF[code.slice(0, 4)] ?? 5)],
       ...stamp,
     };
-    if (v19) tmpl.is_favorite = i % 13 === 0;
+    if (opts.version >= 18) tmpl.is_favorite = i % 13 === 0;
     else tmpl.priority = i % 13 === 0 ? '1' : '0';
     ins('product.template', tmpl);
     const productId = id + 10;
@@ -375,7 +379,7 @@ export function generate(opts: GenerateOptions): Generated {
         perRegister[p.register] = nth;
         const rec: Rec = {
           id,
-          // 17 numbers sessions POS/00001 across registers; 19 per register, "<register>/00001".
+          // 16-18 number sessions POS/00001 across registers; 19 per register, "<register>/00001".
           name: v19
             ? `${registers[p.register]}/${String(nth).padStart(5, '0')}`
             : `POS/${String(id).padStart(5, '0')}`,
@@ -388,8 +392,10 @@ export function generate(opts: GenerateOptions): Generated {
           cash_register_balance_start: 0,
           cash_register_balance_end_real: 0,
           cash_real_transaction: 0,
-          create_date: fmtDatetime(p.start - 30),
-          write_date: fmtDatetime(p.start),
+          // Opened with the cash count's (empty) note; closing_notes is set when it closes.
+          opening_notes: '',
+          create_date: txStamp(p.start - 30, id),
+          write_date: txStamp(p.start, id),
         };
         ins('pos.session', rec);
         return { rec, register: p.register, start: p.start, end: p.end, open: p.open, cash: 0, orders: 0 };
@@ -397,14 +403,20 @@ export function generate(opts: GenerateOptions): Generated {
     );
   }
 
-  // Spread the orders over the sessions in proportion to their opening hours.
+  // Spread the orders over the sessions in proportion to their opening hours, after the busy day:
+  // the first register's last closed session (yesterday's) sells BUSY_SHARE of all orders, so its
+  // closing writes more orders in one transaction (one write_date) than a page holds.
   const flat = plans.flat();
-  const total = flat.reduce((s, p) => s + (p.end - p.start), 0);
+  const busy = flat.filter((p) => !p.open && p.register === 0).at(-1);
+  const rest = flat.filter((p) => p !== busy);
+  const busyOrders = busy ? Math.round(opts.orders * BUSY_SHARE) : 0;
+  if (busy) busy.orders = busyOrders;
+  const total = rest.reduce((s, p) => s + (p.end - p.start), 0);
   let acc = 0;
   let given = 0;
-  for (const p of flat) {
+  for (const p of rest) {
     acc += p.end - p.start;
-    const upTo = Math.round((opts.orders * acc) / total);
+    const upTo = Math.round(((opts.orders - busyOrders) * acc) / total);
     p.orders = upTo - given;
     given = upTo;
   }
@@ -422,6 +434,7 @@ export function generate(opts: GenerateOptions): Generated {
   const lineCountWeights = [1, 1, 1, 2, 2, 2, 3, 3, 4, 5];
 
   for (const day of plans) {
+    const cashSales = new Map<SessionPlan, number>();
     // Orders of all registers of the day in time order, so order ids follow sale time.
     let n = 0;
     for (const p of day) n += p.orders;
@@ -569,15 +582,20 @@ export function generate(opts: GenerateOptions): Generated {
 
       amountPaid = tick.paid;
       plan.cash += tick.cashTaken;
-      let writeDate: string = at;
+      for (let id = p0; id < payments.nextId; id++)
+        if (payments.rows[id]?.payment_method_id === cash)
+          cashSales.set(plan, (cashSales.get(plan) ?? 0) + 1);
+      // Each later write of the order is its own transaction (its own microseconds); a draft was
+      // last written when it was created.
+      let writeDate: string = txStamp(t, orderId);
       let account: number | false = false;
       if (kind === 'draft') state = 'draft';
       else if (kind === 'cancel') {
         state = 'cancel';
-        writeDate = fmtDatetime(Math.min(t + rng.int(30, 600), plan.end));
+        writeDate = txStamp(Math.min(t + rng.int(30, 600), plan.end), orderId);
       } else if (plan.open) {
         state = 'paid';
-        writeDate = fmtDatetime(t + 2);
+        writeDate = txStamp(t + 2, orderId);
       } else if (kind === 'sale' && rng.chance(0.05)) {
         // Invoiced at the counter: 16-18 mark the order 'invoiced'; 19 keeps 'done' with the move.
         state = v19 ? 'done' : 'invoiced';
@@ -588,10 +606,10 @@ export function generate(opts: GenerateOptions): Generated {
           date: at.slice(0, 10),
           invoice_date: at.slice(0, 10),
           amount_total: due,
-          _at: fmtDatetime(t + 5),
+          _at: txStamp(t + 5, orderId),
         });
         account = moveId;
-        writeDate = fmtDatetime(t + 5);
+        writeDate = txStamp(t + 5, orderId);
       } else {
         state = 'done';
         writeDate = ''; // set when the session closes
@@ -631,15 +649,19 @@ export function generate(opts: GenerateOptions): Generated {
       const start = prevReal.get(r);
       s.cash_register_balance_start = start ?? 0;
       let movesSum = 0;
-      const move = (amount: number, label: string, at: number): void => {
+      const closingLine = (amount: number, ref: string, at: number, stamp?: string): void => {
         moves.insert({
           id: moves.nextId,
           pos_session_id: s.id,
           amount,
-          payment_ref: `${s.name}-${amount >= 0 ? 'in' : 'out'}-${label}`,
+          payment_ref: ref,
           date: fmtDate(at),
-          _at: fmtDatetime(at),
+          _at: stamp ?? txStamp(at, moves.nextId),
         });
+      };
+      // Cash put in or taken out during the session (Odoo's try_cash_in_out names them so).
+      const move = (amount: number, label: string, at: number): void => {
+        closingLine(amount, `${s.name}-${amount >= 0 ? 'in' : 'out'}-${label}`, at);
         movesSum += amount;
       };
       // The very first session of a register starts from an empty drawer and puts a float in.
@@ -656,11 +678,22 @@ export function generate(opts: GenerateOptions): Generated {
       const dr = rng.float();
       const diff = dr < 0.75 ? 0 : dr < 0.88 ? -rng.int(5, 500) / 100 : rng.int(5, 500) / 100;
       const counted = round2(expected + diff);
-      const closedAt = fmtDatetime(plan.end + 25);
+      // The closing is one transaction: the session, its posted orders and its bank payments share it.
+      const closedAt = txStamp(plan.end + 25, s.id);
       s.stop_at = fmtDatetime(plan.end);
       s.cash_register_balance_end_real = counted;
+      // Odoo sums the session's cash lines before it adds the closing ones.
       s.cash_real_transaction = movesSum;
+      s.closing_notes = '';
       s.write_date = closedAt;
+      // Closing books the cash sales as one statement line named after the session, then the
+      // counting difference (Odoo's _create_account_move, then _post_statement_difference).
+      if (cashSales.has(plan)) closingLine(plan.cash, String(s.name), plan.end + 25, closedAt);
+      if (Math.abs(counted - expected) >= 0.005) {
+        const kind = counted < expected ? 'Loss' : 'Profit';
+        const ref = `Cash difference observed during the counting (${kind}) - closing`;
+        closingLine(counted - expected, ref, plan.end + 25, closedAt);
+      }
       prevReal.set(r, counted);
       // Closing the session posts its paid orders: they become 'done' and are written then.
       const first = orders.rows.length;
@@ -686,7 +719,7 @@ export function generate(opts: GenerateOptions): Generated {
   }
   const accountPayments = db.table('account.payment');
   for (const e of bank.values()) {
-    const at = e.session.stop_at as string;
+    const at = e.session.write_date as string;
     accountPayments.insert({
       id: accountPayments.nextId,
       name: `PBNK/${at.slice(0, 4)}/${String(accountPayments.nextId).padStart(5, '0')}`,

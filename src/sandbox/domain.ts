@@ -6,8 +6,7 @@
  */
 import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
 import { leafRepr, valueError } from './errors.js';
-import type { FieldDef, ModelDef } from './models.js';
-import type { Db } from './store.js';
+import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
 
@@ -277,7 +276,7 @@ function pathPredicate(
 
   // 18+: a date part of a date or datetime (`date_order.hour_number`), in the context's zone.
   const part = path[1] !== undefined ? NUMBER_GRANULARITIES[path[1]] : undefined;
-  if (v19 && path.length === 2 && part && (field.type === 'date' || field.type === 'datetime')) {
+  if (db.version >= 18 && path.length === 2 && part && (field.type === 'date' || field.type === 'datetime')) {
     const tz = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
     const wanted = (Array.isArray(value) ? value : [value]).filter((x): x is number => typeof x === 'number');
     const test: Record<string, (n: number) => boolean> = {

@@ -19,11 +19,10 @@ import {
   validZone,
 } from './calendar.js';
 import { compileDomain, getter } from './domain.js';
-import { valueError } from './errors.js';
-import type { FieldDef, ModelDef } from './models.js';
-import { rankOf, search } from './orm.js';
-import type { Db } from './store.js';
-import { fmtDate, fmtDatetime, parseDatetime } from './time.js';
+import { userError, valueError } from './errors.js';
+import { rankOf, search } from './search.js';
+import type { Db, FieldDef, ModelDef } from './store.js';
+import { fmtDate, fmtDatetime, parseDatetime, wholeSeconds } from './time.js';
 import type { Env, Json, Rec, Stored } from './types.js';
 
 type Key = number | string | boolean;
@@ -33,6 +32,8 @@ interface GroupSpec {
   spec: string;
   /** The path a domain uses (`date_order`, `product_id.categ_id`). */
   path: string;
+  /** A many2one path (19): the many2one and the comodel's field; its leaves go inside `any`. */
+  via?: { head: string; sub: string };
   field: FieldDef;
   time?: TimeGranularity;
   /** Odoo 18+ date part (`day_of_week` ...). */
@@ -76,8 +77,20 @@ function invalidSpec(spec: string): Error {
   );
 }
 const pyq = (s: string): string => (s.includes("'") && !s.includes('"') ? `"${s}"` : `'${s}'`);
-const notStored = (model: ModelDef, f: FieldDef): Error =>
-  valueError(`Cannot convert ${model.name}.${f.name} to SQL because it is not stored`);
+/**
+ * A non-stored field in a groupby or an aggregate, in each version's words: 16's read_group checks
+ * `groupable` first (a UserError); 17's `_field_to_sql` and 18/19's `Field.to_sql` refuse it.
+ */
+function notStored(db: Db, model: ModelDef, f: FieldDef, use: 'groupby' | 'aggregate'): Error {
+  if (db.version === 16)
+    return use === 'groupby'
+      ? userError(
+          `Field ${model.name}.${f.name} is not a stored field, only stored fields (regular or many2many) are valid for the 'groupby' parameter`,
+        )
+      : userError(`Cannot aggregate field ${pyq(f.name)}.`);
+  if (db.version === 17) return valueError(`Cannot convert field ${model.name}.${f.name} to SQL`);
+  return valueError(`Cannot convert ${model.name}.${f.name} to SQL because it is not stored`);
+}
 
 function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth: boolean): GroupSpec {
   const m = SPEC_RE.exec(spec);
@@ -96,7 +109,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     // 16-17 read a dot as a property name; 18+ follow a many2one.
     if (!v19 || first.type !== 'many2one')
       throw valueError(`Property name ${pyq(sub)} has to be used on a property field.`);
-    if (!first.store) throw notStored(model, first);
+    if (!first.store) throw notStored(db, model, first, 'groupby');
     const comodel = db.models.get(first.relation ?? '');
     const target = comodel?.fields.get(sub);
     if (!comodel || !target)
@@ -109,11 +122,13 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const dated = field.type === 'date' || field.type === 'datetime';
   if (gran && !dated) throw valueError(`Granularity set on a no-datetime field or property: ${pyq(spec)}`);
   if ((!field.store && !field.inherited) || field.type === 'one2many') {
-    if (field.type === 'many2many') throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
-    throw notStored(db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field);
+    // 16/17 refuse it as any other non-stored field (seen on a real 17).
+    if (field.type === 'many2many' && db.version >= 18)
+      throw valueError(`Group by non-stored many2many field: ${pyq(spec)}`);
+    throw notStored(db, db.models.get(sub ? (first.relation ?? '') : model.name) ?? model, field, 'groupby');
   }
   const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
-  const base = { spec, path, field, tz };
+  const base = { spec, path, field, tz, ...(sub ? { via: { head: fname, sub } } : {}) };
   const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => {
     if (!parent) return { ...base, ...extra, keys: (r) => keyOf(get(r)) };
     const { outer, model: comodel } = parent;
@@ -137,7 +152,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   if (dated) {
     const g = gran ?? (defaultMonth ? 'month' : undefined);
     if (!g) throw valueError(`Granularity not set on a date(time) field: ${pyq(spec)}`);
-    const numberOk = v19 && Object.hasOwn(NUMBER_GRANULARITIES, g);
+    const numberOk = db.version >= 18 && Object.hasOwn(NUMBER_GRANULARITIES, g);
     if (!isTimeGranularity(g) && !numberOk)
       throw valueError(`Granularity specification isn't correct: ${pyq(g)}`);
     const part = NUMBER_GRANULARITIES[g];
@@ -168,7 +183,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
         }
         if (k !== null) return k;
       }
-      return ofLocal(toLocal(parseDatetime(v), tz));
+      return ofLocal(toLocal(parseDatetime(wholeSeconds(v)), tz));
     };
     return make(keyOf, part ? { part: g } : { time: g as TimeGranularity });
   }
@@ -177,12 +192,12 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   return make((v) => (v === undefined || v === null || v === '' ? false : (v as Key)));
 }
 
-function aggSpec(model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
+function aggSpec(db: Db, model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
   const field = model.fields.get(fname);
   if (!field) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
   if (!AGGREGATES.has(fn)) throw valueError(`Invalid aggregate method ${pyq(fn)} for ${pyq(spec)}.`);
   if ((!field.store && !field.inherited) || field.type === 'one2many' || field.type === 'many2many')
-    throw notStored(model, field);
+    throw notStored(db, model, field, 'aggregate');
   return { out, field, fn };
 }
 
@@ -271,9 +286,10 @@ function endAcc(fn: string, acc: unknown): Json {
     case 'array_agg':
       return (acc as [number, Stored][])
         .sort((x, y) => x[0] - y[0])
-        .map(([, v]) => (v === undefined ? null : (v as Json)));
+        .map(([, v]) => (v === undefined ? null : (wholeSeconds(v) as Json)));
     default:
-      return acc === undefined ? false : (acc as Json);
+      // max/min of a create/write date: stored with microseconds, sent in whole seconds.
+      return acc === undefined ? false : (wholeSeconds(acc) as Json);
   }
 }
 
@@ -522,9 +538,22 @@ function present(
   k: Key,
   v19Shape: boolean,
 ): { value: Json; domain: Json[]; range?: { from: string; to: string } | false } {
+  const shown = presentLeaves(db, g, k, v19Shape);
+  // 19 writes a condition through a many2one as `[head, 'any', <condition on the comodel>]`.
+  if (g.via) shown.domain = [[g.via.head, 'any', shown.domain]];
+  return shown;
+}
+
+function presentLeaves(
+  db: Db,
+  g: GroupSpec,
+  k: Key,
+  v19Shape: boolean,
+): { value: Json; domain: Json[]; range?: { from: string; to: string } | false } {
   const f = g.field;
+  const path = g.via ? g.via.sub : g.path;
   if (g.time) {
-    if (k === false) return { value: false, domain: [[g.path, '=', false]], range: false };
+    if (k === false) return { value: false, domain: [[path, '=', false]], range: false };
     const withTime = f.type === 'datetime';
     const startLocal = parseDatetime(k as string);
     const endLocal = nextLocal(startLocal, g.time);
@@ -534,21 +563,21 @@ function present(
     const label = periodLabel(startLocal, g.time);
     return {
       value: v19Shape ? [from, label] : label,
-      domain: ['&', [g.path, '>=', from], [g.path, '<', to]],
+      domain: ['&', [path, '>=', from], [path, '<', to]],
       range: { from, to },
     };
   }
-  if (g.part) return { value: k as Json, domain: [[`${g.path}.${g.part}`, '=', k as Json]] };
+  if (g.part) return { value: k as Json, domain: [[`${path}.${g.part}`, '=', k as Json]] };
   if (f.type === 'many2one' || f.type === 'many2many') {
     if (typeof k !== 'number') {
       return {
         value: false,
-        domain: [f.type === 'many2many' ? [g.path, 'not any', []] : [g.path, '=', false]],
+        domain: [f.type === 'many2many' ? [path, 'not any', []] : [path, '=', false]],
       };
     }
-    return { value: [k, db.displayName(f.relation ?? '', k)], domain: [[g.path, '=', k]] };
+    return { value: [k, db.displayName(f.relation ?? '', k)], domain: [[path, '=', k]] };
   }
-  return { value: k as Json, domain: [[g.path, '=', k as Json]] };
+  return { value: k as Json, domain: [[path, '=', k as Json]] };
 }
 
 /** odoo.osv.expression.normalize_domain: implicit '&' made explicit. */
@@ -574,6 +603,36 @@ function andDomains(domains: Json[][]): Json[] {
   const out: Json[] = [];
   for (const d of parts) out.push(...normalize(d));
   return parts.length > 1 ? [...Array(parts.length - 1).fill('&'), ...out] : out.length ? out : [[1, '=', 1]];
+}
+
+/**
+ * 19's Domain.AND: one n-ary AND, written as n-1 '&' then its operands, nested ANDs flattened
+ * (17's expression.AND nests them: `['&', '&', d1, d2, '&', r1, r2]` against 19's
+ * `['&', '&', '&', d1, d2, r1, r2]`).
+ */
+function andFlat(domains: Json[][]): Json[] {
+  const operands: Json[][] = [];
+  const take = (d: Json[], at: number): number => {
+    // One prefix-notation term starting at `at`: returns where it ends.
+    const t = d[at];
+    if (t === '!') return take(d, at + 1);
+    if (t === '&' || t === '|') return take(d, take(d, at + 1));
+    return at + 1;
+  };
+  const split = (d: Json[], at: number, end: number): void => {
+    if (d[at] === '&') {
+      const mid = take(d, at + 1);
+      split(d, at + 1, mid);
+      split(d, mid, end);
+    } else operands.push(d.slice(at, end));
+  };
+  for (const d of domains) {
+    if (d.length === 0) continue;
+    const n = normalize(d);
+    split(n, 0, n.length);
+  }
+  if (operands.length === 0) return [[1, '=', 1]];
+  return [...Array(operands.length - 1).fill('&'), ...operands.flat(1)];
 }
 
 const asList = (v: unknown): unknown[] =>
@@ -616,13 +675,14 @@ export function readGroup(
     if (!m) throw valueError(`Invalid field specification ${pyq(text)}.`);
     const [, name = '', fn, fname] = m;
     let agg: AggSpec | undefined;
-    if (fname) agg = aggSpec(model, name, fname, fn ?? '', `${fname}:${fn}`);
-    else if (fn) agg = aggSpec(model, name, name, fn, `${name}:${fn}`);
+    if (fname) agg = aggSpec(db, model, name, fname, fn ?? '', `${fname}:${fn}`);
+    else if (fn) agg = aggSpec(db, model, name, name, fn, `${name}:${fn}`);
     else {
       const field = model.fields.get(name);
       if (!field) throw valueError(`Invalid field ${pyq(name)} on model ${pyq(model.name)}`);
       const op = defaultAggregator(field);
-      if (field.store && op && !lazyGb.includes(text)) agg = aggSpec(model, name, name, op, `${name}:${op}`);
+      if (field.store && op && !lazyGb.includes(text))
+        agg = aggSpec(db, model, name, name, op, `${name}:${op}`);
     }
     if (agg && !seen.has(agg.out)) {
       seen.add(agg.out);
@@ -650,7 +710,8 @@ export function readGroup(
       o[a.out] = aggOut(g, i);
     });
     let dom = base;
-    for (const s of shown) dom = andDomains([dom, s.domain]);
+    if (db.version === 19) dom = andFlat([base, ...shown.map((s) => s.domain)]);
+    else for (const s of shown) dom = andDomains([dom, s.domain]);
     o.__domain = dom;
     if (lazyGb.length < groupby.length) o.__context = { group_by: groupby.slice(lazyGb.length) };
     shown.forEach((s, i) => {
@@ -696,7 +757,7 @@ export function formattedReadGroup(
     if (sub) throw valueError(`Invalid ${pyq(spec)}, this dot notation is not supported`);
     if (!fn) throw valueError(`Aggregate method is mandatory for ${pyq(fname)}`);
     outOrder.push(aggs.length);
-    aggs.push(aggSpec(model, spec, fname, fn, spec));
+    aggs.push(aggSpec(db, model, spec, fname, fn, spec));
   }
   // `having` and `order` may name aggregates that are not asked for.
   const extra = (name: string): number => {
@@ -705,7 +766,7 @@ export function formattedReadGroup(
     if (i >= 0) return i;
     const m = SPEC_RE.exec(name);
     if (!m?.[3]) throw valueError(`Order term ${pyq(name)} is not a valid aggregate nor valid groupby`);
-    aggs.push(aggSpec(model, name, m[1] ?? '', m[3], name));
+    aggs.push(aggSpec(db, model, name, m[1] ?? '', m[3], name));
     return aggs.length - 1;
   };
   const having = asList(args.having);
@@ -749,12 +810,12 @@ export function formattedReadGroup(
     gbs.forEach((s, i) => {
       o[s.spec] = (shown[i] as { value: Json }).value;
     });
+    // The group's own leaves only (not the request's domain), before the aggregates.
+    o.__extra_domain = shown.length === 0 ? [] : andFlat(shown.map((s) => s.domain));
     for (const x of outOrder) {
       if (x === 'count') o.__count = g.count;
       else o[(aggs[x] as AggSpec).out] = aggOut(g, x);
     }
-    o.__extra_domain = andDomains(shown.map((s) => s.domain));
-    if (shown.length === 0) o.__extra_domain = [];
     return o;
   });
 }

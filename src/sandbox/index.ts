@@ -7,10 +7,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generate, USERS } from './data.js';
 import { FaultPlan, FaultSpecError } from './faults.js';
-import { warmIndexes } from './orm.js';
 import type { ApiKey, ServerState } from './rpc.js';
+import { warmIndexes } from './search.js';
 import { createServer } from './server.js';
-import { fmtDatetime } from './time.js';
+import { fmtDatetime, fmtMicros } from './time.js';
+import type { OdooVersion } from './types.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -18,7 +19,7 @@ export interface SandboxOptions {
   seed?: number;
   orders?: number;
   days?: number;
-  odooVersion?: 17 | 19;
+  odooVersion?: OdooVersion;
   adminKey?: string;
   faults?: string;
   now?: Date;
@@ -44,7 +45,7 @@ export interface SandboxHandle {
   /** What was generated, and how long it took. */
   stats?: { orders: number; lines: number; payments: number; sessions: number; ms: number };
   faults?: string;
-  odooVersion?: 17 | 19;
+  odooVersion?: OdooVersion;
   /** pos_hr is modelled (employees on orders). */
   posHr?: boolean;
   requestCount(): number;
@@ -82,8 +83,8 @@ function deriveKey(adminKey: string, who: string): string {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = opts.host ?? '127.0.0.1';
   const version = opts.odooVersion ?? 17;
-  if (version !== 17 && version !== 19)
-    throw new Error(`unsupported Odoo version ${String(version)} (17 or 19)`);
+  if (![16, 17, 18, 19].includes(version))
+    throw new Error(`unsupported Odoo version ${String(version)} (16, 17, 18 or 19)`);
   if (opts.jsonrpc === false && version !== 19)
     throw new Error('only an Odoo 19 sandbox can go without JSON-RPC');
   const seed = opts.seed ?? 1;
@@ -126,6 +127,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     })),
     keys,
     now: () => fmtDatetime((Date.now() + offsetMs + ahead) / 1000),
+    txNow: () => fmtMicros(performance.timeOrigin + performance.now() + offsetMs + ahead),
     clockOffsetMs: offsetMs,
     jsonrpc: opts.jsonrpc !== false,
   };
@@ -169,7 +171,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 
 /** The banner `posdata sandbox` prints: URL first, then users, keys, data and faults. */
 export function banner(h: SandboxHandle): string {
-  const v = h.odooVersion === 19 ? '19.0' : '17.0';
+  const v = `${h.odooVersion ?? 17}.0`;
   const lines = [`posdata sandbox: Odoo ${v} on ${h.url} (database ${h.db})`];
   for (const u of h.users) lines.push(`  user ${u.login}/${u.password} (${u.role}), uid ${u.uid}`);
   lines.push(`  admin API key: ${h.adminKey}`);

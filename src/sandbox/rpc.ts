@@ -28,6 +28,8 @@ export interface ServerState {
   accounts: SandboxAccount[];
   keys: Map<string, ApiKey>;
   now: () => string;
+  /** The clock with microseconds, for create_date/write_date (see Env.txNow). */
+  txNow: () => string;
   /** How far the server's clock runs from the machine's (its Date header follows it). */
   clockOffsetMs?: number;
   /** false: no /jsonrpc route (404), as an Odoo after JSON-RPC's removal; JSON-2 only. */
@@ -42,20 +44,17 @@ export interface HttpReply {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/**
+ * common.version: 17 as the recorded nightly reports itself (`17.0-20240709`); 16, 18 and 19 as a
+ * build from a release source tree does (`server_version` = the serie).
+ */
 export function versionInfo(v: OdooVersion): Json {
-  return v === 19
-    ? {
-        server_version: '19.0',
-        server_version_info: [19, 0, 0, 'final', 0, ''],
-        server_serie: '19.0',
-        protocol_version: 1,
-      }
-    : {
-        server_version: '17.0-20240709',
-        server_version_info: [17, 0, 0, 'final', 0, ''],
-        server_serie: '17.0',
-        protocol_version: 1,
-      };
+  return {
+    server_version: v === 17 ? '17.0-20240709' : `${v}.0`,
+    server_version_info: [v, 0, 0, 'final', 0, ''],
+    server_serie: `${v}.0`,
+    protocol_version: 1,
+  };
 }
 
 /** werkzeug's HTML error page, as Odoo sends for requests it cannot route or parse. */
@@ -114,6 +113,7 @@ export function envFor(state: ServerState, account: SandboxAccount, context: unk
   if (companies !== undefined && (!Array.isArray(companies) || companies.some((c) => c !== 1))) {
     throw accessError('Access to unauthorized or invalid companies.');
   }
+  let tx: string | undefined;
   return {
     uid: account.uid,
     role: account.role,
@@ -121,6 +121,11 @@ export function envFor(state: ServerState, account: SandboxAccount, context: unk
     tz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : account.tz,
     groupTz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : json2 ? account.tz : false,
     now: state.now,
+    // One request, one transaction: every record it writes shares one timestamp.
+    txNow: () => {
+      tx ??= state.txNow();
+      return tx;
+    },
   };
 }
 

@@ -19,6 +19,29 @@ export function fmtDatetime(sec: number): string {
   return `${cachedPrefix}${pad2[h]}:${pad2[m]}:${pad2[r - m * 60]}`;
 }
 
+/**
+ * A transaction timestamp as PostgreSQL keeps `create_date`/`write_date` (Odoo sets them with the
+ * transaction's `now()`): `YYYY-MM-DD HH:MM:SS.ffffff`. Generated data takes the microseconds from
+ * `salt` (never zero), so a seed gives the same stamps; every record written in one transaction
+ * shares the string. Odoo reads them back cut to the second (`wholeSeconds`).
+ */
+export function txStamp(sec: number, salt: number): string {
+  const micro = ((Math.imul(salt ^ Math.floor(sec), 2654435761) >>> 0) % 999999) + 1;
+  return `${fmtDatetime(sec)}.${String(micro).padStart(6, '0')}`;
+}
+
+/** Milliseconds since the epoch (with their fraction) -> `YYYY-MM-DD HH:MM:SS.ffffff`. */
+export function fmtMicros(ms: number): string {
+  const sec = Math.floor(ms / 1000);
+  const micro = Math.min(999999, Math.floor((ms - sec * 1000) * 1000));
+  return `${fmtDatetime(sec)}.${String(micro).padStart(6, '0')}`;
+}
+
+/** A stored datetime as Odoo puts it on the wire: whole seconds (json_default drops microseconds). */
+export function wholeSeconds<T>(v: T): T {
+  return typeof v === 'string' && v.length > 19 && v.charCodeAt(19) === 46 ? (v.slice(0, 19) as T) : v;
+}
+
 /** `YYYY-MM-DD HH:MM:SS` (UTC) -> seconds since the epoch. */
 export function parseDatetime(s: string): number {
   return Date.parse(`${s.replace(' ', 'T')}Z`) / 1000;

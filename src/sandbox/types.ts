@@ -12,7 +12,11 @@ export type FieldType =
   | 'selection'
   | 'many2one'
   | 'one2many'
-  | 'many2many';
+  | 'many2many'
+  | 'binary'
+  | 'html'
+  | 'json'
+  | 'properties';
 
 /** What a record holds for a field. `undefined` = not held; the field's default applies. */
 export type Stored = string | number | boolean | number[] | undefined;
@@ -26,7 +30,8 @@ export interface Rec {
 /** A JSON value as it goes on the wire. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
-export type OdooVersion = 17 | 19;
+/** The Odoo series the sandbox can present (16 and 18 from the fact sheet, 17 and 19 also from recordings). */
+export type OdooVersion = 16 | 17 | 18 | 19;
 
 export type Role = 'manager' | 'user' | 'clerk';
 
@@ -46,5 +51,11 @@ export interface Env {
    * environment carries the user's context).
    */
   groupTz: string | false;
+  /** The server's clock, whole seconds (what Odoo's `fields.Datetime.now()` gives). */
   now: () => string;
+  /**
+   * The request's transaction time with microseconds (PostgreSQL's `now()`), the same for every
+   * record the request creates or writes: their `create_date`/`write_date`.
+   */
+  txNow: () => string;
 }

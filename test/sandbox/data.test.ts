@@ -76,6 +76,7 @@ beforeAll(async () => {
     'total_payments_amount',
     'order_count',
     'statement_line_ids',
+    'cash_real_transaction',
     'write_date',
   ]);
   methods = await all('pos.payment.method', ['name', 'is_cash_count', 'active']);
@@ -196,9 +197,29 @@ describe('generated data', () => {
       const cashTaken = ps
         .filter((p) => cash.has(m2o(p.payment_method_id) as number))
         .reduce((x, p) => x + (p.amount as number), 0);
-      const moved = moves
-        .filter((m) => m2o(m.pos_session_id) === s.id)
-        .reduce((x, m) => x + (m.amount as number), 0);
+      // A closing books the cash sales (a line named after the session) and the counting
+      // difference as cash lines; cash_real_transaction holds the lines from before it.
+      const lines = moves.filter((m) => m2o(m.pos_session_id) === s.id);
+      const closing = (m: R) =>
+        m.payment_ref === s.name ||
+        /^Cash difference observed during the counting \((Loss|Profit)\) - closing$/.test(
+          String(m.payment_ref),
+        );
+      const moved = lines.filter((m) => !closing(m)).reduce((x, m) => x + (m.amount as number), 0);
+      if (s.state === 'closed') {
+        expect(near(s.cash_real_transaction, moved, 1e-6)).toBe(true);
+        const sales = lines.filter((m) => m.payment_ref === s.name);
+        expect(sales.length).toBe(ps.some((p) => cash.has(m2o(p.payment_method_id) as number)) ? 1 : 0);
+        if (sales[0]) expect(near(sales[0].amount, cashTaken, 1e-6)).toBe(true);
+        const diff = lines.filter((m) => closing(m) && m.payment_ref !== s.name);
+        const expected = (s.cash_register_balance_start as number) + cashTaken + moved;
+        const counted = s.cash_register_balance_end_real as number;
+        if (Math.abs(counted - expected) >= 0.005) {
+          expect(diff.length).toBe(1);
+          expect(near(diff[0]?.amount, counted - expected, 1e-6)).toBe(true);
+          expect(String(diff[0]?.payment_ref)).toContain(counted < expected ? '(Loss)' : '(Profit)');
+        } else expect(diff.length).toBe(0);
+      } else expect(lines.every((m) => !closing(m))).toBe(true);
       expect((s.statement_line_ids as number[]).length).toBe(
         moves.filter((m) => m2o(m.pos_session_id) === s.id).length,
       );

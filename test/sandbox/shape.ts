@@ -5,8 +5,18 @@ export type Diff = string[];
 
 const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
-/** Odoo answers `false` for any empty value, so false matches any type in result data. */
-export function shapeDiff(expected: unknown, actual: unknown, path = '$', out: Diff = []): Diff {
+/**
+ * Odoo answers `false` for any empty value, so false matches any type in result data. Keys must
+ * come in the recorded order, except at the top of a reply whose order is the model's field
+ * order (`fields_get`: `topOrder` false).
+ */
+export function shapeDiff(
+  expected: unknown,
+  actual: unknown,
+  path = '$',
+  out: Diff = [],
+  topOrder = true,
+): Diff {
   if (expected === false || actual === false) {
     if (actual === undefined) out.push(`${path}: missing`);
     return out;
@@ -36,6 +46,11 @@ export function shapeDiff(expected: unknown, actual: unknown, path = '$', out: D
     const extra = ak.filter((k) => !(k in e));
     if (missing.length) out.push(`${path}: missing keys ${missing.join(',')}`);
     if (extra.length) out.push(`${path}: extra keys ${extra.join(',')}`);
+    // Python dicts keep their insertion order, and so does the JSON: the keys they share come in
+    // the same order.
+    const shared = ak.filter((k) => k in e).join(',');
+    if ((topOrder || path !== '$') && shared !== ek.filter((k) => k in a).join(','))
+      out.push(`${path}: keys in the order ${shared}`);
     for (const k of ek) if (k in a) shapeDiff(e[k], a[k], `${path}.${k}`, out);
   }
   return out;

@@ -169,9 +169,9 @@ describe('Odoo 19 grouping', () => {
     expect(Object.keys(g)).toEqual([
       'session_id',
       'payment_method_id',
+      '__extra_domain',
       'amount:sum',
       '__count',
-      '__extra_domain',
     ]);
     const total = groups.reduce((s, x) => s + (x.__count as number), 0);
     expect(total).toBe((await j2('pos.payment', 'search_count', { domain: [] })).body);
