@@ -355,15 +355,18 @@ export class OdooClient {
   }
 
   /**
-   * All records in (write_date, id) order, each once. Odoo keeps write_date to the microsecond
-   * but answers whole seconds, so a page cannot be continued "after (T, id)": `write_date = T`
-   * matches nothing of second T and `write_date > T` all of it again. So the next page starts
-   * at the second T of the last record handed out (`write_date >= T`), and the records of T
-   * already handed out are dropped when they come again (a few per page). A full page inside
-   * one second (a session closed with more orders than a page, a bulk import) cannot move on
-   * that way: the rest of that second is read by id (`write_date >= T` and `< T+1s`, keyset on
-   * id), then the pages go on from T+1s. Every request either starts at a later second or
-   * after a higher id, so a server that ignores the domain is caught, never read forever.
+   * All records in (write_date, id) order, each once, in pages that end where a second ends.
+   * Odoo keeps write_date to the microsecond but answers whole seconds, so a page cannot be
+   * continued "after (T, id)": `write_date = T` matches nothing of second T and
+   * `write_date > T` all of it again. So a page hands out only its complete seconds: the
+   * records of its last second T are left for the next page, which starts at T
+   * (`write_date >= T`). A full page inside one second (a session closed with more orders
+   * than a page, a bulk import) cannot move on that way: that second is read by id
+   * (`write_date >= T` and `< T+1s`, keyset on id), then the pages go on from T+1s. So
+   * whatever was handed out is every record of the seconds before the last one handed out,
+   * and of that second every record (or, read by id, those up to the last id): a sync's
+   * watermark covers exactly its rows. Every request starts at a later second or after a
+   * higher id, so a server that ignores the domain is caught, never read forever.
    */
   private async *timePages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
     const fields = [...q.fields];
@@ -372,14 +375,11 @@ export class OdooClient {
     let remaining = q.limit ?? Number.POSITIVE_INFINITY;
     /** Where the next page starts (write_date >=), undefined = the query's start. */
     let from: string | undefined;
-    /** Ids handed out whose second is `from` (or the crowded second's). */
-    let seen = new Set<number>();
     /** A second with more records than a page, read by id after `after`. */
     let crowd: { second: string; after: number } | undefined;
     let live = true;
     const request = (): { page: Promise<OdooRecord[]>; want: number } => {
-      // Room for the records that come again, so that a page still brings up to `remaining` new.
-      const want = Math.min(q.pageSize, remaining + seen.size);
+      const want = Math.min(q.pageSize, remaining);
       const kw: SearchReadKw = { fields, limit: want, order: crowd ? 'id' : q.order };
       const domain: Domain = crowd
         ? [
@@ -419,36 +419,40 @@ export class OdooClient {
           }
           prev = r;
         }
-        const fresh = page.filter((r) => !seen.has(r.id)).slice(0, remaining);
-        remaining -= fresh.length;
-        let done = page.length < next.want || remaining <= 0;
+        const full = page.length === next.want;
+        let out = page;
+        let done = false;
         if (crowd) {
-          if (page.length < next.want) {
+          if (full) crowd.after = (prev as OdooRecord).id;
+          else {
             // The crowded second is read: on from the next one.
             from = nextSecond(crowd.second);
             crowd = undefined;
-            seen = new Set();
-            done = remaining <= 0;
-          } else crowd.after = (prev as OdooRecord).id;
-        } else if (!done) {
-          const first = second(page[0] as OdooRecord);
+          }
+        } else if (!full) {
+          done = true;
+        } else {
           const last = second(prev as OdooRecord);
-          if (first === last) {
-            // A full page in one second: the rest of it by id.
-            if (last !== from) seen = new Set();
-            for (const r of page) seen.add(r.id);
+          if (second(page[0] as OdooRecord) === last) {
+            // A full page in one second: that second again, by id.
             crowd = { second: last, after: 0 };
+            out = [];
           } else {
+            // Its last second may go on in the next page: that page brings it whole.
+            let end = page.length;
+            while (end > 0 && second(page[end - 1] as OdooRecord) === last) end--;
+            out = page.slice(0, end);
             from = last;
-            seen = new Set();
-            for (const r of page) if (second(r) === last) seen.add(r.id);
           }
         }
+        if (out.length > remaining) out = out.slice(0, remaining);
+        remaining -= out.length;
+        if (remaining <= 0) done = true;
         if (!done) {
           next = request();
           await leave();
         }
-        if (fresh.length > 0) yield fresh;
+        if (out.length > 0) yield out;
         if (done) return;
       }
     } finally {

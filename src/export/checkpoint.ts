@@ -28,7 +28,7 @@ export interface Checkpoint {
   server: string;
   /** Hash of the filters, so one checkpoint file serves one query. */
   query: string;
-  /** Records with write_date up to here (UTC, Odoo format) were exported. */
+  /** Records with write_date up to the end of this second (UTC, Odoo format) were exported. */
   windowEnd: string;
   overlapSeconds: number;
   lastRunAt: string;
@@ -133,7 +133,10 @@ export function writeDateWindow(
 ): Window {
   const end = DateTime.fromJSDate(now, { zone: 'UTC' }).startOf('second');
   const windowEnd = end.toFormat(FMT);
-  const domain: Domain = [['write_date', '<=', windowEnd]];
+  // The whole second the run starts in: Odoo keeps write_date to the microsecond, so
+  // `<= 'T'` would leave out what was written in second T before the run began (until the
+  // next run's overlap). What is written later in that second comes now and again next time.
+  const domain: Domain = [['write_date', '<', end.plus({ seconds: 1 }).toFormat(FMT)]];
   if (since !== undefined) {
     const from = DateTime.fromFormat(since, FMT, { zone: 'UTC' }).minus({ seconds: overlapSeconds });
     if (!from.isValid || from.year < 1)

@@ -1,8 +1,11 @@
 // One resource's incremental load: pages in (write_date, id) order from the watermark (less
 // the overlap) up to the moment the run started; each page is COPYed into a staging table
-// and upserted, and the watermark moves to the page's last record, in one transaction. A
-// run killed at any point leaves every committed watermark covering exactly committed rows;
-// the next run re-reads from there.
+// and upserted, and the watermark moves to the page's last second and the highest id of that
+// second in it, in one transaction. Pages end where a second ends, or go through a crowded
+// second by id (OdooClient.pages), so a watermark (T, n) covers exactly the records written
+// before second T and those of T up to id n. A run killed at any point leaves every committed
+// watermark covering exactly committed rows; the next run re-reads from there (less the
+// overlap).
 import type pg from 'pg';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
@@ -98,6 +101,11 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
         'posdata sync needs both on every record',
       );
     }
+    // The pages end where a second ends, or go through a crowded second by id: the rows of
+    // second wd committed so far are those up to the highest id of it seen.
+    let wid = last.id;
+    for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
+      wid = Math.max(wid, (records[i] as OdooRecord).id);
     let body = '';
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
     await db.query('BEGIN');
@@ -105,8 +113,8 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
       // The watermark only moves forward: re-reading the overlap does not take it back.
       const results = (await db.query(
-        `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${last.id}, synced_at = now() ` +
-          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${last.id})); COMMIT`,
+        `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${wid}, synced_at = now() ` +
+          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${wid})); COMMIT`,
       )) as unknown as pg.QueryResult[];
       upserted += results[0]?.rowCount ?? 0;
     } catch (err) {
@@ -115,7 +123,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     }
     const before = read;
     read += records.length;
-    job.trace?.(`${job.table}: committed ${records.length} rows up to ${wd} #${last.id}`);
+    job.trace?.(`${job.table}: committed ${records.length} rows up to ${wd} #${wid}`);
     job.onPage?.(read);
     afterRecords(before, read);
   }

@@ -84,11 +84,18 @@ async function committed(
     ),
   );
   expect(beyond, `${table}: rows beyond the committed watermark`).toBe(0);
+  // Written before second wm, or in it (write_date has microseconds: a range) up to id wid.
+  const next = new Date(Date.parse(`${state.wm.replace(' ', 'T')}Z`) + 1000)
+    .toISOString()
+    .slice(0, 19)
+    .replace('T', ' ');
   const covered = await rpc.count(model, [
     '|',
     ['write_date', '<', state.wm],
     '&',
-    ['write_date', '=', state.wm],
+    '&',
+    ['write_date', '>=', state.wm],
+    ['write_date', '<', next],
     ['id', '<=', state.wid],
   ]);
   return { rows, covered };
