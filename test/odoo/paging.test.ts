@@ -10,25 +10,10 @@ import { runCli } from '../helpers/cli.js';
 import { loginOdoo, rpcOdoo } from '../helpers/odoo17.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import type { Rpc } from '../helpers/rpc.js';
+import { crowdest, expectSyncedOnce, writeDates } from '../helpers/write-dates.js';
 
 const odoo = inject('odoo');
 const PAGE = 10;
-
-/** Odoo's records of the model: id → write_date. */
-async function odooRecords(rpc: Rpc, model: string): Promise<Map<number, string>> {
-  const rows = await rpc.searchRead<{ id: number; write_date: string }>(model, [], {
-    fields: ['write_date'],
-    context: { active_test: false },
-  });
-  return new Map(rows.map((r) => [r.id, r.write_date]));
-}
-
-/** The most records sharing one write_date second. */
-function crowdest(records: Map<number, string>): number {
-  const per = new Map<string, number>();
-  for (const w of records.values()) per.set(w, (per.get(w) ?? 0) + 1);
-  return Math.max(...per.values());
-}
 
 describe('a second with more records than a page, on a real Odoo 17', () => {
   let rpc: Rpc;
@@ -48,7 +33,7 @@ describe('a second with more records than a page, on a real Odoo 17', () => {
     ['payments', 'pos.payment'],
   ] as const) {
     it(`${name} --checkpoint --page-size ${PAGE}: every record once, and the next run goes on`, async () => {
-      const want = await odooRecords(rpc, model);
+      const want = await writeDates(rpc, model);
       // The data must show the case: more records in one second than a page holds.
       expect(crowdest(want)).toBeGreaterThan(PAGE);
       const cp = join(dir, `${name}.ckpt`);
@@ -99,19 +84,16 @@ describe('a second with more records than a page, on a real Odoo 17', () => {
         const r = await sync();
         expect(r.stderr).toBe('');
         expect(r.code).toBe(0);
-        for (const [table, model] of [
-          ['sales', 'pos.order'],
-          ['lines', 'pos.order.line'],
-          ['payments', 'pos.payment'],
-        ] as const) {
-          const want = await odooRecords(rpc, model);
-          expect(crowdest(want)).toBeGreaterThan(PAGE);
-          const rows = await pg.query<{ id: number; w: string }>(
-            `select id, to_char(write_date at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as w from posdata.${table}`,
-          );
-          expect(rows.length).toBe(want.size);
-          expect(new Map(rows.map((x) => [x.id, x.w]))).toEqual(want);
-        }
+        await expectSyncedOnce(
+          pg,
+          rpc,
+          [
+            ['sales', 'pos.order'],
+            ['lines', 'pos.order.line'],
+            ['payments', 'pos.payment'],
+          ],
+          PAGE,
+        );
       }
     });
   });
