@@ -141,6 +141,7 @@ export async function runList(
   // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
   // device is refused before anything is asked of the server.
   let outPath = checkOutput(o);
+  let output = o.output;
   const cpPath = o.checkpoint ? resolveTarget(o.checkpoint, '--checkpoint') : undefined;
   const notSame = () => {
     if (outPath && cpPath && sameFile(outPath, cpPath)) {
@@ -150,7 +151,6 @@ export async function runList(
       );
     }
   };
-  let output = o.output;
   notSame();
   if (cpPath && writes) lockCheckpoint(cpPath);
   const context = contextFrom(o);

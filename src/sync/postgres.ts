@@ -11,7 +11,7 @@ import { AuthError, ConnectionError, type PosdataError, ServerError, UsageError 
 import { redactor } from '../core/redact.js';
 
 export interface Target {
-  /** The connection string as given (holds the password, if any: never print it). */
+  /** The connection string pg is given (holds the password, if any: never print it); sslmode made explicit. */
   url: string;
   /** `PostgreSQL at host:port` for messages. */
   where: string;
