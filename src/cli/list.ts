@@ -9,8 +9,11 @@ import {
   lockCheckpoint,
   MAX_OVERLAP,
   queryHash,
+  refuseReplace,
   stageCheckpoint,
+  WINDOW_NAME,
   type Window,
+  windowFileName,
   windowFor,
 } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
@@ -133,20 +136,33 @@ export async function runList(
     }
     orderId = Number(arg);
   }
+  // -o named by the run's window ({from}, {to}) is known once the window is.
+  const named = o.output !== undefined && o.output !== '-' && WINDOW_NAME.test(o.output);
+  if (named && !o.checkpoint)
+    throw new UsageError(
+      say`{from} and {to} in -o name the window of a checkpointed run`,
+      say`add --checkpoint FILE, or leave them out of -o`,
+    );
+  const writes = !o.dryRun && !o.count;
   // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
   // device is refused before anything is asked of the server.
-  const outPath = checkOutput(o);
+  let outPath = checkOutput(o);
+  let output = o.output;
   const cpPath = o.checkpoint ? resolveTarget(o.checkpoint, '--checkpoint') : undefined;
-  if (outPath && cpPath && sameFile(outPath, cpPath)) {
-    throw new UsageError(
-      say`--checkpoint and -o are the same file (${o.output}); the checkpoint would overwrite the export`,
-      say`give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt`,
-    );
-  }
-  if (cpPath && !o.dryRun && !o.count) lockCheckpoint(cpPath);
+  const notSame = () => {
+    if (outPath && cpPath && sameFile(outPath, cpPath)) {
+      throw new UsageError(
+        say`--checkpoint and -o are the same file (${output}); the checkpoint would overwrite the export`,
+        say`give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt`,
+      );
+    }
+  };
+  notSame();
+  if (cpPath && writes) lockCheckpoint(cpPath);
   const context = contextFrom(o);
   const userDomain: Domain | undefined = o.domain !== undefined ? parseDomain(o.domain) : undefined;
   const cp: Checkpoint | undefined = cpPath && !o.full ? loadCheckpoint(cpPath) : undefined;
+  if (cp && outPath && !named && writes) refuseReplace(outPath, String(output), String(o.checkpoint), name);
 
   const session = await openSession({ ...o, odooContext: context }, io);
   const { client } = session;
@@ -203,6 +219,12 @@ export async function runList(
   // The window ends at the server's time, which its write_date stamps follow: a client clock
   // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
   const window = o.checkpoint ? windowFor(cp, overlap, client.serverNow(), o.checkpoint) : undefined;
+  if (named && window && writes) {
+    output = windowFileName(String(o.output), cp, window);
+    outPath = resolveTarget(output);
+    notSame();
+    if (cp) refuseReplace(outPath, output, String(o.checkpoint), name);
+  }
 
   if (o.count || o.dryRun) {
     const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
@@ -225,7 +247,7 @@ export async function runList(
     await client.close();
     return;
   }
-  const toFile = o.output !== undefined && o.output !== '-';
+  const toFile = output !== undefined && output !== '-';
   // A table shows registers by their own name: on 16/17 Odoo's label carries the session user.
   let names: Record<string, Map<number, string>> | undefined;
   if (format === 'table') {
@@ -239,7 +261,7 @@ export async function runList(
       names = Object.fromEntries(regFields.map((f) => [f, m]));
     }
   }
-  const sink = await openSink(outPath ?? o.output);
+  const sink = await openSink(outPath ?? output);
   const release = onInterrupt(() => sink.abort());
   const progress = new Progress(io, toFile || !io.stdoutTTY);
   progress.watch(session.limiter);
@@ -347,6 +369,8 @@ export async function runList(
     progress.done();
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
     // a checkpoint that cannot be written leaves both as they were.
+    // Checked again at the end: a file that appeared meanwhile is not replaced either.
+    if (cp && outPath) refuseReplace(outPath, String(output), String(o.checkpoint), name);
     staged = cpPath && window ? stageCheckpoint(cpPath, nextCheckpoint(window)) : undefined;
     await sink.commit();
     staged?.commit();
@@ -358,6 +382,6 @@ export async function runList(
   } finally {
     release();
   }
-  if (toFile && !io.quiet && io.stderrTTY) io.err(`posdata: wrote ${count} ${name} to ${o.output}`);
+  if (toFile && !io.quiet && io.stderrTTY) io.err(`posdata: wrote ${count} ${name} to ${output}`);
   await client.close();
 }

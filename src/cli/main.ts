@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT, PosdataError, UsageError } from '../core/errors.js';
-import { redactor, say, stackSaid } from '../core/redact.js';
+import { own, redactor, say, stackSaid } from '../core/redact.js';
 import { RESOURCES, type ResourceName } from '../query/resources.js';
 import { makeIO } from './io.js';
 import { installSignalHandlers } from './signals.js';
@@ -269,7 +269,8 @@ function build(only?: string): Command {
       .option('--prune', 'delete rows whose record Odoo no longer has (deleted drafts and their lines)')
       .option('--overlap <seconds>', 're-read this much before the watermark', number('--overlap', 0), 300)
       .option('--page-size <n>', 'records per request and per transaction', positiveInt('--page-size'), 2000)
-      .option('--no-wait', 'exit 5 instead of waiting when another sync holds the schema');
+      .option('--no-wait', 'exit 5 instead of waiting when another sync holds the schema')
+      .option('--take-over', 'sync into existing tables of the schema that posdata did not create');
     connectionOptions(sync);
     sync
       .addHelpText(
@@ -329,6 +330,26 @@ function build(only?: string): Command {
       .action(async (opts) => (await import('../summary/command.js')).runSummary(opts, makeIO(opts)));
   }
 
+  /** A time for the sandbox's clock: ISO 8601 with a zone (Z or ±hh:mm), or Odoo's naive UTC form. */
+  const instant =
+    (flag: string) =>
+    (raw: string): Date => {
+      const text = raw.trim();
+      const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text);
+      const naive = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(text);
+      const ms = iso
+        ? Date.parse(text)
+        : naive
+          ? Date.parse(`${text.replace(' ', 'T')}${text.length > 10 ? 'Z' : 'T00:00:00Z'}`)
+          : Number.NaN;
+      if (!Number.isFinite(ms))
+        throw new UsageError(
+          say`${own(flag)} '${raw}' is not a time`,
+          say`give ${own(flag)} a UTC time such as 2026-11-25T12:00:00Z or '2026-11-25 12:00:00'`,
+        );
+      return new Date(ms);
+    };
+
   if (want('sandbox'))
     program
       .command('sandbox')
@@ -338,6 +359,11 @@ function build(only?: string): Command {
       .option('--seed <n>', 'the same seed gives the same data', positiveInt('--seed', 0), 1)
       .option('--orders <n>', 'number of orders', positiveInt('--orders', 0), 2000)
       .option('--days <n>', 'days of sessions', positiveInt('--days', 1), 14)
+      .option(
+        '--now <time>',
+        "the data's clock, UTC (2026-11-25T12:00:00Z): the data run up to it (default: the moment it starts)",
+        instant('--now'),
+      )
       .addOption(
         new Option('--odoo-version <v>', 'which Odoo to present')
           .choices(['16', '17', '18', '19'])
@@ -356,7 +382,10 @@ function build(only?: string): Command {
           'posdata sandbox',
           'posdata sandbox --port 8070 --orders 100000 --seed 7',
           'posdata sandbox --odoo-version 19',
-        ]),
+          'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
+        ]) +
+          '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr and --now.\n' +
+          'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
       )
       .action(async (opts) => {
         if (opts.jsonrpc === false && opts.odooVersion !== '19')
@@ -371,6 +400,7 @@ function build(only?: string): Command {
           seed: opts.seed,
           orders: opts.orders,
           days: opts.days,
+          now: opts.now,
           odooVersion: Number(opts.odooVersion) as 16 | 17 | 18 | 19,
           adminKey: opts.adminKey,
           faults: opts.faults,

@@ -42,17 +42,14 @@ function keysetOf(order: string): Keyset {
   return null;
 }
 
-function afterDomain(keyset: Keyset, last: OdooRecord): Domain {
-  if (keyset === 'id') return [['id', '>', last.id]];
-  if (keyset === 'id desc') return [['id', '<', last.id]];
-  const w = last.write_date as string;
-  return ['|', ['write_date', '>', w], '&', ['write_date', '=', w], ['id', '>', last.id]];
+function afterDomain(keyset: 'id' | 'id desc', last: OdooRecord): Domain {
+  return [['id', keyset === 'id' ? '>' : '<', last.id]];
 }
 
 function badReply(model: string, method: string, why: string): ProtocolError {
   return new ProtocolError(
     say`the server's reply to ${own(model)}.${own(method)} is not what was asked (${why})`,
-    say`check that --url points at Odoo itself; nothing was written and no checkpoint moved`,
+    say`check that --url points at Odoo itself`,
   );
 }
 
@@ -67,46 +64,37 @@ function records(model: string, method: string, result: unknown): OdooRecord[] {
   return result as OdooRecord[];
 }
 
-const writeDate = (r: OdooRecord): string => (typeof r.write_date === 'string' ? r.write_date : '');
+/** The second of a record's write_date (Odoo answers whole seconds), '' without one. */
+const second = (r: OdooRecord): string => (typeof r.write_date === 'string' ? r.write_date.slice(0, 19) : '');
+
+const ODOO_SECOND = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC) one second later. */
+export function nextSecond(s: string): string {
+  return new Date(Date.parse(`${s.replace(' ', 'T')}Z`) + 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
 
 /**
- * A key-range page must move on from the page before it: a server that repeats ids, or
+ * A key-range page by id must move on from the page before it: a server that repeats ids, or
  * ignores the domain or the order asked, would otherwise give an endless export, or one that
- * misses records. By id, each id comes after the one before it. By (write_date, id) only the
- * seconds must not go back and a page holds a record once: Odoo orders by write_date with
- * microseconds but answers whole seconds, so within one second ids come in any order and a
- * record may come again on the next page (the export writes it once).
+ * misses records. Each id comes after the one before it.
  */
 function checkKeyset(
   model: string,
-  keyset: Exclude<Keyset, null>,
+  keyset: 'id' | 'id desc',
   prev: OdooRecord | undefined,
   page: OdooRecord[],
 ): void {
-  const bad = (r: OdooRecord, last: OdooRecord) =>
-    badReply(
-      model,
-      'search_read',
-      `record ${r.id} came after ${last.id} against the ${keyset} order asked: repeated, or the domain ignored`,
-    );
   let last = prev;
-  if (keyset !== 'write_date,id') {
-    for (const r of page) {
-      if (last && (keyset === 'id' ? r.id <= last.id : r.id >= last.id)) throw bad(r, last);
-      last = r;
-    }
-    return;
-  }
-  const ids = new Set<number>();
   for (const r of page) {
-    if (last && writeDate(r) < writeDate(last)) throw bad(r, last);
-    if (ids.has(r.id)) throw badReply(model, 'search_read', `record ${r.id} twice in one page`);
-    ids.add(r.id);
+    if (last && (keyset === 'id' ? r.id <= last.id : r.id >= last.id))
+      throw badReply(
+        model,
+        'search_read',
+        `record ${r.id} came after ${last.id} against the ${keyset} order asked: repeated, or the domain ignored`,
+      );
     last = r;
   }
-  const end = page[page.length - 1];
-  if (prev && end && end.id === prev.id && writeDate(end) === writeDate(prev))
-    throw badReply(model, 'search_read', 'the same page again: the domain was ignored');
 }
 
 /** A costly call that timed out: it was sent once, and the way out is a smaller range. */
@@ -338,13 +326,16 @@ export class OdooClient {
    */
   async *pages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
     const keyset = q.offset ? null : keysetOf(q.order);
+    if (keyset === 'write_date,id') {
+      yield* this.timePages(q);
+      return;
+    }
     if ((keyset === 'id' || keyset === 'id desc') && q.limit === undefined) {
       yield* this.idPages(q, keyset);
       return;
     }
     const fields = [...q.fields];
     if (keyset && !fields.includes('id')) fields.push('id');
-    if (keyset === 'write_date,id' && !fields.includes('write_date')) fields.push('write_date');
     let remaining = q.limit ?? Number.POSITIVE_INFINITY;
     let offset = keyset ? 0 : (q.offset ?? 0);
     const request = (last: OdooRecord | undefined): Promise<OdooRecord[]> | null => {
@@ -387,6 +378,112 @@ export class OdooClient {
           await leave();
         }
         if (page.length > 0) yield page;
+      }
+    } finally {
+      live = false;
+    }
+  }
+
+  /**
+   * All records in (write_date, id) order, each once, in pages that end where a second ends.
+   * Odoo keeps write_date to the microsecond but answers whole seconds, so a page cannot be
+   * continued "after (T, id)": `write_date = T` matches nothing of second T and
+   * `write_date > T` all of it again. So a page hands out only its complete seconds: the
+   * records of its last second T are left for the next page, which starts at T
+   * (`write_date >= T`). A full page inside one second (a session closed with more orders
+   * than a page, a bulk import) cannot move on that way: that second is read by id
+   * (`write_date >= T` and `< T+1s`, keyset on id), then the pages go on from T+1s. So
+   * whatever was handed out is every record of the seconds before the last one handed out,
+   * and of that second every record (or, read by id, those up to the last id): a sync's
+   * watermark covers exactly its rows. Every request starts at a later second or after a
+   * higher id, so a server that ignores the domain is caught, never read forever.
+   */
+  private async *timePages(q: PageQuery): AsyncGenerator<OdooRecord[]> {
+    const fields = [...q.fields];
+    if (!fields.includes('id')) fields.push('id');
+    if (!fields.includes('write_date')) fields.push('write_date');
+    let remaining = q.limit ?? Number.POSITIVE_INFINITY;
+    /** Where the next page starts (write_date >=), undefined = the query's start. */
+    let from: string | undefined;
+    /** A second with more records than a page, read by id after `after`. */
+    let crowd: { second: string; after: number } | undefined;
+    let live = true;
+    const request = (): { page: Promise<OdooRecord[]>; want: number } => {
+      const want = Math.min(q.pageSize, remaining);
+      const kw: SearchReadKw = { fields, limit: want, order: crowd ? 'id' : q.order };
+      const domain: Domain = crowd
+        ? [
+            ...q.domain,
+            ['write_date', '>=', crowd.second],
+            ['write_date', '<', nextSecond(crowd.second)],
+            ['id', '>', crowd.after],
+          ]
+        : from !== undefined
+          ? [...q.domain, ['write_date', '>=', from]]
+          : q.domain;
+      const page = this.pageRead(q, domain, kw, () => live);
+      // A consumer that stops early leaves this request in flight: its failure is not theirs.
+      page.catch(() => undefined);
+      return { page, want };
+    };
+    const bad = (why: string) => badReply(q.model, 'search_read', why);
+    try {
+      for (let next = request(); ; ) {
+        const page = await next.page;
+        const ids = new Set<number>();
+        let prev: OdooRecord | undefined;
+        for (const r of page) {
+          const s = second(r);
+          if (!ODOO_SECOND.test(s)) throw bad(`record ${r.id} without a write_date`);
+          if (ids.has(r.id)) throw bad(`record ${r.id} twice in one page`);
+          ids.add(r.id);
+          if (crowd) {
+            if (s !== crowd.second || r.id <= (prev?.id ?? crowd.after))
+              throw bad(
+                `record ${r.id} is not after ${prev?.id ?? crowd.after} of second ${crowd.second}: the domain or the order was ignored`,
+              );
+          } else if ((from !== undefined && s < from) || (prev && s < second(prev))) {
+            throw bad(
+              `record ${r.id} of ${s} came after ${prev ? second(prev) : from}: the domain or the order was ignored`,
+            );
+          }
+          prev = r;
+        }
+        const full = page.length === next.want;
+        let out = page;
+        let done = false;
+        if (crowd) {
+          if (full) crowd.after = (prev as OdooRecord).id;
+          else {
+            // The crowded second is read: on from the next one.
+            from = nextSecond(crowd.second);
+            crowd = undefined;
+          }
+        } else if (!full) {
+          done = true;
+        } else {
+          const last = second(prev as OdooRecord);
+          if (second(page[0] as OdooRecord) === last) {
+            // A full page in one second: that second again, by id.
+            crowd = { second: last, after: 0 };
+            out = [];
+          } else {
+            // Its last second may go on in the next page: that page brings it whole.
+            let end = page.length;
+            while (end > 0 && second(page[end - 1] as OdooRecord) === last) end--;
+            out = page.slice(0, end);
+            from = last;
+          }
+        }
+        if (out.length > remaining) out = out.slice(0, remaining);
+        remaining -= out.length;
+        if (remaining <= 0) done = true;
+        if (!done) {
+          next = request();
+          await leave();
+        }
+        if (out.length > 0) yield out;
+        if (done) return;
       }
     } finally {
       live = false;

@@ -4,7 +4,17 @@
 // commit late within the same second), so consumers deduplicate by id. The file advances
 // only after the output is complete.
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, extname, join } from 'node:path';
 import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -19,7 +29,7 @@ export interface Checkpoint {
   server: string;
   /** Hash of the filters, so one checkpoint file serves one query. */
   query: string;
-  /** Records with write_date up to here (UTC, Odoo format) were exported. */
+  /** Records with write_date up to the end of this second (UTC, Odoo format) were exported. */
   windowEnd: string;
   overlapSeconds: number;
   lastRunAt: string;
@@ -128,7 +138,10 @@ export function writeDateWindow(
 ): Window {
   const end = DateTime.fromJSDate(now, { zone: 'UTC' }).startOf('second');
   const windowEnd = end.toFormat(FMT);
-  const domain: Domain = [['write_date', '<=', windowEnd]];
+  // The whole second the run starts in: Odoo keeps write_date to the microsecond, so
+  // `<= 'T'` would leave out what was written in second T before the run began (until the
+  // next run's overlap). What is written later in that second comes now and again next time.
+  const domain: Domain = [['write_date', '<', end.plus({ seconds: 1 }).toFormat(FMT)]];
   if (since !== undefined) {
     const from = DateTime.fromFormat(since, FMT, { zone: 'UTC' }).minus({ seconds: overlapSeconds });
     if (!from.isValid || from.year < 1)
@@ -144,6 +157,41 @@ export function writeDateWindow(
     domain.unshift(['write_date', '>=', from.toFormat(FMT)]);
   }
   return { domain, windowEnd };
+}
+
+/** `{from}` or `{to}` in -o: the file is named by the run's window. */
+export const WINDOW_NAME = /\{(from|to)\}/;
+
+/** A window end as it goes in a file name: `20261125T185651Z` (UTC, sorts by time). */
+function fileStamp(odooTime: string): string {
+  return `${odooTime.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
+}
+
+/**
+ * -o with `{from}` and `{to}` filled in: `{to}` is the end of this run's window, `{from}` the
+ * end of the one before (the checkpoint's), or the Unix epoch on a first or --full run (a
+ * stamp like the others, so that the first file sorts first). Consecutive runs so name
+ * consecutive files, each to where the next begins.
+ */
+export function windowFileName(template: string, cp: Checkpoint | undefined, window: Window): string {
+  return template
+    .replace(/\{from\}/g, fileStamp(cp ? cp.windowEnd : '1970-01-01 00:00:00'))
+    .replace(/\{to\}/g, fileStamp(window.windowEnd));
+}
+
+/**
+ * A run that goes on from a checkpoint exports only the changes since the last one: replacing
+ * a file that holds an earlier run's rows would leave those rows in no file (a cron retry in
+ * the same hour, a manual run). Such a run never replaces -o; a first or --full run, which
+ * exports everything, may.
+ */
+export function refuseReplace(path: string, shown: string, checkpoint: string, noun: string): void {
+  if (!existsSync(path)) return;
+  const example = join(dirname(shown), `${noun}-{to}${extname(shown)}`);
+  throw new UsageError(
+    say`-o ${shown} already exists, and a run that goes on from checkpoint ${checkpoint} does not replace it (the rows it holds would be in no file); nothing was exported`,
+    say`name each run's file by its window, e.g. -o '${example}', or move ${shown} away first`,
+  );
 }
 
 /** The lock's holder refreshes its time this often; a lock older than STALE_LOCK_MS is dead. */

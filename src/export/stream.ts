@@ -6,7 +6,7 @@ import type { OdooClient } from '../core/client.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
 import type { Resource } from '../query/resources.js';
-import { Normalizer, type Row, roundAt } from '../render/normalize.js';
+import { amountBound, amountCheck, amountError, Normalizer, type Row, roundAt } from '../render/normalize.js';
 import { namedPages } from './names.js';
 
 export interface Prepared {
@@ -49,6 +49,8 @@ export interface StreamOptions {
   rows?: boolean;
 }
 
+const AMOUNT_BOUND = amountBound(2);
+
 interface MethodInfo {
   name: string;
   is_cash_count: boolean;
@@ -69,6 +71,8 @@ export class PaymentResolver {
     ]);
     const missing = new Set<number>();
     for (const p of payments) {
+      if (typeof p.amount === 'number' && !(Math.abs(p.amount) < AMOUNT_BOUND))
+        throw amountError('pos.payment', p.id, 'amount', p.amount, 2);
       const m = p.payment_method_id as [number, string] | false;
       if (m && !this.methods.has(m[0])) missing.add(m[0]);
     }
@@ -126,6 +130,7 @@ export async function* streamRows(
   const normalizer = new Normalizer(p.outFields, p.defs, { tz: opts.tz });
   const needRefundFill = p.outFields.includes('refunded_order_id') && !('refunded_order_id' in p.fields);
   const payments = p.withPayments ? new PaymentResolver(client) : undefined;
+  const checkAmounts = amountCheck(p.query.model, p.outFields, p.defs);
   const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
   const pages = namedPages(
     client,
@@ -141,6 +146,7 @@ export async function* streamRows(
     p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one'),
   );
   for await (const records of pages) {
+    checkAmounts(records);
     if (needRefundFill) await fillRefundedOrder(client, records);
     if (payments) await payments.attach(records);
     if (opts.rows === false) {

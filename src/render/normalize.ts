@@ -1,6 +1,8 @@
 // Values as Odoo sends them → values as posdata shows them, by field type (fields_get):
 // Odoo's `false` for an empty non-boolean field becomes null, float noise is rounded away
 // at the field's precision, datetimes move to the chosen zone only when asked.
+import { ProtocolError } from '../core/errors.js';
+import { own, type Said, say } from '../core/redact.js';
 import type { FieldDef, FieldMap, OdooRecord } from '../core/types.js';
 import { utcToZoneIso } from '../query/time.js';
 
@@ -18,6 +20,83 @@ export function precisionOf(name: string, def: FieldDef): number | null {
 }
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * Amounts of `digits` decimals are carried to the last decimal below this bound, and only
+ * there: JSON's numbers are doubles, and every amount n·10^-digits below it has a double of
+ * its own that prints back as that amount (the doubles there lie closer together than
+ * 10^-digits). Beyond it two amounts a cent apart can be one double, and the decimal that
+ * JSON, CSV, Parquet and PostgreSQL would each make of it may differ. For 2 decimals the
+ * spacing of doubles reaches 2^-6 > 0.01 at 2^46 = 70,368,744,177,664 (not 2^53/100:
+ * below that the spacing is 2^-7 < 0.01); DECIMAL(18, 2) would hold more (10^16).
+ */
+export function amountBound(digits: number): number {
+  let bits = 0;
+  while (2 ** bits < 10 ** digits) bits++;
+  return 2 ** (53 - bits);
+}
+
+/**
+ * Refuses (exit 6) a page whose amounts a double cannot carry to their decimals: an amount
+ * of `fields` (those shown with a fixed number of decimals) at or beyond amountBound, or
+ * not a finite number. Naming the field and the record, so it can be corrected in Odoo.
+ */
+export function amountCheck(
+  model: string,
+  fields: string[],
+  defs: FieldMap,
+  hint: Said = LEAVE_OUT,
+): (records: OdooRecord[]) => void {
+  const checks: { field: string; digits: number; bound: number }[] = [];
+  for (const field of fields) {
+    const def = defs[field];
+    if (def?.type !== 'float' && def?.type !== 'monetary') continue;
+    const digits = precisionOf(field, def);
+    if (digits !== null) checks.push({ field, digits, bound: amountBound(digits) });
+  }
+  return (records) => {
+    for (const c of checks) {
+      const { field, bound } = c;
+      for (let i = 0; i < records.length; i++) {
+        const r = records[i] as OdooRecord;
+        const v = r[field];
+        if (typeof v === 'number' && !(v < bound && v > -bound))
+          throw amountError(model, r.id, field, v, c.digits, hint);
+      }
+    }
+  };
+}
+
+const LEAVE_OUT = say`correct the record in Odoo, or leave the field out with --fields`;
+
+export function amountError(
+  model: string,
+  id: number,
+  field: string,
+  v: number,
+  digits: number,
+  hint: Said = LEAVE_OUT,
+): ProtocolError {
+  const bound = amountBound(digits);
+  return new ProtocolError(
+    say`the server sent ${v} for ${field} of ${model} ${id}: an amount of ${own(String(digits))} decimals is carried exactly only below ${own(bound.toLocaleString('en-US'))} (2^${own(String(Math.log2(bound)))})`,
+    hint,
+  );
+}
+
+/**
+ * The integer n with n / 10^digits === v, for v at `digits` decimals below amountBound:
+ * v·10^digits in floating point can land a unit off (43069124697332.27 × 100 gives
+ * …228), which the neighbours put right.
+ */
+export function unscaled(v: number, digits: number): number {
+  const f = POW10[digits] ?? 10 ** digits;
+  const n = Math.round(v * f);
+  if (n / f === v) return n;
+  if ((n - 1) / f === v) return n - 1;
+  if ((n + 1) / f === v) return n + 1;
+  return n;
+}
 
 /**
  * `v` at `digits` decimals, half away from zero on its shortest decimal text (what

@@ -9,11 +9,11 @@
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ProtocolError } from '../core/errors.js';
-import { say } from '../core/redact.js';
+import { own, say } from '../core/redact.js';
 import type { OdooRecord } from '../core/types.js';
 import type { Column, ColumnValue } from '../schema/columns.js';
 import type { Renderer } from './formats.js';
-import type { Normalizer, Row } from './normalize.js';
+import { amountBound, type Normalizer, type Row, unscaled } from './normalize.js';
 import type { Sink } from './sink.js';
 
 /** Rows per row group: small enough that memory stays flat, large enough for readers to skip by statistics. */
@@ -118,6 +118,21 @@ function physical(c: Column): (v: ColumnValue) => unknown {
       };
     case 'date':
       return (v) => (typeof v === 'string' ? Date.parse(`${v}T00:00:00Z`) / DAY_MS : v);
+    case 'decimal': {
+      // The unscaled integer of the amount's own decimal digits, as JSON prints them: the
+      // writer's own v × 10^scale can land a unit off (a cent, on amounts past 2^45).
+      const scale = c.scale ?? 0;
+      const bound = amountBound(scale);
+      return (v) => {
+        if (typeof v !== 'number') return v;
+        if (!(v < bound && v > -bound))
+          throw new ProtocolError(
+            say`${v} for ${c.field} cannot be written to ${own(String(scale))} decimals exactly (only below ${own(bound.toLocaleString('en-US'))})`,
+            say`correct the record in Odoo, or leave the field out with --fields`,
+          );
+        return BigInt(unscaled(v, scale));
+      };
+    }
     default:
       return (v) => v;
   }

@@ -6,8 +6,7 @@
  */
 import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
 import { leafRepr, valueError } from './errors.js';
-import type { FieldDef, ModelDef } from './models.js';
-import type { Db } from './store.js';
+import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
 

@@ -20,9 +20,8 @@ import {
 } from './calendar.js';
 import { compileDomain, getter } from './domain.js';
 import { userError, valueError } from './errors.js';
-import type { FieldDef, ModelDef } from './models.js';
-import { rankOf, search } from './orm.js';
-import type { Db } from './store.js';
+import { rankOf, search } from './search.js';
+import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDate, fmtDatetime, parseDatetime, wholeSeconds } from './time.js';
 import type { Env, Json, Rec, Stored } from './types.js';
 

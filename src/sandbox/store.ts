@@ -1,11 +1,59 @@
 /**
- * In-memory tables. Rows live in an array indexed by id (ids are dense, handed out in order), so a
- * lookup by id is one array access and a scan "by id" is a plain loop that can start anywhere.
- * Anything derived from several tables (sums per session, refund links, the open session of a
- * register) is computed on first use and dropped whenever any table changes.
+ * In-memory tables, and what they hold: models and their fields (models.ts builds them per
+ * version). Rows live in an array indexed by id (ids are dense, handed out in order), so a lookup
+ * by id is one array access and a scan "by id" is a plain loop that can start anywhere. Anything
+ * derived from several tables (sums per session, refund links, the open session of a register) is
+ * computed on first use and dropped whenever any table changes.
  */
-import type { FieldDef, ModelDef } from './models.js';
-import type { OdooVersion, Rec, Stored } from './types.js';
+import type { Env, FieldType, OdooVersion, Operation, Rec, Role, Stored } from './types.js';
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  string: string;
+  /** A database column: searchable and sortable. */
+  store: boolean;
+  relation?: string;
+  /** one2many: the many2one on the comodel pointing back. */
+  inverse?: string;
+  selection?: [string, string][];
+  required?: boolean;
+  readonly?: boolean;
+  translate?: boolean;
+  /** Non-stored but searchable (related fields, inverse one2many): filtered on its computed value. */
+  searchable?: boolean;
+  /** Inherited through `_inherits` (a related field Odoo turns into a join): groupable though not stored. */
+  inherited?: boolean;
+  /** Non-stored computed value. */
+  compute?: (rec: Rec, db: Db, env?: Env) => Stored;
+  /**
+   * read_group's default aggregate for the field named bare in `fields` (17 `group_operator`, 18+
+   * `aggregator`); `false` for none. Unset: `sum` on numbers, none otherwise.
+   */
+  aggregator?: string | false;
+  /** Stored field whose value is derived when the row does not hold it (keeps 1M rows small). */
+  dflt?: (rec: Rec, db: Db) => Stored;
+}
+
+export interface ModelDef {
+  name: string;
+  description: string;
+  order: string;
+  hasActive: boolean;
+  fields: Map<string, FieldDef>;
+  displayName: (rec: Rec, db: Db) => string;
+  /** Operations per role, as letters r w c u (read write create unlink). */
+  acl: Record<Role, string>;
+  /** Groups named in the AccessError when an operation is refused. */
+  groups: (op: Operation) => string[];
+  /** Methods taking no ids that exist beyond the generic ORM ones. */
+  extraMethods?: string[];
+  /**
+   * A SQL view (`_auto = False`): its rows are worked out from other tables, rebuilt only when
+   * one of `tables` has changed (the store keeps them like its other derived indexes).
+   */
+  view?: { tables: string[]; rows: (db: Db) => Rec[] };
+}
 
 export class Table {
   /** rows[id]; holes for ids never used or unlinked. */

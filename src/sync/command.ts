@@ -11,7 +11,7 @@ import { nameList, own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
 import { TablePlan } from './columns.js';
 import { loadResource } from './load.js';
-import { connect, databaseError, ident, parseTarget, type Target } from './postgres.js';
+import { connect, DatabaseTimeout, databaseError, ident, parseTarget, type Target } from './postgres.js';
 import { pruneResource } from './prune.js';
 import {
   defaultSyncFields,
@@ -21,7 +21,7 @@ import {
   type SyncName,
   type SyncResource,
 } from './resources.js';
-import { ensureSchema, ensureTable, type Query, readStates } from './state.js';
+import { ensureSchema, ensureTable, foreignTables, type Query, readStates, STATE_TABLE } from './state.js';
 
 export interface SyncOptions extends ConnectionOptions {
   to?: string;
@@ -33,10 +33,13 @@ export interface SyncOptions extends ConnectionOptions {
   pageSize?: number;
   /** false with --no-wait. */
   wait?: boolean;
+  /** Sync into tables of the schema that posdata did not create. */
+  takeOver?: boolean;
 }
 
 /** The advisory lock's first key: 'posd'. The second is the schema's hash. */
 const LOCK_KEY = 0x706f7364;
+const LOCK_POLL_MS = 1000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
@@ -131,21 +134,34 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     io.err(
       'posdata: warning: the password in --to is visible to other users of this machine (process list); use PGPASSWORD, ~/.pgpass or POSDATA_SYNC_URL',
     );
+  if (target.sslNote && !io.quiet) io.err(`posdata: warning: ${target.sslNote}`);
   const overlap = o.overlap ?? 300;
   const trace = io.debug ? (line: string) => io.err(`[sql] ${line}`) : undefined;
 
   const db = await connect(target, o.timeout ?? 60, trace);
-  const live = {
-    destroy: () =>
-      (db as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
-  };
+  const live = { destroy: () => db.destroy() };
   liveClients.add(live);
-  const q: Query = async (sql, values) => {
-    trace?.(sql.replace(/\s+/g, ' ').slice(0, 200));
-    return db.query(sql, values);
-  };
+  let failed = false;
+  /** Rows committed by this run, per resource, for an error that stops it halfway. */
+  const committed: string[] = [];
+  let current = { name: '', rows: 0 };
+  const q: Query = (sql, values) => db.query(sql, values);
   try {
     await lock(q, schema, target, o.wait !== false, io);
+    if (!o.takeOver) {
+      const foreign = await foreignTables(
+        q,
+        schema,
+        chosen.map((r) => r.name),
+      );
+      if (foreign.length > 0) {
+        const them = foreign.map((n) => `${schema}.${n}`).join(', ');
+        throw new UsageError(
+          say`${own(foreign.length > 1 ? 'tables' : 'table')} ${them} ${own(foreign.length > 1 ? 'exist' : 'exists')} and posdata did not create ${own(foreign.length > 1 ? 'them' : 'it')} (not in ${schema}.${own(STATE_TABLE)}); nothing was changed`,
+          say`sync into a schema of its own (--schema NAME), or add --take-over to let posdata add its columns, upsert Odoo's rows by id${own(o.prune ? ' and prune the others' : '')}`,
+        );
+      }
+    }
     await ensureSchema(q, schema);
     const session = await openSession(o, io);
     const odoo = session.client;
@@ -198,6 +214,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
       );
       const regs = regFields.length > 0 ? await registerNames() : undefined;
       progress.watch(session.limiter);
+      current = { name: r.name, rows: 0 };
       const result = await loadResource({
         odoo,
         db,
@@ -208,6 +225,7 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         fetch: wanted.filter((f) => f !== 'id'),
         manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
         ownNames: regs && Object.fromEntries(regFields.map((f) => [f, regs])),
+        defs: fields,
         context,
         state: reset ? undefined : state,
         overlapSeconds: overlap,
@@ -218,10 +236,15 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
               progress.update(0);
             }
           : undefined,
-        onPage: (n) => progress.update(n),
+        onPage: (n) => {
+          current.rows = n;
+          progress.update(n);
+        },
         trace,
       });
       progress.done();
+      if (current.rows > 0) committed.push(`${r.name} ${count(current.rows)}`);
+      current = { name: '', rows: 0 };
       const pruned = o.prune
         ? await pruneResource(odoo, db, { schema, table: r.name, model: r.model, context })
         : 0;
@@ -237,10 +260,18 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     }
     await odoo.close();
   } catch (err) {
-    throw fromDatabase(err) ? databaseError(err, target) : err;
+    failed = true;
+    if (fromDatabase(err) || err instanceof DatabaseTimeout) throw databaseError(err, target);
+    if (current.rows > 0) committed.push(`${current.name} ${count(current.rows)}`);
+    if (err instanceof PosdataError && committed.length > 0) {
+      // What the run left behind is true of this run, not of the error where it arose.
+      (err as { hint: string | undefined }).hint =
+        `${err.hint ? `${err.hint}; ` : ''}the rows read before it are committed with their watermark (${committed.join(', ')}), and the next run goes on from there`;
+    }
+    throw err;
   } finally {
     liveClients.delete(live);
-    await db.end().catch(() => undefined);
+    await db.close(failed);
   }
 }
 
@@ -255,5 +286,11 @@ async function lock(q: Query, schema: string, t: Target, wait: boolean, io: IO):
     );
   if (!io.quiet)
     io.err(`posdata: another posdata sync is running on schema ${schema}; waiting for it to finish`);
-  await q('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_KEY, schema]);
+  // Asked again every second rather than waited for in one statement: each request stays
+  // within --timeout, so a database that stops answering meanwhile is noticed.
+  for (;;) {
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    const again = await q('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_KEY, schema]);
+    if (again.rows[0]?.ok === true) return;
+  }
 }

@@ -1,26 +1,27 @@
 // One resource's incremental load: pages in (write_date, id) order from the watermark (less
 // the overlap) up to the moment the run started; each page is COPYed into a staging table
-// and upserted, and the watermark moves to the page's last record, in one transaction. A
-// run killed at any point leaves every committed watermark covering exactly committed rows;
-// the next run re-reads from there.
-import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+// and upserted, and the watermark moves to the page's last second and the highest id of that
+// second in it, in one transaction. Pages end where a second ends, or go through a crowded
+// second by id (OdooClient.pages), so a watermark (T, n) covers exactly the records written
+// before second T and those of T up to id n. A run killed at any point leaves every committed
+// watermark covering exactly committed rows; the next run re-reads from there (less the
+// overlap).
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import type { OdooRecord } from '../core/types.js';
+import type { FieldMap, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../export/checkpoint.js';
 import { afterRecords } from '../export/memory.js';
 import { namedPages } from '../export/names.js';
+import { amountCheck } from '../render/normalize.js';
 import type { TablePlan } from './columns.js';
-import { ident } from './postgres.js';
+import { type Db, ident } from './postgres.js';
 import { STATE_TABLE, type SyncState } from './state.js';
 
 export interface LoadJob {
   odoo: OdooClient;
-  db: pg.Client;
+  db: Db;
   schema: string;
   table: string;
   model: string;
@@ -33,6 +34,8 @@ export interface LoadJob {
    * as Odoo 16/17 label it "Shop (Cashier)" only while a session is open.
    */
   ownNames?: Record<string, Map<number, string>>;
+  /** The model's fields (fields_get). */
+  defs: FieldMap;
   context?: Record<string, unknown>;
   state: SyncState | undefined;
   overlapSeconds: number;
@@ -86,9 +89,16 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     },
     job.manyToOne,
   );
+  const checkAmounts = amountCheck(
+    job.model,
+    job.fetch,
+    job.defs,
+    say`correct the record in Odoo; the sync stops before its page until then`,
+  );
   let read = 0;
   let upserted = 0;
   for await (const records of pages) {
+    checkAmounts(records);
     const last = records[records.length - 1] as OdooRecord;
     const wd = last.write_date;
     if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {
@@ -98,16 +108,20 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       );
     }
     if (job.ownNames) renamed(records, job.ownNames);
+    // The pages end where a second ends, or go through a crowded second by id: the rows of
+    // second wd committed so far are those up to the highest id of it seen.
+    let wid = last.id;
+    for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
+      wid = Math.max(wid, (records[i] as OdooRecord).id);
     let body = '';
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
     await db.query('BEGIN');
     try {
-      const copy = db.query(copyFrom(`COPY ${stage} (${colList}) FROM STDIN`));
-      await pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable);
+      await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
       // The watermark only moves forward: re-reading the overlap does not take it back.
       const results = (await db.query(
-        `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${last.id}, synced_at = now() ` +
-          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${last.id})); COMMIT`,
+        `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${wid}, synced_at = now() ` +
+          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${wid})); COMMIT`,
       )) as unknown as pg.QueryResult[];
       upserted += results[0]?.rowCount ?? 0;
     } catch (err) {
@@ -116,7 +130,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     }
     const before = read;
     read += records.length;
-    job.trace?.(`${job.table}: committed ${records.length} rows up to ${wd} #${last.id}`);
+    job.trace?.(`${job.table}: committed ${records.length} rows up to ${wd} #${wid}`);
     job.onPage?.(read);
     afterRecords(before, read);
   }

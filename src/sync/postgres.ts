@@ -2,13 +2,16 @@
 // failure there means for the user (exit code and one line that names PostgreSQL, so the
 // Odoo side is never blamed for it). The password of the connection string is masked
 // everywhere, like Odoo's secret.
+import { Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import pgpass from 'pgpass';
 import { AuthError, ConnectionError, type PosdataError, ServerError, UsageError } from '../core/errors.js';
 import { own, redactor, say } from '../core/redact.js';
 
 export interface Target {
-  /** The connection string as given (holds the password, if any: never print it). */
+  /** The connection string pg is given (holds the password, if any: never print it); sslmode made explicit. */
   url: string;
   /** `PostgreSQL at host:port` for messages. */
   where: string;
@@ -18,6 +21,8 @@ export interface Target {
   database: string | undefined;
   /** The password came inside the connection string. */
   passwordInUrl: boolean;
+  /** One line on what an sslmode means here, where it is not what psql makes of it. */
+  sslNote?: string;
 }
 
 const HINT_FORM = say`give it as postgres://USER@HOST:PORT/DB (password from PGPASSWORD or ~/.pgpass)`;
@@ -48,6 +53,23 @@ export function parseTarget(raw: string | undefined, env = process.env): Target 
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
     throw new UsageError(say`'${u.protocol}' is not a PostgreSQL connection string`, HINT_FORM);
   }
+  // A '%' not followed by two hex digits: libpq refuses it ("invalid percent-encoded token"),
+  // and decoding it here or in pg would fail later as an internal error. The part is named, not
+  // shown (it may be the password).
+  const BAD_ESCAPE = /%(?![0-9a-f]{2})/i;
+  for (const [part, text] of [
+    ['user name', u.username],
+    ['password', u.password],
+    ['host', u.hostname],
+    ['database name', u.pathname],
+    ['query string', u.search],
+  ] as const) {
+    if (BAD_ESCAPE.test(text))
+      throw new UsageError(
+        say`the ${own(part)} in the database connection string has a '%' that is not a percent-escape (%XX)`,
+        say`write a % there as %25`,
+      );
+  }
   if (u.port !== '' && !/^\d+$/.test(u.port)) {
     throw new UsageError(say`the port of the database connection string is not a number`, HINT_FORM);
   }
@@ -56,8 +78,23 @@ export function parseTarget(raw: string | undefined, env = process.env): Target 
   const port = u.port || env.PGPORT || '5432';
   const shownUrl = new URL(given);
   if (shownUrl.password) shownUrl.password = '***';
+  // pg 8 takes sslmode prefer, require and verify-ca as verify-full, and says so in eight lines
+  // on stderr. posdata keeps the stricter meaning (TLS required, certificate and host name
+  // checked: a connection psql would make unchecked is refused, never one the other way) and
+  // says so in one line; `uselibpqcompat=true` asks pg for libpq's meaning instead.
+  let url = given;
+  let sslNote: string | undefined;
+  const mode = u.searchParams.get('sslmode');
+  if (
+    (mode === 'prefer' || mode === 'require' || mode === 'verify-ca') &&
+    u.searchParams.get('uselibpqcompat') !== 'true'
+  ) {
+    url = given.replace(/([?&])sslmode=[^&#]*/g, '$1sslmode=verify-full');
+    sslNote = `sslmode=${mode} is verify-full here: TLS is required and the server's certificate and host name are checked (psql's ${mode} checks less); for a private CA add sslrootcert=FILE`;
+  }
   return {
-    url: given,
+    url,
+    sslNote,
     where: `PostgreSQL at ${host.startsWith('/') ? host : `${host}:${port}`}`,
     shown: shownUrl.href,
     user: u.username ? decodeURIComponent(u.username) : undefined,
@@ -113,6 +150,14 @@ export function databaseError(err: unknown, t: Target): PosdataError {
       });
     return new ConnectionError(say`lost the connection to ${t.where}: ${msg}`, rerun, { cause: err });
   }
+  if (code === '57014' || code === '55P03') {
+    // statement_timeout or lock_timeout (--timeout): a lock held elsewhere, or a server too busy.
+    return new ConnectionError(
+      say`${t.where} gave up a statement after --timeout: ${msg}`,
+      say`a lock held by another session (see pg_locks) or a server too busy; run posdata sync again once it is free (it resumes from the last committed batch)`,
+      { cause: err },
+    );
+  }
   if (code === '28P01' || code === '28000') {
     return new AuthError(
       say`${t.where} rejected the login${t.user ? say` of role '${t.user}'` : ''}: ${msg}`,
@@ -139,12 +184,83 @@ export function databaseError(err: unknown, t: Target): PosdataError {
 
 export type Trace = ((line: string) => void) | undefined;
 
-/** A connected client, or the reason it cannot connect as posdata's error. */
-export async function connect(t: Target, timeoutSeconds: number, trace: Trace): Promise<pg.Client> {
+/**
+ * The database connection with every request bounded, so that a stuck backend, a lost network
+ * path or a lock held by another session ends the run (exit 6, one line) instead of holding
+ * it, and the schema's advisory lock, forever. PostgreSQL itself cancels a statement after
+ * --timeout (statement_timeout and lock_timeout: the server is alive, the transaction rolls
+ * back); a server that stops answering altogether is given two seconds more, then the socket
+ * is closed. TCP keepalive finds a peer that went away while the connection was idle.
+ */
+export interface Db {
+  query(sql: string, values?: unknown[]): Promise<pg.QueryResult>;
+  /** COPY … FROM STDIN of `body`. */
+  copyIn(sql: string, body: string): Promise<void>;
+  /** Ends the session: at once when it failed (nothing more is asked of it), else politely. */
+  close(failed: boolean): Promise<void>;
+  /** Drops the connection now (an interrupt). */
+  destroy(): void;
+}
+
+/** The database did not answer within --timeout. */
+export class DatabaseTimeout extends ConnectionError {}
+
+/** Past the server's own statement_timeout, for a server that does not answer at all. */
+const GRACE_MS = 2000;
+
+function bounded(client: pg.Client, t: Target, timeoutSeconds: number, trace: Trace): Db {
+  const stream = () =>
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream;
+  const ms = timeoutSeconds * 1000 + GRACE_MS;
+  const within = <T>(what: string, p: Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // Whatever the server sends later goes nowhere; the request's own failure is not ours.
+        p.catch(() => undefined);
+        stream().destroy();
+        reject(
+          new DatabaseTimeout(
+            say`${t.where} did not answer within ${own(String(timeoutSeconds))} s (--timeout)${what ? say` to ${what}` : own('')}`,
+            say`check that it is up and reachable from here, then run posdata sync again (it resumes from the last committed batch)`,
+          ),
+        );
+      }, ms);
+    });
+    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  };
+  const verb = (sql: string) => /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
+  return {
+    query(sql, values) {
+      trace?.(sql.replace(/\s+/g, ' ').slice(0, 200));
+      return within(verb(sql), client.query(sql, values));
+    },
+    copyIn(sql, body) {
+      trace?.(sql.slice(0, 200));
+      const copy = client.query(copyFrom(sql));
+      return within('COPY', pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable));
+    },
+    async close(failed) {
+      if (failed) {
+        stream().destroy();
+        return;
+      }
+      await within('', client.end()).catch(() => stream().destroy());
+    },
+    destroy: () => stream().destroy(),
+  };
+}
+
+/** A connected, bounded client, or the reason it cannot connect as posdata's error. */
+export async function connect(t: Target, timeoutSeconds: number, trace: Trace): Promise<Db> {
   trace?.(`connect ${t.shown}`);
   const client = new pg.Client({
     connectionString: t.url,
     connectionTimeoutMillis: timeoutSeconds * 1000,
+    statement_timeout: timeoutSeconds * 1000,
+    lock_timeout: timeoutSeconds * 1000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: 'posdata sync',
   });
   // Neither in the URL nor in PGPASSWORD: the password file (PGPASSFILE, else ~/.pgpass), as
@@ -172,10 +288,10 @@ export async function connect(t: Target, timeoutSeconds: number, trace: Trace): 
   try {
     await client.connect();
   } catch (err) {
-    await client.end().catch(() => undefined);
+    (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
     throw databaseError(err, t);
   }
-  return client;
+  return bounded(client, t, timeoutSeconds, trace);
 }
 
 export function ident(s: string): string {

@@ -1,16 +1,15 @@
 // --prune: rows whose record Odoo no longer has (a deleted draft order, its lines) are
 // deleted. Odoo's ids come page by page in id order; each page covers an id range, and the
 // rows of that range that are not in the page go. Only one page of ids is held at a time.
-import type pg from 'pg';
 import type { OdooClient } from '../core/client.js';
-import { ident } from './postgres.js';
+import { type Db, ident } from './postgres.js';
 
 /** Ids per `search` request. */
 const IDS_PER_PAGE = 20_000;
 
 export async function pruneResource(
   odoo: OdooClient,
-  db: pg.Client,
+  db: Db,
   o: { schema: string; table: string; model: string; context?: Record<string, unknown> },
 ): Promise<number> {
   const t = `${ident(o.schema)}.${ident(o.table)}`;

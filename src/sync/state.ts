@@ -40,6 +40,28 @@ export async function ensureSchema(q: Query, schema: string): Promise<void> {
   }
 }
 
+/**
+ * The tables among `names` that `schema` already has (tables, views and the like) and that its
+ * state table does not list as posdata's: a user's own `public.sales`, which a sync would
+ * otherwise alter, overwrite by id and prune. Read-only: nothing is created to find out.
+ */
+export async function foreignTables(q: Query, schema: string, names: string[]): Promise<string[]> {
+  const found = await q(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relname = ANY($2) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')`,
+    [schema, names],
+  );
+  if (found.rowCount === 0) return [];
+  const state = await q('SELECT to_regclass($1) AS t', [`${ident(schema)}.${STATE_TABLE}`]);
+  const own = new Set<string>();
+  if (state.rows[0]?.t !== null) {
+    const rows = await q(`SELECT resource FROM ${ident(schema)}.${STATE_TABLE}`);
+    for (const row of rows.rows) own.add(row.resource as string);
+  }
+  const existing = new Set(found.rows.map((row) => row.relname as string));
+  return names.filter((n) => existing.has(n) && !own.has(n));
+}
+
 export async function readStates(q: Query, schema: string): Promise<Map<string, SyncState>> {
   const r = await q(
     `SELECT resource, model, source, fields,

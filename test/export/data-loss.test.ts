@@ -319,7 +319,8 @@ describe('data loss (issue 18)', () => {
       rmSync(join(disk, 'probe2'), { force: true });
       const out = join(dir, 'full-out.csv');
       writeFileSync(out, 'OLD\n');
-      const r = await runCli(['sales', '--checkpoint', cp, '-o', out, '--rate', '0'], { env });
+      // --full: a run that goes on from the checkpoint would not replace -o at all.
+      const r = await runCli(['sales', '--checkpoint', cp, '--full', '-o', out, '--rate', '0'], { env });
       expect(r.code).toBe(2);
       oneLine(r, /^posdata: cannot write the checkpoint .*sales\.ckpt: no space left on device/);
       expect(readFileSync(out, 'utf8')).toBe('OLD\n');

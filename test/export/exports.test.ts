@@ -131,7 +131,15 @@ describe.each(SETUPS)('$name', (setup) => {
       expect(got.length).toBe(
         await rpc.count('pos.order', [
           ['write_date', '>=', new Date(from).toISOString().slice(0, 19).replace('T', ' ')],
-          ['write_date', '<=', second.windowEnd],
+          // The whole second of the window end (write_date has microseconds).
+          [
+            'write_date',
+            '<',
+            new Date(Date.parse(`${second.windowEnd.replace(' ', 'T')}Z`) + 1000)
+              .toISOString()
+              .slice(0, 19)
+              .replace('T', ' '),
+          ],
         ]),
       );
     }, 120_000);

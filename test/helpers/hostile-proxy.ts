@@ -12,13 +12,15 @@ export interface Hostile {
   mode: HostileMode;
   /** search_read requests on pos.order seen. */
   searches: number;
+  /** In a breaking mode, this many first search_reads still pass (a server that breaks halfway). */
+  passFirst: number;
   close(): Promise<void>;
 }
 
 type Rpc = { params?: { service?: string; method?: string; args?: unknown[] } };
 
 export async function startHostile(upstream: string, model = 'pos.order'): Promise<Hostile> {
-  const h: Hostile = { url: '', mode: 'pass', searches: 0, close: async () => undefined };
+  const h: Hostile = { url: '', mode: 'pass', searches: 0, passFirst: 0, close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -29,9 +31,9 @@ export async function startHostile(upstream: string, model = 'pos.order'): Promi
         const rpc = JSON.parse(body) as Rpc;
         const a = rpc.params?.args ?? [];
         if (rpc.params?.service === 'object' && a[3] === model && a[4] === 'search_read') {
-          target = true;
           h.searches++;
-          if (h.mode === 'ignore-domain') {
+          target = h.searches > h.passFirst;
+          if (target && h.mode === 'ignore-domain') {
             // The server answers as if no domain, offset or key range had been asked.
             a[5] = [[]];
             const kw = (a[6] ?? {}) as Record<string, unknown>;

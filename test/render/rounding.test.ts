@@ -10,7 +10,11 @@ import { roundAt } from '../../src/render/normalize.js';
 import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { rpcClient } from '../helpers/sandbox.js';
 
-/** The largest amount a double holds to the cent: 2^53 / 100. */
+/**
+ * Cents up to 2^53 are whole doubles, and roundAt returns n / 100 unchanged for each. (Past
+ * 2^46, that is 70,368,744,177,664, two amounts a cent apart can be one double: outputs
+ * refuse those, test/render/parquet-money.test.ts.)
+ */
 const MAX_CENTS = 2 ** 53;
 
 describe('roundAt', () => {

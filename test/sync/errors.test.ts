@@ -52,10 +52,25 @@ describe('posdata sync: the database side failing', () => {
       ],
       ['mysql://u@127.0.0.1/db', /^posdata: 'mysql:' is not a PostgreSQL connection string; /],
       ['postgres://u@127.0.0.1:port/db', /^posdata: the database connection string is not a URL; /],
+      // A bad percent-escape was an internal error (URIError, exit 1); the password's is not shown.
+      [
+        'postgres://sync%ZZer@127.0.0.1/db',
+        /^posdata: the user name in the database connection string has a '%' that is not a percent-escape \(%XX\); write a % there as %25$/,
+      ],
+      [
+        'postgres://u@127.0.0.1/ware%ZZhouse',
+        /^posdata: the database name in the database connection string /,
+      ],
+      ['postgres://u:se%ZZcret@127.0.0.1/db', /^posdata: the password in the database connection string /],
+      [
+        'postgres://u@127.0.0.1/db?sslmode=%ZZ',
+        /^posdata: the query string in the database connection string /,
+      ],
     ] as const) {
       const r = await runCli(['sync', '--to', to], { env });
       expect(r.code, r.stderr).toBe(2);
-      expect(oneLine(r.stderr)).toMatch(want);
+      expect(oneLine(r.stderr.replace(/^posdata: warning: .*\n/, ''))).toMatch(want);
+      expect(r.stderr).not.toContain('ZZcret');
     }
     const none = await runCli(['sync'], { env: { ...env, POSDATA_SYNC_URL: undefined } });
     expect(none.code).toBe(2);

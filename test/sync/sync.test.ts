@@ -210,14 +210,14 @@ describe('posdata sync', () => {
   });
 
   it('a new field adds a column, filled for every row, and stays synced', async () => {
-    const r = await sync(['sales', '--fields', 'sales:to_invoice,general_note']);
+    const r = await sync(['sales', '--fields', 'sales:to_invoice,note']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('sales: added columns to_invoice, general_note');
+    expect(r.stderr).toContain('sales: added columns to_invoice, note');
     const types = await pg.query<{ column_name: string; data_type: string }>(
-      "select column_name, data_type from information_schema.columns where table_schema = 'posdata' and table_name = 'sales' and column_name in ('to_invoice', 'general_note') order by 1",
+      "select column_name, data_type from information_schema.columns where table_schema = 'posdata' and table_name = 'sales' and column_name in ('to_invoice', 'note') order by 1",
     );
     expect(types).toEqual([
-      { column_name: 'general_note', data_type: 'text' },
+      { column_name: 'note', data_type: 'text' },
       { column_name: 'to_invoice', data_type: 'boolean' },
     ]);
     const total = await rpc.count('pos.order', []);

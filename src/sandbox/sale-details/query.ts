@@ -1,7 +1,7 @@
 /** Reads the Sales Details report makes, as the calling user (so with the caller's AccessErrors). */
-import type { FieldDef, ModelDef } from '../models.js';
-import { checkAccess, search } from '../orm.js';
-import type { Db } from '../store.js';
+import { checkAccess } from '../access.js';
+import { search } from '../search.js';
+import type { Db, FieldDef, ModelDef } from '../store.js';
 import type { Env, Json, Rec } from '../types.js';
 
 export type Dict = { [k: string]: Json };

@@ -1,0 +1,103 @@
+/** The accounting side a POS touches: invoices, the closing's payments, cash lines, the Sales Details report. */
+import type { ModelDef } from '../store.js';
+import { ALL, build, fd, type Version } from './define.js';
+
+export function accountMove(_v: Version): ModelDef {
+  return build({
+    name: 'account.move',
+    description: 'Journal Entry',
+    order: 'date desc, name desc, invoice_date desc, id desc',
+    acl: { manager: ALL, user: 'r', clerk: '' },
+    readGroups: ['Invoicing/Billing', 'Point of Sale/User'],
+    created: (rec) => rec._at,
+    fields: [
+      fd('name', 'char', 'Number', { readonly: true }),
+      fd('date', 'date', 'Date', { required: true }),
+      fd('invoice_date', 'date', 'Invoice/Bill Date'),
+      fd('move_type', 'selection', 'Type', {
+        selection: [
+          ['entry', 'Journal Entry'],
+          ['out_invoice', 'Customer Invoice'],
+        ],
+        dflt: () => 'out_invoice',
+      }),
+      fd('state', 'selection', 'Status', {
+        selection: [
+          ['draft', 'Draft'],
+          ['posted', 'Posted'],
+          ['cancel', 'Cancelled'],
+        ],
+        dflt: () => 'posted',
+      }),
+      fd('amount_total', 'monetary', 'Total'),
+      fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+    ],
+  });
+}
+
+// The closing of a session books one payment per bank method (combined), linked to the session.
+export function accountPayment({ v19 }: Version): ModelDef {
+  return build({
+    name: 'account.payment',
+    description: 'Payments',
+    order: 'date desc, name desc',
+    acl: { manager: 'r', user: '', clerk: '' },
+    // The groups the AccessError names (19 renamed both).
+    readGroups: v19
+      ? ['Accounting/Invoicing', 'Show Accounting Features - Readonly']
+      : ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
+    created: (rec) => rec._at,
+    fields: [
+      fd('name', 'char', 'Number', { readonly: true }),
+      fd('date', 'date', 'Date', { required: true }),
+      fd('amount', 'monetary', 'Amount'),
+      fd('payment_type', 'selection', 'Payment Type', {
+        selection: [
+          ['outbound', 'Send'],
+          ['inbound', 'Receive'],
+        ],
+        required: true,
+        dflt: () => 'inbound',
+      }),
+      fd('pos_session_id', 'many2one', 'POS Session', { relation: 'pos.session' }),
+      fd('pos_payment_method_id', 'many2one', 'POS Payment Method', { relation: 'pos.payment.method' }),
+      fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+    ],
+  });
+}
+
+// Odoo's "Sales Details" report: an AbstractModel, no records, one public method.
+export function saleDetailsReport(_v: Version): ModelDef {
+  return build({
+    name: 'report.point_of_sale.report_saledetails',
+    description: 'Point of Sale Details',
+    order: 'id',
+    acl: { manager: ALL, user: ALL, clerk: ALL },
+    readGroups: ['Internal User'],
+    fields: [],
+    extraMethods: ['get_sale_details'],
+  });
+}
+
+export function bankStatementLine(_v: Version): ModelDef {
+  return build({
+    name: 'account.bank.statement.line',
+    description: 'Bank Statement Line',
+    order: 'internal_index desc',
+    acl: { manager: ALL, user: 'rwc', clerk: '' },
+    readGroups: ['Invoicing/Billing', 'Point of Sale/User'],
+    created: (rec) => rec._at,
+    displayName: (rec) => String(rec.payment_ref ?? ''),
+    fields: [
+      fd('pos_session_id', 'many2one', 'Session', { relation: 'pos.session' }),
+      fd('amount', 'monetary', 'Amount'),
+      fd('payment_ref', 'char', 'Label'),
+      fd('date', 'date', 'Date', { required: true }),
+      fd('internal_index', 'char', 'Internal Reference', {
+        dflt: (rec) => `${rec.date}${String(rec.id).padStart(10, '0')}`,
+      }),
+      fd('currency_id', 'many2one', 'Journal Currency', { relation: 'res.currency', dflt: () => 1 }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+    ],
+  });
+}

@@ -1,0 +1,59 @@
+/** pos.order.line: the lines of a sale, linked line by line to what they refund. */
+import type { Db, ModelDef } from '../store.js';
+import type { Rec, Stored } from '../types.js';
+import { ALL, build, computed, fd, ids, inverse, num, relatedCurrency, type Version } from './define.js';
+import { createdWith } from './pos-order.js';
+
+export function posOrderLine({ v18, v19 }: Version): ModelDef {
+  const lineCreated = (rec: Rec, db: Db): Stored => createdWith(db, rec.order_id);
+  return build({
+    name: 'pos.order.line',
+    description: 'Point of Sale Order Lines',
+    order: 'id',
+    acl: { manager: ALL, user: 'rwc', clerk: '' },
+    readGroups: ['Point of Sale/User'],
+    created: lineCreated,
+    displayName: (rec, db) =>
+      typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : '',
+    fields: [
+      fd('order_id', 'many2one', 'Order Ref', { relation: 'pos.order', required: true }),
+      fd('product_id', 'many2one', 'Product', { relation: 'product.product', required: true }),
+      fd('full_product_name', 'char', 'Full Product Name', {
+        dflt: (rec, db) =>
+          typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : false,
+      }),
+      fd('qty', 'float', 'Quantity', { dflt: () => 1 }),
+      fd('price_unit', 'float', 'Unit Price'),
+      fd('discount', 'float', 'Discount (%)'),
+      fd('price_subtotal', v19 ? 'monetary' : 'float', v18 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
+        readonly: true,
+        required: true,
+      }),
+      fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v18 ? 'Tax Incl.' : 'Subtotal', {
+        readonly: true,
+        required: true,
+      }),
+      fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax', readonly: true }),
+      // No fiscal positions in the sandbox: the taxes after mapping are the line's taxes.
+      computed('tax_ids_after_fiscal_position', 'many2many', 'Taxes to Apply', (rec) => ids(rec.tax_ids), {
+        relation: 'account.tax',
+      }),
+      fd('refunded_orderline_id', 'many2one', 'Refunded Order Line', { relation: 'pos.order.line' }),
+      inverse(
+        'refund_orderline_ids',
+        'Refund Order Lines',
+        'pos.order.line',
+        'refunded_orderline_id',
+        (rec, db) => db.refunds().lineRefunds.get(rec.id) ?? [],
+      ),
+      computed('refunded_qty', 'float', 'Refunded Quantity', (rec, db) => {
+        let q = 0;
+        for (const id of db.refunds().lineRefunds.get(rec.id) ?? [])
+          q -= num(db.get('pos.order.line', id)?.qty);
+        return q;
+      }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      relatedCurrency(),
+    ],
+  });
+}

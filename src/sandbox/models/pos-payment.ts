@@ -1,0 +1,66 @@
+/** pos.payment and pos.payment.method: what each order was paid with. */
+import type { ModelDef } from '../store.js';
+import { ALL, build, fd, num, relatedCurrency, type Version } from './define.js';
+import { createdWith } from './pos-order.js';
+
+/** Amount as Odoo's formatLang shows it for EUR in en_US: `1,234.56 €`. */
+export function formatAmount(amount: number): string {
+  const s = Math.abs(amount)
+    .toFixed(2)
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${amount < 0 ? '-' : ''}${s} €`;
+}
+
+export function posPayment(_v: Version): ModelDef {
+  return build({
+    name: 'pos.payment',
+    description: 'Point of Sale Payments',
+    order: 'id desc',
+    acl: { manager: ALL, user: ALL, clerk: '' },
+    readGroups: ['Point of Sale/User'],
+    created: (rec, db) => createdWith(db, rec.pos_order_id) || rec.payment_date,
+    displayName: (rec) =>
+      typeof rec.name === 'string' && rec.name
+        ? `${rec.name} ${formatAmount(num(rec.amount))}`
+        : formatAmount(num(rec.amount)),
+    fields: [
+      fd('name', 'char', 'Label', { readonly: true }),
+      fd('pos_order_id', 'many2one', 'Order', { relation: 'pos.order', required: true }),
+      fd('amount', 'monetary', 'Amount', { required: true, readonly: true }),
+      fd('payment_method_id', 'many2one', 'Payment Method', {
+        relation: 'pos.payment.method',
+        required: true,
+      }),
+      fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
+      relatedCurrency(),
+      fd('session_id', 'many2one', 'Session', {
+        relation: 'pos.session',
+        readonly: true,
+        dflt: (rec, db) => db.get('pos.order', rec.pos_order_id as number)?.session_id ?? false,
+      }),
+      fd('card_type', 'char', 'Type of card used'),
+      fd('transaction_id', 'char', 'Payment Transaction ID'),
+      fd('is_change', 'boolean', 'Is this payment change?'),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+    ],
+  });
+}
+
+export function posPaymentMethod({ version }: Version): ModelDef {
+  return build({
+    name: 'pos.payment.method',
+    description: 'Point of Sale Payment Methods',
+    // 16 orders methods by id alone; 17+ by sequence first.
+    order: version === 16 ? 'id asc' : 'sequence, id',
+    hasActive: true,
+    acl: { manager: ALL, user: 'r', clerk: '' },
+    readGroups: ['Point of Sale/User'],
+    fields: [
+      fd('name', 'char', 'Method', { required: true, translate: true }),
+      fd('sequence', 'integer', 'Sequence'),
+      fd('is_cash_count', 'boolean', 'Cash', { readonly: true }),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+    ],
+  });
+}

@@ -1,0 +1,89 @@
+/** product.template and product.product (a variant inherits its template's fields). */
+import type { ModelDef } from '../store.js';
+import { ALL, build, computed, fd, ids, type Version } from './define.js';
+
+export function productTemplate({ v18 }: Version): ModelDef {
+  return build({
+    name: 'product.template',
+    description: 'Product',
+    order: v18 ? 'is_favorite desc, name' : 'priority desc, name',
+    hasActive: true,
+    acl: { manager: ALL, user: 'r', clerk: 'r' },
+    readGroups: ['Internal User'],
+    fields: [
+      fd('name', 'char', 'Name', { required: true, translate: true }),
+      fd('default_code', 'char', 'Internal Reference'),
+      fd('list_price', 'float', 'Sales Price'),
+      fd('available_in_pos', 'boolean', 'Available in POS'),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+      v18
+        ? fd('is_favorite', 'boolean', 'Favorite')
+        : fd('priority', 'selection', 'Favorite', {
+            selection: [
+              ['0', 'Normal'],
+              ['1', 'Favorite'],
+            ],
+            dflt: () => '0',
+          }),
+      fd('taxes_id', 'many2many', v18 ? 'Sales Taxes' : 'Customer Taxes', { relation: 'account.tax' }),
+      fd('categ_id', 'many2one', 'Product Category', { relation: 'product.category', required: true }),
+      fd('pos_categ_ids', 'many2many', 'Point of Sale Category', { relation: 'pos.category' }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company' }),
+    ],
+    displayName: (rec) => (rec.default_code ? `[${rec.default_code}] ${rec.name}` : String(rec.name)),
+  });
+}
+
+export function productProduct(_v: Version): ModelDef {
+  return build({
+    name: 'product.product',
+    description: 'Product Variant',
+    order: 'priority desc, default_code, name, id',
+    hasActive: true,
+    acl: { manager: ALL, user: 'r', clerk: 'r' },
+    readGroups: ['Internal User'],
+    fields: [
+      fd('product_tmpl_id', 'many2one', 'Product Template', {
+        relation: 'product.template',
+        required: true,
+      }),
+      fd('name', 'char', 'Name', {
+        dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.name ?? false,
+      }),
+      fd('default_code', 'char', 'Internal Reference', {
+        dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.default_code ?? false,
+      }),
+      fd('lst_price', 'float', 'Sales Price', {
+        dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.list_price ?? 0,
+      }),
+      fd('priority', 'selection', 'Favorite', {
+        selection: [
+          ['0', 'Normal'],
+          ['1', 'Favorite'],
+        ],
+        dflt: () => '0',
+      }),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+      // _inherits product.template: inherited fields are related, not stored, searchable.
+      computed(
+        'categ_id',
+        'many2one',
+        'Product Category',
+        (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.categ_id ?? false,
+        { relation: 'product.category', searchable: true, readonly: false, inherited: true },
+      ),
+      computed(
+        'pos_categ_ids',
+        'many2many',
+        'Point of Sale Category',
+        (rec, db) => ids(db.get('product.template', rec.product_tmpl_id as number)?.pos_categ_ids),
+        { relation: 'pos.category', searchable: true, readonly: false, inherited: true },
+      ),
+    ],
+    displayName: (rec, db) => {
+      const t = db.get('product.template', rec.product_tmpl_id as number);
+      if (!t) return `product.product,${rec.id}`;
+      return t.default_code ? `[${t.default_code}] ${t.name}` : String(t.name);
+    },
+  });
+}
