@@ -7,7 +7,7 @@ import type { IO } from '../cli/io.js';
 import { liveClients } from '../cli/live.js';
 import { Progress } from '../cli/progress.js';
 import { PosdataError, ServerError, UsageError } from '../core/errors.js';
-import { nameList, own, say } from '../core/redact.js';
+import { nameList, own, type Said, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
 import { TablePlan } from './columns.js';
 import { loadResource } from './load.js';
@@ -265,8 +265,8 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
     if (current.rows > 0) committed.push(`${current.name} ${count(current.rows)}`);
     if (err instanceof PosdataError && committed.length > 0) {
       // What the run left behind is true of this run, not of the error where it arose.
-      (err as { hint: string | undefined }).hint =
-        `${err.hint ? `${err.hint}; ` : ''}the rows read before it are committed with their watermark (${committed.join(', ')}), and the next run goes on from there`;
+      const left = say`the rows read before it are committed with their watermark (${own(committed.join(', '))}), and the next run goes on from there`;
+      (err as { hint: Said | undefined }).hint = err.hint ? say`${err.hint}; ${left}` : left;
     }
     throw err;
   } finally {
