@@ -1,13 +1,12 @@
 // read_group (Odoo 16-18, and 19's deprecated one) and Odoo 19's formatted_read_group, over
 // JSON-RPC and JSON-2, checked against the sandbox's own raw records: every group's figures are the
 // sums of the records its domain selects, in the zone the context names.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
 import { type RpcReply, rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { startSandboxCommand } from './command.js';
 
 type R = Record<string, unknown>;
 const here = dirname(fileURLToPath(import.meta.url));
@@ -799,28 +798,13 @@ describe('what a summary needs: categories, taxes per line, cashiers, employees'
   });
 
   it('posdata sandbox --pos-hr serves employees and says so in its banner', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'sandbox', '--pos-hr', '--port', '0', '--orders', '60', '--days', '2'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const sb = await startSandboxCommand(['--pos-hr', '--orders', '60', '--days', '2']);
     try {
-      const banner = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => {
-          out += d;
-          if (out.includes('Ctrl-C to stop')) resolve(out);
-        });
-        child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
-      });
-      expect(banner).toContain('modules: pos_hr');
-      const url = /on (http:\/\/\S+) /.exec(banner)?.[1] as string;
-      const employees = await rpcClient(url).ok<R[]>('hr.employee', 'search_read', [[], ['name']]);
+      expect(sb.banner).toContain('modules: pos_hr');
+      const employees = await rpcClient(sb.url).ok<R[]>('hr.employee', 'search_read', [[], ['name']]);
       expect(employees.map((e) => e.name)).toContain('Ava Student');
     } finally {
-      child.kill('SIGTERM');
+      sb.stop();
     }
   });
 });
