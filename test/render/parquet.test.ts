@@ -122,7 +122,7 @@ describe.each(SETUPS)('$name', (setup) => {
 
   it('sales: typed columns as DuckDB reads them, every row equal to the JSON output', async () => {
     const fields =
-      'id,name,date_order,amount_total,amount_tax,state,config_id,session_id,partner_id,is_invoiced,general_note,payment_ids,lines';
+      'id,name,date_order,amount_total,amount_tax,state,config_id,session_id,partner_id,is_invoiced,pos_reference,payment_ids,lines';
     const { file, json, rows, types } = await both(['sales', '--limit', '3000', '--fields', fields]);
     expect(types).toMatchObject({
       id: 'INTEGER',
