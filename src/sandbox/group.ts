@@ -471,11 +471,11 @@ function sortGroups(
   gbs: GroupSpec[],
   terms: OrderTerm[],
   aggVals: (g: Acc, i: number) => Json,
-  /** An explicit order sorts many2one groups in the comodel's _order; else by id (_read_group). */
-  traverse: boolean,
 ): void {
+  // Many2one groups follow the comodel's _order (sessions newest first), with or without an
+  // explicit order, as recorded from a real 17 (read_group) and 19 (formatted_read_group).
   const ranks = gbs.map((g) =>
-    traverse && g.field.type === 'many2one' ? rankOf(db, g.field.relation ?? '') : undefined,
+    g.field.type === 'many2one' ? rankOf(db, g.field.relation ?? '') : undefined,
   );
   groups.sort((a, b) => {
     for (const t of terms) {
@@ -697,7 +697,7 @@ export function readGroup(
     aggs.map((a) => a.out),
     [countName, '__count'],
   );
-  sortGroups(db, groups, gbs, terms, aggOut, true);
+  sortGroups(db, groups, gbs, terms, aggOut);
   const base = asList(args.domain) as Json[];
   return window(groups, args.offset, args.limit).map((g) => {
     const o: { [k: string]: Json } = {};
@@ -803,7 +803,7 @@ export function formattedReadGroup(
     aggs.map((a) => a.out),
     ['__count'],
   );
-  sortGroups(db, groups, gbs, terms, aggOut, typeof args.order === 'string' && args.order.trim() !== '');
+  sortGroups(db, groups, gbs, terms, aggOut);
   return window(groups, args.offset, args.limit).map((g) => {
     const o: { [k: string]: Json } = {};
     const shown = gbs.map((s, i) => present(db, s, g.keys[i] as Key, true));

@@ -22,44 +22,121 @@ import type { Db, ModelDef } from './store.js';
 import type { Env, Json, Operation, Rec } from './types.js';
 import { create, unlink, write } from './write.js';
 
+/** A call once resolved and bound: what a method's handler works with. */
+interface Invocation {
+  db: Db;
+  env: Env;
+  model: ModelDef;
+  /** A record method's ids (args[0] over JSON-RPC, `ids` over JSON-2). */
+  ids: number[];
+  /** The bound arguments (positional and keyword), `**kwargs` for extra keywords. */
+  bound: Map<string, unknown>;
+  /** An argument, or its default when absent or None. */
+  get: (name: string, dflt: unknown) => unknown;
+}
+
 interface MethodSpec {
   params: string[];
   required: number;
   /** Record method: takes ids first (args[0] over JSON-RPC, `ids` over JSON-2). */
   ids: boolean;
+  /** The access right the dispatcher checks first; none when the method checks its own. */
   op?: Operation;
   only?: string;
   /** First Odoo version that has the method. */
   since?: number;
   /** Takes **kwargs from this version on (unknown keywords are accepted). */
   varkwSince?: number;
+  run: (c: Invocation) => Json | undefined;
 }
 
+const load = (c: Invocation): boolean => c.get('load', '_classic_read') === '_classic_read';
+const searched = (c: Invocation) =>
+  search(
+    c.db,
+    c.env,
+    c.model,
+    c.get('domain', []),
+    c.get('offset', 0),
+    c.get('limit', null),
+    c.get('order', null),
+  );
+
+/** The methods reachable over RPC: their Python signatures, and what each does. */
 const METHODS: Record<string, MethodSpec> = {
   search_read: {
     params: ['domain', 'fields', 'offset', 'limit', 'order', 'load'],
     required: 0,
     ids: false,
     op: 'read',
+    run: (c) => readFound(c, 'fields', load(c)),
   },
-  read: { params: ['fields', 'load'], required: 0, ids: true, op: 'read' },
-  search: { params: ['domain', 'offset', 'limit', 'order'], required: 1, ids: false, op: 'read' },
-  search_count: { params: ['domain', 'limit'], required: 1, ids: false, op: 'read' },
+  read: { params: ['fields', 'load'], required: 0, ids: true, op: 'read', run: readIds },
+  search: {
+    params: ['domain', 'offset', 'limit', 'order'],
+    required: 1,
+    ids: false,
+    op: 'read',
+    run: (c) => searched(c).map((r) => r.id),
+  },
+  search_count: {
+    params: ['domain', 'limit'],
+    required: 1,
+    ids: false,
+    op: 'read',
+    run: (c) => searchCount(c.db, c.env, c.model, c.get('domain', []), c.get('limit', null)),
+  },
   search_fetch: {
     params: ['domain', 'field_names', 'offset', 'limit', 'order'],
     required: 2,
     ids: false,
     op: 'read',
+    run: (c) => readFound(c, 'field_names', true),
   },
-  fields_get: { params: ['allfields', 'attributes'], required: 0, ids: false },
-  create: { params: ['vals_list'], required: 1, ids: false, op: 'create' },
-  write: { params: ['vals'], required: 1, ids: true, op: 'write' },
-  unlink: { params: [], required: 0, ids: true, op: 'unlink' },
+  fields_get: {
+    params: ['allfields', 'attributes'],
+    required: 0,
+    ids: false,
+    run: (c) => fieldsGet(c.db, c.model, c.get('allfields', null), c.get('attributes', null)),
+  },
+  create: {
+    params: ['vals_list'],
+    required: 1,
+    ids: false,
+    run: (c) => {
+      checkAccess(c.model, c.env, 'create');
+      return create(c.db, c.env, c.model, c.get('vals_list', {}));
+    },
+  },
+  write: {
+    params: ['vals'],
+    required: 1,
+    ids: true,
+    run: (c) => {
+      // A missing record is reported before the access right.
+      const table = c.db.table(c.model.name);
+      const missing = c.ids.filter((id) => !table.get(id));
+      if (missing.length > 0) throw missingError(c.model.name, missing, c.env.uid);
+      checkAccess(c.model, c.env, 'write');
+      return write(c.db, c.env, c.model, c.ids, c.get('vals', {}));
+    },
+  },
+  unlink: { params: [], required: 0, ids: true, run: (c) => unlink(c.db, c.env, c.model, c.ids) },
   read_group: {
     params: ['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy'],
     required: 3,
     ids: false,
     op: 'read',
+    run: (c) =>
+      readGroup(c.db, c.env, c.model, {
+        domain: c.get('domain', []),
+        fields: c.get('fields', []),
+        groupby: c.get('groupby', []),
+        offset: c.get('offset', 0),
+        limit: c.get('limit', null),
+        orderby: c.get('orderby', false),
+        lazy: c.get('lazy', true),
+      }),
   },
   formatted_read_group: {
     params: ['domain', 'groupby', 'aggregates', 'having', 'offset', 'limit', 'order'],
@@ -67,12 +144,48 @@ const METHODS: Record<string, MethodSpec> = {
     ids: false,
     op: 'read',
     since: 19,
+    run: (c) =>
+      formattedReadGroup(c.db, c.env, c.model, {
+        domain: c.get('domain', []),
+        groupby: c.get('groupby', []),
+        aggregates: c.get('aggregates', []),
+        having: c.get('having', []),
+        offset: c.get('offset', 0),
+        limit: c.get('limit', null),
+        order: c.get('order', null),
+      }),
   },
-  name_search: { params: ['name', 'args', 'operator', 'limit'], required: 0, ids: false, op: 'read' },
-  exists: { params: [], required: 0, ids: true, op: 'read' },
-  check_access_rights: { params: ['operation', 'raise_exception'], required: 1, ids: false },
-  default_get: { params: ['fields_list'], required: 1, ids: false },
-  context_get: { params: [], required: 0, ids: false, only: 'res.users' },
+  name_search: {
+    params: ['name', 'args', 'operator', 'limit'],
+    required: 0,
+    ids: false,
+    op: 'read',
+    run: nameSearch,
+  },
+  exists: {
+    params: [],
+    required: 0,
+    ids: true,
+    op: 'read',
+    run: (c) => c.ids.filter((id) => c.db.table(c.model.name).get(id)),
+  },
+  check_access_rights: {
+    params: ['operation', 'raise_exception'],
+    required: 1,
+    ids: false,
+    run: checkAccessRights,
+  },
+  default_get: { params: ['fields_list'], required: 1, ids: false, run: () => ({}) },
+  context_get: {
+    params: [],
+    required: 0,
+    ids: false,
+    only: 'res.users',
+    run: (c) => {
+      const u = c.db.get('res.users', c.env.uid);
+      return { lang: 'en_US', tz: (u?.tz as string | false) ?? false, uid: c.env.uid };
+    },
+  },
   get_sale_details: {
     params: ['date_start', 'date_stop', 'config_ids', 'session_ids'],
     required: 0,
@@ -80,6 +193,7 @@ const METHODS: Record<string, MethodSpec> = {
     only: 'report.point_of_sale.report_saledetails',
     // 18+ take **kwargs and hand them to _get_domain, which takes none: a TypeError (500 on JSON-2).
     varkwSince: 18,
+    run: saleDetails,
   },
 };
 
@@ -191,138 +305,65 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
   } else if (call.json2 && Array.isArray(call.ids) && call.ids.length > 0) {
     throw httpError(422, `cannot call ${model.name}.${call.method} with ids`);
   }
-  const a = bind({ ...call, args }, spec, db.version);
-  const get = <T>(k: string, d: T): unknown => (a.has(k) && a.get(k) !== null ? a.get(k) : d);
-  const table = db.table(model.name);
-
-  switch (call.method) {
-    case 'unlink':
-      return unlink(db, env, model, ids);
-    case 'write': {
-      const missing = ids.filter((id) => !table.get(id));
-      if (missing.length > 0) throw missingError(model.name, missing, env.uid);
-      checkAccess(model, env, 'write');
-      return write(db, env, model, ids, get('vals', {}));
-    }
-    case 'create':
-      checkAccess(model, env, 'create');
-      return create(db, env, model, get('vals_list', {}));
-    case 'fields_get':
-      return fieldsGet(db, model, get('allfields', null), get('attributes', null));
-    case 'context_get': {
-      const u = db.get('res.users', env.uid);
-      return { lang: 'en_US', tz: (u?.tz as string | false) ?? false, uid: env.uid };
-    }
-    case 'check_access_rights': {
-      const op = String(get('operation', 'read')) as Operation;
-      try {
-        checkAccess(model, env, op);
-        return true;
-      } catch (e) {
-        if (get('raise_exception', true) === false) return false;
-        throw e;
-      }
-    }
-    case 'default_get':
-      return {};
-  }
+  const bound = bind({ ...call, args }, spec, db.version);
+  const get = (k: string, d: unknown): unknown => (bound.has(k) && bound.get(k) !== null ? bound.get(k) : d);
   if (spec.op) checkAccess(model, env, spec.op);
-  switch (call.method) {
-    case 'search_read': {
-      const fields = fieldList(db, model, get('fields', null));
-      const found = search(
-        db,
-        env,
-        model,
-        get('domain', []),
-        get('offset', 0),
-        get('limit', null),
-        get('order', null),
-      );
-      return readRecs(db, env, model, found, fields, get('load', '_classic_read') === '_classic_read');
-    }
-    case 'search_fetch': {
-      const fields = fieldList(db, model, get('field_names', null));
-      const found = search(
-        db,
-        env,
-        model,
-        get('domain', []),
-        get('offset', 0),
-        get('limit', null),
-        get('order', null),
-      );
-      return readRecs(db, env, model, found, fields, true);
-    }
-    case 'read': {
-      const fields = fieldList(db, model, get('fields', null));
-      // Odoo never fetches `id`, so reading only `id` echoes missing ids too (facts §3.4).
-      if (fields.length === 1 && fields[0]?.name === 'id') return ids.map((id) => ({ id }));
-      const recs: Rec[] = [];
-      for (const id of ids) {
-        const r = table.get(id);
-        if (r) recs.push(r);
-      }
-      return readRecs(db, env, model, recs, fields, get('load', '_classic_read') === '_classic_read');
-    }
-    case 'search':
-      return search(
-        db,
-        env,
-        model,
-        get('domain', []),
-        get('offset', 0),
-        get('limit', null),
-        get('order', null),
-      ).map((r) => r.id);
-    case 'search_count':
-      return searchCount(db, env, model, get('domain', []), get('limit', null));
-    case 'exists':
-      return ids.filter((id) => table.get(id));
-    case 'read_group':
-      return readGroup(db, env, model, {
-        domain: get('domain', []),
-        fields: get('fields', []),
-        groupby: get('groupby', []),
-        offset: get('offset', 0),
-        limit: get('limit', null),
-        orderby: get('orderby', false),
-        lazy: get('lazy', true),
-      });
-    case 'formatted_read_group':
-      return formattedReadGroup(db, env, model, {
-        domain: get('domain', []),
-        groupby: get('groupby', []),
-        aggregates: get('aggregates', []),
-        having: get('having', []),
-        offset: get('offset', 0),
-        limit: get('limit', null),
-        order: get('order', null),
-      });
-    case 'get_sale_details': {
-      const extra = a.get('**kwargs') as string[] | undefined;
-      if (extra) {
-        const cls = db.version === 19 ? 'ReportPoint_Of_SaleReport_Saledetails' : 'ReportSaleDetails';
-        throw typeError(`${cls}._get_domain() got an unexpected keyword argument '${extra[0]}'`);
-      }
-      return getSaleDetails(db, env, {
-        date_start: get('date_start', false),
-        date_stop: get('date_stop', false),
-        config_ids: get('config_ids', false),
-        session_ids: get('session_ids', false),
-      });
-    }
-    case 'name_search': {
-      const name = String(get('name', ''));
-      const op = String(get('operator', 'ilike'));
-      const limit = get('limit', 100);
-      const domain = [...((get('args', []) as unknown[]) ?? [])];
-      if (name) domain.push(['display_name', op, name]);
-      return search(db, env, model, domain, 0, limit, null).map((r) => [r.id, model.displayName(r, db)]);
-    }
+  return spec.run({ db, env, model, ids, bound, get });
+}
+
+/** search_read, search_fetch: the fields are checked before the domain, as Odoo does. */
+function readFound(c: Invocation, fieldsArg: string, many2oneNames: boolean): Json {
+  const fields = fieldList(c.db, c.model, c.get(fieldsArg, null));
+  return readRecs(c.db, c.env, c.model, searched(c), fields, many2oneNames);
+}
+
+/** read: the records that exist, in the order of the ids asked for. */
+function readIds(c: Invocation): Json {
+  const fields = fieldList(c.db, c.model, c.get('fields', null));
+  // Odoo never fetches `id`, so reading only `id` echoes missing ids too (facts §3.4).
+  if (fields.length === 1 && fields[0]?.name === 'id') return c.ids.map((id) => ({ id }));
+  const table = c.db.table(c.model.name);
+  const recs: Rec[] = [];
+  for (const id of c.ids) {
+    const r = table.get(id);
+    if (r) recs.push(r);
   }
-  throw new OdooError(
-    'builtins.AttributeError',
-    `The method '${call.method}' does not exist on the model '${model.name}'`,
-  );
+  return readRecs(c.db, c.env, c.model, recs, fields, load(c));
+}
+
+/** name_search: [id, display name] pairs of the records whose display name matches. */
+function nameSearch(c: Invocation): Json {
+  const name = String(c.get('name', ''));
+  const op = String(c.get('operator', 'ilike'));
+  const domain = [...((c.get('args', []) as unknown[]) ?? [])];
+  if (name) domain.push(['display_name', op, name]);
+  return search(c.db, c.env, c.model, domain, 0, c.get('limit', 100), null).map((r) => [
+    r.id,
+    c.model.displayName(r, c.db),
+  ]);
+}
+
+/** check_access_rights: true, or false / the AccessError when `raise_exception` says so. */
+function checkAccessRights(c: Invocation): Json {
+  try {
+    checkAccess(c.model, c.env, String(c.get('operation', 'read')) as Operation);
+    return true;
+  } catch (e) {
+    if (c.get('raise_exception', true) === false) return false;
+    throw e;
+  }
+}
+
+function saleDetails(c: Invocation): Json {
+  const extra = c.bound.get('**kwargs') as string[] | undefined;
+  if (extra) {
+    const cls = c.db.version === 19 ? 'ReportPoint_Of_SaleReport_Saledetails' : 'ReportSaleDetails';
+    throw typeError(`${cls}._get_domain() got an unexpected keyword argument '${extra[0]}'`);
+  }
+  return getSaleDetails(c.db, c.env, {
+    date_start: c.get('date_start', false),
+    date_stop: c.get('date_stop', false),
+    config_ids: c.get('config_ids', false),
+    session_ids: c.get('session_ids', false),
+  });
 }

@@ -70,7 +70,7 @@ async function reference(domain: unknown[]): Promise<Map<number, Row>> {
     fields: ['session_id', 'payment_method_id', 'amount'],
   });
   const moves = await rpc.searchRead<Rec>('account.bank.statement.line', [['pos_session_id', 'in', ids]], {
-    fields: ['pos_session_id', 'amount'],
+    fields: ['pos_session_id', 'amount', 'payment_ref'],
   });
   const methods = await rpc.searchRead<Rec>('pos.payment.method', [], {
     fields: ['name', 'is_cash_count'],
@@ -92,8 +92,13 @@ async function reference(domain: unknown[]): Promise<Map<number, Row>> {
     const taken = mine
       .filter((p) => cash.has(id(p.payment_method_id)))
       .reduce((a, p) => a + (p.amount as number), 0);
+    // The lines a closing books (the cash takings, named after the session, and the counted
+    // difference) are statement lines of the session but not cash moves.
+    const closing = (l: Rec) =>
+      l.payment_ref === s.name ||
+      /^Cash difference observed during the counting \(\w+\) - closing$/.test(String(l.payment_ref));
     const moved = moves
-      .filter((l) => id(l.pos_session_id) === s.id)
+      .filter((l) => id(l.pos_session_id) === s.id && !closing(l))
       .reduce((a, l) => a + (l.amount as number), 0);
     const opening = s.cash_register_balance_start as number;
     const counted = s.cash_register_balance_end_real as number;

@@ -13,6 +13,8 @@ const START = '2026-11-20 00:00:00';
 const STOP = '2026-11-22 23:59:59';
 const boxes = new Map<number, SandboxHandle>();
 const BASE_KEYS = ['id', 'session', 'name', 'cash', 'total', 'journal_id', 'count'];
+/** The figures of a product row, after its product keys (17: name and code; 19: name and barcode). */
+const ROW_FIGURES = ['quantity', 'price_unit', 'discount', 'uom', 'total_paid', 'base_amount'];
 const COUNT_KEYS = [...BASE_KEYS, 'final_count', 'money_counted', 'money_difference', 'cash_moves'];
 
 beforeAll(async () => {
@@ -307,12 +309,7 @@ describe('Odoo 19 only', () => {
         'product_id',
         'product_name',
         'barcode',
-        'quantity',
-        'price_unit',
-        'discount',
-        'uom',
-        'total_paid',
-        'base_amount',
+        ...ROW_FIGURES,
         'combo_products_label',
       ]);
       expect(r.product_name).toBe(display.get(r.product_id));
@@ -352,17 +349,7 @@ describe('Odoo 17 only', () => {
     for (const k of ['total_paid', 'payments_per_method', 'show_payment_per_method'])
       expect(k in d).toBe(false);
     for (const r of (d.products as R[]).flatMap((c) => c.products as R[])) {
-      expect(Object.keys(r)).toEqual([
-        'product_id',
-        'product_name',
-        'code',
-        'quantity',
-        'price_unit',
-        'discount',
-        'uom',
-        'total_paid',
-        'base_amount',
-      ]);
+      expect(Object.keys(r)).toEqual(['product_id', 'product_name', 'code', ...ROW_FIGURES]);
       expect(r.product_name).not.toMatch(/^\[/);
     }
     const refunds = (d.refund_products as R[]).flatMap((c) => c.products as R[]);

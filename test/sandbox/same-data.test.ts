@@ -1,28 +1,18 @@
 // "The same seed gives the same data": the data run up to the sandbox's clock, so two starts at
 // different moments give the same data when --now fixes that clock (and differ without it).
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { BIN, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { rpcClient } from '../helpers/sandbox.js';
+import { startSandboxCommand } from './command.js';
 
 type R = Record<string, unknown>;
 
 /** Starts `posdata sandbox ARGS`, takes a fingerprint of all its data, stops it. */
 async function fingerprint(args: string[]): Promise<{ total: number; rows: string }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const sb = await startSandboxCommand(args);
   try {
-    const banner = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => {
-        out += d;
-        if (out.includes('Ctrl-C to stop')) resolve(out);
-      });
-      child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
-    });
-    const c = rpcClient(/on (http:\/\/\S+) /.exec(banner)?.[1] as string);
+    const c = rpcClient(sb.url);
     const orders = await c.ok<R[]>(
       'pos.order',
       'search_read',
@@ -39,7 +29,7 @@ async function fingerprint(args: string[]): Promise<{ total: number; rows: strin
     const total = orders.reduce((x, o) => x + (o.amount_total as number), 0);
     return { total, rows: JSON.stringify([orders, payments, sessions]) };
   } finally {
-    child.kill('SIGTERM');
+    sb.stop();
   }
 }
 

@@ -1,9 +1,8 @@
 // The sandbox as Odoo 16 and 18 (from the fact sheet and the sources it cites), beside 17 and 19:
 // what each version has and refuses, most of all grouping by a field that is not stored.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.js';
 import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { startSandboxCommand } from './command.js';
 
 type R = Record<string, unknown>;
 const NOW = new Date('2026-11-21T16:00:00Z');
@@ -251,28 +250,13 @@ describe('16 and 18 as the fact sheet gives them', () => {
 
 describe('posdata sandbox --odoo-version', () => {
   it.each(['16', '18'])('%s starts and says so', async (v) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'sandbox', '--odoo-version', v, '--port', '0', '--orders', '30'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const sb = await startSandboxCommand(['--odoo-version', v, '--orders', '30']);
     try {
-      const banner = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => {
-          out += d;
-          if (out.includes('Ctrl-C to stop')) resolve(out);
-        });
-        child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${out}`)));
-      });
-      expect(banner).toContain(`Odoo ${v}.0 on http://`);
-      const url = /on (http:\/\/\S+) /.exec(banner)?.[1] as string;
-      const r = await rpcClient(url).call('common', 'version', []);
+      expect(sb.banner).toContain(`Odoo ${v}.0 on http://`);
+      const r = await rpcClient(sb.url).call('common', 'version', []);
       expect((r.result as R).server_serie).toBe(`${v}.0`);
     } finally {
-      child.kill('SIGTERM');
+      sb.stop();
     }
   });
 });
