@@ -186,6 +186,10 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
         })
         .then((rs) => new Map(rs.map((c) => [c.id, String(c.name)]))));
     for (const r of chosen) {
+      // Watched from the resource's first request on: a wait for the rate limit shows
+      // whichever request it holds (fields_get, the register names), not only the pages.
+      const progress = new Progress(io, true, `${r.name}: `);
+      progress.watch(session.limiter);
       const fields = await odoo.fieldsGet(r.model);
       const extra = asked.get(r.name) ?? [];
       checkAsked(r, fields, extra);
@@ -208,12 +212,10 @@ export async function runSync(names: string[], o: SyncOptions, io: IO): Promise<
           `posdata: ${r.name}: added column${added.length > 1 ? 's' : ''} ${added.join(', ')}; reading every record again to fill them`,
         );
       const context = 'active' in fields ? { ...(o.odooContext ?? {}), active_test: false } : o.odooContext;
-      const progress = new Progress(io, true, `${r.name}: `);
       const regFields = wanted.filter(
         (f) => fields[f]?.type === 'many2one' && fields[f]?.relation === 'pos.config',
       );
       const regs = regFields.length > 0 ? await registerNames() : undefined;
-      progress.watch(session.limiter);
       current = { name: r.name, rows: 0 };
       const result = await loadResource({
         odoo,
