@@ -7,18 +7,18 @@ import { type Duplex, Readable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { list } from '../cli/values.js';
+import { RESOURCES, type Resource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { AuthError, NotFoundError, UsageError } from '../core/errors.js';
-import { own, Redactor, redactor, type Said, say, stackSaid } from '../core/redact.js';
+import { own, Redactor, type Said, say, stackSaid } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
-import { type Prepared, prepare, streamRows } from '../export/stream.js';
-import { parseDomain, type QueryFlags } from '../query/build.js';
-import { RESOURCES, type Resource } from '../query/resources.js';
-import { checkZone, machineZone } from '../query/time.js';
+import type { QueryFlags } from '../query/build.js';
+import { commaList, parseDomain } from '../query/domain.js';
+import { checkZone, machineZone } from '../query/zone.js';
+import { type Prepared, prepare, streamRows } from '../read/stream.js';
 import { fetchReconciliation, reconcile, sessionsDomain, toRow } from '../reconcile/compute.js';
 import { JsonRenderer } from '../render/formats.js';
-import { MemorySink } from '../render/sink.js';
+import { MemorySink } from '../sink/sink.js';
 import { fetchSummary } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
 import { docsOptions, SECURITY_SCHEME } from './docs.js';
@@ -51,10 +51,15 @@ export interface ServeConfig {
   /** Caps on client connections (slowloris: many idle or slow ones). */
   connections?: { max: number; headerTimeoutMs: number; idleTimeoutMs: number };
   version: string;
-  /** One line per request (--debug). */
-  log?: (line: string) => void;
+  /**
+   * The service's secrets: each user's password and token while they are in use, masked in
+   * every line of `log` and `warn` (and the client's traces).
+   */
+  redactor: Redactor;
+  /** One line per request (--debug); its values masked where it is printed. */
+  log?: (line: Said) => void;
   /** Internal errors (a bug), always shown. */
-  warn: (line: string) => void;
+  warn: (line: Said) => void;
 }
 
 /** An error with its HTTP status already decided (auth, rate limit). */
@@ -208,11 +213,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     app.addHook('onResponse', async (req, reply) => {
       // The method, the URL and the login come from the client: masked there, never in posdata's words.
       const who = req.posdata ? say` (${req.posdata.entry.login})` : '';
-      log(
-        redactor.said(
-          say`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${who}`,
-        ),
-      );
+      log(say`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${who}`);
     });
   }
 
@@ -263,9 +264,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     if (p.status === 401 && req.posdata) tokens.revoke(req.posdata.token);
     if (p.status === 500) {
       const e = err as Error;
-      config.warn(
-        redactor.said(say`internal error: ${config.log ? stackSaid(e) : (e?.message ?? String(err))}`),
-      );
+      config.warn(say`internal error: ${config.log ? stackSaid(e) : (e?.message ?? String(err))}`);
     }
     const headers: Record<string, string> = p.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
     return sendProblem(reply, p, headers);
@@ -405,7 +404,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       req.mask = mask;
       // Masked while this login is worked on and, if it succeeds, for as long as its token
       // lives; a failed attempt is forgotten once its answer has gone out.
-      const releasePassword = redactor.add(password);
+      const releasePassword = config.redactor.add(password);
       let client: OdooClient | undefined;
       let uid: number;
       try {
@@ -442,7 +441,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
           releasePassword();
         },
       });
-      releaseToken = redactor.add(token);
+      releaseToken = config.redactor.add(token);
       mask.add(token);
       reply.header('Cache-Control', 'no-store');
       return { token, uid, expires_at: new Date(expiresAt).toISOString() };
@@ -485,11 +484,11 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     const flags: QueryFlags = {
       configId: q.config_id,
       sessionId: q.session_id,
-      state: q.state !== undefined ? list(q.state) : undefined,
+      state: q.state !== undefined ? commaList(q.state) : undefined,
       from: q.from,
       to: q.to,
       tz: q.tz ?? session.entry.tz ?? machineZone(),
-      fields: q.fields !== undefined ? list(q.fields) : undefined,
+      fields: q.fields !== undefined ? commaList(q.fields) : undefined,
       limit: q.limit,
       sort: q.order,
       domain: q.domain !== undefined ? parseDomain(q.domain) : undefined,

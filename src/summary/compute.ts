@@ -7,12 +7,12 @@
 // = Σ over discounted sales lines of price_subtotal_incl × d / (100 − d); so
 // gross − discounts + refunds = total, and net + tax = total.
 import { DateTime } from 'luxon';
+import { COUNTED_STATES } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
-import { own, say } from '../core/redact.js';
+import { own, type Said, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
-import { COUNTED_STATES } from '../query/resources.js';
-import { roundAt } from '../render/normalize.js';
+import { roundAt } from '../records/normalize.js';
 import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
 import { businessDay, type Key, type Level, levelOf, WEEKDAYS } from './keys.js';
 
@@ -89,7 +89,8 @@ export interface Summary {
   /** Each method's name, by id. */
   methodNames: Map<number, string>;
   /** What could not be computed, for a notice on stderr. */
-  notes: string[];
+  /** Notes for stderr, Odoo's values in holes. */
+  notes: Said[];
 }
 
 export interface SummaryQuery {
@@ -320,7 +321,7 @@ export async function computeSummary(
   q: SummaryQuery,
 ): Promise<Summary> {
   const level = levelOf(q.keys);
-  const notes: string[] = [];
+  const notes: Said[] = [];
   const methodNames = new Map<number, string>();
   const categories = new Map<number, [number, string]>();
   const method = (v: unknown): number | undefined => {
@@ -515,7 +516,7 @@ export async function computeSummary(
         const accs = [...folder.accs.values()];
         if (accs.length > FALLBACK_GROUPS) {
           notes.push(
-            `the payment methods are left empty: Odoo before 19 cannot group payments by their order's cashier, and ${accs.length} groups would cost ${accs.length} more requests; group by cashier alone, use a shorter range, or Odoo 19`,
+            say`the payment methods are left empty: Odoo before 19 cannot group payments by their order's cashier, and ${accs.length} groups would cost ${accs.length} more requests; group by cashier alone, use a shorter range, or Odoo 19`,
           );
         } else {
           work.push(

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { SETUPS, type Stage, stage } from '../helpers/protocols.js';
 
 const ORDERS = 100_000;
@@ -52,7 +52,7 @@ describe.each(SETUPS)('$name', (setup) => {
         const out = join(dir, `keep-${signal}.csv`);
         writeFileSync(out, 'OLD\n');
         // One request a minute: the export is still running when the signal comes.
-        const r = await runCli(['sales', '-o', out, '--rate', '1', '--page-size', '100'], {
+        const r = await spawnCli(['sales', '-o', out, '--rate', '1', '--page-size', '100'], {
           env,
           killAfterMs: 1500,
           killSignal: signal,
@@ -192,7 +192,7 @@ describe.each(SETUPS)('$name', (setup) => {
   describe('politeness', () => {
     it('--rate N sends at most N requests in the first minute (counted)', async () => {
       const before = sandbox.requestCount();
-      const r = await runCli(['sales', '--rate', '3', '--page-size', '10', '--format', 'csv'], {
+      const r = await spawnCli(['sales', '--rate', '3', '--page-size', '10', '--format', 'csv'], {
         env,
         killAfterMs: 2500,
       });

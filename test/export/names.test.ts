@@ -27,9 +27,10 @@ interface Seen {
 
 /** A client whose calls are recorded; `before` runs ahead of each call is sent. */
 async function client(before?: (c: Seen, inner: Transport) => Promise<void>) {
-  const { Http, parseServerUrl } = await import('../../dist/core/http.js');
-  const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
-  const { OdooClient } = await import('../../dist/core/client.js');
+  const { Http } = await import('../../src/core/http.js');
+  const { parseServerUrl } = await import('../../src/core/url.js');
+  const { JsonRpcTransport } = await import('../../src/core/jsonrpc.js');
+  const { OdooClient } = await import('../../src/core/client.js');
   const http = new Http(parseServerUrl(sandbox.url), { timeoutMs: 60_000, rate: 0, retries: 2 });
   const inner = new JsonRpcTransport(http, 'demo');
   const transport = Object.create(inner) as typeof inner;
@@ -45,8 +46,8 @@ async function client(before?: (c: Seen, inner: Transport) => Promise<void>) {
 }
 
 async function exported(odoo: Client, resource: 'sales' | 'lines', pageSize = 1000) {
-  const { RESOURCES } = await import('../../dist/query/resources.js');
-  const { prepare, streamRows } = await import('../../dist/export/stream.js');
+  const { RESOURCES } = await import('../../src/catalog/resources.js');
+  const { prepare, streamRows } = await import('../../src/read/stream.js');
   const p = await prepare(odoo, RESOURCES[resource], { tz: 'UTC', sort: 'id' });
   const records: OdooRecord[] = [];
   for await (const page of streamRows(odoo, p, { pageSize, rows: false })) records.push(...page.records);
@@ -101,7 +102,7 @@ describe('many2one names', () => {
 
   it('a read of names that fails: the page records are read again, on the export model', async () => {
     const reference = await plainSales();
-    const { ProtocolError } = await import('../../dist/core/errors.js');
+    const { ProtocolError } = await import('../../src/core/errors.js');
     let failed = 0;
     const { odoo, seen } = await client(async (c) => {
       // Every read of holders fails, as after the last retry of a flaky network.

@@ -2,8 +2,8 @@
 // fields posdata exports, and the conversions of the values a normalised row carries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldMap } from '../../src/core/types.js';
-import { Normalizer } from '../../src/render/normalize.js';
-import { type Column, columnRow, columnsFor, columnsOf, parseTimestamp } from '../../src/schema/columns.js';
+import { type Column, columnRow, columnsFor, columnsOf, parseTimestamp } from '../../src/records/columns.js';
+import { Normalizer } from '../../src/records/normalize.js';
 import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 let s17: SandboxHandle;

@@ -21,6 +21,7 @@ import { own, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
 import { fileError } from '../sink/fserror.js';
+import type { Window } from './window.js';
 
 export interface Checkpoint {
   version: 1;
@@ -102,14 +103,6 @@ export function stageCheckpoint(path: string, cp: Checkpoint): Staged {
   };
 }
 
-export interface Window {
-  domain: Domain;
-  windowEnd: string;
-}
-
-/** The longest --overlap taken (a century): longer is a mistake, and past year 1 no date. */
-export const MAX_OVERLAP = 100 * 365.25 * 86400;
-
 /**
  * The write_date window of this run. A window that would start after it ends (a checkpoint
  * whose end lies further in the future than the overlap) is refused: it would export
@@ -159,26 +152,6 @@ export function writeDateWindow(
   return { domain, windowEnd };
 }
 
-/** `{from}` or `{to}` in -o: the file is named by the run's window. */
-export const WINDOW_NAME = /\{(from|to)\}/;
-
-/** A window end as it goes in a file name: `20261125T185651Z` (UTC, sorts by time). */
-function fileStamp(odooTime: string): string {
-  return `${odooTime.replace(/[-:]/g, '').replace(' ', 'T')}Z`;
-}
-
-/**
- * -o with `{from}` and `{to}` filled in: `{to}` is the end of this run's window, `{from}` the
- * end of the one before (the checkpoint's), or the Unix epoch on a first or --full run (a
- * stamp like the others, so that the first file sorts first). Consecutive runs so name
- * consecutive files, each to where the next begins.
- */
-export function windowFileName(template: string, cp: Checkpoint | undefined, window: Window): string {
-  return template
-    .replace(/\{from\}/g, fileStamp(cp ? cp.windowEnd : '1970-01-01 00:00:00'))
-    .replace(/\{to\}/g, fileStamp(window.windowEnd));
-}
-
 /**
  * A run that goes on from a checkpoint exports only the changes since the last one: replacing
  * a file that holds an earlier run's rows would leave those rows in no file (a cron retry in
@@ -210,9 +183,10 @@ interface LockHolder {
  * machine; a second run exits at once with one line (exit 2) rather than queue up behind a
  * run that may take longer than the cron interval. A lock whose process is gone (kill -9,
  * a power cut) is taken over: at once on the same machine, after two minutes without the
- * holder's heartbeat from another. Released at exit, interrupts included.
+ * holder's heartbeat from another. Released by the function it returns, or at exit
+ * (interrupts included).
  */
-export function lockCheckpoint(path: string): void {
+export function lockCheckpoint(path: string): () => void {
   const lock = `${path}.lock`;
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
@@ -255,15 +229,17 @@ export function lockCheckpoint(path: string): void {
       }
     }, HEARTBEAT_MS);
     beat.unref();
-    process.once('exit', () => {
+    const release = (): void => {
+      process.off('exit', release);
       clearInterval(beat);
       try {
         unlinkSync(lock);
       } catch {
         /* already removed (interrupt) */
       }
-    });
-    return;
+    };
+    process.once('exit', release);
+    return release;
   }
   throw new UsageError(say`checkpoint ${path} is in use by another posdata run`, say`try again in a moment`);
 }

@@ -1,33 +1,21 @@
-// Credentials resolution, in one place. Precedence for URL, database, login and secret:
-// flag, then environment (POSDATA_URL, POSDATA_DB, POSDATA_USER, POSDATA_PASSWORD), then
-// the profile. The secret never comes from a flag.
+// The Odoo session of a run, and credentials resolution, in one place. Precedence for URL,
+// database, login and secret: flag, then environment (POSDATA_URL, POSDATA_DB, POSDATA_USER,
+// POSDATA_PASSWORD), then the profile. The secret never comes from a flag; it is registered
+// with the run's redactor before anything can print it.
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
-import { Http, hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/http.js';
+import { Http } from '../core/http.js';
 import { JsonRpcTransport } from '../core/jsonrpc.js';
 import type { RateLimiter } from '../core/ratelimit.js';
-import { own, redactor, say } from '../core/redact.js';
+import { own, type Said, say } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
+import { hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/url.js';
 import { type Profile, ProfileStore } from '../store/profiles.js';
-import type { IO } from './io.js';
-import { liveClients } from './live.js';
+import type { ConnectionOptions } from './flags.js';
+import type { Env, IO } from './io.js';
 
-export interface ConnectionOptions {
-  profile?: string;
-  url?: string;
-  db?: string;
-  user?: string;
-  protocol?: 'auto' | Protocol;
-  timeout?: number;
-  /** --max-reply, in bytes; undefined = the default (256 MiB). */
-  maxReply?: number;
-  rate?: number;
-  retries?: number;
-  caFile?: string;
-  insecure?: boolean;
-  allowInsecureHttp?: boolean;
-  quiet?: boolean;
-  debug?: boolean;
+/** The connection flags, with the Odoo context every call of the run carries. */
+export interface SessionOptions extends ConnectionOptions {
   /** Odoo context for every call: lang, allowed_company_ids, active_test, … */
   odooContext?: Record<string, unknown>;
 }
@@ -43,8 +31,6 @@ export interface Session {
   limiter: RateLimiter;
 }
 
-export { destroyAll } from './live.js';
-
 export async function makeTransport(protocol: Protocol, http: Http, db: string): Promise<Transport> {
   if (protocol === 'json2') {
     const { Json2Transport } = await import('../core/json2.js');
@@ -55,7 +41,7 @@ export async function makeTransport(protocol: Protocol, http: Http, db: string):
 
 export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
   if (o.insecure)
-    io.err(`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
+    io.err.line(say`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
   return new Http(url, {
     timeoutMs: (o.timeout ?? 60) * 1000,
     maxReplyBytes: o.maxReply,
@@ -64,7 +50,7 @@ export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
     caFile: o.caFile,
     insecure: o.insecure,
     onRetry: io.debug
-      ? (r) => io.err(`posdata: retry ${r.attempt} in ${r.waitMs} ms after ${r.reason}`)
+      ? (r) => io.err.line(say`posdata: retry ${own(String(r.attempt))} in ${r.waitMs} ms after ${r.reason}`)
       : undefined,
   });
 }
@@ -103,8 +89,8 @@ export async function negotiateProtocol(
   }
 }
 
-export function trace(io: IO): ((line: string) => void) | undefined {
-  return io.debug ? (line) => io.err(`[rpc] ${line}`) : undefined;
+export function trace(io: IO): ((line: Said) => void) | undefined {
+  return io.debug ? (line) => io.err.line(say`[rpc] ${line}`) : undefined;
 }
 
 /**
@@ -115,7 +101,7 @@ export function trace(io: IO): ((line: string) => void) | undefined {
  */
 export function resolveServerUrl(
   flag: string | undefined,
-  env: NodeJS.ProcessEnv,
+  env: Env,
   stored: string | undefined,
   allowInsecureHttp?: boolean,
 ): URL | undefined {
@@ -134,7 +120,7 @@ export function resolveServerUrl(
   return raw ? parseServerUrl(raw, allowInsecureHttp) : undefined;
 }
 
-export async function openSession(opts: ConnectionOptions, io: IO, env = process.env): Promise<Session> {
+export async function openSession(opts: SessionOptions, io: IO, env: Env): Promise<Session> {
   let o = opts;
   const store = ProfileStore.read(env);
   const profileName = store.currentName(o.profile, env);
@@ -157,7 +143,7 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
     profile.db === db &&
     profile.login === login;
   const secret = env.POSDATA_PASSWORD || (sameTarget ? profile.secret : undefined);
-  redactor.add(secret);
+  io.redactor.add(secret);
   if (!secret) {
     if (profile.secret) {
       throw new AuthError(
@@ -184,16 +170,7 @@ export async function openSession(opts: ConnectionOptions, io: IO, env = process
   const client = new OdooClient(transport, { db, login, secret }, sameTarget ? profile.uid : undefined, {
     trace: trace(io),
     context: o.odooContext,
+    redactor: io.redactor,
   });
-  liveClients.add(client);
   return { client, store, profileName, profile, url, protocol, limiter: http.limiter };
-}
-
-export function parseProtocol(v: string | undefined): 'auto' | Protocol | undefined {
-  if (v === undefined) return undefined;
-  if (v === 'auto' || v === 'jsonrpc' || v === 'json2') return v;
-  throw new UsageError(
-    say`--protocol '${v}' is not auto, jsonrpc or json2`,
-    say`use --protocol auto|jsonrpc|json2`,
-  );
 }

@@ -6,7 +6,7 @@
 import { ProtocolError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { FieldDef, FieldMap } from '../core/types.js';
-import { precisionOf, type Value } from '../render/normalize.js';
+import { precisionOf, type Value } from './normalize.js';
 
 export type ColumnKind =
   /** A whole number; Odoo's integers and ids are 32-bit (`int4` in its database). */

@@ -1,3 +1,7 @@
+// Process-wide settings of V8, each an explicit call from the command that needs it, never a
+// side effect of importing a module. Each is kept because the benchmark shows it is needed
+// (bench/notes.md, perf-memory: peak RSS of a CSV export of 20k and 500k sales).
+//
 // A long export allocates about 2 KB per record, nearly all of it garbage at once. Two
 // things make V8's peak memory grow with the export instead of staying flat:
 // - the young generation grows (doubling) whenever enough survives its collections, up to
@@ -7,7 +11,7 @@
 // - what outlives young collections piles up in the old generation, which V8 lets grow to
 //   about three times the live set before it collects: a full collection once it has grown
 //   by GROWTH keeps it near the live set (a few per 100k records).
-// Measured on 500k sales (bench/notes.md). The collector is reached through --expose-gc.
+// The collector is reached through --expose-gc, turned on at the first call.
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -18,7 +22,6 @@ const LOOK = 10_000;
 
 let gc: (() => void) | null | undefined;
 let youngHeld = false;
-let base: number | undefined;
 
 function collector(): (() => void) | null {
   if (gc === undefined) {
@@ -42,18 +45,34 @@ function spaces(): { young: number; old: number } {
   return { young, old };
 }
 
-/** Call after each page with the running count of records. */
-export function afterRecords(before: number, after: number): void {
-  const look = Math.floor(before / LOOK) !== Math.floor(after / LOOK);
-  if (youngHeld && !look) return;
-  const { young, old } = spaces();
-  if (!youngHeld && young >= YOUNG) {
-    setFlagsFromString('--semi-space-growth-factor=1');
-    youngHeld = true;
-  }
-  if (!look) return;
-  if (base === undefined || old < base) base = old;
-  if (old - base < GROWTH) return;
-  collector()?.();
-  base = spaces().old;
+/** Keeps a long export's peak memory flat: call `after` with the running count after each page. */
+export function heldMemory(): { after(count: number): void } {
+  let before = 0;
+  let base: number | undefined;
+  return {
+    after(count: number): void {
+      const look = Math.floor(before / LOOK) !== Math.floor(count / LOOK);
+      before = count;
+      if (youngHeld && !look) return;
+      const { young, old } = spaces();
+      if (!youngHeld && young >= YOUNG) {
+        setFlagsFromString('--semi-space-growth-factor=1');
+        youngHeld = true;
+      }
+      if (!look) return;
+      if (base === undefined || old < base) base = old;
+      if (old - base < GROWTH) return;
+      collector()?.();
+      base = spaces().old;
+    },
+  };
+}
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly, at the first request. V8's
+ * optimising tier for it costs 20-35 MiB of peak memory on a long export and no measurable
+ * speed: keep the baseline compiler. Call before the first request.
+ */
+export function wasmOnBaselineTier(): void {
+  setFlagsFromString('--liftoff-only');
 }

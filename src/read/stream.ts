@@ -2,11 +2,19 @@
 // fields, key-range paging, and the per-page enrichment (payments with method names,
 // refunded_order_id where the server has no such field). Shared by the commands and
 // `posdata serve`; no terminal knowledge here.
+
+import type { Resource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
-import type { Resource } from '../query/resources.js';
-import { amountBound, amountCheck, amountError, Normalizer, type Row, roundAt } from '../render/normalize.js';
+import {
+  amountBound,
+  amountCheck,
+  amountError,
+  Normalizer,
+  type Row,
+  roundAt,
+} from '../records/normalize.js';
 import { namedPages } from './names.js';
 
 export interface Prepared {
