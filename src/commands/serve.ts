@@ -11,7 +11,6 @@ import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 import { isLoopback } from '../core/url.js';
-import { wasmOnBaselineTier } from '../runtime/memory.js';
 import { ProfileStore } from '../store/profiles.js';
 
 export interface ServeOptions {
@@ -85,7 +84,6 @@ export const serve = command<ServeOptions>({
 async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const { io, env } = ctx;
   const c = o.connection;
-  wasmOnBaselineTier();
   const { makeHttp, makeTransport, negotiateProtocol, resolveServerUrl, trace } = await import(
     '../cli/session.js'
   );
