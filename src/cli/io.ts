@@ -124,7 +124,7 @@ export function processIO(env: Env = process.env): IO {
 }
 
 /** What a command wrote through a test IO. */
-export interface Written {
+export interface Captured {
   /** Standard output as bytes (Parquet). */
   stdoutBytes(): Buffer;
   stdout(): string;
@@ -141,7 +141,7 @@ export interface TestIOOptions {
 }
 
 /** An IO over memory: standard input from `input`, outputs kept, terminals as asked. */
-export function testIO(o: TestIOOptions = {}): IO & Written {
+export function testIO(o: TestIOOptions = {}): IO & Captured {
   const keep = (): { stream: PassThrough; chunks: Buffer[] } => {
     const stream = new PassThrough();
     const chunks: Buffer[] = [];

@@ -124,7 +124,7 @@ export function tableLook(io: IO, toFile: boolean): { columns: number; color: bo
 }
 
 /** What a command's writing hands back: to be done once the output is committed, or given up. */
-export interface Written {
+export interface AfterWriting {
   committed?(): void;
   aborted?(): void;
 }
@@ -138,13 +138,13 @@ export interface Written {
 export async function writeOutput(
   ctx: Context,
   path: string | undefined,
-  write: (sink: Sink) => Promise<Written | undefined>,
+  write: (sink: Sink) => Promise<AfterWriting | undefined>,
 ): Promise<void> {
   const sink: Sink = path
     ? await AtomicFileSink.create(path)
     : new StreamSink(ctx.io.out.stream, ctx.io.out.fd);
   const release = ctx.onInterrupt(() => sink.abort());
-  let written: Written | undefined;
+  let written: AfterWriting | undefined;
   try {
     written = await write(sink);
     await sink.commit();
