@@ -7,7 +7,14 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import pgpass from 'pgpass';
-import { AuthError, ConnectionError, type PosdataError, ServerError, UsageError } from '../core/errors.js';
+import {
+  AuthError,
+  ConnectionError,
+  type PosdataError,
+  ServerError,
+  tlsReason,
+  UsageError,
+} from '../core/errors.js';
 import { own, redactor, say } from '../core/redact.js';
 
 export interface Target {
@@ -145,9 +152,13 @@ export function databaseError(err: unknown, t: Target): PosdataError {
     if (/timeout/i.test(msg))
       return new ConnectionError(say`${t.where} did not answer in time`, rerun, { cause: err });
     if (/ssl|tls|certificate/i.test(msg))
-      return new ConnectionError(say`TLS with ${t.where} failed: ${msg}`, say`check sslmode in --to`, {
-        cause: err,
-      });
+      return new ConnectionError(
+        say`TLS with ${t.where} failed: ${tlsReason(e)}`,
+        say`check sslmode in --to`,
+        {
+          cause: err,
+        },
+      );
     return new ConnectionError(say`lost the connection to ${t.where}: ${msg}`, rerun, { cause: err });
   }
   if (code === '57014' || code === '55P03') {
