@@ -128,3 +128,14 @@ export class InterruptedError extends PosdataError {
 export function isTransient(err: unknown): boolean {
   return (err instanceof ConnectionError || err instanceof ProtocolError) && err.transient;
 }
+
+/**
+ * Node's words for a failed TLS handshake ("self-signed certificate"), without the advice
+ * that Node 24 appends about restarting Node with --use-system-ca: posdata's own hint says
+ * what to do (--ca-file, sslrootcert=).
+ */
+export function tlsReason(e: { message?: string; cause?: unknown }): string {
+  const inner = (e.cause as { message?: unknown } | undefined)?.message;
+  const text = typeof inner === 'string' ? inner : (e.message ?? '');
+  return text.replace(/; if the root CA is installed locally[\s\S]*$/, '');
+}

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { rootCertificates } from 'node:tls';
 import { Agent, type Dispatcher, interceptors } from 'undici';
-import { ConnectionError, ProtocolError, UsageError } from './errors.js';
+import { ConnectionError, ProtocolError, tlsReason, UsageError } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
 import { say } from './redact.js';
 
@@ -415,7 +415,7 @@ export function connectionError(err: unknown, base: URL): ConnectionError {
         /certificate|self[- ]signed|SSL|TLS|CERT_/i.test(`${code} ${e.message} ${e.cause?.message ?? ''}`)
       ) {
         return new ConnectionError(
-          say`TLS failed for ${host}: ${e.cause?.message ?? e.message}`,
+          say`TLS failed for ${host}: ${tlsReason(e)}`,
           say`add the server CA with --ca-file, or --insecure to skip verification`,
           { cause: err },
         );

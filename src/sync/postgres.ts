@@ -13,6 +13,7 @@ import {
   isPosdataError,
   type PosdataError,
   ServerError,
+  tlsReason,
   UsageError,
 } from '../core/errors.js';
 import { own, type Redactor, type Said, say } from '../core/redact.js';
@@ -159,14 +160,14 @@ export function databaseError(err: unknown, t: Target): PosdataError {
     // The driver's own errors: a connection lost or timed out, TLS.
     if (/timeout/i.test(msg))
       return new ConnectionError(say`${t.where} did not answer in time`, rerun, { cause: err });
-    if (/ssl|tls|certificate/i.test(msg)) {
-      // What went wrong, without advice of Node's own (Node 24 adds "; if the root CA is
-      // installed locally, try running Node.js with --use-system-ca"): the hint is posdata's.
-      const what = msg.split('; ')[0];
-      return new ConnectionError(say`TLS with ${t.where} failed: ${what}`, say`check sslmode in --to`, {
-        cause: err,
-      });
-    }
+    if (/ssl|tls|certificate/i.test(msg))
+      return new ConnectionError(
+        say`TLS with ${t.where} failed: ${tlsReason(e)}`,
+        say`check sslmode in --to`,
+        {
+          cause: err,
+        },
+      );
     return new ConnectionError(say`lost the connection to ${t.where}: ${msg}`, rerun, { cause: err });
   }
   if (code === '57014' || code === '55P03') {
