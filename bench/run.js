@@ -1053,8 +1053,7 @@ async function summarySection(r) {
 }
 
 async function main() {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
-    throw new Error('dist/ is missing: run npm run build');
+  if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/ is missing: run npm run build');
   if (flags.only === 'summary') {
     const r = { date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC' };
     await summarySection(r);

@@ -1,21 +1,71 @@
-// Format choice and the sink: the contract's TTY-aware default, -o FILE atomic, the
-// format taken from -o's extension when --format is absent, no Parquet onto a terminal.
+// Where a command's data goes, and the one lifecycle of writing it: the output flags (format,
+// -o, csv's dialect) checked into typed options before anything is asked of the server (the
+// contract's TTY-aware default format, the format taken from -o's extension, no Parquet onto a
+// terminal, -o a file that can be replaced); then open the sink (standard output, or -o
+// atomically), abort it on an interrupt, let the command render, and commit or abort.
 import { extname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import type { FieldMap } from '../core/types.js';
-import { CsvRenderer, type Format, JsonRenderer, NdjsonRenderer, type Renderer } from '../render/formats.js';
-import type { Normalizer } from '../render/normalize.js';
-import type { Sink } from '../render/sink.js';
+import type { Format } from '../render/formats.js';
 import { AtomicFileSink, resolveTarget } from '../sink/atomic.js';
+import type { Sink } from '../sink/sink.js';
 import { StreamSink } from '../sink/stdout.js';
+import type { Context } from './context.js';
+import { type Flags, group } from './flags.js';
 import type { IO } from './io.js';
+import { delimiter } from './values.js';
 
 const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'parquet'];
 
+export const OUTPUT = group('output', [
+  {
+    spec: '--format <fmt>',
+    description: 'table, json, ndjson, csv or parquet (default: table on a terminal, else csv)',
+  },
+  {
+    spec: '-o, --output <file>',
+    description: 'write to FILE atomically; the format follows its extension',
+    value: 'file',
+  },
+  { spec: '--excel', description: 'csv for spreadsheets: UTF-8 BOM, CRLF, formula cells neutralised' },
+  {
+    spec: '--delimiter <char>',
+    description: 'csv field separator (e.g. ";" for European spreadsheets)',
+    parse: delimiter('--delimiter'),
+    default: ',',
+  },
+  { spec: '--decimal <char>', description: "csv decimal mark: '.' or ','", default: '.' },
+]);
+
+export interface OutputOptions {
+  format: Format;
+  /** -o as given; undefined for standard output (also `-o -`). */
+  file: string | undefined;
+  /** -o as the file it really is (symlinks followed). */
+  path: string | undefined;
+  excel: boolean;
+  delimiter: string | undefined;
+  decimal: '.' | ',' | undefined;
+}
+
+/** The output flags, checked: the format, csv's dialect, and -o (a folder or a device is refused). */
+export function outputOptions(f: Flags, io: IO): OutputOptions {
+  const format = chooseFormat(f.format as string | undefined, f.output as string | undefined, io);
+  const path = checkOutput(f as { output?: string; decimal?: string; delimiter?: string });
+  const file = f.output !== undefined && f.output !== '-' ? String(f.output) : undefined;
+  return {
+    format,
+    file,
+    path,
+    excel: f.excel === true,
+    delimiter: f.delimiter as string | undefined,
+    decimal: f.decimal as '.' | ',' | undefined,
+  };
+}
+
 export function chooseFormat(format: string | undefined, output: string | undefined, io: IO): Format {
   const chosen = pick(format, output, io);
-  if (chosen === 'parquet' && (output === undefined || output === '-') && io.stdoutTTY) {
+  if (chosen === 'parquet' && (output === undefined || output === '-') && io.out.isTTY) {
     throw new UsageError(
       say`Parquet is binary and standard output is a terminal`,
       say`write it to a file with -o FILE.parquet, or pipe it`,
@@ -41,13 +91,12 @@ function pick(format: string | undefined, output: string | undefined, io: IO): F
     if (ext === '.parquet') return 'parquet';
     return 'csv';
   }
-  return io.stdoutTTY ? 'table' : 'csv';
+  return io.out.isTTY ? 'table' : 'csv';
 }
 
 /**
- * The output flags, checked before anything is asked of the server: `--decimal` (and its
- * delimiter), and -o as the file it really is (symlinks followed; a folder or a device is
- * refused). Returns -o's resolved path, undefined for standard output.
+ * `--decimal` (and its delimiter), and -o as the file it really is (symlinks followed; a
+ * folder or a device is refused). Returns -o's resolved path, undefined for standard output.
  */
 export function checkOutput(o: {
   output?: string;
@@ -69,65 +118,42 @@ export function checkOutput(o: {
   return o.output !== undefined && o.output !== '-' ? resolveTarget(o.output) : undefined;
 }
 
-export async function openSink(output: string | undefined): Promise<Sink> {
-  if (output === undefined || output === '-') return new StreamSink(process.stdout);
-  return AtomicFileSink.create(output);
+/** A table's width and colour: the terminal's, or 200 columns and no colour into a file. */
+export function tableLook(io: IO, toFile: boolean): { columns: number; color: boolean } {
+  return { columns: toFile ? 200 : io.out.width, color: io.color && !toFile };
 }
 
-export interface RenderContext {
-  format: Format;
-  sink: Sink;
-  fields: string[];
-  defs: FieldMap;
-  excel?: boolean;
-  delimiter?: string;
-  decimal?: '.' | ',';
-  io: IO;
-  tz: string;
-  preferred: string[];
-  sumField?: string;
-  /** The states a table's total counts; rows of other states are named apart. */
-  countedStates?: string[];
-  noun: string;
-  toFile: boolean;
-  names?: Record<string, Map<number, string>>;
-  /** For csv and parquet straight from records: the same normalisation the rows would get. */
-  normalizer?: Normalizer;
+/** What a command's writing hands back: to be done once the output is committed, or given up. */
+export interface AfterWriting {
+  committed?(): void;
+  aborted?(): void;
 }
 
-export async function makeRenderer(c: RenderContext): Promise<Renderer> {
-  switch (c.format) {
-    case 'json':
-      return new JsonRenderer(c.sink);
-    case 'ndjson':
-      return new NdjsonRenderer(c.sink);
-    case 'csv':
-      return new CsvRenderer(
-        c.sink,
-        c.fields,
-        c.defs,
-        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal },
-        c.normalizer,
-      );
-    case 'parquet': {
-      const [{ ParquetRenderer }, { columnsFor }] = await Promise.all([
-        import('../render/parquet.js'),
-        import('../schema/columns.js'),
-      ]);
-      return new ParquetRenderer(c.sink, columnsFor(c.fields, c.defs), { normalizer: c.normalizer });
-    }
-    case 'table': {
-      const { TableRenderer } = await import('../render/table.js');
-      return new TableRenderer(c.sink, c.fields, c.defs, {
-        columns: c.toFile ? 200 : c.io.columns,
-        color: c.io.color && !c.toFile,
-        tz: c.tz,
-        preferred: c.preferred,
-        sumField: c.sumField,
-        countedStates: c.countedStates,
-        noun: c.noun,
-        names: c.names,
-      });
-    }
+/**
+ * The output lifecycle, the same for every command: the sink for `path` (standard output
+ * without one) opened, aborted on an interrupt, `write` renders into it, then the sink is
+ * committed (-o replaced at once, or the last bytes out on standard output), or aborted if
+ * anything failed (the old -o file stays, no temporary file is left).
+ */
+export async function writeOutput(
+  ctx: Context,
+  path: string | undefined,
+  write: (sink: Sink) => Promise<AfterWriting | undefined>,
+): Promise<void> {
+  const sink: Sink = path
+    ? await AtomicFileSink.create(path)
+    : new StreamSink(ctx.io.out.stream, ctx.io.out.fd);
+  const release = ctx.onInterrupt(() => sink.abort());
+  let written: AfterWriting | undefined;
+  try {
+    written = await write(sink);
+    await sink.commit();
+  } catch (err) {
+    written?.aborted?.();
+    await sink.abort();
+    throw err;
+  } finally {
+    release();
   }
+  written?.committed?.();
 }

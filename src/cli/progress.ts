@@ -24,7 +24,7 @@ export class Progress {
     private readonly label = '',
     private readonly now: () => number = Date.now,
   ) {
-    this.enabled = io.stderrTTY && !io.quiet && dataNotOnTerminal;
+    this.enabled = io.err.isTTY && !io.quiet && dataNotOnTerminal;
   }
 
   /** Shows the waits of this limiter's requests, until done(). */
@@ -75,7 +75,7 @@ export class Progress {
     if (!this.enabled) return;
     this.last = this.now();
     const line = this.line();
-    if (line !== '') this.io.progress(line);
+    if (line !== '') this.io.err.progress(line);
     if (this.held.length === 0 && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
@@ -86,6 +86,6 @@ export class Progress {
     this.unwatch?.();
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = undefined;
-    if (this.enabled) this.io.progress('');
+    if (this.enabled) this.io.err.progress('');
   }
 }

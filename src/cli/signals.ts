@@ -1,20 +1,25 @@
-// SIGINT and SIGTERM: abort what is being written (the old -o file stays, no temp file is
-// left), drop the sockets, say so in one line, exit 130.
+// SIGINT and SIGTERM for the process entry. A long-running command (sandbox, serve) is told
+// to stop and stops itself. Any other run is interrupted: what it was writing is aborted
+// (the old -o file stays, no temporary file is left), its sockets dropped, one line said,
+// exit 130.
 import { outputFate, removePendingTemps } from '../sink/pending.js';
-import { destroyAll, runCleanups } from './live.js';
+import type { RunContext } from './context.js';
 
-let installed = false;
-
-export function installSignalHandlers(): void {
-  if (installed) return;
-  installed = true;
+export function installSignalHandlers(ctx: RunContext, longRunning: () => boolean): void {
+  let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
+    if (longRunning() && !stopping) {
+      // It stops itself (open streams cut, sockets closed); a second signal meanwhile does
+      // not wait for that.
+      stopping = true;
+      ctx.stop(signal);
+      return;
+    }
     // Only a run that was writing an -o file has one to speak of: the one it replaces
     // stays as it was, or, where there was none, none is written.
     const fate = outputFate();
     removePendingTemps();
-    destroyAll();
-    runCleanups();
+    ctx.interrupt();
     const said =
       fate === 'kept'
         ? '; the -o file was left as it was'
@@ -22,8 +27,8 @@ export function installSignalHandlers(): void {
           ? '; no -o file was written'
           : '';
     // On a terminal the line starts clean: over a progress line and the echoed ^C.
-    const clear = process.stderr.isTTY ? '\r\x1b[K' : '';
-    process.stderr.write(`${clear}posdata: interrupted by ${signal}${said}\n`);
+    const clear = ctx.io.err.isTTY ? '\r\x1b[K' : '';
+    ctx.io.err.write(`${clear}posdata: interrupted by ${signal}${said}\n`);
     process.exit(130);
   };
   process.on('SIGINT', handler);

@@ -113,10 +113,3 @@ export function delimiter(flag: string) {
     return raw;
   };
 }
-
-export function list(raw: string): string[] {
-  return raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}

@@ -2,7 +2,7 @@
 // (secret masked) and streaming reads. No terminal knowledge here.
 import { ConnectionError, isTransient, PosdataError, ProtocolError } from './errors.js';
 import type { RetryPolicy } from './http.js';
-import { jsonSaid, MASK, own, redactor, type Said, say } from './redact.js';
+import { jsonSaid, MASK, own, type Redactor, type Said, say } from './redact.js';
 import type { Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
 
@@ -133,6 +133,8 @@ export interface ClientOptions {
   bodyRetries?: number;
   trace?: TraceFn;
   context?: Record<string, unknown>;
+  /** Masks this client's secret from now on (the run's IO, or `posdata serve`'s log). */
+  redactor?: Redactor;
 }
 
 export class OdooClient {
@@ -148,7 +150,7 @@ export class OdooClient {
     private readonly opts: ClientOptions = {},
   ) {
     this.uidValue = uid;
-    this.releaseSecret = redactor.add(creds.secret);
+    this.releaseSecret = opts.redactor?.add(creds.secret) ?? (() => undefined);
   }
 
   /**
@@ -185,9 +187,9 @@ export class OdooClient {
     return new Date(there !== undefined ? Math.min(here, there) : here);
   }
 
-  /** A --debug line: the values in its holes masked, posdata's words and Odoo's names as they are. */
+  /** A --debug line: its holes are masked where it is printed, posdata's words and Odoo's names never. */
   private trace(line: Said): void {
-    if (this.opts.trace) this.opts.trace(redactor.said(line));
+    this.opts.trace?.(line);
   }
 
   async version(): Promise<ServerVersion> {

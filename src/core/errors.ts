@@ -2,7 +2,7 @@
 // what happened and what to do next: `posdata: <what>; <what to do>`. Both are Said
 // (redact.ts): posdata's words with the values from outside in holes, so that printing one
 // masks a secret in the values and never in posdata's own words.
-import { type Redactor, redactor, type Said } from './redact.js';
+import { NO_SECRETS, type Redactor, type Said } from './redact.js';
 
 export const EXIT = {
   ok: 0,
@@ -18,7 +18,20 @@ export const EXIT = {
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+/**
+ * The brand every posdata error carries. A registered symbol is the same in every copy of
+ * this module (a bundle that holds its own copy, a test that imports src/ beside dist/), so
+ * the exit code never depends on which copy made the error, as `instanceof` would.
+ */
+const BRAND = Symbol.for('posdata.error');
+
+/** A posdata error from any copy of this module: it carries its exit code and its line. */
+export function isPosdataError(err: unknown): err is PosdataError {
+  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === true;
+}
+
 export abstract class PosdataError extends Error {
+  readonly [BRAND] = true;
   abstract readonly exitCode: ExitCode;
   /** What happened; `message` is its text unmasked, for matching only. */
   readonly said: Said;
@@ -32,9 +45,10 @@ export abstract class PosdataError extends Error {
   }
   /**
    * The single line printed (without the `posdata: ` prefix), the secrets `mask` holds
-   * masked in its values: the process's own by default, a serve user's in a problem document.
+   * masked in its values: the run's own (its IO's redactor), a serve user's in a problem
+   * document; without one, nothing is masked (tests).
    */
-  line(mask: Redactor = redactor): string {
+  line(mask: Redactor = NO_SECRETS): string {
     const what = mask
       .said(this.said)
       .replace(/\s*\n\s*/g, ' ')

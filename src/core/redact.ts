@@ -250,6 +250,11 @@ export function nameList(list: readonly string[], separator = ', '): Said {
   );
 }
 
+/** Lines of posdata's joined, each keeping its own words and holes. */
+export function joinSaid(list: readonly Said[], separator: string): Said {
+  return new Said(list.length === 0 ? [''] : ['', ...list.slice(1).map(() => separator), ''], list);
+}
+
 /**
  * An error's stack for --debug: its first line (the message) from outside, the frames
  * (files and functions of posdata and Node) as they are.
@@ -335,5 +340,5 @@ export class Redactor {
   }
 }
 
-/** The process-wide redactor: credentials resolution registers the secret here. */
-export const redactor = new Redactor();
+/** Masks nothing: for a line whose values are known to hold no secret (tests, plain diagnostics). */
+export const NO_SECRETS = new Redactor();

@@ -56,4 +56,5 @@ export interface Transport {
 }
 
 /** One line per call for --debug; the secret is already masked by the caller. */
-export type TraceFn = (line: string) => void;
+/** A --debug line, masked where it is printed. */
+export type TraceFn = (line: Said) => void;

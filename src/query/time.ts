@@ -1,25 +1,11 @@
 // Time ranges: WHEN values read in an IANA zone and sent to Odoo as naive UTC strings
 // (`YYYY-MM-DD HH:MM:SS`), which every Odoo version reads as UTC. Date-only strings are
 // never sent: Odoo 19 would read them in the user's zone, 16-18 in UTC.
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 
 export const ODOO_FORMAT = 'yyyy-MM-dd HH:mm:ss';
-
-export function machineZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-export function checkZone(zone: string): string {
-  if (!IANAZone.isValidZone(zone)) {
-    throw new UsageError(
-      say`unknown time zone '${zone}'`,
-      say`give an IANA zone such as Europe/Brussels or UTC`,
-    );
-  }
-  return zone;
-}
 
 /** A bound: the instant, and whether it was a whole day (so `--to` covers all of it). */
 export interface Bound {

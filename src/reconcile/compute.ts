@@ -6,7 +6,7 @@ import { ServerError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { parseWhen, rangeDomain, utcToZoneIso } from '../query/time.js';
-import { roundAt } from '../render/normalize.js';
+import { roundAt } from '../records/normalize.js';
 
 /** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
 export const BASE_KEYS = [
@@ -363,4 +363,26 @@ export function toRow(f: SessionFigures, methodKeys: string[], tz: string | unde
 /** Beyond the tolerance, with a margin for the binary noise of two-decimal amounts. */
 export function beyond(difference: number, tolerance: number): boolean {
   return Math.abs(difference) - tolerance > 1e-9;
+}
+
+/** Opened and closed: Odoo's UTC times (ISO with an offset under --tz). */
+const TIME_KEYS = ['opened', 'closed'] as const;
+
+/** The rows' fields and their types for csv and Parquet: ids stay numbers, amounts numbers, times instants, the rest text. */
+export function sessionFields(rec: Reconciliation): { fields: string[]; defs: FieldMap } {
+  const fields = [...BASE_KEYS, ...rec.methodKeys];
+  const defs: FieldMap = {};
+  for (const k of fields) {
+    defs[k] = {
+      type:
+        k === 'session_id' || k === 'config_id'
+          ? 'integer'
+          : (AMOUNT_KEYS as readonly string[]).includes(k) || k.startsWith('method:')
+            ? 'monetary'
+            : (TIME_KEYS as readonly string[]).includes(k)
+              ? 'datetime'
+              : 'char',
+    };
+  }
+  return { fields, defs };
 }

@@ -3,7 +3,7 @@
 // tolerance signed and in colour (red short, yellow over). Plain without colour.
 import { Chalk } from 'chalk';
 import { utcToZoneShort } from '../query/time.js';
-import { fixedDecimals, roundAt, signed } from '../render/normalize.js';
+import { fixedDecimals, roundAt, signed } from '../records/normalize.js';
 import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';

@@ -11,10 +11,10 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ProtocolError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { OdooRecord } from '../core/types.js';
-import type { Column, ColumnValue } from '../schema/columns.js';
+import type { Column, ColumnValue } from '../records/columns.js';
+import { amountBound, type Normalizer, type Row, unscaled } from '../records/normalize.js';
+import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
-import { amountBound, type Normalizer, type Row, unscaled } from './normalize.js';
-import type { Sink } from './sink.js';
 
 /** Rows per row group: small enough that memory stays flat, large enough for readers to skip by statistics. */
 export const ROW_GROUP_ROWS = 10_000;

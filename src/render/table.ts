@@ -7,9 +7,9 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { FieldMap } from '../core/types.js';
 import { utcToZoneShort } from '../query/time.js';
+import { fixedDecimals, precisionOf, type Row, type Value } from '../records/normalize.js';
+import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
-import { fixedDecimals, precisionOf, type Row, type Value } from './normalize.js';
-import type { Sink } from './sink.js';
 import { visible } from './visible.js';
 
 export interface TableOptions {

@@ -194,18 +194,3 @@ export function banner(h: SandboxHandle): string {
   lines.push('  Ctrl-C to stop');
   return `${lines.join('\n')}\n`;
 }
-
-export async function runSandboxCommand(opts: SandboxOptions): Promise<void> {
-  const handle = await startSandbox(opts);
-  process.stdout.write(banner(handle));
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await handle.close();
-}

@@ -2,7 +2,9 @@
 // static files, no CDN, works offline), with one addition the spec asks for: after a
 // successful login through the page, the token is stored for the following calls, and
 // forgotten after a logout.
+import type { SwaggerOptions } from '@fastify/swagger';
 import type { FastifySwaggerUiOptions } from '@fastify/swagger-ui';
+import { PROBLEM_SCHEMA } from './schema.js';
 
 export const SECURITY_SCHEME = 'bearerAuth';
 
@@ -38,5 +40,43 @@ export function docsOptions(): FastifySwaggerUiOptions {
     } as FastifySwaggerUiOptions['uiConfig'],
     theme: { title: 'posdata serve' },
     staticCSP: false,
+  };
+}
+
+/** The OpenAPI document's frame: what the service is, how to log in, its limits. */
+export function openapiOptions(p: {
+  version: string;
+  tokenTtlSeconds: number;
+  clientRate: number;
+}): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'posdata serve',
+        version: p.version,
+        description:
+          // Which Odoo (URL, database) stays unnamed: this page is public.
+          "The shop's point-of-sale data as the spec's REST-like paths. " +
+          'Log in with POST /api/v1/auth/login and send the token as Authorization: Bearer TOKEN; each request runs with ' +
+          "that Odoo user's rights. Every list answers a JSON array of records, exactly as the matching posdata command " +
+          'prints with --format json, streamed page by page; without limit it answers every matching record. ' +
+          `Tokens last ${p.tokenTtlSeconds} s; at most ${p.clientRate} requests a minute per token.`,
+      },
+      components: {
+        securitySchemes: {
+          [SECURITY_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'the token from POST /api/v1/auth/login',
+          },
+        },
+        schemas: { Problem: PROBLEM_SCHEMA },
+      },
+      tags: [
+        { name: 'auth', description: 'tokens' },
+        { name: 'pos', description: 'point-of-sale data, read-only' },
+      ],
+    },
   };
 }

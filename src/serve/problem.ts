@@ -1,5 +1,7 @@
 // Errors as RFC 9457 problem documents. The core's typed errors map to HTTP statuses here,
 // in one place, as they map to exit codes for the commands.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   AuthError,
   ConnectionError,
@@ -9,8 +11,9 @@ import {
   ServerError,
   UsageError,
 } from '../core/errors.js';
-import { type Redactor, type Said, say } from '../core/redact.js';
+import { Redactor, type Said, say, stackSaid } from '../core/redact.js';
 import { SlotTimeout } from './fair.js';
+import { validationDetail } from './params.js';
 
 export const PROBLEM_TYPE = 'application/problem+json';
 
@@ -108,4 +111,108 @@ export function problemOf(err: unknown, instance: string, mask: Redactor): Probl
     instance,
     mask,
   );
+}
+
+/** An error with its HTTP status already decided (auth, rate limit). */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly said: Said,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(String(said));
+  }
+}
+
+/** The commands' flag names in a message become the service's parameter names. */
+export function asParameters(detail: string): string {
+  return detail
+    .replace(/--sort\b/g, 'order')
+    .replace(/--with-payments\b/g, 'with_payments')
+    .replace(
+      /--(config-id|session-id|day-starts|date|from|to|tz|fields|limit|state|domain|by|top)\b/g,
+      (_m, f: string) => f.replace('-', '_'),
+    );
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  p: Problem,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  // A Buffer keeps Fastify from appending a charset: the type is exactly application/problem+json.
+  return reply
+    .code(p.status)
+    .type(PROBLEM_TYPE)
+    .send(Buffer.from(JSON.stringify(p)));
+}
+
+/** A request without credentials has no secret of its own to mask. */
+export const NOTHING = new Redactor();
+
+/**
+ * Every error a route throws, as a problem document with its status: HttpProblem as it is,
+ * a validation failure or a client error of Fastify's as a 400 (or its own 4xx), posdata's
+ * errors by their kind (problemOf); anything else is a 500, told to `warn`. A 401 from Odoo
+ * revokes the token that made the request.
+ */
+export function errorHandler(hooks: {
+  revoke: (token: string) => void;
+  warn: (line: Said) => void;
+  /** Stacks in the warning (--debug). */
+  stacks: boolean;
+}): (err: unknown, req: FastifyRequest, reply: FastifyReply) => FastifyReply {
+  return (err, req, reply) => {
+    const instance = req.url;
+    const mask = req.mask ?? NOTHING;
+    if (err instanceof HttpProblem)
+      return sendProblem(reply, problem(err.status, err.said, instance, mask), err.headers);
+    const fe = err as {
+      validation?: Parameters<typeof validationDetail>[2];
+      validationContext?: string;
+      statusCode?: number;
+      code?: string;
+      message?: string;
+      expose?: boolean;
+      headers?: Record<string, string>;
+    };
+    if (fe.validation) {
+      return sendProblem(
+        reply,
+        problem(400, validationDetail(req, fe.validationContext, fe.validation), instance, mask),
+      );
+    }
+    // The docs page's static files (@fastify/static): a path out of its folder (`%2e%2e/`)
+    // names nothing there, as a missing file; a Range or a precondition it cannot meet is
+    // the client's error too, never an internal one.
+    if (fe.expose === true && fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      if (fe.statusCode === 403 || fe.statusCode === 404)
+        return sendProblem(
+          reply,
+          problem(404, say`no such path: ${req.method} ${req.url.split('?')[0]}`, instance, mask),
+        );
+      const detail =
+        fe.statusCode === 416
+          ? say`the range asked for lies outside the file`
+          : fe.statusCode === 412
+            ? say`the file does not meet the request's precondition (If-Match, If-Unmodified-Since)`
+            : say`${fe.message ?? 'bad request'}`;
+      return sendProblem(reply, problem(fe.statusCode, detail, instance, mask), fe.headers ?? {});
+    }
+    if (typeof fe.code === 'string' && fe.code.startsWith('FST_') && fe.statusCode && fe.statusCode < 500) {
+      return sendProblem(reply, problem(fe.statusCode, say`${fe.message ?? 'bad request'}`, instance, mask));
+    }
+    const p = problemOf(err, instance, mask);
+    if (p.status === 400) p.detail = asParameters(p.detail);
+    // Odoo no longer accepts this user's credentials (password changed, user archived):
+    // the token is dead too.
+    if (p.status === 401 && req.posdata) hooks.revoke(req.posdata.token);
+    if (p.status === 500) {
+      const e = err as Error;
+      hooks.warn(say`internal error: ${hooks.stacks ? stackSaid(e) : (e?.message ?? String(err))}`);
+    }
+    const headers: Record<string, string> = p.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+    return sendProblem(reply, p, headers);
+  };
 }

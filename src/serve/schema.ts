@@ -2,7 +2,7 @@
 // path accepts (the commands' flags, snake_case), the records it answers, the problem
 // documents. Fastify validates requests with them and @fastify/swagger writes the OpenAPI
 // document from the same objects, so the documentation cannot drift from the checks.
-import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../query/resources.js';
+import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
 
 type Schema = Record<string, unknown>;
 

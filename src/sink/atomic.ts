@@ -22,9 +22,9 @@ import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import type { Sink } from '../render/sink.js';
 import { fileError, isFsError } from './fserror.js';
 import { pendingTemps } from './pending.js';
+import type { Sink } from './sink.js';
 
 export { removePendingTemps } from './pending.js';
 

@@ -4,23 +4,32 @@
 import { fstatSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { say } from '../core/redact.js';
-import type { Sink } from '../render/sink.js';
 import { fileError } from './fserror.js';
+import type { Sink } from './sink.js';
 
+const CLOSED = Symbol.for('posdata.pipe-closed');
+
+/** Standard output's reader went away (`posdata sales | head`): the run ends quietly, exit 0. */
 export class PipeClosed extends Error {
+  readonly [CLOSED] = true;
   constructor() {
     super('standard output was closed');
   }
 }
 
+/** A PipeClosed from any copy of this module (branded, as posdata's errors are). */
+export function isPipeClosed(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { [CLOSED]?: unknown })[CLOSED] === true;
+}
+
 const HINT = say`free some space or write elsewhere (-o FILE)`;
 
-/** fd 1 when it is a file or a device: written synchronously and whole. */
-function fileDescriptor(out: Writable): number | undefined {
-  if (out !== process.stdout || process.stdout.isTTY) return undefined;
+/** The process's standard output when it is a file or a device: written synchronously and whole. */
+function fileDescriptor(fd: number | undefined): number | undefined {
+  if (fd === undefined) return undefined;
   try {
-    const st = fstatSync(1);
-    return st.isFile() || st.isCharacterDevice() || st.isBlockDevice() ? 1 : undefined;
+    const st = fstatSync(fd);
+    return st.isFile() || st.isCharacterDevice() || st.isBlockDevice() ? fd : undefined;
   } catch {
     return undefined;
   }
@@ -36,8 +45,12 @@ export class StreamSink implements Sink {
    */
   private readonly fd: number | undefined;
 
-  constructor(private readonly out: Writable = process.stdout) {
-    this.fd = fileDescriptor(out);
+  /** `fd`: the stream's file descriptor where it is the process's own (not a terminal). */
+  constructor(
+    private readonly out: Writable,
+    fd?: number,
+  ) {
+    this.fd = fileDescriptor(fd);
     out.on('error', (err: NodeJS.ErrnoException) => this.failed(err));
   }
 

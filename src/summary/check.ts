@@ -7,6 +7,7 @@
 // and why; standard output keeps the data.
 import type { OdooClient } from '../core/client.js';
 import { ConnectionError, PosdataError, ServerError } from '../core/errors.js';
+import { joinSaid, own, type Said, say } from '../core/redact.js';
 import { type Figures, totalOf } from './compute.js';
 import type { SummaryParams, SummaryResult } from './query.js';
 
@@ -28,8 +29,8 @@ interface SaleDetails {
 }
 
 export interface CheckResult {
-  /** The lines for stderr (without the `posdata: check-odoo: ` prefix). */
-  lines: string[];
+  /** The lines for stderr (without the `posdata: check-odoo: ` prefix): Odoo's names in holes. */
+  lines: Said[];
   /** Figures that differ beyond the rounding. */
   differ: number;
   compared: number;
@@ -47,11 +48,11 @@ export async function checkOdoo(
   r: SummaryResult,
   p: SummaryParams,
 ): Promise<CheckResult> {
-  const none = (line: string): CheckResult => ({ lines: [line], differ: 0, compared: 0 });
+  const none = (line: Said): CheckResult => ({ lines: [line], differ: 0, compared: 0 });
   const session = p.sessionId !== undefined;
   if (session && (r.range.start !== null || r.range.end !== null)) {
     return none(
-      "not compared: Odoo's Sales Details of a session covers the whole session, not --date/--from/--to; drop the range to compare",
+      say`not compared: Odoo's Sales Details of a session covers the whole session, not --date/--from/--to; drop the range to compare`,
     );
   }
   // Odoo reads its dates as naive UTC and its stop as inclusive; without a start it takes
@@ -72,14 +73,14 @@ export async function checkOdoo(
       // Odoo reads account.payment for the sessions it resolves: those of --session-id, or
       // with a register those wholly inside the range. A date range alone resolves none.
       const which = session
-        ? `session ${p.sessionId} adds its cash count`
-        : `register ${p.configId} adds the cash count of the sessions wholly inside the range`;
+        ? say`session ${p.sessionId} adds its cash count`
+        : say`register ${p.configId} adds the cash count of the sessions wholly inside the range`;
       return none(
-        `not compared: Odoo's Sales Details of ${which}, which reads account.payment, and this user may not (Odoo: AccessError; a POS user has no Invoicing rights); check as a user with Invoicing rights${session ? '' : ', or without --config-id'}`,
+        say`not compared: Odoo's Sales Details of ${which}, which reads account.payment, and this user may not (Odoo: AccessError; a POS user has no Invoicing rights); check as a user with Invoicing rights${own(session ? '' : ', or without --config-id')}`,
       );
     }
     if (err instanceof PosdataError)
-      return none(`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`);
+      return none(say`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`);
     throw err;
   }
   return compare(d, r);
@@ -89,13 +90,13 @@ export async function checkOdoo(
 function compare(d: SaleDetails, r: SummaryResult): CheckResult {
   const s = r.summary;
   const ours: Figures = totalOf(s.groups, s.methodKeys);
-  const lines: string[] = [];
-  const compared: string[] = [];
+  const lines: Said[] = [];
+  const compared: Said[] = [];
   const skipped: string[] = [];
-  const check = (what: string, odoo: number, mine: number, slack: number, why = ''): void => {
+  const check = (what: Said, odoo: number, mine: number, slack: number, why = ''): void => {
     compared.push(what);
     if (Math.abs(cents(odoo) - cents(mine)) <= cents(slack)) return;
-    lines.push(`${what}: Odoo ${money(odoo)}, posdata ${money(mine)} (${money(mine - odoo)})${why}`);
+    lines.push(say`${what}: Odoo ${money(odoo)}, posdata ${money(mine)} (${money(mine - odoo)})${own(why)}`);
   };
   const byLevel =
     s.level === 'payment' ? 'the rows are payments' : s.level === 'line' ? 'the rows are order lines' : '';
@@ -106,10 +107,10 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
       `orders (${byLevel}: an order counts once per ${s.level === 'payment' ? 'method that paid it' : 'product'})`,
     );
   else {
-    compared.push('orders');
+    compared.push(own('orders'));
     if (d.nbr_orders !== ours.orders)
       lines.push(
-        `orders: Odoo ${d.nbr_orders}, posdata ${ours.orders}${r.major >= 18 ? ' (Odoo 18+ leaves out invoiced orders)' : ''}`,
+        say`orders: Odoo ${d.nbr_orders}, posdata ${ours.orders}${own(r.major >= 18 ? ' (Odoo 18+ leaves out invoiced orders)' : '')}`,
       );
   }
 
@@ -117,8 +118,9 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
   const odooMethods = payments ? perMethod(payments, s.methodNames) : undefined;
   const paid = odooMethods ? [...odooMethods.values()].reduce((a, m) => a + m.total, 0) : undefined;
   if (s.level === 'order' && typeof d.currency?.total_paid === 'number')
-    check('total', d.currency.total_paid, ours.total, 0);
-  else if (s.level === 'payment' && paid !== undefined) check('total', paid, ours.total, 0, ' (payments)');
+    check(own('total'), d.currency.total_paid, ours.total, 0);
+  else if (s.level === 'payment' && paid !== undefined)
+    check(own('total'), paid, ours.total, 0, ' (payments)');
   else if (s.level === 'line') skipped.push("total (the rows are order lines, Odoo's total is the orders')");
   else skipped.push("total (Odoo's report has none)");
 
@@ -144,12 +146,12 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
           : s.methodIds.filter((id) => s.methodNames.get(id) === m.name).map((id) => keyOf.get(id) as string);
       for (const k of keys) seen.add(k);
       const mine = keys.reduce((a, k) => a + (mineOf[k] ?? 0), 0);
-      check(`method ${m.label}`, m.total, mine, 0);
+      check(say`method ${m.label}`, m.total, mine, 0);
     }
     // A method posdata saw and Odoo did not list.
     for (const [i, k] of s.methodKeys.entries())
       if (!seen.has(k) && cents(mineOf[k] ?? 0) !== 0)
-        check(`method ${s.methodNames.get(s.methodIds[i] as number) ?? k}`, 0, mineOf[k] ?? 0, 0);
+        check(say`method ${s.methodNames.get(s.methodIds[i] as number) ?? k}`, 0, mineOf[k] ?? 0, 0);
   }
 
   if (!Array.isArray(d.taxes)) skipped.push("tax (Odoo's report has none)");
@@ -162,7 +164,7 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
     // Odoo recomputes each line's tax and adds them up; an order rounds its own sum: half a
     // cent per order apart at most.
     check(
-      'tax',
+      own('tax'),
       odoo,
       ours.tax,
       0.005 * ours.orders,
@@ -171,16 +173,18 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
   }
 
   const n = compared.length;
-  const list = (xs: string[]): string => xs.join(', ');
+  const list = (xs: Said[]): Said => joinSaid(xs, ', ');
   const out = [...lines];
-  if (n === 0) out.push("not compared: Odoo's Sales Details gave none of the figures posdata shows here");
+  if (n === 0) out.push(say`not compared: Odoo's Sales Details gave none of the figures posdata shows here`);
   else if (lines.length === 0)
-    out.push(`Odoo's Sales Details agrees on ${n} figure${n === 1 ? '' : 's'}: ${list(compared)}`);
+    out.push(
+      say`Odoo's Sales Details agrees on ${own(String(n))} figure${own(n === 1 ? '' : 's')}: ${list(compared)}`,
+    );
   else
     out.push(
-      `${lines.length} of ${n} figures differ from Odoo's Sales Details (compared: ${list(compared)})`,
+      say`${own(String(lines.length))} of ${own(String(n))} figures differ from Odoo's Sales Details (compared: ${list(compared)})`,
     );
-  if (skipped.length > 0 && n > 0) out.push(`not compared: ${list(skipped)}`);
+  if (skipped.length > 0 && n > 0) out.push(say`not compared: ${own(skipped.join(', '))}`);
   return { lines: out, differ: lines.length, compared: n };
 }
 

@@ -115,3 +115,17 @@ export function checkTop(top: number | undefined): number | undefined {
 }
 
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** The output columns of each key: an id and a name for relations, a value otherwise. */
+export const KEY_COLUMNS: Record<Key, string[]> = {
+  day: ['day'],
+  hour: ['hour'],
+  weekday: ['weekday'],
+  register: ['config_id', 'register'],
+  session: ['session_id', 'session'],
+  cashier: ['cashier_id', 'cashier'],
+  product: ['product_id', 'product'],
+  category: ['category_id', 'category'],
+  method: ['method_id', 'method'],
+  tax: ['tax_id', 'tax_name'],
+};

@@ -1,7 +1,8 @@
 // The summary as rows: what json, ndjson and csv carry and what serve answers. With a
 // session, the row of that session carries its cash figures (reconcile's) too.
 import type { FieldMap } from '../core/types.js';
-import { FIGURE_KEYS, KEY_COLUMNS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
+import { FIGURE_KEYS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
+import { KEY_COLUMNS } from './keys.js';
 import type { SummaryResult } from './query.js';
 
 /** The cash keys a session's row carries (reconcile's), after the method columns. */

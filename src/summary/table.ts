@@ -2,10 +2,12 @@
 // decimals, a totals row, and for --by hour or day a bar per row (on a terminal only, so
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
-import { fixedDecimals, signed } from '../render/normalize.js';
+import { fixedDecimals, signed } from '../records/normalize.js';
 import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
-import { type Cell, type Figures, KEY_COLUMNS, type SummaryGroup, totalOf } from './compute.js';
+import { type Figures, type SummaryGroup, totalOf } from './compute.js';
+import type { Cell } from './folder.js';
+import { KEY_COLUMNS } from './keys.js';
 import type { CashSection, SummaryResult } from './query.js';
 
 export interface SummaryTableOptions {

@@ -4,8 +4,8 @@
 // timestamptz (Odoo's values are UTC); a many2one to `x_id` integer and `x_name` text; an id
 // list to integer[].
 import type { FieldMap, OdooRecord } from '../core/types.js';
-import { Normalizer } from '../render/normalize.js';
-import { type ColumnKind, columnsFor } from '../schema/columns.js';
+import { type ColumnKind, columnsFor } from '../records/columns.js';
+import { Normalizer } from '../records/normalize.js';
 
 const PG_TYPE: Record<ColumnKind, string> = {
   integer: 'integer',

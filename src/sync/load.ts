@@ -9,12 +9,11 @@
 import type pg from 'pg';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
-import { own, say } from '../core/redact.js';
+import { own, type Said, say } from '../core/redact.js';
 import type { FieldMap, OdooRecord } from '../core/types.js';
-import { writeDateWindow } from '../export/checkpoint.js';
-import { afterRecords } from '../export/memory.js';
-import { namedPages } from '../export/names.js';
-import { amountCheck } from '../render/normalize.js';
+import { writeDateWindow } from '../read/checkpoint.js';
+import { namedPages } from '../read/names.js';
+import { amountCheck } from '../records/normalize.js';
 import type { TablePlan } from './columns.js';
 import { type Db, ident } from './postgres.js';
 import { STATE_TABLE, type SyncState } from './state.js';
@@ -44,7 +43,7 @@ export interface LoadJob {
   onPage?: (read: number) => void;
   /** Called once with the number of records in the window (only when a progress line shows). */
   total?: (n: number) => void;
-  trace?: (line: string) => void;
+  trace?: (line: Said) => void;
 }
 
 export interface LoadResult {
@@ -128,11 +127,9 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       await db.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
-    const before = read;
     read += records.length;
-    job.trace?.(`${job.table}: committed ${records.length} rows up to ${wd} #${wid}`);
+    job.trace?.(say`${own(job.table)}: committed ${records.length} rows up to ${wd} #${wid}`);
     job.onPage?.(read);
-    afterRecords(before, read);
   }
   await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
   await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);

@@ -10,12 +10,13 @@ import pgpass from 'pgpass';
 import {
   AuthError,
   ConnectionError,
+  isPosdataError,
   type PosdataError,
   ServerError,
   tlsReason,
   UsageError,
 } from '../core/errors.js';
-import { own, redactor, say } from '../core/redact.js';
+import { own, type Redactor, type Said, say } from '../core/redact.js';
 
 export interface Target {
   /** The connection string pg is given (holds the password, if any: never print it); sslmode made explicit. */
@@ -30,11 +31,17 @@ export interface Target {
   passwordInUrl: boolean;
   /** One line on what an sslmode means here, where it is not what psql makes of it. */
   sslNote?: string;
+  /** The run's redactor, which holds the database's password from the moment it is known. */
+  mask: Redactor;
+  /** The environment pg would read (PGPASSWORD, PGHOST, PGPORT, PGUSER, PGDATABASE). */
+  env: Env;
 }
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 const HINT_FORM = say`give it as postgres://USER@HOST:PORT/DB (password from PGPASSWORD or ~/.pgpass)`;
 
-export function parseTarget(raw: string | undefined, env = process.env): Target {
+export function parseTarget(raw: string | undefined, env: Env, mask: Redactor): Target {
   const given = raw ?? env.POSDATA_SYNC_URL;
   if (given === undefined || given === '') {
     throw new UsageError(
@@ -49,14 +56,14 @@ export function parseTarget(raw: string | undefined, env = process.env): Target 
     throw new UsageError(say`the database connection string is not a URL`, HINT_FORM);
   }
   if (u.password) {
-    redactor.add(u.password);
+    mask.add(u.password);
     try {
-      redactor.add(decodeURIComponent(u.password));
+      mask.add(decodeURIComponent(u.password));
     } catch {
       /* not percent-encoded */
     }
   }
-  redactor.add(env.PGPASSWORD);
+  mask.add(env.PGPASSWORD);
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
     throw new UsageError(say`'${u.protocol}' is not a PostgreSQL connection string`, HINT_FORM);
   }
@@ -107,6 +114,8 @@ export function parseTarget(raw: string | undefined, env = process.env): Target 
     user: u.username ? decodeURIComponent(u.username) : undefined,
     database: u.pathname.length > 1 ? decodeURIComponent(u.pathname.slice(1)) : undefined,
     passwordInUrl: u.password !== '',
+    mask,
+    env,
   };
 }
 
@@ -127,7 +136,7 @@ export function databaseError(err: unknown, t: Target): PosdataError {
   if ((err as PosdataError)?.exitCode !== undefined) return err as PosdataError;
   const e = err as Error & { code?: string; severity?: string };
   const code = e?.code;
-  const msg = redactor.text(String(e?.message ?? err)).replace(/\s+/g, ' ');
+  const msg = t.mask.text(String(e?.message ?? err)).replace(/\s+/g, ' ');
   const rerun = say`check that it is up, then run posdata sync again (it resumes from the last committed batch)`;
   if (code && NET_CODES[code]) {
     const hint =
@@ -193,7 +202,7 @@ export function databaseError(err: unknown, t: Target): PosdataError {
   return new ServerError(code, say`${t.where} refused: ${msg}`, say`see the PostgreSQL log for details`);
 }
 
-export type Trace = ((line: string) => void) | undefined;
+export type Trace = ((line: Said) => void) | undefined;
 
 /**
  * The database connection with every request bounded, so that a stuck backend, a lost network
@@ -243,11 +252,11 @@ function bounded(client: pg.Client, t: Target, timeoutSeconds: number, trace: Tr
   const verb = (sql: string) => /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? '';
   return {
     query(sql, values) {
-      trace?.(sql.replace(/\s+/g, ' ').slice(0, 200));
+      trace?.(say`${sql.replace(/\s+/g, ' ').slice(0, 200)}`);
       return within(verb(sql), client.query(sql, values));
     },
     copyIn(sql, body) {
-      trace?.(sql.slice(0, 200));
+      trace?.(say`${sql.slice(0, 200)}`);
       const copy = client.query(copyFrom(sql));
       return within('COPY', pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable));
     },
@@ -264,7 +273,7 @@ function bounded(client: pg.Client, t: Target, timeoutSeconds: number, trace: Tr
 
 /** A connected, bounded client, or the reason it cannot connect as posdata's error. */
 export async function connect(t: Target, timeoutSeconds: number, trace: Trace): Promise<Db> {
-  trace?.(`connect ${t.shown}`);
+  trace?.(say`connect ${t.shown}`);
   const client = new pg.Client({
     connectionString: t.url,
     connectionTimeoutMillis: timeoutSeconds * 1000,
@@ -274,10 +283,13 @@ export async function connect(t: Target, timeoutSeconds: number, trace: Trace): 
     keepAliveInitialDelayMillis: 10_000,
     application_name: 'posdata sync',
   });
-  // Neither in the URL nor in PGPASSWORD: the password file (PGPASSFILE, else ~/.pgpass), as
-  // psql reads it. pg's own lookup is deprecated (and says so on stderr); this is its successor.
+  // Not in the URL: PGPASSWORD of the run's environment (pg itself reads the process's),
+  // else the password file (PGPASSFILE, else ~/.pgpass), as psql reads it. pg's own lookup
+  // is deprecated (and says so on stderr); this is its successor.
   const holder = client as unknown as { password: unknown };
-  if (holder.password === null || holder.password === undefined || holder.password === '') {
+  const none = () => holder.password === null || holder.password === undefined || holder.password === '';
+  if (none() && t.env.PGPASSWORD) holder.password = t.env.PGPASSWORD;
+  if (none()) {
     holder.password = (params: pg.ClientConfig) =>
       new Promise<string | undefined>((resolve) =>
         pgpass(
@@ -288,7 +300,7 @@ export async function connect(t: Target, timeoutSeconds: number, trace: Trace): 
             user: params.user,
           },
           (pw) => {
-            redactor.add(pw);
+            t.mask.add(pw);
             resolve(pw);
           },
         ),
@@ -307,4 +319,12 @@ export async function connect(t: Target, timeoutSeconds: number, trace: Trace): 
 
 export function ident(s: string): string {
   return `"${s.replace(/"/g, '""')}"`;
+}
+
+/** Which errors come from the database side (the driver, its socket), as opposed to Odoo or a bug. */
+export function fromDatabase(err: unknown): boolean {
+  if (isPosdataError(err)) return false;
+  const e = err as { code?: unknown; severity?: unknown; message?: unknown };
+  if (typeof e?.severity === 'string' || typeof e?.code === 'string') return true;
+  return /connection|terminated|not queryable|timeout/i.test(String(e?.message ?? ''));
 }

@@ -3,8 +3,10 @@
 // watermark: the (write_date, id) of the last record committed). The watermark is written
 // in the transaction of the rows it covers, so it can never run ahead of them.
 import type pg from 'pg';
+import { ServerError } from '../core/errors.js';
+import { say } from '../core/redact.js';
 import type { TableColumn } from './columns.js';
-import { ident } from './postgres.js';
+import { ident, type Target } from './postgres.js';
 
 export const STATE_TABLE = 'posdata_sync_state';
 
@@ -132,4 +134,37 @@ export async function ensureTable(
     throw err;
   }
   return { added, reset };
+}
+
+/** The advisory lock's first key: 'posd'. The second is the schema's hash. */
+const LOCK_KEY = 0x706f7364;
+const LOCK_POLL_MS = 1000;
+
+/**
+ * The schema's advisory lock: one sync at a time per schema. Without `wait`, a held lock is
+ * refused (exit 5); with it, `waiting` is told once and the lock is asked for again every
+ * second (each request stays within --timeout, so a database that stops answering
+ * meanwhile is noticed).
+ */
+export async function lockSchema(
+  q: Query,
+  schema: string,
+  t: Target,
+  wait: boolean,
+  waiting: () => void,
+): Promise<void> {
+  const got = await q('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_KEY, schema]);
+  if (got.rows[0]?.ok === true) return;
+  if (!wait)
+    throw new ServerError(
+      'lock',
+      say`another posdata sync is running on schema ${schema} of ${t.where}`,
+      say`try again when it is done, or leave out --no-wait to wait for it`,
+    );
+  waiting();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, LOCK_POLL_MS));
+    const again = await q('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [LOCK_KEY, schema]);
+    if (again.rows[0]?.ok === true) return;
+  }
 }

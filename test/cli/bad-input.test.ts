@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
 let clerkEnv: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ port: 0, seed: 2, orders: 500, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   clerkEnv = await loginEnv(sandbox.url, 'clerk', 'clerk');

@@ -5,15 +5,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, runCli, SUITE_SECRET, spawnCli } from '../helpers/cli.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ port: 0, seed: 2, orders: 200, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   dir = mkdtempSync(join(tmpdir(), 'posdata-hardening-'));
@@ -93,7 +93,7 @@ describe('usage errors of issue 18', () => {
     it(`${name} → exit ${code}`, async () => {
       const out = args.includes('-o') || args[0] === 'sandbox' ? args : [...args, '-o', join(dir, 'out.csv')];
       const withRate = out.includes('--rate') || out[0] === 'sandbox' ? out : [...out, '--rate', '0'];
-      const r = await runCli(withRate, { env, killAfterMs: 20_000 });
+      const r = await runCli(withRate, { env });
       expect(r.signal, r.stderr).toBeNull();
       expect(r.code, r.stderr).toBe(code);
       const lines = r.stderr.trimEnd().split('\n');
@@ -115,7 +115,7 @@ describe('a port in use (case 22)', () => {
     const port = String((taken.address() as { port: number }).port);
     try {
       for (const cmd of ['sandbox', 'serve']) {
-        const r = await runCli([cmd, '--port', port], { env, killAfterMs: 20_000 });
+        const r = await runCli([cmd, '--port', port], { env });
         expect(r.signal, r.stderr).toBeNull();
         expect(r.code, r.stderr).toBe(2);
         const lines = r.stderr.trimEnd().split('\n');
@@ -161,7 +161,7 @@ describe('smaller things (case 23)', () => {
   it('an interrupt says what became of the -o file: none written, or the old one as it was (issue 22)', async () => {
     // One request a minute: the export is still running when the signal comes.
     const fresh = join(dir, 'fresh.csv');
-    const r = await runCli(['sales', '-o', fresh, '--rate', '1'], {
+    const r = await spawnCli(['sales', '-o', fresh, '--rate', '1'], {
       env,
       killWhen: () => readdirSync(dir).some((f) => f.startsWith('.fresh.csv')),
       killSignal: 'SIGINT',
@@ -171,7 +171,7 @@ describe('smaller things (case 23)', () => {
     expect(readdirSync(dir).filter((f) => f.includes('fresh'))).toEqual([]);
     const old = join(dir, 'old.csv');
     writeFileSync(old, 'OLD\n');
-    const o = await runCli(['sales', '-o', old, '--rate', '1'], {
+    const o = await spawnCli(['sales', '-o', old, '--rate', '1'], {
       env,
       killWhen: () => readdirSync(dir).some((f) => f.startsWith('.old.csv')),
       killSignal: 'SIGINT',
@@ -187,7 +187,7 @@ describe('smaller things (case 23)', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
     try {
-      const r = await runCli(['sales', '--protocol', 'jsonrpc', '--rate', '0'], {
+      const r = await spawnCli(['sales', '--protocol', 'jsonrpc', '--rate', '0'], {
         env: {
           POSDATA_CONFIG_DIR: env.POSDATA_CONFIG_DIR,
           POSDATA_URL: url,

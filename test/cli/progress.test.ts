@@ -1,23 +1,15 @@
 // The progress line while the rate limit holds requests back (issue 22, item 5): it says
 // that it waits and for how long, not a rate and a time left gone stale.
 import { describe, expect, it } from 'vitest';
-import type { IO } from '../../src/cli/io.js';
+import { type IO, testIO } from '../../src/cli/io.js';
 import { Progress } from '../../src/cli/progress.js';
 import { RateLimiter } from '../../src/core/ratelimit.js';
 
 function terminal(): IO & { lines: string[] } {
   const lines: string[] = [];
-  return {
-    lines,
-    stdoutTTY: false,
-    stderrTTY: true,
-    color: false,
-    columns: 80,
-    quiet: false,
-    debug: false,
-    err: (l: string) => lines.push(l),
-    progress: (l: string) => lines.push(l),
-  } as IO & { lines: string[] };
+  const io = testIO({ errTTY: true });
+  io.err.progress = (l: string) => lines.push(l);
+  return Object.assign(io, { lines });
 }
 
 describe('Progress and the rate limit', () => {

@@ -5,12 +5,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 type Sandbox = any;
 const open: Sandbox[] = [];
 
 async function sandbox(faults: string | undefined, odooVersion: 17 | 19 = 17): Promise<Sandbox> {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   const s = await startSandbox({ port: 0, seed: 4, orders: 50, adminKey: SUITE_SECRET, faults, odooVersion });
   open.push(s);
   return s;

@@ -40,9 +40,10 @@ afterAll(() => {
 
 describe('streaming', () => {
   it('reads 100k orders page by page without holding them', async () => {
-    const { Http, parseServerUrl } = await import('../../dist/core/http.js');
-    const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
-    const { OdooClient } = await import('../../dist/core/client.js');
+    const { Http } = await import('../../src/core/http.js');
+    const { parseServerUrl } = await import('../../src/core/url.js');
+    const { JsonRpcTransport } = await import('../../src/core/jsonrpc.js');
+    const { OdooClient } = await import('../../src/core/client.js');
     const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
     const client = new OdooClient(new JsonRpcTransport(http, 'demo'), {
       db: 'demo',
@@ -104,9 +105,10 @@ describe('reading two pages ahead on id orders', () => {
   }
   /** A client whose every call goes through `hook` first (which may change the data). */
   async function hooked(hook: (call: Outgoing) => Promise<void>) {
-    const { Http, parseServerUrl } = await import('../../dist/core/http.js');
-    const { JsonRpcTransport } = await import('../../dist/core/jsonrpc.js');
-    const { OdooClient } = await import('../../dist/core/client.js');
+    const { Http } = await import('../../src/core/http.js');
+    const { parseServerUrl } = await import('../../src/core/url.js');
+    const { JsonRpcTransport } = await import('../../src/core/jsonrpc.js');
+    const { OdooClient } = await import('../../src/core/client.js');
     const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
     const inner = new JsonRpcTransport(http, 'demo');
     const transport = Object.create(inner) as typeof inner;

@@ -5,9 +5,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { loginEnv, runCli, SUITE_SECRET, spawnCli } from '../helpers/cli.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 type Sandbox = any;
 const open: Sandbox[] = [];
 
@@ -15,7 +15,7 @@ const open: Sandbox[] = [];
 const NOW = new Date();
 
 async function sandboxWith(faults: string | undefined, orders = 300, seed = 5): Promise<Sandbox> {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   const s = await startSandbox({ port: 0, seed, orders, adminKey: SUITE_SECRET, faults, now: NOW });
   open.push(s);
   return s;
@@ -120,7 +120,7 @@ describe('replies that are not JSON-RPC', () => {
     it(`${kind} → exit ${code} in one line, nothing on stdout, no file`, async () => {
       const [, env] = await faultyAfterLogin(kind, 2, 1);
       const dir = mkdtempSync(join(tmpdir(), 'posdata-fault-'));
-      const r = await runCli(['sales', ...FAST, '-o', join(dir, 'out.json')], { env, killAfterMs: 20_000 });
+      const r = await runCli(['sales', ...FAST, '-o', join(dir, 'out.json')], { env });
       expect(r.signal).toBeNull();
       expect(r.code).toBe(code);
       const lines = r.stderr.trim().split('\n');
@@ -186,7 +186,7 @@ describe('hygiene', () => {
 
   it('a failing run exits by itself: no open handle keeps it alive', async () => {
     const [, env] = await faultyAfterLogin('html', 1, 50);
-    const r = await runCli(['sales', '--format', 'csv', '--rate', '0'], { env, killAfterMs: 15_000 });
+    const r = await spawnCli(['sales', '--format', 'csv', '--rate', '0'], { env, killAfterMs: 15_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(6);
   });

@@ -98,7 +98,7 @@ function oneLine(stderr: string): string {
 describe('--max-reply (case 15)', () => {
   it('stops reading a reply past the cap: exit 6, one line, the rest never received', async () => {
     behaviour = endless(200 * 1024 * 1024);
-    const r = await runCli([...whoami, '--max-reply', '1MiB'], { env: env(), killAfterMs: 30_000 });
+    const r = await runCli([...whoami, '--max-reply', '1MiB'], { env: env() });
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(6);
     expect(oneLine(r.stderr)).toMatch(/reply .* larger than --max-reply \(1 MiB\)/);
@@ -112,7 +112,7 @@ describe('--max-reply (case 15)', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 300 * 1024 * 1024 });
       res.write('{"jsonrpc": "2.0"');
     };
-    const r = await runCli(whoami, { env: env(), killAfterMs: 30_000 });
+    const r = await runCli(whoami, { env: env() });
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(6);
     expect(oneLine(r.stderr)).toMatch(/larger than --max-reply \(256 MiB\)/);
@@ -130,10 +130,7 @@ describe('--max-reply (case 15)', () => {
 describe('--timeout bounds the whole request (case 16)', () => {
   it('a reply dripped a byte every 300 ms ends at --timeout 2, exit 6', async () => {
     behaviour = drip(300);
-    const r = await runCli([...whoami, '--timeout', '2', '--retries', '0'], {
-      env: env(),
-      killAfterMs: 20_000,
-    });
+    const r = await runCli([...whoami, '--timeout', '2', '--retries', '0'], { env: env() });
     // Dripped whole, the reply would take a minute.
     expect(r.signal, 'still running: the timeout did not bound the whole request').toBeNull();
     expect(r.code, r.stderr).toBe(6);
@@ -153,10 +150,7 @@ describe('--timeout bounds the whole request (case 16)', () => {
       dripped++;
       dripping(req, res, body);
     };
-    const r = await runCli([...whoami, '--timeout', '1', '--retries', '1'], {
-      env: env(),
-      killAfterMs: 20_000,
-    });
+    const r = await runCli([...whoami, '--timeout', '1', '--retries', '1'], { env: env() });
     expect(r.signal).toBeNull();
     expect(r.code, r.stderr).toBe(6);
     oneLine(r.stderr);

@@ -1,5 +1,9 @@
-// Runs the built CLI (bin/posdata.js → dist/) as a real process: real arguments, real
-// stdin, real exit code. Every test that calls posdata goes through here.
+// Runs posdata for a test. `runCli`: in this process, from src/ (src/main.ts's run, the
+// command's own module and the layers below), with a test IO that keeps what it wrote, and
+// an environment of its own: what most tests need, and fast. `spawnCli`: the built CLI
+// (bin/posdata.js → dist/) as a real process, for what only a process shows (signals, exit
+// on a closed pipe, a hang cut by a kill, another Node). Both record every output in the
+// transcript that the suite-wide secret check reads.
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +24,10 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+}
+
+/** What only a process has: a working folder, a kill, a pid, another Node. */
+export interface ProcessOptions extends CliOptions {
   cwd?: string;
   /** Kill the process after this many ms (the test then sees the signal). */
   killAfterMs?: number;
@@ -49,13 +57,43 @@ export function freshConfigDir(): string {
   return mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-test-cfg-'));
 }
 
-export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+/** The environment a run sees: the test process's, no colour, and the test's own values. */
+function runEnv(opts: CliOptions): Record<string, string> {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  return env as Record<string, string>;
+}
+
+function record(stdout: string, stderr: string): void {
+  transcript.push(stdout, stderr);
+  const dir = process.env.POSDATA_TEST_TRANSCRIPTS;
+  if (dir) appendFileSync(join(dir, `${process.pid}.log`), `${stdout}\n${stderr}\n`);
+}
+
+/** posdata in this process: its run with a test IO (pipes, not terminals) and its own environment. */
+export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const unexpected = Object.keys(opts).filter((k) => k !== 'env' && k !== 'input');
+  if (unexpected.length > 0)
+    throw new Error(`runCli runs in-process: use spawnCli for ${unexpected.join(', ')}`);
+  const env = runEnv(opts);
+  const { testIO } = await import('../../src/cli/io.js');
+  const { run } = await import('../../src/main.js');
+  const io = testIO({ input: opts.input, env });
+  const code = await run(args, io, env);
+  const stdoutBytes = io.stdoutBytes();
+  const stdout = stdoutBytes.toString('utf8');
+  const stderr = io.stderr();
+  record(stdout, stderr);
+  return { code, signal: null, stdout, stdoutBytes, stderr };
+}
+
+/** posdata as a real process (the built CLI). */
+export function spawnCli(args: string[], opts: ProcessOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...opts.env };
-    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+    const env = runEnv(opts);
     const child = spawn(opts.node ?? process.execPath, [BIN, ...args], {
       cwd: opts.cwd,
-      env: env as NodeJS.ProcessEnv,
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
@@ -85,9 +123,7 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
       if (watch) clearInterval(watch);
       const stdoutBytes = Buffer.concat(out);
       const stdout = stdoutBytes.toString('utf8');
-      transcript.push(stdout, stderr);
-      const dir = process.env.POSDATA_TEST_TRANSCRIPTS;
-      if (dir) appendFileSync(join(dir, `${process.pid}.log`), `${stdout}\n${stderr}\n`);
+      record(stdout, stderr);
       resolve({ code, signal, stdout, stdoutBytes, stderr });
     });
     child.stdin.on('error', () => undefined);

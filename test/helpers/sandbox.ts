@@ -1,4 +1,4 @@
-// Start the bundled sandbox in-process (built code from dist/) on a free port, for vitest
+// Start the sandbox in-process (from src/) on a free port, for vitest
 // beforeAll/afterAll, plus a tiny JSON-RPC caller that talks to it.
 import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
 
@@ -8,7 +8,7 @@ type SandboxModule = typeof import('../../src/sandbox/index.js');
 
 /** Starts a sandbox on 127.0.0.1 with a free port. Close it in afterAll. */
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const mod = (await import('../../dist/sandbox/index.js' as string)) as SandboxModule;
+  const mod = (await import('../../src/sandbox/index.js')) as SandboxModule;
   return mod.startSandbox({ port: 0, ...opts });
 }
 

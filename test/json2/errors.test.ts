@@ -10,9 +10,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OdooClient } from '../../src/core/client.js';
 import { EXIT, isTransient, type PosdataError } from '../../src/core/errors.js';
-import { Http, parseServerUrl } from '../../src/core/http.js';
+import { Http } from '../../src/core/http.js';
 import { Json2Transport } from '../../src/core/json2.js';
 import { JsonRpcTransport } from '../../src/core/jsonrpc.js';
+import { parseServerUrl } from '../../src/core/url.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli, transcript } from '../helpers/cli.js';
 import { ADMIN_KEY, login, mustLogin, type Sandbox, start19 } from './harness.js';

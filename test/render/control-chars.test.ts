@@ -10,13 +10,13 @@ import { rpcClient } from '../helpers/sandbox.js';
 const HOSTILE = 'Evil\x1b[2J\x1b]0;pwned\x07\nline\u202eyas\x9b';
 const REGISTER = 'Shop\x1b[31m';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
 let orderId = 0;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ port: 0, seed: 5, orders: 30, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   const rpc = rpcClient(sandbox.url).as(2, SUITE_SECRET);

@@ -3,9 +3,9 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
+import { Normalizer, roundAt, type Value } from '../../src/records/normalize.js';
 import { CsvRenderer, fixedText, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
-import { Normalizer, roundAt, type Value } from '../../src/render/normalize.js';
-import { MemorySink } from '../../src/render/sink.js';
+import { MemorySink } from '../../src/sink/sink.js';
 
 const defs: FieldMap = {
   id: { type: 'integer' },
@@ -291,7 +291,7 @@ describe('csv straight from records', () => {
 
 describe('csv from the commands', () => {
   it('is written straight from the records when given the normaliser (no row objects)', async () => {
-    const { makeRenderer } = await import('../../src/cli/output.js');
+    const { makeRenderer } = await import('../../src/render/renderer.js');
     const sink = new MemorySink();
     const normalizer = new Normalizer(fields, defs);
     const r = await makeRenderer({
@@ -302,9 +302,9 @@ describe('csv from the commands', () => {
       tz: 'UTC',
       preferred: [],
       noun: 'sales',
-      toFile: true,
+      columns: 200,
+      color: false,
       normalizer,
-      io: {} as Parameters<typeof makeRenderer>[0]['io'],
     });
     expect(r.pageRecords).toBeDefined();
     await r.begin();

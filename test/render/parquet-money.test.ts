@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { amountBound, unscaled } from '../../src/render/normalize.js';
+import { amountBound, unscaled } from '../../src/records/normalize.js';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { SETUPS, type Stage, stage } from '../helpers/protocols.js';
 
 const ORDERS = 25_000;
@@ -254,7 +254,7 @@ describe.each(SETUPS)('$name', (setup) => {
       // 60 pages of 200 (--debug shows each request): the first row group of 10,000 is out.
       const pages = (stderr: string) =>
         stderr.match(/\[rpc\] → \S+ pos\.order\.search_read .*"fields":\["id",/g)?.length ?? 0;
-      const r = await runCli(['sales', '-o', file, '--rate', '0', '--page-size', '200', '--debug'], {
+      const r = await spawnCli(['sales', '-o', file, '--rate', '0', '--page-size', '200', '--debug'], {
         env,
         killSignal: signal,
         killWhen: (stderr) => pages(stderr) > 60,
@@ -294,13 +294,13 @@ const EXPORT = ['sales', '--rate', '0', '--page-size', '1000', '-o'];
 describe('a failed export', () => {
   let env: Record<string, string>;
   let dir: string;
-  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
   let faulty: any;
-  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
   let clean: any;
 
   beforeAll(async () => {
-    const { startSandbox } = await import('../../dist/sandbox/index.js');
+    const { startSandbox } = await import('../../src/sandbox/index.js');
     dir = mkdtempSync(join(tmpdir(), 'posdata-parquet-fail-'));
     // The export's requests, counted on a clean twin (same data, same requests); then the
     // twin with a fault fails near the end: 20,000 orders in pages of 1,000 are two row

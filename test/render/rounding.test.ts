@@ -5,8 +5,8 @@
 // csv-stringify's), the table, payments carried by sales, reconcile.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roundAt } from '../../src/records/normalize.js';
 import { fixedText } from '../../src/render/formats.js';
-import { roundAt } from '../../src/render/normalize.js';
 import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { rpcClient } from '../helpers/sandbox.js';
 
@@ -116,7 +116,7 @@ describe('roundAt', () => {
 });
 
 // The same amounts through the built CLI, against the sandbox.
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
 const AMOUNTS = [2.675, -2.675, 1.005, -1.005, 22500000000000.01, -22500000000000.01, 70000000000000.01];
@@ -132,7 +132,7 @@ const EXPECTED = [
 let ids: number[] = [];
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ port: 0, seed: 3, orders: 40, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   const rpc = rpcClient(sandbox.url).as(2, SUITE_SECRET);

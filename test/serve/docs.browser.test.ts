@@ -17,13 +17,13 @@ if (!present) console.warn(`docs browser test skipped: ${CHROMIUM} is missing (a
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
 describe.skipIf(!present)('/docs in headless Chromium', () => {
-  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
   let sandbox: any;
   let served: Served;
   let profileDir: string;
 
   beforeAll(async () => {
-    const { startSandbox } = await import('../../dist/sandbox/index.js');
+    const { startSandbox } = await import('../../src/sandbox/index.js');
     sandbox = await startSandbox({ port: 0, seed: 5, orders: 300 });
     served = await startServe(['--rate', '0'], await loginEnv(sandbox.url));
     profileDir = mkdtempSync(join(tmpdir(), 'posdata-chromium-'));

@@ -16,12 +16,12 @@ function peakRss(pid: number): number {
 }
 
 describe.skipIf(!linux)('memory while streaming', () => {
-  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
   let sandbox: any;
   let served: Served;
 
   beforeAll(async () => {
-    const { startSandbox } = await import('../../dist/sandbox/index.js');
+    const { startSandbox } = await import('../../src/sandbox/index.js');
     sandbox = await startSandbox({ port: 0, seed: 8, orders: 150_000 });
     served = await startServe(['--rate', '0'], {
       ...(await loginEnv(sandbox.url)),

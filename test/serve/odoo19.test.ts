@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { get, login, post, type Served, startServe } from './serve-process.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let served: Served;
 const KEY = 'serve-test-admin-key-19';
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ port: 0, seed: 19, orders: 400, odooVersion: 19, adminKey: KEY });
   served = await startServe(['--rate', '0', '--debug'], await loginEnv(sandbox.url, 'admin', KEY));
 });
@@ -56,10 +56,10 @@ describe('Odoo 19 behind the service', () => {
 });
 
 describe('an Odoo without JSON-RPC (JSON-2 only)', () => {
-  // biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+  // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
   let only2: any;
   beforeAll(async () => {
-    const { startSandbox } = await import('../../dist/sandbox/index.js');
+    const { startSandbox } = await import('../../src/sandbox/index.js');
     only2 = await startSandbox({
       port: 0,
       seed: 20,

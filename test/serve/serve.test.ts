@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { get, login, post, type Served, startServe } from './serve-process.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
 let served: Served;
@@ -14,7 +14,7 @@ let admin: string;
 const P = ['--rate', '0'];
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   // The data's last day runs two hours ahead of UTC, so that the admin's "yesterday"
   // (Europe/Brussels) is a day of closed sessions at any hour, midnight in Brussels included.
   sandbox = await startSandbox({

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freshConfigDir } from '../helpers/cli.js';
 import { get, login, post, type Served, startServe } from './serve-process.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the sandbox is plain JS from dist/
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 type Sandbox = any;
 
 const open: { sandbox?: Sandbox; served?: Served }[] = [];
@@ -14,7 +14,7 @@ async function setup(
   faults: string | undefined,
   args: string[],
 ): Promise<{ sandbox: Sandbox; served: Served }> {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('../../src/sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, seed: 4, orders: 200, faults });
   // URL and database by flags: a login through the CLI would meet the faults too.
   const served = await startServe(['--url', sandbox.url, '--db', 'demo', '--rate', '0', ...args], {

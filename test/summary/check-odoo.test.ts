@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 type Pay = { id?: number; name?: string; total?: number };
 
@@ -77,5 +77,30 @@ describe('summary --check-odoo --fail-on-difference', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/--fail-on-difference needs --check-odoo/);
     expect(proxy.seen.size).toBe(0);
+  });
+});
+
+describe('the check-odoo lines and the secret (issue 23)', () => {
+  it("Odoo's names in them are masked where they hold the secret, posdata's words never", async () => {
+    // The admin logs in with password `admin`; a payment method named with it shows in the
+    // compared figures ("method Card admin"), as any name Odoo gives back may.
+    const own = await startTestSandbox({ seed: 32, orders: 200 });
+    try {
+      const rpc = rpcClient(own.url);
+      const [method] = await rpc.ok<{ id: number }[]>('pos.payment.method', 'search_read', [[]], {
+        fields: ['id'],
+        limit: 1,
+      });
+      await rpc.ok('pos.payment.method', 'write', [[method?.id], { name: 'Card admin' }]);
+      const ownEnv = await loginEnv(own.url);
+      const r = await runCli(['summary', ...P, '--by', 'method', '--check-odoo'], { env: ownEnv });
+      expect(r.code, r.stderr).toBe(0);
+      const check = r.stderr.split('\n').filter((l) => l.startsWith('posdata: check-odoo: '));
+      expect(check.join('\n')).toMatch(/method Card \*\*\*/);
+      expect(check.join('\n')).not.toContain('Card admin');
+      expect(check.every((l) => l.startsWith('posdata: check-odoo: '))).toBe(true);
+    } finally {
+      await own.close();
+    }
   });
 });

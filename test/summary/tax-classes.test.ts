@@ -4,7 +4,8 @@
 // line has a ratio off by its rounding; it joins its rate's class instead of costing a request
 // of its own.
 import { describe, expect, it } from 'vitest';
-import { apportion, type DiscountedProduct, taxClasses } from '../../src/summary/compute.js';
+import { type DiscountedProduct, taxClasses } from '../../src/summary/before-19.js';
+import { apportion } from '../../src/summary/compute.js';
 
 /** A product's discounted lines: `lines` of them, before discount `before`, the given discount and rate, each amount rounded to the cent. */
 function product(

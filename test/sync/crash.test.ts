@@ -2,7 +2,7 @@
 // committed watermark covering exactly the committed rows, and a rerun completes the
 // tables (equal to the source, ids unique). Two syncs on one schema never interleave.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, spawnCli } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -16,7 +16,7 @@ const LOCK = 'select pg_advisory_lock(1886352228, hashtext($1))';
 const UNLOCK = 'select pg_advisory_unlock(1886352228, hashtext($1))';
 
 const sync = (args: string[], opts: { killAfterMs?: number } = {}) =>
-  runCli(['sync', '--to', pg.url({ password: '' }), '--rate', '0', ...args], {
+  spawnCli(['sync', '--to', pg.url({ password: '' }), '--rate', '0', ...args], {
     env,
     killAfterMs: opts.killAfterMs,
     killSignal: 'SIGKILL',
@@ -44,7 +44,7 @@ afterAll(async () => {
 async function syncKilledOnceSalesCommitted(args: string[]) {
   let pid: number | undefined;
   let done = false;
-  const running = runCli(['sync', '--to', pg.url({ password: '' }), '--rate', '0', ...args], {
+  const running = spawnCli(['sync', '--to', pg.url({ password: '' }), '--rate', '0', ...args], {
     env,
     started: (p) => {
       pid = p;
@@ -173,7 +173,7 @@ describe('posdata sync under failure', () => {
   it('SIGINT mid-sync: exit 130, committed batches stay consistent', async () => {
     await pg.query('drop schema if exists interrupted cascade');
     let cli = 0;
-    const running = runCli(
+    const running = spawnCli(
       [
         'sync',
         '--to',

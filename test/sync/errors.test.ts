@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, runCli, spawnCli } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -133,13 +133,14 @@ describe('posdata sync: the database side failing', () => {
     expect(ok.stderr).toBe('');
   });
 
+  // As a process: pgpass reads the password file named by the process's own environment.
   it('takes the password from a pgpass file, as psql does', async () => {
     await pg.query('grant create on database postgres to reader');
     const dir = mkdtempSync(join(tmpdir(), 'posdata-pgpass-'));
     try {
       const file = join(dir, 'pgpass');
       writeFileSync(file, `127.0.0.1:${pg.port}:postgres:reader:${READER_PW}\n`, { mode: 0o600 });
-      const r = await runCli(['sync', 'payment_methods', '--rate', '0', '--schema', 'viapgpass'], {
+      const r = await spawnCli(['sync', 'payment_methods', '--rate', '0', '--schema', 'viapgpass'], {
         env: {
           ...env,
           PGPASSFILE: file,
@@ -153,7 +154,7 @@ describe('posdata sync: the database side failing', () => {
       expect(r.stderr).not.toContain('Warning');
 
       // No password anywhere: exit 3, says where one would come from.
-      const none = await runCli(['sync', 'payment_methods', '--schema', 'viapgpass'], {
+      const none = await spawnCli(['sync', 'payment_methods', '--schema', 'viapgpass'], {
         env: {
           ...env,
           PGPASSFILE: join(dir, 'missing'),

@@ -326,4 +326,15 @@ describe('posdata sync', () => {
       await s19.sandbox.close();
     }
   });
+
+  it('--debug: the [sql] lines mask the secret in the names they carry (issue 23)', async () => {
+    // The database's password (PGPASSWORD) is a secret of this run; a schema named so
+    // carries it into every statement. posdata's own words in the statements stay whole.
+    const r = await sync(['configs', '--schema', pg.password, '--debug']);
+    expect(r.code, r.stderr).toBe(0);
+    const sql = r.stderr.split('\n').filter((l) => l.startsWith('[sql] '));
+    expect(sql.length).toBeGreaterThan(3);
+    expect(sql.some((l) => l.includes('"***".posdata_sync_state'))).toBe(true);
+    expect(sql.filter((l) => l.includes(pg.password))).toEqual([]);
+  });
 });

@@ -14,7 +14,7 @@ let sandbox: SandboxHandle;
 let env: Record<string, string>;
 
 const sync = (to: string, args: string[]) =>
-  runCli(['sync', '--to', to, '--rate', '0', '--timeout', '2', ...args], { env, killAfterMs: 40_000 });
+  runCli(['sync', '--to', to, '--rate', '0', '--timeout', '2', ...args], { env });
 
 const oneLine = (stderr: string) => expect(stderr.split('\n').filter(Boolean)).toHaveLength(1);
 

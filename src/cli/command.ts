@@ -1,0 +1,48 @@
+// What a command is: its flags (its own, then the shared groups, in help order), the check
+// of their values into typed options (once, before anything is asked of a server), and
+// `run(options, context)`. One module per command under src/commands/ exports one.
+import type { Context } from './context.js';
+import type { FlagGroup, Flags } from './flags.js';
+import type { Env, IO } from './io.js';
+
+export interface Argument {
+  /** As commander spells it: `<order-id>`, `[resource...]`. */
+  spec: string;
+  description: string;
+}
+
+export interface Command<O = unknown> {
+  name: string;
+  /** One line, for `posdata --help` and the command's own help. */
+  summary: string;
+  args?: readonly Argument[];
+  /** The command's own flags first, then the shared groups it takes. */
+  flags: readonly FlagGroup[];
+  examples: readonly string[];
+  /** Help text after the examples. */
+  notes?: string;
+  /**
+   * Keeps running until stopped (sandbox, serve): it waits for `context.stopped` and stops
+   * itself, where any other command is interrupted (exit 130, its output given up).
+   */
+  longRunning?: boolean;
+  /**
+   * The flags and arguments as typed options, everything checked that can be without a
+   * server (exit 2 for what is wrong). `args` are the positional arguments as commander
+   * gives them (a variadic one as an array); `where` is the run's IO (the terminal decides
+   * the default format) and environment (POSDATA_SYNC_URL, PGPASSWORD).
+   */
+  options(flags: Flags, args: readonly unknown[], where: { io: IO; env: Env }): O | Promise<O>;
+  run(options: O, ctx: Context): Promise<void>;
+}
+
+/** A command, its options typed by its own `options()`. */
+export function command<O>(c: Command<O>): Command<O> {
+  return c;
+}
+
+/** A command found by name in the registry; its module is loaded only when needed. */
+export interface Entry {
+  name: string;
+  load(): Promise<Command<unknown>>;
+}

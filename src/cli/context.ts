@@ -1,0 +1,103 @@
+// What a command runs with: the IO, the environment, the Odoo session (opened at the first
+// call, closed when the run ends), the one output lifecycle, and what an interrupt must undo.
+// The process entry (main.ts) makes one per run over the process's streams; the tests make
+// one over a test IO and run the command in-process.
+import type { Env, IO } from './io.js';
+import type { Session, SessionOptions } from './session.js';
+
+/** Something an interrupt drops at once (a socket, a database connection). */
+export interface Destroyable {
+  destroy(): void;
+}
+
+export interface Context {
+  readonly io: IO;
+  readonly env: Env;
+  /**
+   * The Odoo session with these connection flags, opened at the first call and the same one
+   * after (whatever the flags then); closed when the run ends.
+   */
+  odoo(connection: SessionOptions): Promise<Session>;
+  /** Runs `fn` if the run is interrupted (SIGINT, SIGTERM); call the returned function once it is not needed. */
+  onInterrupt(fn: () => Promise<void> | void): () => void;
+  /** Dropped at once on an interrupt, until released. */
+  hold(live: Destroyable): () => void;
+  /** Runs `fn` when the run ends, whichever way (a lock released, a connection closed). */
+  atEnd(fn: () => Promise<void> | void): void;
+  /** Settles when the process is asked to stop: what a long-running command (sandbox, serve) waits for. */
+  readonly stopped: Promise<NodeJS.Signals>;
+}
+
+/** The context with what the run's owner needs: the end of the run and the interrupt. */
+export interface RunContext extends Context {
+  /** Closes the session and runs the end-of-run clean-ups (best effort). */
+  end(): Promise<void>;
+  /** Starts every interrupt clean-up and drops what is held (not awaited: the process is exiting). */
+  interrupt(): void;
+  /** Tells a long-running command to stop. */
+  stop(signal: NodeJS.Signals): void;
+}
+
+export function makeContext(io: IO, env: Env): RunContext {
+  const cleanups = new Set<() => Promise<void> | void>();
+  const held = new Set<Destroyable>();
+  const ends: (() => Promise<void> | void)[] = [];
+  let session: Promise<Session> | undefined;
+  let stop: (signal: NodeJS.Signals) => void = () => undefined;
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
+    stop = resolve;
+  });
+  const ctx: RunContext = {
+    io,
+    env,
+    odoo(connection) {
+      if (!session) {
+        // Loaded here: the HTTP client (undici) is no part of a command's start-up.
+        session = import('./session.js').then(({ openSession }) => openSession(connection, io, env));
+        session.then(
+          (s) => {
+            held.add(s.client);
+            ends.push(() => s.client.close());
+          },
+          () => undefined,
+        );
+      }
+      return session;
+    },
+    onInterrupt(fn) {
+      cleanups.add(fn);
+      return () => cleanups.delete(fn);
+    },
+    hold(live) {
+      held.add(live);
+      return () => held.delete(live);
+    },
+    atEnd(fn) {
+      ends.push(fn);
+    },
+    stopped,
+    async end() {
+      for (const fn of ends.splice(0).reverse()) {
+        try {
+          await fn();
+        } catch {
+          /* best effort: the run's own outcome stands */
+        }
+      }
+      held.clear();
+    },
+    interrupt() {
+      for (const live of held) live.destroy();
+      held.clear();
+      for (const fn of cleanups) {
+        try {
+          void fn();
+        } catch {
+          /* best effort */
+        }
+      }
+    },
+    stop: (signal) => stop(signal),
+  };
+  return ctx;
+}

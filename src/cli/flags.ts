@@ -1,0 +1,114 @@
+// Flags as data: each command declares its own flags and the named groups it takes (query,
+// output, connection, global), in the order help shows them. program.ts turns them into
+// commander options; the help can group them by `group`, and completion can read them.
+// A value is parsed (and refused, exit 2) as commander reads it; what depends on several
+// flags is checked by the command's `options()`, still before anything is asked of a server.
+import { byteSize, number, positiveInt, rate } from './values.js';
+
+/** The help group a flag belongs to; the command's own flags come first. */
+export type GroupName = 'own' | 'query' | 'output' | 'connection' | 'global';
+
+export interface Flag {
+  /** As commander spells it: `-o, --output <file>`, `--no-color`, `--fields <spec>`. */
+  spec: string;
+  description: string;
+  /** Parses the value as it is read (a UsageError for a bad one); with `previous`, repeatable. */
+  parse?: (raw: string, previous: never) => unknown;
+  default?: unknown;
+  choices?: readonly string[];
+  /** What the value names, for completion: a file, a time zone. */
+  value?: 'file' | 'zone';
+}
+
+export interface FlagGroup {
+  name: GroupName;
+  flags: readonly Flag[];
+}
+
+/** The flags a command was given, as commander parsed them (before the command's checks). */
+export type Flags = Readonly<Record<string, unknown>>;
+
+export function group(name: GroupName, flags: readonly Flag[]): FlagGroup {
+  return { name, flags };
+}
+
+/** How to reach Odoo: shared by every command that talks to it. */
+export const CONNECTION = group('connection', [
+  { spec: '--profile <name>', description: 'stored profile to use (env POSDATA_PROFILE)' },
+  { spec: '--url <url>', description: 'Odoo base URL (env POSDATA_URL)' },
+  { spec: '--db <name>', description: 'Odoo database (env POSDATA_DB)' },
+  { spec: '--user <login>', description: 'Odoo login (env POSDATA_USER)' },
+  { spec: '--protocol <p>', description: 'auto, jsonrpc or json2', choices: ['auto', 'jsonrpc', 'json2'] },
+  {
+    spec: '--timeout <seconds>',
+    description: 'bound on each request, from sending it to the last byte of the reply',
+    parse: number('--timeout', 1),
+    default: 60,
+  },
+  {
+    spec: '--max-reply <size>',
+    description: 'refuse a reply larger than this (bytes, or e.g. 64MiB, 1GiB; default 256MiB)',
+    parse: byteSize('--max-reply'),
+  },
+  {
+    spec: '--rate <n>',
+    description: 'at most N requests a minute (0.5: one every 2 minutes); 0 for no limit',
+    parse: rate('--rate'),
+    default: 60,
+  },
+  {
+    spec: '--retries <n>',
+    description: 'retries of a read on timeouts, resets, 429 and 502/503/504',
+    parse: positiveInt('--retries', 0),
+    default: 4,
+  },
+  { spec: '--ca-file <file>', description: 'trust this CA too (PEM)', value: 'file' },
+  { spec: '--insecure', description: 'skip TLS certificate verification (warns)' },
+  { spec: '--allow-insecure-http', description: 'allow plain http to a host that is not loopback' },
+]);
+
+export interface ConnectionOptions {
+  profile?: string;
+  url?: string;
+  db?: string;
+  user?: string;
+  protocol?: 'auto' | 'jsonrpc' | 'json2';
+  timeout?: number;
+  /** --max-reply, in bytes; undefined = the default (256 MiB). */
+  maxReply?: number;
+  rate?: number;
+  retries?: number;
+  caFile?: string;
+  insecure?: boolean;
+  allowInsecureHttp?: boolean;
+}
+
+/** The connection flags as typed options. */
+export function connectionOptions(f: Flags): ConnectionOptions {
+  return {
+    profile: f.profile as string | undefined,
+    url: f.url as string | undefined,
+    db: f.db as string | undefined,
+    user: f.user as string | undefined,
+    protocol: f.protocol as ConnectionOptions['protocol'],
+    timeout: f.timeout as number | undefined,
+    maxReply: f.maxReply as number | undefined,
+    rate: f.rate as number | undefined,
+    retries: f.retries as number | undefined,
+    caFile: f.caFile as string | undefined,
+    insecure: f.insecure as boolean | undefined,
+    allowInsecureHttp: f.allowInsecureHttp as boolean | undefined,
+  };
+}
+
+/** What every command that talks to Odoo takes besides: traces, quiet, colour. */
+export const GLOBAL = group('global', [
+  { spec: '--debug', description: 'show each RPC on stderr (secret as ***)' },
+  { spec: '-q, --quiet', description: 'no progress or notices on stderr' },
+  { spec: '--no-color', description: 'no colour, also with NO_COLOR' },
+]);
+
+/** The global flags as the IO takes them. */
+export function globalOptions(f: Flags): { quiet: boolean; debug: boolean; color: boolean } {
+  return { quiet: f.quiet === true, debug: f.debug === true, color: f.color !== false };
+}

@@ -1,0 +1,154 @@
+// The command line: the registry's commands as commander subcommands (flags from their
+// declarations), one run from argv to an exit code, and errors as the contract's one line.
+// Only the command asked for is loaded; `posdata --help` loads them all for their summaries.
+import { Command as Commander, CommanderError, Option } from 'commander';
+import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
+import { type Said, say, stackSaid } from '../core/redact.js';
+import { isPipeClosed } from '../sink/stdout.js';
+import type { Command, Entry } from './command.js';
+import type { Context } from './context.js';
+import { type Flag, globalOptions } from './flags.js';
+import type { IO } from './io.js';
+
+const ROOT_EXAMPLES = [
+  'posdata login --url https://shop.example.com --db shop --user integration',
+  'posdata sales --from today --sort "date_order desc" --limit 10',
+  'posdata sales --checkpoint sales.ckpt -o /data/sales-$(date +%F-%H).csv',
+  'posdata closures --from 7d --format json | jq ".[].cash_register_balance_end_real"',
+];
+
+const EXIT_CODES =
+  '\nExit codes: 0 ok, 2 usage, 3 authentication, 4 not found, 5 server refused, 6 connection, 7 reconcile difference, 130 interrupted.\n';
+
+export function examples(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+}
+
+function option(f: Flag): Option {
+  const o = new Option(f.spec, f.description);
+  if (f.parse) o.argParser(f.parse as (value: string, previous: unknown) => unknown);
+  if (f.choices) o.choices(f.choices);
+  if (f.default !== undefined) o.default(f.default);
+  return o;
+}
+
+/** The first word that is not a flag: the command (program options come before it). */
+export function commandWord(argv: readonly string[]): string | undefined {
+  return argv.find((a) => !a.startsWith('-'));
+}
+
+function build(
+  commands: readonly Command<unknown>[],
+  version: string,
+  io: IO,
+  onRun: (c: Command<unknown>, flags: Record<string, unknown>, args: unknown[]) => Promise<void>,
+): Commander {
+  const program = new Commander('posdata')
+    .description(
+      'Pull and export point-of-sale data from Odoo: registers, sessions, closures, sales, lines, payments, refunds, cancellations, products.',
+    )
+    .version(version, '-V, --version')
+    .showSuggestionAfterError(true)
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText('after', examples(ROOT_EXAMPLES) + EXIT_CODES);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => io.out.write(s),
+    writeErr: () => undefined,
+    outputError: () => undefined,
+  });
+  for (const c of commands) {
+    const sub = program.command(c.name).description(c.summary);
+    for (const a of c.args ?? []) sub.argument(a.spec, a.description);
+    for (const g of c.flags) for (const f of g.flags) sub.addOption(option(f));
+    sub.addHelpText('after', examples(c.examples) + (c.notes ?? ''));
+    sub.exitOverride();
+    sub.configureOutput({
+      writeOut: (s) => io.out.write(s),
+      writeErr: (s) => io.err.write(s),
+      outputError: () => undefined,
+    });
+    sub.action(async (...got: unknown[]) => {
+      // commander passes the arguments, then the options, then the command.
+      const args = got.slice(0, (c.args ?? []).length);
+      await onRun(c, (got[got.length - 1] as Commander).opts(), args);
+    });
+  }
+  return program;
+}
+
+/**
+ * The one line of an error on standard error, its secrets masked where they stand in a
+ * value; the words of posdata around the values are never masked. Returns the exit code.
+ */
+export function report(err: unknown, io: IO, debug: boolean): number {
+  if (isPosdataError(err)) {
+    io.err.write(`posdata: ${err.line(io.redactor)}\n`);
+    if (debug && err.cause) io.err.line(stackSaid(err.cause));
+    return err.exitCode;
+  }
+  const e = err as Error;
+  io.err.line(
+    say`posdata: internal error: ${e?.message ?? String(err)}; please report it (run with --debug for details)`,
+  );
+  if (debug) io.err.line(stackSaid(err));
+  return EXIT.internal;
+}
+
+function usage(what: Said): UsageError {
+  return new UsageError(what, say`see posdata --help`);
+}
+
+/**
+ * Runs one command line in `ctx` and returns its exit code; what the command opened is
+ * closed before it returns. `started` is told which command runs, once its flags are read
+ * (the process entry handles signals by it).
+ */
+export async function runCommandLine(
+  argv: readonly string[],
+  registry: readonly Entry[],
+  version: string,
+  ctx: Context & { end(): Promise<void> },
+  started: (c: Command<unknown>) => void = () => undefined,
+): Promise<number> {
+  const { io } = ctx;
+  const debug = argv.includes('--debug');
+  const names = registry.map((e) => e.name);
+  const first = commandWord(argv);
+  const asked = first === 'help' ? commandWord(argv.slice(argv.indexOf('help') + 1)) : first;
+  // `posdata salez --help` would print the root help with exit 0, as if all were well, and
+  // `posdata help salez` nothing at all.
+  if (asked !== undefined && asked !== 'help' && !names.includes(asked))
+    return report(usage(say`unknown command '${asked}'`), io, debug);
+  const only = first !== undefined && names.includes(first) ? first : undefined;
+  const commands = await Promise.all(
+    registry.filter((e) => only === undefined || e.name === only).map((e) => e.load()),
+  );
+  const program = build(commands, version, io, async (c, flags, args) => {
+    const g = globalOptions(flags);
+    io.quiet = g.quiet;
+    io.debug = g.debug;
+    io.color = io.color && g.color;
+    started(c);
+    const options = await c.options(flags, args, { io, env: ctx.env });
+    await c.run(options, ctx);
+  });
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code))
+        return EXIT.ok;
+      return report(usage(say`${err.message.replace(/^error:\s*/, '').split('\n')[0]}`), io, debug);
+    }
+    if (isPipeClosed(err)) return EXIT.ok;
+    return report(err, io, debug);
+  } finally {
+    await ctx.end();
+  }
+}

@@ -1,0 +1,176 @@
+// The Odoo session of a run, and credentials resolution, in one place. Precedence for URL,
+// database, login and secret: flag, then environment (POSDATA_URL, POSDATA_DB, POSDATA_USER,
+// POSDATA_PASSWORD), then the profile. The secret never comes from a flag; it is registered
+// with the run's redactor before anything can print it.
+import { OdooClient } from '../core/client.js';
+import { AuthError, UsageError } from '../core/errors.js';
+import { Http } from '../core/http.js';
+import { JsonRpcTransport } from '../core/jsonrpc.js';
+import type { RateLimiter } from '../core/ratelimit.js';
+import { own, type Said, say } from '../core/redact.js';
+import type { Protocol, Transport } from '../core/transport.js';
+import { hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/url.js';
+import { type Profile, ProfileStore } from '../store/profiles.js';
+import type { ConnectionOptions } from './flags.js';
+import type { Env, IO } from './io.js';
+
+/** The connection flags, with the Odoo context every call of the run carries. */
+export interface SessionOptions extends ConnectionOptions {
+  /** Odoo context for every call: lang, allowed_company_ids, active_test, … */
+  odooContext?: Record<string, unknown>;
+}
+
+export interface Session {
+  client: OdooClient;
+  store: ProfileStore;
+  profileName: string;
+  profile: Profile;
+  url: URL;
+  protocol: Protocol;
+  /** The limit on requests (--rate): progress says when it holds them back. */
+  limiter: RateLimiter;
+}
+
+export async function makeTransport(protocol: Protocol, http: Http, db: string): Promise<Transport> {
+  if (protocol === 'json2') {
+    const { Json2Transport } = await import('../core/json2.js');
+    return new Json2Transport(http, db);
+  }
+  return new JsonRpcTransport(http, db);
+}
+
+export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
+  if (o.insecure)
+    io.err.line(say`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
+  return new Http(url, {
+    timeoutMs: (o.timeout ?? 60) * 1000,
+    maxReplyBytes: o.maxReply,
+    rate: o.rate ?? 60,
+    retries: o.retries ?? 4,
+    caFile: o.caFile,
+    insecure: o.insecure,
+    onRetry: io.debug
+      ? (r) => io.err.line(say`posdata: retry ${own(String(r.attempt))} in ${r.waitMs} ms after ${r.reason}`)
+      : undefined,
+  });
+}
+
+/** A short-lived Http for protocol detection: no rate limit, no repeated warnings; retried as reads are. */
+export function probeHttp(url: URL, o: ConnectionOptions): Http {
+  return new Http(url, {
+    timeoutMs: (o.timeout ?? 60) * 1000,
+    maxReplyBytes: o.maxReply,
+    rate: 0,
+    retries: o.retries ?? 4,
+    caFile: o.caFile,
+    insecure: o.insecure,
+  });
+}
+
+/**
+ * The protocol to speak: the one asked for, or with `auto` what the server offers (Odoo 19
+ * offers JSON-2; the secret must then be an API key, a password is refused there).
+ */
+export async function negotiateProtocol(
+  requested: 'auto' | Protocol | undefined,
+  url: URL,
+  o: ConnectionOptions,
+  db: string,
+  login: string,
+  secret: string,
+): Promise<Protocol> {
+  if (requested === 'jsonrpc' || requested === 'json2') return requested;
+  const http = probeHttp(url, o);
+  try {
+    const { detectProtocol } = await import('../core/json2.js');
+    return await detectProtocol(http, db, login, secret);
+  } finally {
+    await http.close();
+  }
+}
+
+export function trace(io: IO): ((line: Said) => void) | undefined {
+  return io.debug ? (line) => io.err.line(say`[rpc] ${line}`) : undefined;
+}
+
+/**
+ * The server URL by the usual precedence (flag, POSDATA_URL, the profile). A URL typed with
+ * `user:password@` is refused (exit 2): the password is then in the shell history and the
+ * process arguments, and posdata would never send it anyway. One stored by an older version
+ * is used without that part.
+ */
+export function resolveServerUrl(
+  flag: string | undefined,
+  env: Env,
+  stored: string | undefined,
+  allowInsecureHttp?: boolean,
+): URL | undefined {
+  for (const [value, from] of [
+    [flag, '--url'],
+    [env.POSDATA_URL, 'POSDATA_URL'],
+  ] as const) {
+    if (value !== undefined && hasUserinfo(value)) {
+      throw new UsageError(
+        say`the URL in ${from} (${showUrl(value)}) carries a user name or password, which posdata never sends`,
+        say`give the URL without user:password@, and the secret with --password-stdin or POSDATA_PASSWORD (change that password if it was shared)`,
+      );
+    }
+  }
+  const raw = flag ?? env.POSDATA_URL ?? stored;
+  return raw ? parseServerUrl(raw, allowInsecureHttp) : undefined;
+}
+
+export async function openSession(opts: SessionOptions, io: IO, env: Env): Promise<Session> {
+  let o = opts;
+  const store = ProfileStore.read(env);
+  const profileName = store.currentName(o.profile, env);
+  const profile = store.get(profileName) ?? {};
+  const url = resolveServerUrl(o.url, env, profile.url, o.allowInsecureHttp);
+  const db = o.db ?? env.POSDATA_DB ?? profile.db;
+  const login = o.user ?? env.POSDATA_USER ?? profile.login;
+  if (!url || !db || !login) {
+    throw new AuthError(
+      say`not logged in${o.profile || env.POSDATA_PROFILE ? say` (profile ${profileName})` : ''}`,
+      say`run posdata login --url URL --db DB --user LOGIN`,
+    );
+  }
+  // The stored secret belongs to the server, database and login it was stored with: another
+  // host in --url or POSDATA_URL, another --db or --user never receives it (a typo or a
+  // hostile address would otherwise get the password). The port is not part of the server.
+  const sameTarget =
+    profile.url !== undefined &&
+    secretScope(profile.url) === secretScope(url) &&
+    profile.db === db &&
+    profile.login === login;
+  const secret = env.POSDATA_PASSWORD || (sameTarget ? profile.secret : undefined);
+  io.redactor.add(secret);
+  if (!secret) {
+    if (profile.secret) {
+      throw new AuthError(
+        say`the stored secret of profile ${profileName} is for ${profile.login} on ${serverKey(profile.url) ?? own('?')} (database ${profile.db}), not for ${login} on ${serverKey(url)} (database ${db})`,
+        say`set POSDATA_PASSWORD for this target, or run posdata login with it`,
+      );
+    }
+    throw new AuthError(
+      say`no password or API key for ${login} (profile ${profileName})`,
+      say`run posdata login, or set POSDATA_PASSWORD`,
+    );
+  }
+  // The CA given at login stays with the profile (an on-premise server keeps its CA).
+  if (o.caFile === undefined && sameTarget && profile.caFile) o = { ...o, caFile: profile.caFile };
+  const requested = o.protocol && o.protocol !== 'auto' ? o.protocol : undefined;
+  let protocol: Protocol | undefined = requested ?? (sameTarget ? profile.protocol : undefined);
+  if (!protocol) {
+    // No login stored for this target (credentials from the environment only): decide
+    // auto here, as login would have, so an API key reaches a JSON-2-only server.
+    protocol = await negotiateProtocol('auto', url, o, db, login, secret);
+  }
+  const http = makeHttp(url, o, io);
+  const transport = await makeTransport(protocol, http, db);
+  const client = new OdooClient(transport, { db, login, secret }, sameTarget ? profile.uid : undefined, {
+    trace: trace(io),
+    context: o.odooContext,
+    redactor: io.redactor,
+  });
+  return { client, store, profileName, profile, url, protocol, limiter: http.limiter };
+}

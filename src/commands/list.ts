@@ -1,0 +1,556 @@
+// The list commands, one per list resource of the catalog (configs, sales, lines, refunds,
+// cancellations, closures, payments, products): flags → a query → pages of records → a
+// renderer → a sink (standard output or -o), with --checkpoint's window and progress.
+import type { Resource, ResourceName } from '../catalog/resources.js';
+import { COUNTED_STATES, RESOURCES } from '../catalog/resources.js';
+import { type Command, command } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import {
+  CONNECTION,
+  type ConnectionOptions,
+  connectionOptions,
+  type FlagGroup,
+  type Flags,
+  GLOBAL,
+  group,
+} from '../cli/flags.js';
+import type { IO } from '../cli/io.js';
+import {
+  chooseFormat,
+  OUTPUT,
+  type OutputOptions,
+  outputOptions,
+  tableLook,
+  writeOutput,
+} from '../cli/output.js';
+import type { Session } from '../cli/session.js';
+import { number, positiveInt } from '../cli/values.js';
+import type { OdooClient } from '../core/client.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { nameList, own, say } from '../core/redact.js';
+import type { Domain } from '../core/types.js';
+import type { QueryFlags } from '../query/build.js';
+import { checkJsonValue, commaList, parseDomain } from '../query/domain.js';
+import { checkZone, machineZone } from '../query/zone.js';
+import type { Checkpoint } from '../read/checkpoint.js';
+import type { Prepared } from '../read/stream.js';
+import { MAX_OVERLAP, WINDOW_NAME, type Window, windowFileName } from '../read/window.js';
+import { resolveTarget, sameFile } from '../sink/atomic.js';
+
+export interface ListOptions {
+  resource: Resource;
+  connection: ConnectionOptions;
+  output: OutputOptions;
+  /** `lines`: the sales ticket whose lines are listed. */
+  orderId?: number;
+  configId?: number;
+  sessionId?: number;
+  state?: string[];
+  from?: string;
+  to?: string;
+  tz?: string;
+  fields?: string[];
+  limit?: number;
+  sort?: string;
+  domain?: Domain;
+  pageSize: number;
+  withPayments: boolean;
+  /** --lang, --company, --include-archived and --context as one Odoo context. */
+  odooContext?: Record<string, unknown>;
+  count: boolean;
+  dryRun: boolean;
+  /** --checkpoint as given, and as the file it really is. */
+  checkpoint?: { file: string; path: string };
+  full: boolean;
+  overlap: number;
+  /** -o names the run's window ({from}, {to}): its file is known once the window is. */
+  named: boolean;
+}
+
+/** The query flags of a resource: its filters, then those every list takes. */
+function queryFlags(r: Resource): FlagGroup {
+  const ff = r.filterFields;
+  return group('query', [
+    ...(ff.config
+      ? [{ spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') }]
+      : []),
+    ...(ff.session
+      ? [{ spec: '--session-id <id>', description: 'one session', parse: positiveInt('--session-id') }]
+      : []),
+    ...(ff.state
+      ? [
+          {
+            spec: '--state <states>',
+            description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
+          },
+        ]
+      : []),
+    ...(ff.time
+      ? [
+          {
+            spec: '--from <when>',
+            description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d`,
+          },
+          { spec: '--to <when>', description: 'up to this time; a date-only value includes that whole day' },
+        ]
+      : []),
+    {
+      spec: '--tz <zone>',
+      description: "IANA zone for --from/--to and shown times (default: the Odoo user's zone)",
+      value: 'zone',
+    },
+    { spec: '--fields <list>', description: 'fields to return, comma-separated' },
+    { spec: '--limit <n>', description: 'at most N records (default all)', parse: positiveInt('--limit') },
+    { spec: '--sort <order>', description: 'sort, as Odoo\'s order: "date_order desc, id"' },
+    { spec: '--domain <json>', description: 'an extra Odoo domain, ANDed with the other filters' },
+    {
+      spec: '--page-size <n>',
+      description: 'records per request when reading many',
+      parse: positiveInt('--page-size'),
+      default: 2000,
+    },
+    ...(r.name === 'sales'
+      ? [{ spec: '--with-payments', description: 'each order carries its payments with method names' }]
+      : []),
+    { spec: '--lang <code>', description: 'language of translated names (Odoo context lang, e.g. fr_BE)' },
+    { spec: '--company <ids>', description: 'only these companies (allowed_company_ids), comma-separated' },
+    {
+      spec: '--include-archived',
+      description: 'also archived registers, methods and products (active_test off)',
+    },
+    { spec: '--context <json>', description: 'extra Odoo context, as JSON' },
+    { spec: '--count', description: 'print only how many records match' },
+    { spec: '--dry-run', description: 'print the request that would be sent, and send no data request' },
+    ...(r.checkpoint
+      ? [
+          {
+            spec: '--checkpoint <file>',
+            description: 'export only what changed since the last run with FILE (write_date, id)',
+            value: 'file' as const,
+          },
+          {
+            spec: '--full',
+            description: 'with --checkpoint: export everything and start the checkpoint again',
+          },
+          {
+            spec: '--overlap <seconds>',
+            description: 'with --checkpoint: re-read this much before the last window end',
+            parse: number('--overlap', 0),
+            default: 300,
+          },
+        ]
+      : []),
+  ]);
+}
+
+export function listCommand(name: ResourceName): Command<ListOptions> {
+  const resource = RESOURCES[name];
+  return command<ListOptions>({
+    name,
+    summary: resource.summary,
+    args: name === 'lines' ? [{ spec: '<order-id>', description: 'the sales ticket id' }] : [],
+    flags: [queryFlags(resource), OUTPUT, CONNECTION, GLOBAL],
+    examples: resource.examples,
+    options: (f, args, { io }) => listOptions(resource, f, args[0] as string | undefined, io),
+    run: (o, ctx) => runList(o, ctx),
+  });
+}
+
+/** Everything that can be checked without the server, in the order a user meets it. */
+function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: IO): ListOptions {
+  const name = resource.name;
+  const str = (k: string) => f[k] as string | undefined;
+  chooseFormat(str('format'), str('output'), io);
+  const tz = str('tz');
+  if (tz) checkZone(tz);
+  const checkpointFile = str('checkpoint');
+  if (checkpointFile && !resource.checkpoint) {
+    throw new UsageError(
+      say`--checkpoint does not apply to ${own(name)}`,
+      say`use it with sales, refunds, cancellations, closures or payments`,
+    );
+  }
+  if (checkpointFile && str('sort'))
+    throw new UsageError(say`--checkpoint exports in write_date order`, say`drop --sort`);
+  const overlap = (f.overlap as number | undefined) ?? 300;
+  if (overlap > MAX_OVERLAP)
+    throw new UsageError(
+      say`--overlap ${overlap} is longer than a century`,
+      say`give it in seconds, e.g. 300`,
+    );
+  if (f.full && !checkpointFile)
+    throw new UsageError(say`--full goes with --checkpoint`, say`add --checkpoint FILE`);
+  if (f.withPayments && name !== 'sales')
+    throw new UsageError(say`--with-payments applies to sales`, say`use posdata payments`);
+  let orderId: number | undefined;
+  if (name === 'lines') {
+    if (!arg || !/^\d+$/.test(arg) || Number(arg) < 1) {
+      throw new UsageError(
+        say`'${arg ?? ''}' is not an order id`,
+        say`give the numeric id of a sales ticket: posdata lines 42`,
+      );
+    }
+    orderId = Number(arg);
+  }
+  const file = str('output');
+  const named = file !== undefined && file !== '-' && WINDOW_NAME.test(file);
+  if (named && !checkpointFile)
+    throw new UsageError(
+      say`{from} and {to} in -o name the window of a checkpointed run`,
+      say`add --checkpoint FILE, or leave them out of -o`,
+    );
+  // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
+  // device is refused before anything is asked of the server.
+  const out = outputOptions(f, io);
+  const checkpoint = checkpointFile
+    ? { file: checkpointFile, path: resolveTarget(checkpointFile, '--checkpoint') }
+    : undefined;
+  notSameFile(out, checkpoint);
+  const odooContext = contextFrom(f);
+  return {
+    resource,
+    connection: connectionOptions(f),
+    output: out,
+    orderId,
+    configId: f.configId as number | undefined,
+    sessionId: f.sessionId as number | undefined,
+    state: str('state') ? commaList(str('state') as string) : undefined,
+    from: str('from'),
+    to: str('to'),
+    tz,
+    fields: str('fields') !== undefined ? commaList(str('fields') as string) : undefined,
+    limit: f.limit as number | undefined,
+    sort: str('sort'),
+    domain: str('domain') !== undefined ? parseDomain(str('domain') as string) : undefined,
+    pageSize: (f.pageSize as number | undefined) ?? 2000,
+    withPayments: f.withPayments === true,
+    odooContext,
+    count: f.count === true,
+    dryRun: f.dryRun === true,
+    checkpoint,
+    full: f.full === true,
+    overlap,
+    named,
+  };
+}
+
+/** The checkpoint would overwrite the export it describes. */
+function notSameFile(out: { path?: string; file?: string }, cp: { path: string } | undefined): void {
+  if (out.path && cp && sameFile(out.path, cp.path)) {
+    throw new UsageError(
+      say`--checkpoint and -o are the same file (${out.file}); the checkpoint would overwrite the export`,
+      say`give the checkpoint a file of its own, e.g. --checkpoint sales.ckpt`,
+    );
+  }
+}
+
+/** --lang, --company, --include-archived and --context as one Odoo context. */
+function contextFrom(f: Flags): Record<string, unknown> | undefined {
+  let ctx: Record<string, unknown> = {};
+  const context = f.context as string | undefined;
+  const lang = f.lang as string | undefined;
+  const company = f.company as string | undefined;
+  if (context !== undefined) {
+    let v: unknown;
+    try {
+      v = JSON.parse(context);
+    } catch {
+      throw new UsageError(
+        say`--context is not JSON`,
+        say`write it as a JSON object, e.g. --context '{"lang": "fr_BE"}'`,
+      );
+    }
+    checkJsonValue(v, '--context', 'a flat JSON object, e.g. --context \'{"lang": "fr_BE"}\'');
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+      throw new UsageError(
+        say`--context is not a JSON object`,
+        say`write it as a JSON object, e.g. --context '{"lang": "fr_BE"}'`,
+      );
+    }
+    ctx = { ...(v as Record<string, unknown>) };
+  }
+  if (lang !== undefined) {
+    if (!/^[a-z]{2,3}(_[A-Z]{2})?(@\w+)?$/.test(lang))
+      throw new UsageError(say`--lang '${lang}' is not a language code`, say`use e.g. en_US or fr_BE`);
+    ctx.lang = lang;
+  }
+  if (company !== undefined) {
+    const ids = commaList(company).map(Number);
+    if (ids.length === 0 || ids.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+      throw new UsageError(
+        say`--company '${company}' is not a list of company ids`,
+        say`use e.g. --company 1 or --company 1,3`,
+      );
+    }
+    ctx.allowed_company_ids = ids;
+  }
+  if (f.includeArchived) ctx.active_test = false;
+  return Object.keys(ctx).length > 0 ? ctx : undefined;
+}
+
+/** The run's checkpoint: what it says, the window this run exports, and the file -o becomes. */
+interface Incremental {
+  cp: Checkpoint | undefined;
+  window: Window | undefined;
+  hash: string;
+  server: string;
+}
+
+async function runList(o: ListOptions, ctx: Context): Promise<void> {
+  const { resource } = o;
+  (await import('../runtime/memory.js')).wasmOnBaselineTier();
+  const { loadCheckpoint, lockCheckpoint, queryHash, refuseReplace, windowFor } = await import(
+    '../read/checkpoint.js'
+  );
+  const writes = !o.dryRun && !o.count;
+  if (o.checkpoint && writes) ctx.atEnd(lockCheckpoint(o.checkpoint.path));
+  const cp = o.checkpoint && !o.full ? loadCheckpoint(o.checkpoint.path) : undefined;
+  if (cp && o.output.path && !o.named && writes)
+    refuseReplace(o.output.path, String(o.output.file), o.checkpoint?.file ?? '', resource.name);
+
+  const session = await ctx.odoo({ ...o.connection, odooContext: o.odooContext });
+  const { client } = session;
+  const tzShown = o.tz ?? session.profile.tz ?? machineZone();
+  const prepared = await prepareQuery(o, client, tzShown);
+
+  // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
+  // and are still the same query. (Checkpoints made before hashed the resolved domain;
+  // such a hash is still taken, and replaced at the next save.)
+  const typed = {
+    configId: o.configId ?? null,
+    sessionId: o.sessionId ?? null,
+    state: o.state ?? null,
+    from: o.from ?? null,
+    to: o.to ?? null,
+    zone: o.from !== undefined || o.to !== undefined ? tzShown : null,
+    domain: o.domain ?? null,
+  };
+  const hash = queryHash([resource.name, typed, prepared.query.fields, o.withPayments]);
+  const legacyHash = queryHash([resource.name, prepared.query.domain, prepared.query.fields, o.withPayments]);
+  const server = `${session.url.href}|${client.db}`;
+  if (cp && ((cp.query !== hash && cp.query !== legacyHash) || cp.server !== server)) {
+    throw new UsageError(
+      say`checkpoint ${o.checkpoint?.file} was made for another query or server`,
+      say`use a checkpoint file per query, or --full to start it again`,
+    );
+  }
+  // The window ends at the server's time, which its write_date stamps follow: a client clock
+  // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
+  const window = o.checkpoint ? windowFor(cp, o.overlap, client.serverNow(), o.checkpoint.file) : undefined;
+  let output = o.output;
+  if (o.named && window && writes) {
+    const file = windowFileName(String(o.output.file), cp?.windowEnd, window);
+    output = { ...output, file, path: resolveTarget(file) };
+    notSameFile(output, o.checkpoint);
+    if (cp) refuseReplace(output.path as string, file, o.checkpoint?.file ?? '', resource.name);
+  }
+  const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+  if (o.dryRun) {
+    const call = {
+      model: resource.model,
+      method: 'search_read',
+      domain,
+      fields: prepared.query.fetchFields,
+      order: window ? 'write_date, id' : prepared.query.order,
+      page_size: o.pageSize,
+      limit: prepared.query.limit ?? null,
+      context: o.odooContext ?? null,
+    };
+    ctx.io.out.write(`${JSON.stringify(call, null, 2)}\n`);
+    return;
+  }
+  if (o.count) {
+    const n = await client.searchCount(resource.model, domain);
+    ctx.io.out.write(`${o.limit !== undefined ? Math.min(n, o.limit) : n}\n`);
+    return;
+  }
+  await exportRecords({ ...o, output }, ctx, session, prepared, tzShown, { cp, window, hash, server });
+}
+
+/** The query against the server's fields; for `lines`, the ticket must exist. */
+async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Promise<Prepared> {
+  const flags: QueryFlags = {
+    configId: o.configId,
+    sessionId: o.sessionId,
+    state: o.state,
+    from: o.from,
+    to: o.to,
+    tz,
+    fields: o.fields,
+    limit: o.limit,
+    sort: o.sort,
+    domain: o.domain,
+  };
+  if (o.fields !== undefined && o.fields.length === 0) {
+    const f = await client.fieldsGet(o.resource.model);
+    throw new UsageError(say`--fields is empty`, say`valid fields: ${nameList(Object.keys(f).sort())}`);
+  }
+  const fixed: Domain = o.orderId !== undefined ? [['order_id', '=', o.orderId]] : [];
+  const { prepare } = await import('../read/stream.js');
+  const prepared = await prepare(client, o.resource, flags, { fixed, withPayments: o.withPayments });
+  if (o.orderId !== undefined) {
+    const found = await client.read('pos.order', [o.orderId], ['name']);
+    if (found.length === 0)
+      throw new NotFoundError(
+        say`sales ticket ${o.orderId} does not exist`,
+        say`list ticket ids with posdata sales`,
+      );
+  }
+  return prepared;
+}
+
+/** The records, page by page, into the output; then the checkpoint, if any, moves on. */
+async function exportRecords(
+  o: ListOptions,
+  ctx: Context,
+  session: Session,
+  prepared: Prepared,
+  tzShown: string,
+  run: Incremental,
+): Promise<void> {
+  const { io } = ctx;
+  const { client } = session;
+  // The export's own layers, loaded when it runs (not for --help).
+  const [{ normalizerFor, streamRows }, { makeRenderer }, { heldMemory }, { Progress }, checkpoints] =
+    await Promise.all([
+      import('../read/stream.js'),
+      import('../render/renderer.js'),
+      import('../runtime/memory.js'),
+      import('../cli/progress.js'),
+      import('../read/checkpoint.js'),
+    ]);
+  const { refuseReplace, stageCheckpoint } = checkpoints;
+  const { resource, output } = o;
+  const { cp, window } = run;
+  const toFile = output.file !== undefined;
+  // A table shows registers by their own name: on 16/17 Odoo's label carries the session user.
+  let names: Record<string, Map<number, string>> | undefined;
+  if (output.format === 'table') {
+    const regFields = prepared.outFields.filter((f) => prepared.defs[f]?.relation === 'pos.config');
+    if (regFields.length > 0) {
+      const regs = await client.searchRead('pos.config', [], {
+        fields: ['name'],
+        context: { active_test: false },
+      });
+      const m = new Map(regs.map((r) => [r.id, String(r.name)]));
+      names = Object.fromEntries(regFields.map((f) => [f, m]));
+    }
+  }
+  const progress = new Progress(io, toFile || !io.out.isTTY);
+  progress.watch(session.limiter);
+  let count = 0;
+  // With --limit the export may stop inside the window: the checkpoint then advances only
+  // to the last record written (write_date order), and the next run goes on from there.
+  let received = 0;
+  let lastWritten: string | undefined;
+  /** What the checkpoint says after this run. */
+  const nextCheckpoint = (w: Window): Checkpoint => {
+    let windowEnd = w.windowEnd;
+    if (o.limit !== undefined && received >= o.limit && lastWritten) {
+      // Everything up to the previous window end was exported by earlier runs.
+      windowEnd = cp && cp.windowEnd > lastWritten ? cp.windowEnd : lastWritten;
+      if (cp && lastWritten <= cp.windowEnd && !io.quiet)
+        io.err.line(
+          say`posdata: warning: --limit ${own(String(o.limit))} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
+        );
+    }
+    return {
+      version: 1,
+      resource: resource.name,
+      model: resource.model,
+      server: run.server,
+      query: run.hash,
+      windowEnd,
+      overlapSeconds: o.overlap,
+      lastRunAt: new Date().toISOString(),
+      lastCount: count,
+    };
+  };
+  const memory = heldMemory();
+  await writeOutput(ctx, output.path, async (sink) => {
+    try {
+      const renderer = await makeRenderer({
+        format: output.format,
+        sink,
+        fields: prepared.outFields,
+        defs: prepared.defs,
+        excel: output.excel,
+        delimiter: output.delimiter,
+        decimal: output.decimal,
+        ...tableLook(io, toFile),
+        tz: tzShown,
+        preferred: o.fields ? [] : resource.tableColumns,
+        sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+        // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
+        countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
+        noun: resource.name,
+        names,
+        normalizer:
+          output.format === 'csv' || output.format === 'parquet' ? normalizerFor(prepared, o.tz) : undefined,
+      });
+      if (progress.enabled) {
+        const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+        const total = await client.searchCount(resource.model, domain);
+        progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
+      }
+      // The header waits for the first page: a refusal on the first read prints nothing.
+      let begun = false;
+      const begin = async () => {
+        if (!begun) await renderer.begin();
+        begun = true;
+      };
+      const seen = window ? new Set<number>() : undefined;
+      const direct = renderer.pageRecords;
+      for await (const { rows, records } of streamRows(client, prepared, {
+        pageSize: o.pageSize,
+        extraDomain: window?.domain,
+        order: window ? 'write_date, id' : undefined,
+        tz: o.tz,
+        rows: direct === undefined,
+      })) {
+        // Within one run a record is written once, even if it moved while we read.
+        const keep = seen
+          ? records.map((r) => {
+              if (seen.has(r.id)) return false;
+              seen.add(r.id);
+              return true;
+            })
+          : undefined;
+        received += records.length;
+        if (window && o.limit !== undefined) {
+          for (let i = records.length - 1; i >= 0; i--) {
+            if (keep && !keep[i]) continue;
+            lastWritten = records[i]?.write_date as string | undefined;
+            break;
+          }
+        }
+        await begin();
+        if (direct) {
+          const recs = keep ? records.filter((_, i) => keep[i]) : records;
+          await direct(recs);
+          count += recs.length;
+        } else {
+          const out = keep ? rows.filter((_, i) => keep[i]) : rows;
+          await renderer.page(out);
+          count += out.length;
+        }
+        progress.update(count);
+        memory.after(count);
+      }
+      await begin();
+      await renderer.end();
+    } finally {
+      progress.done();
+    }
+    // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
+    // a checkpoint that cannot be written leaves both as they were.
+    // Checked again at the end: a file that appeared meanwhile is not replaced either.
+    if (cp && output.path)
+      refuseReplace(output.path, String(output.file), o.checkpoint?.file ?? '', resource.name);
+    const staged =
+      o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
+    return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
+  });
+  if (toFile && !io.quiet && io.err.isTTY)
+    io.err.line(say`posdata: wrote ${count} ${own(resource.name)} to ${output.file}`);
+}

@@ -1,0 +1,34 @@
+// `posdata logout`: forget the stored secret and user id of a profile, or the whole profile.
+import { command } from '../cli/command.js';
+import { group } from '../cli/flags.js';
+import { AuthError } from '../core/errors.js';
+import { say } from '../core/redact.js';
+import { ProfileStore } from '../store/profiles.js';
+
+export interface LogoutOptions {
+  profile?: string;
+  remove: boolean;
+}
+
+export const logout = command<LogoutOptions>({
+  name: 'logout',
+  summary: 'Forget the stored secret and user id of the profile',
+  flags: [
+    group('own', [
+      { spec: '--profile <name>', description: 'profile to log out of' },
+      { spec: '--remove', description: 'forget the whole profile, not only its secret' },
+    ]),
+  ],
+  examples: ['posdata logout', 'posdata logout --profile staging --remove'],
+  options: (f) => ({ profile: f.profile as string | undefined, remove: f.remove === true }),
+  async run(o, { io, env }) {
+    const store = await ProfileStore.open(env);
+    const name = store.currentName(o.profile, env);
+    const done = o.remove ? store.remove(name) : store.forget(name);
+    if (!done) throw new AuthError(say`no profile named ${name}`, say`list them with posdata profiles`);
+    if (!io.quiet)
+      io.err.line(
+        o.remove ? say`posdata: removed profile ${name}` : say`posdata: logged out of profile ${name}`,
+      );
+  },
+});

@@ -1,0 +1,47 @@
+// `posdata profiles`: list the stored profiles; --use makes one the default, --remove forgets one.
+import { command } from '../cli/command.js';
+import { group } from '../cli/flags.js';
+import { UsageError } from '../core/errors.js';
+import { say } from '../core/redact.js';
+import { serverKey, showUrl } from '../core/url.js';
+import { ProfileStore } from '../store/profiles.js';
+
+export interface ProfilesOptions {
+  use?: string;
+  remove?: string;
+}
+
+export const profiles = command<ProfilesOptions>({
+  name: 'profiles',
+  summary: 'List the stored profiles; --use NAME makes one the default, --remove NAME forgets one',
+  flags: [
+    group('own', [
+      { spec: '--use <name>', description: 'make this profile the default' },
+      { spec: '--remove <name>', description: 'forget this profile' },
+    ]),
+  ],
+  examples: ['posdata profiles', 'posdata profiles --use staging'],
+  options: (f) => ({ use: f.use as string | undefined, remove: f.remove as string | undefined }),
+  async run(o, { io, env }) {
+    const store = await ProfileStore.open(env);
+    if (o.use) {
+      if (!store.get(o.use))
+        throw new UsageError(say`no profile named ${o.use}`, say`list them with posdata profiles`);
+      store.use(o.use);
+      if (!io.quiet) io.err.line(say`posdata: profile ${o.use} is now the default`);
+      return;
+    }
+    if (o.remove) {
+      if (!store.remove(o.remove))
+        throw new UsageError(say`no profile named ${o.remove}`, say`list them with posdata profiles`);
+      if (!io.quiet) io.err.line(say`posdata: removed profile ${o.remove}`);
+      return;
+    }
+    const current = store.currentName(undefined, env);
+    const lines = Object.entries(store.list()).map(
+      ([n, p]) =>
+        `${n === current ? '*' : ' '} ${n}\t${serverKey(p.url) ?? showUrl(p.url ?? '')}\t${p.db ?? ''}\t${p.login ?? ''}\t${p.secret ? 'secret stored' : 'no secret'}`,
+    );
+    io.out.write(lines.length ? `${lines.join('\n')}\n` : '');
+  },
+});

@@ -1,0 +1,127 @@
+// `posdata sandbox`: the bundled Odoo-compatible server with generated POS data, until
+// stopped. The sandbox is a program of its own (src/sandbox/): it shares no code with the
+// client, and this module is the only one that loads it.
+import { command } from '../cli/command.js';
+import { group } from '../cli/flags.js';
+import { port, positiveInt } from '../cli/values.js';
+import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import type { SandboxOptions } from '../sandbox/index.js';
+
+/** A time for the sandbox's clock: ISO 8601 with a zone (Z or ±hh:mm), or Odoo's naive UTC form. */
+function instant(flag: string) {
+  return (raw: string): Date => {
+    const text = raw.trim();
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(text);
+    const naive = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(text);
+    const ms = iso
+      ? Date.parse(text)
+      : naive
+        ? Date.parse(`${text.replace(' ', 'T')}${text.length > 10 ? 'Z' : 'T00:00:00Z'}`)
+        : Number.NaN;
+    if (!Number.isFinite(ms))
+      throw new UsageError(
+        say`${own(flag)} '${raw}' is not a time`,
+        say`give ${own(flag)} a UTC time such as 2026-11-25T12:00:00Z or '2026-11-25 12:00:00'`,
+      );
+    return new Date(ms);
+  };
+}
+
+export const sandbox = command<SandboxOptions & { host: string; port: number }>({
+  name: 'sandbox',
+  summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
+  longRunning: true,
+  flags: [
+    group('own', [
+      { spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' },
+      {
+        spec: '--port <port>',
+        description: 'port (0 = any free port)',
+        parse: port('--port'),
+        default: 8069,
+      },
+      {
+        spec: '--seed <n>',
+        description: 'the same seed gives the same data',
+        parse: positiveInt('--seed', 0),
+        default: 1,
+      },
+      {
+        spec: '--orders <n>',
+        description: 'number of orders',
+        parse: positiveInt('--orders', 0),
+        default: 2000,
+      },
+      { spec: '--days <n>', description: 'days of sessions', parse: positiveInt('--days', 1), default: 14 },
+      {
+        spec: '--now <time>',
+        description:
+          "the data's clock, UTC (2026-11-25T12:00:00Z): the data run up to it (default: the moment it starts)",
+        parse: instant('--now'),
+      },
+      {
+        spec: '--odoo-version <v>',
+        description: 'which Odoo to present',
+        choices: ['16', '17', '18', '19'],
+        default: '17',
+      },
+      { spec: '--admin-key <key>', description: "the admin's API key (default: generated and printed)" },
+      { spec: '--faults <spec>', description: 'misbehave on purpose (see the README)' },
+      {
+        spec: '--no-jsonrpc',
+        description: 'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',
+      },
+      { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
+    ]),
+  ],
+  examples: [
+    'posdata sandbox',
+    'posdata sandbox --port 8070 --orders 100000 --seed 7',
+    'posdata sandbox --odoo-version 19',
+    'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
+  ],
+  notes:
+    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr and --now.\n' +
+    'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
+  options(f) {
+    if (f.jsonrpc === false && f.odooVersion !== '19')
+      throw new UsageError(
+        say`--no-jsonrpc needs --odoo-version 19`,
+        say`Odoo 17 has no JSON-2 to fall back on`,
+      );
+    return {
+      host: f.host as string,
+      port: f.port as number,
+      seed: f.seed as number,
+      orders: f.orders as number,
+      days: f.days as number,
+      now: f.now as Date | undefined,
+      odooVersion: Number(f.odooVersion) as 16 | 17 | 18 | 19,
+      adminKey: f.adminKey as string | undefined,
+      faults: f.faults as string | undefined,
+      jsonrpc: f.jsonrpc as boolean | undefined,
+      posHr: f.posHr === true,
+    };
+  },
+  async run(o, ctx) {
+    const { startSandbox, banner, SandboxOptionError } = await import('../sandbox/index.js');
+    // The sandbox shares no code with the client: its refusals become usage errors here.
+    const handle = await startSandbox(o).catch((err: NodeJS.ErrnoException) => {
+      if (err instanceof SandboxOptionError) throw new UsageError(say`${err.message}`, say`${err.hint}`);
+      if (err.code === 'EADDRINUSE')
+        throw new UsageError(
+          say`port ${o.port} on ${o.host} is already in use`,
+          say`choose another with --port (0 = any free port)`,
+        );
+      if (err.code === 'EACCES')
+        throw new UsageError(say`not allowed to listen on port ${o.port}`, say`use a port above 1023`);
+      if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        throw new UsageError(say`cannot listen on ${o.host}: no such local address`, say`check --host`);
+      throw err;
+    });
+    ctx.io.out.write(banner(handle));
+    await ctx.stopped;
+    await handle.close();
+  },
+});

@@ -1,0 +1,194 @@
+// `posdata serve`: the HTTP service in front of one Odoo. The URL and database come from
+// the profile, the flags or the environment (the commands' precedence); credentials come
+// from each API client's own login, so a request runs with its user's rights, never the
+// profile's.
+import { command } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import { number, port, positiveInt } from '../cli/values.js';
+import { VERSION } from '../cli/version.js';
+import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
+import { say } from '../core/redact.js';
+import type { Protocol } from '../core/transport.js';
+import { isLoopback } from '../core/url.js';
+import { ProfileStore } from '../store/profiles.js';
+
+export interface ServeOptions {
+  connection: ConnectionOptions;
+  host: string;
+  port: number;
+  tokenTtl: number;
+  clientRate: number;
+  maxConnections: number;
+  headerTimeout: number;
+}
+
+function displayHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export const serve = command<ServeOptions>({
+  name: 'serve',
+  summary: "Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)",
+  longRunning: true,
+  flags: [
+    group('own', [
+      { spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' },
+      {
+        spec: '--port <port>',
+        description: 'port (0 = any free port)',
+        parse: port('--port'),
+        default: 8080,
+      },
+      {
+        spec: '--token-ttl <seconds>',
+        description: 'token lifetime',
+        parse: positiveInt('--token-ttl'),
+        default: 3600,
+      },
+      {
+        spec: '--client-rate <n>',
+        description: 'requests a minute per token',
+        parse: positiveInt('--client-rate', 0),
+        default: 60,
+      },
+      {
+        spec: '--max-connections <n>',
+        description: 'client connections held at once; more are closed at once',
+        parse: positiveInt('--max-connections', 1),
+        default: 256,
+      },
+      {
+        spec: '--header-timeout <seconds>',
+        description: "close a connection whose request's headers take longer",
+        parse: number('--header-timeout', 1),
+        default: 10,
+      },
+    ]),
+    CONNECTION,
+    GLOBAL,
+  ],
+  examples: ['posdata serve', 'posdata serve --port 8080 --profile shop'],
+  options: (f) => ({
+    connection: connectionOptions(f),
+    host: (f.host as string | undefined) ?? '127.0.0.1',
+    port: (f.port as number | undefined) ?? 8080,
+    tokenTtl: (f.tokenTtl as number | undefined) ?? 3600,
+    clientRate: (f.clientRate as number | undefined) ?? 60,
+    maxConnections: (f.maxConnections as number | undefined) ?? 256,
+    headerTimeout: (f.headerTimeout as number | undefined) ?? 10,
+  }),
+  run: runServe,
+});
+
+async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
+  const { io, env } = ctx;
+  const c = o.connection;
+  const { makeHttp, makeTransport, negotiateProtocol, resolveServerUrl, trace } = await import(
+    '../cli/session.js'
+  );
+  const { OdooClient } = await import('../core/client.js');
+  const { UPSTREAM_CONNECTIONS } = await import('../core/http.js');
+  const { buildApp } = await import('../serve/app.js');
+  const { FairGate, FairTransport } = await import('../serve/fair.js');
+  const store = await ProfileStore.open(env);
+  const profileName = store.currentName(c.profile, env);
+  const profile = store.get(profileName) ?? {};
+  const url = resolveServerUrl(c.url, env, profile.url, c.allowInsecureHttp);
+  const db = c.db ?? env.POSDATA_DB ?? profile.db;
+  if (!url || !db) {
+    throw new AuthError(
+      say`serve needs the Odoo URL and database${c.profile || env.POSDATA_PROFILE ? say` (profile ${profileName})` : ''}`,
+      say`run posdata login first, or give --url and --db`,
+    );
+  }
+  // One connection pool and one --rate budget towards Odoo for the whole service.
+  const http = makeHttp(url, c, io);
+  ctx.atEnd(() => http.close());
+  const transports = new Map<Protocol, Awaited<ReturnType<typeof makeTransport>>>();
+  const transportFor = async (p: Protocol) => {
+    let t = transports.get(p);
+    if (!t) {
+      t = await makeTransport(p, http, db);
+      transports.set(p, t);
+    }
+    return t;
+  };
+  // Fail fast on a wrong URL rather than on the first login: the server's version over the
+  // protocol logins will use (auto: JSON-RPC, or JSON-2 on a server without JSON-RPC).
+  let only: Protocol | undefined =
+    c.protocol === 'json2' || c.protocol === 'jsonrpc' ? c.protocol : undefined;
+  try {
+    await (await transportFor(only ?? 'jsonrpc')).version();
+  } catch (err) {
+    if (only || !(err instanceof ProtocolError)) throw err;
+    await (await transportFor('json2')).version().catch(() => {
+      throw err;
+    });
+    // No JSON-RPC here: every login goes over JSON-2, so a password (not an API key) is
+    // refused as a login (401), not as a missing endpoint.
+    only = 'json2';
+  }
+
+  // The --rate budget and the connections towards Odoo, handed out in turns per user.
+  const gate = new FairGate(
+    UPSTREAM_CONNECTIONS,
+    http.limiter,
+    (c.timeout ?? 60) * 1000,
+    c.rate === 0 ? 'no --rate limit' : `--rate ${c.rate ?? 60} a minute`,
+  );
+  ctx.atEnd(() => gate.close());
+  const connect = async (login: string, password: string) => {
+    const protocol = only ?? (await negotiateProtocol(c.protocol, url, c, db, login, password));
+    const transport = new FairTransport(await transportFor(protocol), gate, login.toLowerCase());
+    return new OdooClient(transport, { db, login, secret: password }, undefined, {
+      trace: trace(io),
+      redactor: io.redactor,
+    });
+  };
+
+  const app = await buildApp({
+    connect,
+    tokenTtlSeconds: o.tokenTtl,
+    clientRate: o.clientRate,
+    connections: {
+      max: o.maxConnections,
+      headerTimeoutMs: o.headerTimeout * 1000,
+      // A stream may wait for its turn and then for Odoo (--timeout each) between two writes.
+      idleTimeoutMs: (2 * (c.timeout ?? 60) + 30) * 1000,
+    },
+    version: VERSION,
+    redactor: io.redactor,
+    log: io.debug ? (line) => io.err.line(say`posdata serve: ${line}`) : undefined,
+    warn: (line) => io.err.line(say`posdata serve: ${line}`),
+  });
+  // Closed first when the run ends: open streams are cut, then the gate and the pool.
+  ctx.atEnd(() => app.close().catch(() => undefined));
+
+  try {
+    await app.listen({ host: o.host, port: o.port });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new UsageError(
+        say`port ${o.port} on ${o.host} is already in use`,
+        say`choose another with --port (0 = any free port)`,
+      );
+    if (code === 'EACCES')
+      throw new UsageError(say`not allowed to listen on port ${o.port}`, say`use a port above 1023`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(say`cannot listen on ${o.host}: no such local address`, say`check --host`);
+    throw err;
+  }
+  const addr = app.server.address();
+  const bound = typeof addr === 'object' && addr ? addr.port : o.port;
+  const base = `http://${displayHost(o.host)}:${bound}`;
+  io.err.line(say`posdata serve: ${base} (docs at ${base}/docs) for ${url.href} database ${db}`);
+  if (!isLoopback(o.host) && !io.quiet)
+    io.err.line(
+      say`posdata serve: warning: listening on ${o.host} without TLS: passwords and tokens cross the network in clear; put a TLS proxy in front`,
+    );
+  const signal = await ctx.stopped;
+  // Open streams are cut; nothing is written anywhere, so this is a clean stop (exit 0).
+  if (!io.quiet) io.err.line(say`posdata serve: stopping (${signal})`);
+}

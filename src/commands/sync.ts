@@ -1,0 +1,301 @@
+// `posdata sync`: Odoo's POS data into PostgreSQL tables, current and never counted twice.
+// flags → the database (connection, advisory lock, schema) → per resource: fields, table,
+// incremental load, prune → one summary line each on stderr.
+import {
+  defaultSyncFields,
+  isStored,
+  SYNC_NAMES,
+  SYNC_RESOURCES,
+  type SyncName,
+  type SyncResource,
+} from '../catalog/resources.js';
+import { command } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import { Progress } from '../cli/progress.js';
+import { number, positiveInt } from '../cli/values.js';
+import { isPosdataError, UsageError } from '../core/errors.js';
+import { nameList, own, type Said, say } from '../core/redact.js';
+import { heldMemory, wasmOnBaselineTier } from '../runtime/memory.js';
+import type { Target } from '../sync/postgres.js';
+
+export interface SyncOptions {
+  connection: ConnectionOptions;
+  /** The resources, parents first. */
+  chosen: SyncResource[];
+  /** --fields: the extra fields per resource. */
+  asked: Map<SyncName, string[]>;
+  target: Target;
+  schema: string;
+  full: boolean;
+  prune: boolean;
+  overlap: number;
+  pageSize: number;
+  /** false with --no-wait. */
+  wait: boolean;
+  /** Sync into tables of the schema that posdata did not create. */
+  takeOver: boolean;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+export const sync = command<SyncOptions>({
+  name: 'sync',
+  summary: 'Load POS data into PostgreSQL tables, incrementally and exactly once (upsert by id)',
+  args: [
+    {
+      spec: '[resource...]',
+      description: 'configs, payment_methods, sessions, sales, lines, payments, products (default all)',
+    },
+  ],
+  flags: [
+    group('own', [
+      {
+        spec: '--to <url>',
+        description:
+          'postgres://USER@HOST:PORT/DB (env POSDATA_SYNC_URL; password from PGPASSWORD or ~/.pgpass)',
+      },
+      { spec: '--schema <name>', description: 'PostgreSQL schema of the tables', default: 'posdata' },
+      {
+        spec: '--fields <spec>',
+        description: 'more columns: RESOURCE:field,field (repeatable; just field,field with one resource)',
+        parse: (v: string, prev: string[] = []) => [...prev, v],
+      },
+      { spec: '--full', description: 'read every record again (the tables stay; rows are upserted)' },
+      {
+        spec: '--prune',
+        description: 'delete rows whose record Odoo no longer has (deleted drafts and their lines)',
+      },
+      {
+        spec: '--overlap <seconds>',
+        description: 're-read this much before the watermark',
+        parse: number('--overlap', 0),
+        default: 300,
+      },
+      {
+        spec: '--page-size <n>',
+        description: 'records per request and per transaction',
+        parse: positiveInt('--page-size'),
+        default: 2000,
+      },
+      { spec: '--no-wait', description: 'exit 5 instead of waiting when another sync holds the schema' },
+      {
+        spec: '--take-over',
+        description: 'sync into existing tables of the schema that posdata did not create',
+      },
+    ]),
+    CONNECTION,
+    GLOBAL,
+  ],
+  examples: [
+    'posdata sync --to postgres://posdata@db.example.com/warehouse',
+    'POSDATA_SYNC_URL=postgres://posdata@localhost/pos posdata sync --quiet --prune',
+    'posdata sync sales lines --fields sales:partner_id,user_id --to postgres://posdata@localhost/pos',
+  ],
+  async options(f, args, { io, env }) {
+    const { parseFieldSpecs } = await import('../sync/fields.js');
+    const { parseTarget } = await import('../sync/postgres.js');
+    const names = (args[0] as string[] | undefined) ?? [];
+    const unknown = names.filter((n) => !SYNC_NAMES.includes(n as SyncName));
+    if (unknown.length > 0)
+      throw new UsageError(
+        say`unknown resource '${unknown[0]}'`,
+        say`use some of ${own(SYNC_NAMES.join(', '))} (all by default)`,
+      );
+    const chosen = SYNC_RESOURCES.filter((r) => names.length === 0 || names.includes(r.name));
+    const asked = parseFieldSpecs(
+      (f.fields as string[] | undefined) ?? [],
+      chosen.map((r) => r.name),
+    );
+    for (const name of asked.keys())
+      if (!chosen.some((r) => r.name === name))
+        throw new UsageError(
+          say`--fields names ${name}, which this run does not sync`,
+          say`add ${name} to the resources`,
+        );
+    const schema = (f.schema as string | undefined) ?? 'posdata';
+    if (schema === '' || schema.length > 63)
+      throw new UsageError(say`--schema '${schema}' is not a schema name`, say`use e.g. --schema posdata`);
+    const to = f.to as string | undefined;
+    const target = parseTarget(to, env, io.redactor);
+    if (to !== undefined && target.passwordInUrl && !io.quiet)
+      io.err.line(
+        say`posdata: warning: the password in --to is visible to other users of this machine (process list); use PGPASSWORD, ~/.pgpass or POSDATA_SYNC_URL`,
+      );
+    if (target.sslNote && !io.quiet) io.err.line(say`posdata: warning: ${own(target.sslNote)}`);
+    return {
+      connection: connectionOptions(f),
+      chosen,
+      asked,
+      target,
+      schema,
+      full: f.full === true,
+      prune: f.prune === true,
+      overlap: (f.overlap as number | undefined) ?? 300,
+      pageSize: (f.pageSize as number | undefined) ?? 2000,
+      wait: f.wait !== false,
+      takeOver: f.takeOver === true,
+    };
+  },
+  run: runSync,
+});
+
+async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  wasmOnBaselineTier();
+  const { connect, DatabaseTimeout, databaseError, fromDatabase, ident } = await import(
+    '../sync/postgres.js'
+  );
+  const { checkAsked } = await import('../sync/fields.js');
+  const { TablePlan } = await import('../sync/columns.js');
+  const { loadResource } = await import('../sync/load.js');
+  const { pruneResource } = await import('../sync/prune.js');
+  const { ensureSchema, ensureTable, foreignTables, lockSchema, readStates, STATE_TABLE } = await import(
+    '../sync/state.js'
+  );
+  const { chosen, asked, target, schema } = o;
+  const trace = io.debug ? (line: Said) => io.err.line(say`[sql] ${line}`) : undefined;
+
+  const db = await connect(target, o.connection.timeout ?? 60, trace);
+  const release = ctx.hold(db);
+  let failed = false;
+  /** Rows committed by this run, per resource, for an error that stops it halfway. */
+  const committed: string[] = [];
+  let current = { name: '', rows: 0 };
+  const q = (sql: string, values?: unknown[]) => db.query(sql, values);
+  try {
+    await lockSchema(q, schema, target, o.wait, () => {
+      if (!io.quiet)
+        io.err.line(
+          say`posdata: another posdata sync is running on schema ${schema}; waiting for it to finish`,
+        );
+    });
+    if (!o.takeOver) {
+      const foreign = await foreignTables(
+        q,
+        schema,
+        chosen.map((r) => r.name),
+      );
+      if (foreign.length > 0) {
+        const them = foreign.map((n) => `${schema}.${n}`).join(', ');
+        throw new UsageError(
+          say`${own(foreign.length > 1 ? 'tables' : 'table')} ${them} ${own(foreign.length > 1 ? 'exist' : 'exists')} and posdata did not create ${own(foreign.length > 1 ? 'them' : 'it')} (not in ${schema}.${own(STATE_TABLE)}); nothing was changed`,
+          say`sync into a schema of its own (--schema NAME), or add --take-over to let posdata add its columns, upsert Odoo's rows by id${own(o.prune ? ' and prune the others' : '')}`,
+        );
+      }
+    }
+    await ensureSchema(q, schema);
+    const session = await ctx.odoo(o.connection);
+    const odoo = session.client;
+    const source = `${session.url.href}|${odoo.db}`;
+    const states = await readStates(q, schema);
+    for (const st of states.values()) {
+      if (st.source !== source)
+        throw new UsageError(
+          say`schema ${schema} holds data synced from ${st.source.replace('|', ' database ')}`,
+          say`sync this Odoo into another --schema`,
+        );
+    }
+    // Registers by their own name (read once, archived ones too): Odoo 16/17 label one
+    // "Shop (Cashier)" while a session is open and "Shop" after, and a label stored per row
+    // would split a register in two in a GROUP BY, by when each row was read.
+    let registers: Promise<Map<number, string>> | undefined;
+    const registerNames = () =>
+      (registers ??= odoo
+        .searchRead('pos.config', [], {
+          fields: ['name'],
+          context: { active_test: false },
+        })
+        .then((rs) => new Map(rs.map((c) => [c.id, String(c.name)]))));
+    for (const r of chosen) {
+      // Watched from the resource's first request on: a wait for the rate limit shows
+      // whichever request it holds (fields_get, the register names), not only the pages.
+      const progress = new Progress(io, true, `${r.name}: `);
+      const memory = heldMemory();
+      progress.watch(session.limiter);
+      const fields = await odoo.fieldsGet(r.model);
+      const extra = asked.get(r.name) ?? [];
+      checkAsked(r, fields, extra);
+      const state = states.get(r.name);
+      // A column once synced stays synced: the fields of earlier runs, the defaults, and the new ones.
+      const kept = (state?.fields ?? []).filter((f) => isStored(fields, f));
+      const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
+      if (!wanted.includes('write_date')) wanted.push('write_date');
+      const plan = new TablePlan(wanted, fields);
+      const { added, reset } = await ensureTable(
+        q,
+        schema,
+        r.name,
+        plan.columns,
+        { resource: r.name, model: r.model, source, fields: wanted },
+        { hadState: state !== undefined, full: Boolean(o.full) },
+      );
+      if (added.length > 0 && !io.quiet)
+        io.err.line(
+          say`posdata: ${own(r.name)}: added column${own(added.length > 1 ? 's' : '')} ${nameList(added)}; reading every record again to fill them`,
+        );
+      const context = 'active' in fields ? { active_test: false } : undefined;
+      const regFields = wanted.filter(
+        (f) => fields[f]?.type === 'many2one' && fields[f]?.relation === 'pos.config',
+      );
+      const regs = regFields.length > 0 ? await registerNames() : undefined;
+      current = { name: r.name, rows: 0 };
+      const result = await loadResource({
+        odoo,
+        db,
+        schema,
+        table: r.name,
+        model: r.model,
+        plan,
+        fetch: wanted.filter((f) => f !== 'id'),
+        manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
+        ownNames: regs && Object.fromEntries(regFields.map((f) => [f, regs])),
+        defs: fields,
+        context,
+        state: reset ? undefined : state,
+        overlapSeconds: o.overlap,
+        pageSize: o.pageSize,
+        total: progress.enabled
+          ? (n) => {
+              progress.start(n);
+              progress.update(0);
+            }
+          : undefined,
+        onPage: (n) => {
+          current.rows = n;
+          progress.update(n);
+          memory.after(n);
+        },
+        trace,
+      });
+      progress.done();
+      if (current.rows > 0) committed.push(`${r.name} ${count(current.rows)}`);
+      current = { name: '', rows: 0 };
+      const pruned = o.prune
+        ? await pruneResource(odoo, db, { schema, table: r.name, model: r.model, context })
+        : 0;
+      if (!io.quiet) {
+        const wm = await q(
+          `SELECT to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS w FROM ${ident(schema)}.posdata_sync_state WHERE resource = $1`,
+          [r.name],
+        );
+        io.err.line(
+          say`${own(r.name)}: ${count(result.upserted)} upserted, ${count(pruned)} pruned, watermark ${wm.rows[0]?.w ?? own('none')}`,
+        );
+      }
+    }
+  } catch (err) {
+    failed = true;
+    if (fromDatabase(err) || err instanceof DatabaseTimeout) throw databaseError(err, target);
+    if (current.rows > 0) committed.push(`${current.name} ${count(current.rows)}`);
+    if (isPosdataError(err) && committed.length > 0) {
+      // What the run left behind is true of this run, not of the error where it arose.
+      const left = say`the rows read before it are committed with their watermark (${own(committed.join(', '))}), and the next run goes on from there`;
+      (err as { hint: Said | undefined }).hint = err.hint ? say`${err.hint}; ${left}` : left;
+    }
+    throw err;
+  } finally {
+    release();
+    await db.close(failed);
+  }
+}

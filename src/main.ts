@@ -1,0 +1,64 @@
+// posdata's commands, and the process that runs one. A command is a module under
+// src/commands/ (its flags, their checks into typed options, and its run); registering it
+// is a line here. Each is loaded only when it runs, so `--help` and `--version` start fast.
+import { RESOURCES, type ResourceName } from './catalog/resources.js';
+import type { Command, Entry } from './cli/command.js';
+import { makeContext } from './cli/context.js';
+import { type Env, type IO, processIO } from './cli/io.js';
+import { report, runCommandLine } from './cli/program.js';
+import { installSignalHandlers } from './cli/signals.js';
+import { VERSION } from './cli/version.js';
+import { EXIT } from './core/errors.js';
+import { say } from './core/redact.js';
+
+/** The registry: every command, in the order `posdata --help` lists them. */
+export const COMMANDS: readonly Entry[] = [
+  { name: 'login', load: async () => (await import('./commands/login.js')).login },
+  { name: 'logout', load: async () => (await import('./commands/logout.js')).logout },
+  { name: 'whoami', load: async () => (await import('./commands/whoami.js')).whoami },
+  { name: 'profiles', load: async () => (await import('./commands/profiles.js')).profiles },
+  ...(Object.keys(RESOURCES) as ResourceName[]).map((name) => ({
+    name,
+    load: async () => (await import('./commands/list.js')).listCommand(name),
+  })),
+  { name: 'reconcile', load: async () => (await import('./commands/reconcile.js')).reconcile },
+  { name: 'sync', load: async () => (await import('./commands/sync.js')).sync },
+  { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
+  { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
+  { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },
+] as Entry[];
+
+/** One run of posdata with this IO and environment, in this process: its exit code. */
+export function run(argv: readonly string[], io: IO, env: Env): Promise<number> {
+  return runCommandLine(argv, COMMANDS, VERSION, makeContext(io, env));
+}
+
+/** posdata as a process: its own streams, signals, and exit code. */
+export async function main(argv: string[]): Promise<void> {
+  const io = processIO(process.env);
+  const ctx = makeContext(io, process.env);
+  let running: Command<unknown> | undefined;
+  installSignalHandlers(ctx, () => running?.longRunning === true);
+  // A closed pipe ends quietly; any other write error on standard output (a full disk
+  // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
+  let stdoutError: NodeJS.ErrnoException | undefined;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    stdoutError ??= err;
+  });
+  let code = await runCommandLine(argv, COMMANDS, VERSION, ctx, (c) => {
+    running = c;
+  });
+  if (code === EXIT.ok && stdoutError) {
+    const { fileError } = await import('./sink/fserror.js');
+    code = report(
+      fileError(say`standard output`, stdoutError, say`free some space or write elsewhere (-o FILE)`),
+      io,
+      argv.includes('--debug'),
+    );
+  }
+  process.exitCode = code;
+  // Nothing may keep the process alive after the work is done (open sockets, timers); a
+  // stopped service gets a second to close its connections.
+  setTimeout(() => process.exit(code), running?.longRunning && code === EXIT.ok ? 1000 : 50).unref();
+}

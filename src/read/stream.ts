@@ -1,0 +1,168 @@
+// Records of one resource as a stream of normalised pages: the query against the server's
+// fields, key-range paging, and the per-page enrichment (payments with method names,
+// refunded_order_id where the server has no such field). Shared by the commands and
+// `posdata serve`; no terminal knowledge here.
+
+import type { Resource } from '../catalog/resources.js';
+import type { OdooClient } from '../core/client.js';
+import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
+import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
+import {
+  amountBound,
+  amountCheck,
+  amountError,
+  Normalizer,
+  type Row,
+  roundAt,
+} from '../records/normalize.js';
+import { namedPages } from './names.js';
+
+export interface Prepared {
+  resource: Resource;
+  fields: FieldMap;
+  query: BuiltQuery;
+  /** Output fields, `payments` included with --with-payments. */
+  outFields: string[];
+  defs: FieldMap;
+  withPayments: boolean;
+}
+
+export async function prepare(
+  client: OdooClient,
+  resource: Resource,
+  flags: QueryFlags,
+  opts: { fixed?: Domain; withPayments?: boolean } = {},
+): Promise<Prepared> {
+  const fields = await client.fieldsGet(resource.model);
+  const query = buildQuery(resource, fields, flags, opts.fixed ?? []);
+  const withPayments = Boolean(opts.withPayments);
+  const outFields = withPayments ? [...query.fields, 'payments'] : [...query.fields];
+  const defs: FieldMap = { ...query.defs };
+  if (withPayments) {
+    defs.payments = { type: 'json' };
+    if (!query.fetchFields.includes('payment_ids')) query.fetchFields.push('payment_ids');
+  }
+  return { resource, fields, query, outFields, defs, withPayments };
+}
+
+export interface StreamOptions {
+  pageSize: number;
+  /** Extra leaves ANDed to the query (the checkpoint window). */
+  extraDomain?: Domain;
+  /** Overrides the query's order (the checkpoint's `write_date, id`). */
+  order?: string;
+  tz?: string;
+  offset?: number;
+  /** Build the normalised rows (default); a renderer that reads records directly skips them. */
+  rows?: boolean;
+}
+
+const AMOUNT_BOUND = amountBound(2);
+
+interface MethodInfo {
+  name: string;
+  is_cash_count: boolean;
+}
+
+export class PaymentResolver {
+  private readonly methods = new Map<number, MethodInfo>();
+  constructor(private readonly client: OdooClient) {}
+
+  /** One batched read of the page's payments, one cached read of new methods. */
+  async attach(records: OdooRecord[]): Promise<void> {
+    const ids: number[] = [];
+    for (const r of records) for (const id of (r.payment_ids as number[]) ?? []) ids.push(id);
+    const payments = await this.client.read('pos.payment', ids, [
+      'amount',
+      'payment_method_id',
+      'payment_date',
+    ]);
+    const missing = new Set<number>();
+    for (const p of payments) {
+      if (typeof p.amount === 'number' && !(Math.abs(p.amount) < AMOUNT_BOUND))
+        throw amountError('pos.payment', p.id, 'amount', p.amount, 2);
+      const m = p.payment_method_id as [number, string] | false;
+      if (m && !this.methods.has(m[0])) missing.add(m[0]);
+    }
+    if (missing.size > 0) {
+      const rows = await this.client.read('pos.payment.method', [...missing], ['name', 'is_cash_count']);
+      for (const m of rows)
+        this.methods.set(m.id, { name: String(m.name), is_cash_count: Boolean(m.is_cash_count) });
+    }
+    const byId = new Map(payments.map((p) => [p.id, p]));
+    for (const r of records) {
+      r.payments = ((r.payment_ids as number[]) ?? [])
+        .map((id) => byId.get(id))
+        .filter((p): p is OdooRecord => p !== undefined)
+        .map((p) => {
+          const m = p.payment_method_id as [number, string] | false;
+          const info = m ? this.methods.get(m[0]) : undefined;
+          return {
+            id: p.id,
+            amount: roundAt(p.amount as number, 2),
+            payment_method_id: m ? [m[0], info?.name ?? m[1]] : null,
+            is_cash_count: info?.is_cash_count ?? null,
+            payment_date: p.payment_date || null,
+          };
+        });
+    }
+  }
+}
+
+/** Fills refunded_order_id ([id, name]) from refunded_order_ids on servers without the field (16/17). */
+async function fillRefundedOrder(client: OdooClient, records: OdooRecord[]): Promise<void> {
+  const ids = new Set<number>();
+  for (const r of records) {
+    const list = r.refunded_order_ids as number[] | undefined;
+    if (list?.length) ids.add(list[0]);
+  }
+  const names = new Map<number, string>();
+  if (ids.size > 0) {
+    for (const o of await client.read('pos.order', [...ids], ['name'])) names.set(o.id, String(o.name));
+  }
+  for (const r of records) {
+    const first = (r.refunded_order_ids as number[] | undefined)?.[0];
+    r.refunded_order_id = first !== undefined ? [first, names.get(first) ?? String(first)] : false;
+  }
+}
+
+export function normalizerFor(p: Prepared, tz?: string): Normalizer {
+  return new Normalizer(p.outFields, p.defs, { tz });
+}
+
+export async function* streamRows(
+  client: OdooClient,
+  p: Prepared,
+  opts: StreamOptions,
+): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
+  const normalizer = new Normalizer(p.outFields, p.defs, { tz: opts.tz });
+  const needRefundFill = p.outFields.includes('refunded_order_id') && !('refunded_order_id' in p.fields);
+  const payments = p.withPayments ? new PaymentResolver(client) : undefined;
+  const checkAmounts = amountCheck(p.query.model, p.outFields, p.defs);
+  const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
+  const pages = namedPages(
+    client,
+    {
+      model: p.query.model,
+      domain,
+      fields: p.query.fetchFields,
+      order: opts.order ?? p.query.order,
+      limit: p.query.limit,
+      pageSize: opts.pageSize,
+      offset: opts.offset,
+    },
+    p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one'),
+  );
+  for await (const records of pages) {
+    checkAmounts(records);
+    if (needRefundFill) await fillRefundedOrder(client, records);
+    if (payments) await payments.attach(records);
+    if (opts.rows === false) {
+      yield { rows: [], records };
+      continue;
+    }
+    const rows = new Array<Row>(records.length);
+    for (let i = 0; i < records.length; i++) rows[i] = normalizer.row(records[i]);
+    yield { rows, records };
+  }
+}

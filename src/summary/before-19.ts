@@ -1,0 +1,221 @@
+// Odoo 16-18: what Odoo 19 groups through an order's fields, taken another way. The lines'
+// figures come from report.pos.order, Odoo's SQL view of the lines with their order's date,
+// register, session and cashier (the lines, the discounted rows per product, then those rows
+// once per tax rate); the payments by their own payment_date (an order's POS payments carry
+// its time) and session, or per cashier group where a payment cannot know its order's cashier.
+
+import { say } from '../core/redact.js';
+import type { Domain } from '../core/types.js';
+import {
+  add,
+  addMethod,
+  discountOf,
+  type Folder,
+  type Found,
+  m2oId,
+  SALES,
+  type SummaryQuery,
+  zeroLines,
+} from './folder.js';
+import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
+
+/** An order groupby on report.pos.order: its date is `date`; register, session and cashier keep their names. */
+const reportSpec = (spec: string): string => spec.replace(/^date_order(?=:|$)/, 'date');
+
+/** An order groupby on pos.payment (Odoo 16-18): its own payment_date, its session (a register through it). */
+const paymentSpec = (spec: string): string =>
+  spec.startsWith('date_order') ? spec.replace(/^date_order/, 'payment_date') : 'session_id';
+
+/** The order fields report.pos.order carries under the same name; others through `order_id`. */
+const REPORT_FIELDS = new Set(['state', 'config_id', 'session_id', 'user_id', 'employee_id', 'partner_id']);
+
+/** A pos.order domain on report.pos.order (whose rows carry their order's state, date, register...). */
+function toReportDomain(domain: Domain): Domain {
+  return domain.map((t) => {
+    if (!Array.isArray(t)) return t;
+    const f = String(t[0]);
+    if (f === 'date_order') return ['date', t[1], t[2]];
+    return [REPORT_FIELDS.has(f) ? f : `order_id.${f}`, t[1], t[2]];
+  });
+}
+
+/**
+ * The discount of report.pos.order rows, tax included as the summary counts it. The view's
+ * `total_discount` is Σ qty × price_unit × d / 100 (before tax); scaled by the rows' own ratio
+ * price_total / (price_sub_total − total_discount), which is 1 + the tax rate when the rows
+ * share one rate, it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
+ * amount. Rows of a 100 % discount have no amount to scale and count 0, as in the definition.
+ */
+function reportDiscount(g: Group): number {
+  const total = g.aggs['price_total:sum'] ?? 0;
+  const before = g.aggs['price_sub_total:sum'] ?? 0;
+  const discount = g.aggs['total_discount:sum'] ?? 0;
+  const after = before - discount;
+  return Math.abs(after) < 1e-9 ? 0 : (discount * total) / after;
+}
+
+/** A product's discounted sales lines: Σ price_subtotal_incl, Σ price_subtotal, how many. */
+export interface DiscountedProduct {
+  id: number;
+  incl: number;
+  excl: number;
+  lines: number;
+}
+
+/**
+ * The discounted products in classes of one tax rate (report.pos.order has no tax): a product's
+ * ratio Σ price_subtotal_incl / Σ price_subtotal over its discounted lines is 1 + its rate, to
+ * the rounding of its lines (half a cent on each amount). The most exact ratios found the
+ * classes; a product whose ratio lies within its own rounding of a class joins it, so a product
+ * with few small lines does not make a class (and a request) of its own. Whatever joins a class
+ * of another rate moves the discount by less than its lines' rounding.
+ */
+export function taxClasses(products: DiscountedProduct[]): number[][] {
+  const seen: { id: number; ratio: number; slack: number }[] = [];
+  for (const p of products) {
+    if (Math.abs(p.excl) < 1e-9) continue;
+    seen.push({
+      id: p.id,
+      ratio: p.incl / p.excl,
+      slack: Math.max((0.01 * (p.lines + 1)) / Math.abs(p.excl), 1 / 800),
+    });
+  }
+  seen.sort((a, b) => a.slack - b.slack);
+  const classes: { ratio: number; ids: number[] }[] = [];
+  for (const p of seen) {
+    let best: { ratio: number; ids: number[] } | undefined;
+    for (const c of classes)
+      if (
+        Math.abs(c.ratio - p.ratio) <= p.slack &&
+        (!best || Math.abs(c.ratio - p.ratio) < Math.abs(best.ratio - p.ratio))
+      )
+        best = c;
+    if (best) best.ids.push(p.id);
+    else classes.push({ ratio: p.ratio, ids: [p.id] });
+  }
+  return classes.map((c) => c.ids);
+}
+
+/** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
+export const FALLBACK_GROUPS = 6;
+
+/**
+ * The items, discounts and payment methods of the order groups in `folder`; returns the
+ * range's exact discount and sales, which the groups' estimates are scaled to.
+ */
+export async function linesAndPaymentsBefore19(
+  api: GroupingApi,
+  q: SummaryQuery,
+  folder: Folder,
+  found: Found,
+  specs: string[],
+  configOf: Map<number, unknown>,
+): Promise<{ exactDiscount: number; exactSales: number }> {
+  const exact = { exactDiscount: 0, exactSales: 0 };
+  const reportSpecs = specs.map(reportSpec);
+  const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
+  const work: Promise<void>[] = [
+    (async () => {
+      const discountedDomain: Domain = [...reportDomain, ['total_discount', '>', 0]];
+      const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
+      // The sales lines themselves, by product and rate: the range's exact amount and
+      // discount, and each discounted product's tax rate for the classes below.
+      const [lines, salesLines] = await Promise.all([
+        api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
+        api.group(
+          'pos.order.line',
+          prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
+          ['product_id', 'discount'],
+          ['price_subtotal_incl:sum', 'price_subtotal:sum'],
+        ),
+      ]);
+      const perProduct = new Map<number, DiscountedProduct>();
+      for (const g of salesLines) {
+        const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+        exact.exactSales += incl;
+        const d = discountOf(g.values.discount, incl);
+        exact.exactDiscount += d;
+        const id = m2oId(g.values.product_id);
+        if (id === undefined || d === 0) continue;
+        const p = perProduct.get(id) ?? { id, incl: 0, excl: 0, lines: 0 };
+        p.incl += incl;
+        p.excl += g.aggs['price_subtotal:sum'] ?? 0;
+        p.lines += g.aggs.__count ?? 1;
+        perProduct.set(id, p);
+      }
+      for (const g of lines) {
+        const a = folder.at(g, reportSpecs);
+        a.items = add(a.items, g.aggs['product_qty:sum'] ?? 0);
+        a.salesIncl = add(a.salesIncl, g.aggs['price_total:sum'] ?? 0);
+      }
+      // The discounted rows once per tax rate, told apart by each product's ratio.
+      const parts = await Promise.all(
+        taxClasses([...perProduct.values()]).map((ids) =>
+          api.group('report.pos.order', [...discountedDomain, ['product_id', 'in', ids]], reportSpecs, money),
+        ),
+      );
+      for (const g of parts.flat()) {
+        const a = folder.at(g, reportSpecs);
+        a.discounts = add(a.discounts, reportDiscount(g));
+      }
+      for (const a of folder.accs.values()) zeroLines(a);
+    })(),
+  ];
+  const cashier = q.keys.includes('cashier');
+  if (!cashier) {
+    work.push(
+      (async () => {
+        const paySpecs = specs.map(paymentSpec);
+        const groupby = [...new Set(paySpecs), 'payment_method_id'];
+        const payments = await api.group(
+          'pos.payment',
+          prefixDomain(q.orderDomain, 'pos_order_id.'),
+          groupby,
+          ['amount:sum'],
+        );
+        for (const g of payments) {
+          const values: Record<string, unknown> = {};
+          specs.forEach((spec, i) => {
+            const ps = paySpecs[i] as string;
+            values[spec] =
+              spec === 'config_id' ? configOf.get(m2oId(g.values.session_id) ?? 0) : g.values[ps];
+          });
+          const a = folder.at({ values, aggs: g.aggs });
+          a.methods = addMethod(
+            a.methods,
+            found.method(g.values.payment_method_id),
+            g.aggs['amount:sum'] ?? 0,
+          );
+        }
+      })(),
+    );
+  } else {
+    // A payment does not know its order's cashier: one request per cashier group, for a few.
+    const accs = [...folder.accs.values()];
+    if (accs.length > FALLBACK_GROUPS) {
+      found.notes.push(
+        say`the payment methods are left empty: Odoo before 19 cannot group payments by their order's cashier, and ${accs.length} groups would cost ${accs.length} more requests; group by cashier alone, use a shorter range, or Odoo 19`,
+      );
+    } else {
+      work.push(
+        ...accs.map(async (a) => {
+          const payments = await api.group(
+            'pos.payment',
+            prefixDomain(orDomains(a.domains), 'pos_order_id.'),
+            ['payment_method_id'],
+            ['amount:sum'],
+          );
+          a.methods = new Map();
+          for (const g of payments)
+            a.methods = addMethod(
+              a.methods,
+              found.method(g.values.payment_method_id),
+              g.aggs['amount:sum'] ?? 0,
+            );
+        }),
+      );
+    }
+  }
+  await Promise.all(work);
+  return exact;
+}

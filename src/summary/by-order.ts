@@ -1,0 +1,110 @@
+// The summary by order keys (day, hour, weekday, register, session, cashier): the orders and
+// refunds grouped on pos.order, then the items, discounts and payment methods of each group.
+// Odoo 19 groups the lines and payments through their order (`order_id.config_id`); Odoo 16-18
+// cannot, and takes them from report.pos.order and the payments' own fields (before-19.ts).
+import type { OdooClient } from '../core/client.js';
+import { linesAndPaymentsBefore19 } from './before-19.js';
+import {
+  add,
+  addMethod,
+  Folder,
+  type Found,
+  foldLine,
+  type Gathered,
+  m2oId,
+  orderSpec,
+  REFUNDS,
+  SALES,
+  type SummaryQuery,
+  zeroLines,
+} from './folder.js';
+import type { GroupingApi } from './grouping.js';
+import { prefixDomain } from './grouping.js';
+
+export async function byOrder(
+  client: OdooClient,
+  api: GroupingApi,
+  q: SummaryQuery,
+  found: Found,
+): Promise<Gathered> {
+  const specs = q.keys.map((k) => orderSpec(k, q));
+  const folder = new Folder(q, specs, found.categories);
+  // Odoo 16-18 groups payments by session: the orders say which register each session is on.
+  const sessionsToo = !api.paths && q.keys.includes('register') && !specs.includes('session_id');
+  // Odoo 16 cannot group orders by config_id (related to the session, not stored): they are
+  // grouped by session, and each session's register read (one request more).
+  const viaSession = !q.configStored && specs.includes('config_id');
+  const bySession = [...new Set(specs.map((s) => (s === 'config_id' ? 'session_id' : s)))];
+  const configOf = new Map<number, unknown>();
+  const [all, refunds] = await Promise.all([
+    api.group(
+      'pos.order',
+      q.orderDomain,
+      viaSession ? bySession : sessionsToo ? [...specs, 'session_id'] : specs,
+      ['__count', 'amount_total:sum', 'amount_tax:sum'],
+    ),
+    api.group('pos.order', [...q.orderDomain, ...REFUNDS], viaSession ? bySession : specs, [
+      '__count',
+      'amount_total:sum',
+    ]),
+  ]);
+  if (viaSession) {
+    const ids = new Set(all.map((g) => m2oId(g.values.session_id)).filter((x) => x !== undefined));
+    for (const s of await client.read('pos.session', [...ids], ['config_id']))
+      configOf.set(s.id, s.config_id);
+    for (const g of [...all, ...refunds])
+      g.values.config_id = configOf.get(m2oId(g.values.session_id) ?? 0) ?? false;
+  }
+  for (const g of all) {
+    const sid = m2oId(g.values.session_id);
+    if (sid !== undefined && !viaSession) configOf.set(sid, g.values.config_id);
+    const a = folder.at(g);
+    a.orders += g.aggs.__count ?? 0;
+    a.total += g.aggs['amount_total:sum'] ?? 0;
+    a.tax = add(a.tax, g.aggs['amount_tax:sum'] ?? 0);
+    a.net = add(a.net, (g.aggs['amount_total:sum'] ?? 0) - (g.aggs['amount_tax:sum'] ?? 0));
+    if (g.domain) a.domains.push(g.domain);
+  }
+  for (const g of refunds) {
+    const a = folder.at(g);
+    a.refundCount += g.aggs.__count ?? 0;
+    a.refunds += g.aggs['amount_total:sum'] ?? 0;
+  }
+  if (!api.paths)
+    return { folder, ...(await linesAndPaymentsBefore19(api, q, folder, found, specs, configOf)) };
+  await linesAndPaymentsByPath(api, q, folder, found, specs);
+  return { folder };
+}
+
+/** Odoo 19: lines and payments grouped through their order, by the same keys. */
+async function linesAndPaymentsByPath(
+  api: GroupingApi,
+  q: SummaryQuery,
+  folder: Folder,
+  found: Found,
+  specs: string[],
+): Promise<void> {
+  const lineSpecs = specs.map((s) => `order_id.${s}`);
+  const paySpecs = specs.map((s) => `pos_order_id.${s}`);
+  const [lines, payments] = await Promise.all([
+    api.group(
+      'pos.order.line',
+      prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
+      [...lineSpecs, 'discount'],
+      ['qty:sum', 'price_subtotal_incl:sum'],
+    ),
+    api.group(
+      'pos.payment',
+      prefixDomain(q.orderDomain, 'pos_order_id.'),
+      [...paySpecs, 'payment_method_id'],
+      ['amount:sum'],
+    ),
+  ]);
+  for (const g of lines) foldLine(folder.at(g, lineSpecs), g);
+  // A group of refunds only has no sales line: it sold nothing.
+  for (const a of folder.accs.values()) zeroLines(a);
+  for (const g of payments) {
+    const a = folder.at(g, paySpecs);
+    a.methods = addMethod(a.methods, found.method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
+  }
+}

@@ -1,0 +1,217 @@
+// What the summary's levels share: the query, a group's key values, and the accumulator
+// each group of --by keys folds its figures into; with what is found on the way (the payment
+// methods' names, the products' categories, notes for stderr).
+import { DateTime } from 'luxon';
+import type { Said } from '../core/redact.js';
+import type { Domain } from '../core/types.js';
+import type { Group } from './grouping.js';
+import { businessDay, KEY_COLUMNS, type Key, WEEKDAYS } from './keys.js';
+
+export type Cell = string | number | null;
+
+export interface KeyValue {
+  /** The key's columns (KEY_COLUMNS) and their values. */
+  cells: Record<string, Cell>;
+  /** What tells groups apart: the id of a relation, else the value. */
+  ident: Cell;
+  /** Sorts the rows of one key. */
+  sort: string | number;
+}
+
+export interface SummaryQuery {
+  keys: Key[];
+  zone: string;
+  /** Minutes after midnight at which the business day starts. */
+  dayStarts: number;
+  /** The counted orders of the range, as a pos.order domain. */
+  orderDomain: Domain;
+  /** The order's cashier field: `employee_id` where pos_hr is installed, else `user_id`. */
+  cashierField: string;
+  /** Whether pos.order stores `config_id` (16 relates it to the session without storing it). */
+  configStored: boolean;
+}
+
+export const SALES: Domain = [['amount_total', '>=', 0]];
+export const REFUNDS: Domain = [['amount_total', '<', 0]];
+
+/** The groupby spec of an order key on pos.order. */
+export function orderSpec(k: Key, q: SummaryQuery): string {
+  switch (k) {
+    case 'day':
+      // With a day that starts at 03:00, hours are folded into days here (DST-correct: the
+      // server buckets the hours in the zone).
+      return q.dayStarts === 0 ? 'date_order:day' : 'date_order:hour';
+    case 'hour':
+    case 'weekday':
+      return 'date_order:hour';
+    case 'register':
+      return 'config_id';
+    case 'session':
+      return 'session_id';
+    case 'cashier':
+      return q.cashierField;
+    default:
+      throw new Error(`not an order key: ${k}`);
+  }
+}
+
+export const LINE_SPEC: Partial<Record<Key, string>> = {
+  product: 'product_id',
+  category: 'product_id',
+  tax: 'tax_ids',
+};
+
+/** Turns a group's value for `key` into the key's cells. */
+export function keyValue(
+  k: Key,
+  v: unknown,
+  q: SummaryQuery,
+  names: Map<number, [number, string]>,
+): KeyValue {
+  if (k === 'day' || k === 'hour' || k === 'weekday') {
+    if (typeof v !== 'string') return { cells: { [k]: null }, ident: null, sort: '' };
+    const local = DateTime.fromFormat(v.slice(0, 19), 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).setZone(q.zone);
+    // Hours in the order of the business day: with --day-starts 03:00, 01:00 comes last.
+    if (k === 'hour')
+      return {
+        cells: { hour: local.hour },
+        ident: local.hour,
+        sort: (local.hour * 60 - q.dayStarts + 1440) % 1440,
+      };
+    const business = businessDay(local, q.dayStarts);
+    if (k === 'day') {
+      const day = business.toISODate() ?? '';
+      return { cells: { day }, ident: day, sort: day };
+    }
+    const weekday = WEEKDAYS[business.weekday - 1] ?? '';
+    return { cells: { weekday }, ident: weekday, sort: business.weekday };
+  }
+  const [idCol, nameCol] = KEY_COLUMNS[k] as [string, string];
+  let id: number | null = null;
+  let name: string | null = null;
+  if (Array.isArray(v) && typeof v[0] === 'number') {
+    id = v[0];
+    name = typeof v[1] === 'string' ? v[1] : String(v[0]);
+  } else if (typeof v === 'number') id = v;
+  // Odoo 16-18 group lines by product; the product's category is looked up here. (On 19 the
+  // server groups by product_id.categ_id itself and the value is the category.)
+  if (k === 'category' && id !== null && names.size > 0) {
+    const c = names.get(id);
+    id = c ? c[0] : null;
+    name = c ? c[1] : null;
+  }
+  return { cells: { [idCol]: id, [nameCol]: name }, ident: id, sort: name ?? '\uffff' };
+}
+
+export interface Acc {
+  keys: KeyValue[];
+  orders: number;
+  items: number | null;
+  salesIncl: number | null;
+  discounts: number | null;
+  refundCount: number;
+  refunds: number;
+  net: number | null;
+  tax: number | null;
+  total: number;
+  methods: Map<number, number> | null;
+  /** read_group's own domains of the groups folded into this one (Odoo 16-18 fallback). */
+  domains: Domain[];
+}
+
+export class Folder {
+  readonly accs = new Map<string, Acc>();
+  constructor(
+    private readonly q: SummaryQuery,
+    private readonly specs: string[],
+    private readonly names: Map<number, [number, string]>,
+  ) {}
+
+  /** The accumulator of a group, by its values for the key specs (in --by order). */
+  at(g: Group, specs: string[] = this.specs): Acc {
+    const keys = this.q.keys.map((k, i) => keyValue(k, g.values[specs[i] as string], this.q, this.names));
+    const id = JSON.stringify(keys.map((k) => k.ident));
+    let a = this.accs.get(id);
+    if (!a) {
+      a = {
+        keys,
+        orders: 0,
+        items: null,
+        salesIncl: null,
+        discounts: null,
+        refundCount: 0,
+        refunds: 0,
+        net: null,
+        tax: null,
+        total: 0,
+        methods: null,
+        domains: [],
+      };
+      this.accs.set(id, a);
+    }
+    return a;
+  }
+}
+
+export const add = (a: number | null, b: number): number => (a ?? 0) + b;
+export const m2oId = (v: unknown): number | undefined =>
+  Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
+
+/** The line figures of a group that had no sales line: nothing sold. */
+export function zeroLines(a: Acc): void {
+  a.items ??= 0;
+  a.salesIncl ??= 0;
+  a.discounts ??= 0;
+}
+
+/** Lines grouped by discount rate: the quantity, the amount, and the discount it carried. */
+export function foldLine(a: Acc, g: Group): void {
+  const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+  a.items = add(a.items, g.aggs['qty:sum'] ?? 0);
+  a.salesIncl = add(a.salesIncl, incl);
+  a.discounts = add(a.discounts, discountOf(g.values.discount, incl));
+}
+
+/**
+ * What lines discounted by d% gave away, tax included: their amount before the discount less
+ * their amount. A 100% discount leaves nothing to scale: Odoo stores no undiscounted amount.
+ */
+export function discountOf(rate: unknown, incl: number): number {
+  const d = typeof rate === 'number' ? rate : 0;
+  return d > 0 && d < 100 ? (incl * d) / (100 - d) : 0;
+}
+
+/** What a level finds besides its groups: method and category names, notes. */
+export class Found {
+  readonly methodNames = new Map<number, string>();
+  /** A product's category (Odoo 16-18 groups lines by product only). */
+  readonly categories = new Map<number, [number, string]>();
+  readonly notes: Said[] = [];
+
+  /** The id of a payment method of a group's value, its name kept. */
+  method(v: unknown): number | undefined {
+    if (Array.isArray(v) && typeof v[0] === 'number') {
+      this.methodNames.set(v[0], typeof v[1] === 'string' ? v[1] : `#${v[0]}`);
+      return v[0];
+    }
+    return undefined;
+  }
+}
+
+/** Adds `amount` to method `id` of a group's amounts per method. */
+export function addMethod(
+  a: Map<number, number> | null,
+  id: number | undefined,
+  amount: number,
+): Map<number, number> {
+  const m = a ?? new Map<number, number>();
+  if (id !== undefined) m.set(id, (m.get(id) ?? 0) + amount);
+  return m;
+}
+
+/** A level's groups, and the range's exact sales and discount where the groups' are estimates (16-18). */
+export interface Gathered {
+  folder: Folder;
+  exactDiscount?: number;
+  exactSales?: number;
+}
