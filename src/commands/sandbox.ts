@@ -73,6 +73,11 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         description: 'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',
       },
       { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
+      {
+        spec: '--currency <code>',
+        description:
+          "the company's currency: EUR, USD, KWD, BHD, TND (3 decimals) or JPY (none); default EUR",
+      },
     ]),
   ],
   examples: [
@@ -82,7 +87,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
   ],
   notes:
-    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr and --now.\n' +
+    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --currency and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f) {
     if (f.jsonrpc === false && f.odooVersion !== '19')
@@ -102,6 +107,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       faults: f.faults as string | undefined,
       jsonrpc: f.jsonrpc as boolean | undefined,
       posHr: f.posHr === true,
+      currency: f.currency as string | undefined,
     };
   },
   async run(o, ctx) {
