@@ -10,8 +10,10 @@ import { majorVersion } from '../core/json2.js';
 import { joinSaid, own, type Said, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { rangeDomain } from '../query/time.js';
+import { moneyDigits } from '../read/currency.js';
 import { prepare, streamRows } from '../read/stream.js';
 import { fetchReconciliation, reconcile, sessionsDomain } from '../reconcile/compute.js';
+import { DEFAULT_MONEY_DIGITS, fixedDecimals, roundAt } from '../records/normalize.js';
 import { checkOdoo } from '../summary/check.js';
 import { fetchSummary } from '../summary/query.js';
 
@@ -137,8 +139,6 @@ async function guarded(check: string, fn: () => Promise<Check>): Promise<Check> 
     return { check, status: 'cannot', detail: say`${oneLine(e.line())}`, failed: e };
   }
 }
-
-const cents = (v: number): number => Math.round(v * 100);
 
 /** Every check in order, each as soon as it is done. */
 export async function* runChecks(client: OdooClient, p: DoctorParams): AsyncGenerator<Check> {
@@ -276,7 +276,9 @@ async function reconcileCheck(client: OdooClient, p: DoctorParams): Promise<Chec
     sessionsDomain({ date: p.date }, p.zone),
     { pageSize: p.pageSize },
   );
-  const rec = reconcile(inputs);
+  // As posdata reconcile computes it: at the decimals of the company's currency.
+  const digits = inputs.sessions.length > 0 ? await moneyDigits(client) : DEFAULT_MONEY_DIGITS;
+  const rec = reconcile(inputs, digits);
   if (rec.sessions.length === 0)
     return {
       check: 'reconcile',
@@ -294,19 +296,19 @@ async function reconcileCheck(client: OdooClient, p: DoctorParams): Promise<Chec
       )
     ).map((s) => [s.id, typeof s.cash_register_difference === 'number' ? s.cash_register_difference : 0]),
   );
-  const differing = rec.sessions.filter((s) => cents(s.difference) !== cents(odoo.get(s.sessionId) ?? 0));
+  const differing = rec.sessions.filter((s) => s.difference !== roundAt(odoo.get(s.sessionId) ?? 0, digits));
   const n = rec.sessions.length;
   const figures = { sessions: n, differ: differing.length };
   if (differing.length === 0)
     return {
       check: 'reconcile',
       status: 'ok',
-      detail: say`${own(p.date)}: the difference of ${own(String(n))} closed session${own(n === 1 ? '' : 's')} is Odoo's cash_register_difference to the cent`,
+      detail: say`${own(p.date)}: the difference of ${own(String(n))} closed session${own(n === 1 ? '' : 's')} is Odoo's cash_register_difference ${own(digits === 2 ? 'to the cent' : `at ${digits} decimals`)}`,
       figures,
     };
   const lines = differing.map(
     (s) =>
-      say`${s.session}: Odoo ${(odoo.get(s.sessionId) ?? 0).toFixed(2)}, posdata ${s.difference.toFixed(2)}`,
+      say`${s.session}: Odoo ${fixedDecimals(odoo.get(s.sessionId) ?? 0, digits)}, posdata ${fixedDecimals(s.difference, digits)}`,
   );
   return {
     check: 'reconcile',

@@ -204,9 +204,9 @@ export function fixedDecimals(v: number, digits: number): string {
   return `${s}${point < 0 ? '.' : ''}${'0'.repeat(digits - have)}`;
 }
 
-/** An amount to the cent with its sign, + when over (a cash difference). */
-export function signed(v: number): string {
-  return v > 0 ? `+${fixedDecimals(v, 2)}` : fixedDecimals(v, 2);
+/** An amount at `digits` decimals (the currency's) with its sign, + when over (a cash difference). */
+export function signed(v: number, digits = DEFAULT_MONEY_DIGITS): string {
+  return v > 0 ? `+${fixedDecimals(v, digits)}` : fixedDecimals(v, digits);
 }
 
 /** A string of decimal digits plus one: '1299' → '1300', '99' → '100'. */

@@ -102,4 +102,56 @@ describe.each([
     const total = /total (\S+) of every state/.exec(table.stdout)?.[1] ?? '';
     expect(total).toMatch(money);
   });
+
+  it("reconcile: each difference is Odoo's cash_register_difference at the currency's decimals, in json and the table", async () => {
+    const json = await runCli(
+      ['reconcile', '--rate', '0', '--from', '2000-01-01', '--to', 'today', '--format', 'json'],
+      {
+        env,
+      },
+    );
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as Record<string, number>[];
+    expect(rows.length).toBeGreaterThan(2);
+    const odoo = new Map(
+      (
+        await rpc.searchRead('pos.session', [['state', '=', 'closed']], {
+          fields: ['cash_register_difference'],
+        })
+      ).map((s) => [s.id as number, s.cash_register_difference as number]),
+    );
+    const amounts = rows.flatMap((r) =>
+      Object.entries(r)
+        .filter(
+          ([k]) =>
+            k.startsWith('method:') ||
+            ['cash_taken', 'expected_cash', 'counted_cash', 'difference'].includes(k),
+        )
+        .map(([, v]) => v),
+    );
+    for (const v of amounts) expect(decimalsOf(v), String(v)).toBeLessThanOrEqual(digits);
+    if (digits > 0) expect(amounts.some((v) => decimalsOf(v) === digits)).toBe(true);
+    for (const r of rows)
+      expect(r.difference).toBe(roundAt(odoo.get(r.session_id as number) ?? Number.NaN, digits));
+    const table = await runCli(
+      ['reconcile', '--rate', '0', '--from', '2000-01-01', '--to', 'today', '--format', 'table'],
+      {
+        env: { ...env, COLUMNS: '200' },
+      },
+    );
+    expect(table.code, table.stderr).toBe(0);
+    const cells = table.stdout.match(/[│ ]-?\+?\d+(\.\d+)? (?=│)/g) ?? [];
+    const amountsShown = cells.map((c) => c.trim()).filter((c) => !/^\d+$/.test(c) || digits === 0);
+    expect(amountsShown.length).toBeGreaterThan(0);
+    const money = digits === 0 ? /^[-+]?\d+$/ : new RegExp(`^[-+]?\\d+\\.\\d{${digits}}$`);
+    for (const c of amountsShown) expect(c).toMatch(money);
+  });
+
+  it('doctor: every check holds in this currency', async () => {
+    const r = await runCli(['doctor', '--rate', '0', '--tz', 'UTC', '--date', '2026-11-19'], { env });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(
+      /^ok +reconcile +2026-11-19: the difference of \d+ closed sessions? is Odoo's cash_register_difference/m,
+    );
+  });
 });
