@@ -24,7 +24,7 @@ export const doctor = command<DoctorOptions>({
     group('own', [
       {
         spec: '--date <day>',
-        description: 'the business day of the counts, summary and reconcile checks (default yesterday)',
+        description: 'the business day of the counts, summary and reconcile checks',
         default: 'yesterday',
       },
       {
