@@ -9,6 +9,7 @@ import { loginEnv, runCli } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { get, login, startServe } from '../serve/serve-process.js';
 
 type Sale = { id: number; amount_total: number; amount_tax: number; payments: { amount: number }[] };
 
@@ -145,6 +146,19 @@ describe.each([
     expect(amountsShown.length).toBeGreaterThan(0);
     const money = digits === 0 ? /^[-+]?\d+$/ : new RegExp(`^[-+]?\\d+\\.\\d{${digits}}$`);
     for (const c of amountsShown) expect(c).toMatch(money);
+  });
+
+  it('serve answers what the command prints, at the same decimals', async () => {
+    const served = await startServe(['--rate', '0'], env);
+    try {
+      const token = await login(served.base, 'admin', 'admin');
+      const answer = await get(served.base, '/api/v1/sales?limit=300', token);
+      expect(answer.status, answer.text).toBe(200);
+      const cli = await runCli(['sales', ...P, '--format', 'json'], { env });
+      expect(JSON.parse(answer.text)).toEqual(JSON.parse(cli.stdout));
+    } finally {
+      await served.stop();
+    }
   });
 
   it('doctor: every check holds in this currency', async () => {
