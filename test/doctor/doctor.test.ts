@@ -135,6 +135,22 @@ describe('posdata doctor', () => {
     );
   });
 
+  it('a check the server answers wrongly: its line says cannot and why, the others run, then the usual exit code', async () => {
+    proxy.rewrite.set('search_count', (n, body) => (body.includes('"cancel"') ? 'many' : n));
+    const r = await runCli(args(), { env });
+    expect(r.code).toBe(6);
+    const got = lines(r.stdout);
+    expect(got.map((l) => l.check)).toEqual(CHECKS);
+    expect(got.filter((l) => l.status !== 'ok').map((l) => l.check)).toEqual(['count cancellations']);
+    expect(got.find((l) => l.check === 'count cancellations')?.detail).toMatch(
+      /^the server's reply to pos\.order\.search_count is not what was asked \("many" is not a count\)/,
+    );
+    expect(r.stderr).toMatch(
+      /^posdata: the server's reply to pos\.order\.search_count is not what was asked/,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('Sales Details a euro apart: the summary line differs and names the method', async () => {
     proxy.rewrite.set('get_sale_details', (d) => {
       const r = d as { payments: { total: number }[] };
