@@ -423,17 +423,22 @@ async function exportRecords(
   const { resource, output } = o;
   const { cp, window } = run;
   const toFile = output.file !== undefined;
-  // A table shows registers by their own name: on 16/17 Odoo's label carries the session user.
+  // A table shows registers by their own name (on 16/17 Odoo's label carries the session
+  // user), and a register's payment methods by name rather than as ids.
   let names: Record<string, Map<number, string>> | undefined;
   if (output.format === 'table') {
-    const regFields = prepared.outFields.filter((f) => prepared.defs[f]?.relation === 'pos.config');
-    if (regFields.length > 0) {
-      const regs = await client.searchRead('pos.config', [], {
-        fields: ['name'],
-        context: { active_test: false },
-      });
-      const m = new Map(regs.map((r) => [r.id, String(r.name)]));
-      names = Object.fromEntries(regFields.map((f) => [f, m]));
+    names = {};
+    for (const model of ['pos.config', 'pos.payment.method']) {
+      // A many2one's label is the method's name already.
+      const linked = prepared.outFields.filter(
+        (f) =>
+          prepared.defs[f]?.relation === model &&
+          (model === 'pos.config' || prepared.defs[f]?.type !== 'many2one'),
+      );
+      if (linked.length === 0) continue;
+      const found = await client.searchRead(model, [], { fields: ['name'], context: { active_test: false } });
+      const m = new Map(found.map((r) => [r.id, String(r.name)]));
+      for (const f of linked) names[f] = m;
     }
   }
   const progress = new Progress(io, toFile || !io.out.isTTY);
@@ -467,90 +472,100 @@ async function exportRecords(
     };
   };
   const memory = heldMemory();
-  await writeOutput(ctx, output.path, async (sink) => {
-    try {
-      const renderer = await makeRenderer({
-        format: output.format,
-        sink,
-        fields: prepared.outFields,
-        defs: prepared.defs,
-        excel: output.excel,
-        delimiter: output.delimiter,
-        decimal: output.decimal,
-        ...tableLook(io, toFile),
-        tz: tzShown,
-        preferred: o.fields ? [] : resource.tableColumns,
-        sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
-        // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
-        countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
-        noun: resource.name,
-        names,
-        normalizer:
-          output.format === 'csv' || output.format === 'parquet' ? normalizerFor(prepared, o.tz) : undefined,
-      });
-      if (progress.enabled) {
-        const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
-        const total = await client.searchCount(resource.model, domain);
-        progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
-      }
-      // The header waits for the first page: a refusal on the first read prints nothing.
-      let begun = false;
-      const begin = async () => {
-        if (!begun) await renderer.begin();
-        begun = true;
-      };
-      const seen = window ? new Set<number>() : undefined;
-      const direct = renderer.pageRecords;
-      for await (const { rows, records } of streamRows(client, prepared, {
-        pageSize: o.pageSize,
-        extraDomain: window?.domain,
-        order: window ? 'write_date, id' : undefined,
-        tz: o.tz,
-        rows: direct === undefined,
-      })) {
-        // Within one run a record is written once, even if it moved while we read.
-        const keep = seen
-          ? records.map((r) => {
-              if (seen.has(r.id)) return false;
-              seen.add(r.id);
-              return true;
-            })
-          : undefined;
-        received += records.length;
-        if (window && o.limit !== undefined) {
-          for (let i = records.length - 1; i >= 0; i--) {
-            if (keep && !keep[i]) continue;
-            lastWritten = records[i]?.write_date as string | undefined;
-            break;
+  await writeOutput(
+    ctx,
+    output.path,
+    async (sink) => {
+      try {
+        const renderer = await makeRenderer({
+          format: output.format,
+          sink,
+          fields: prepared.outFields,
+          defs: prepared.defs,
+          excel: output.excel,
+          delimiter: output.delimiter,
+          decimal: output.decimal,
+          ...tableLook(io, toFile),
+          tz: tzShown,
+          // One ticket's lines need not say which ticket first; a range's do.
+          preferred: o.fields
+            ? []
+            : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
+          sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+          // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
+          countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
+          noun: resource.name,
+          names,
+          normalizer:
+            output.format === 'csv' || output.format === 'parquet'
+              ? normalizerFor(prepared, o.tz)
+              : undefined,
+        });
+        if (progress.enabled) {
+          const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+          const total = await client.searchCount(resource.model, domain);
+          progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
+        }
+        // The header waits for the first page: a refusal on the first read prints nothing.
+        let begun = false;
+        const begin = async () => {
+          if (!begun) await renderer.begin();
+          begun = true;
+        };
+        const seen = window ? new Set<number>() : undefined;
+        const direct = renderer.pageRecords;
+        for await (const { rows, records } of streamRows(client, prepared, {
+          pageSize: o.pageSize,
+          extraDomain: window?.domain,
+          order: window ? 'write_date, id' : undefined,
+          tz: o.tz,
+          rows: direct === undefined,
+        })) {
+          // Within one run a record is written once, even if it moved while we read.
+          const keep = seen
+            ? records.map((r) => {
+                if (seen.has(r.id)) return false;
+                seen.add(r.id);
+                return true;
+              })
+            : undefined;
+          received += records.length;
+          if (window && o.limit !== undefined) {
+            for (let i = records.length - 1; i >= 0; i--) {
+              if (keep && !keep[i]) continue;
+              lastWritten = records[i]?.write_date as string | undefined;
+              break;
+            }
           }
+          await begin();
+          if (direct) {
+            const recs = keep ? records.filter((_, i) => keep[i]) : records;
+            await direct(recs);
+            count += recs.length;
+          } else {
+            const out = keep ? rows.filter((_, i) => keep[i]) : rows;
+            await renderer.page(out);
+            count += out.length;
+          }
+          progress.update(count);
+          memory.after(count);
         }
         await begin();
-        if (direct) {
-          const recs = keep ? records.filter((_, i) => keep[i]) : records;
-          await direct(recs);
-          count += recs.length;
-        } else {
-          const out = keep ? rows.filter((_, i) => keep[i]) : rows;
-          await renderer.page(out);
-          count += out.length;
-        }
-        progress.update(count);
-        memory.after(count);
+        await renderer.end();
+      } finally {
+        progress.done();
       }
-      await begin();
-      await renderer.end();
-    } finally {
-      progress.done();
-    }
-    // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
-    // a checkpoint that cannot be written leaves both as they were.
-    // Checked again at the end: a file that appeared meanwhile is not replaced either.
-    if (cp && output.path)
-      refuseReplace(output.path, String(output.file), o.checkpoint?.file ?? '', resource.name);
-    const staged =
-      o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
-    return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
-  });
+      // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
+      // a checkpoint that cannot be written leaves both as they were.
+      // Checked again at the end: a file that appeared meanwhile is not replaced either.
+      if (cp && output.path)
+        refuseReplace(output.path, String(output.file), o.checkpoint?.file ?? '', resource.name);
+      const staged =
+        o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
+      return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
+    },
+    output.format === 'table',
+  );
   if (toFile && !io.quiet && io.err.isTTY)
     io.err.line(say`posdata: wrote ${count} ${own(resource.name)} to ${output.file}`);
 }

@@ -40,6 +40,31 @@ export function fitColumns(
   return columns.filter((c) => keep.has(c.key));
 }
 
+/**
+ * The closing line's note when columns were left out for width: which ones, by their
+ * labels, and how to see them; '' when every column is shown.
+ */
+export function leftOutNote(columns: ReportColumn[], kept: ReportColumn[]): string {
+  const left = columns.filter((c) => !kept.includes(c)).map((c) => c.label || c.key);
+  if (left.length === 0) return '';
+  const n = left.length;
+  return `; ${n} column${n === 1 ? '' : 's'} left out for width: ${left.join(', ')} (widen the terminal, or --format csv has them all)`;
+}
+
+/** `text` broken between words into lines of at most `width` characters (a longer word stays whole). */
+export function wrapText(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && [...line].length + 1 + [...word].length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 /** An empty report table with these headings (bold in colour) and alignments. */
 export function reportTable(head: string[], right: boolean[], color: boolean): Table.Table {
   const chalk = new Chalk({ level: color ? 1 : 0 });

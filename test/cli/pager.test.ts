@@ -1,0 +1,153 @@
+// A long table on a terminal goes through a pager, as git and gh do (issue 25): POSDATA_PAGER,
+// else PAGER, else `less -FRX`; never when piped, nor when the table fits the terminal; off
+// with POSDATA_PAGER= or cat. The terminal is a real pseudo-terminal (util-linux `script`) and
+// the pager a real program that records what it was given.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pagerOf } from '../../src/cli/io.js';
+import { BIN, loginEnv, runCli } from '../helpers/cli.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+const hasScript = existsSync('/usr/bin/script');
+const R = ['--rate', '0', '--tz', 'UTC', '--quiet'];
+let sandbox: SandboxHandle;
+let env: Record<string, string | undefined>;
+let dir: string;
+let recorder: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ seed: 6, orders: 200 });
+  env = {
+    ...(await loginEnv(sandbox.url)),
+    PAGER: undefined,
+    POSDATA_PAGER: undefined,
+    LESS: undefined,
+    COLUMNS: '120',
+    LINES: '20',
+  };
+  dir = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? '/tmp', 'posdata-pager-'));
+  recorder = join(dir, 'recorder.cjs');
+  // The pager: keeps what it read, whether its output is the terminal, and LESS.
+  writeFileSync(
+    recorder,
+    `const fs = require('node:fs');
+let text = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (d) => { text += d; });
+process.stdin.on('end', () => {
+  fs.writeFileSync(process.argv[2], JSON.stringify({ text, tty: Boolean(process.stdout.isTTY), less: process.env.LESS }));
+  process.stdout.write('PAGER SHOWED IT\\n');
+});
+`,
+  );
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+let n = 0;
+/** A pager command line that records into a file of its own; and that file's reader. */
+function recording(): { cmd: string; got: () => { text: string; tty: boolean; less?: string } | undefined } {
+  const file = join(dir, `got-${n++}.json`);
+  return {
+    cmd: `'${process.execPath}' '${recorder}' '${file}'`,
+    got: () => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined),
+  };
+}
+
+/** posdata with its standard streams on one pseudo-terminal; what the terminal showed. */
+function onTerminal(
+  args: string[],
+  extra: Record<string, string | undefined>,
+): Promise<{ code: number | null; screen: string }> {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  return new Promise((resolve) => {
+    const e: Record<string, string | undefined> = { ...process.env, ...env, NO_COLOR: '1', ...extra };
+    for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
+    let screen = '';
+    child.stdout.on('data', (d) => {
+      screen += d;
+    });
+    child.on('close', (code) => resolve({ code, screen }));
+    child.stdin.end();
+  });
+}
+
+describe('which pager', () => {
+  it('POSDATA_PAGER, else PAGER, else less -FRX; none off a terminal, when set empty, or cat', () => {
+    expect(pagerOf({}, true)).toBe('less -FRX');
+    expect(pagerOf({ PAGER: 'more' }, true)).toBe('more');
+    expect(pagerOf({ PAGER: 'more', POSDATA_PAGER: 'most' }, true)).toBe('most');
+    expect(pagerOf({ PAGER: 'more', POSDATA_PAGER: '' }, true)).toBeUndefined();
+    expect(pagerOf({ PAGER: 'cat' }, true)).toBeUndefined();
+    expect(pagerOf({ POSDATA_PAGER: 'most' }, false)).toBeUndefined();
+  });
+});
+
+describe.skipIf(!hasScript)('a long table on a terminal', () => {
+  it('goes through the pager, whole, the pager writing to the terminal (LESS=FRX set for it)', async () => {
+    const p = recording();
+    const t = await onTerminal(['sales', '--limit', '40', '--format', 'table', ...R], {
+      POSDATA_PAGER: p.cmd,
+    });
+    expect(t.code, t.screen).toBe(0);
+    const got = p.got();
+    expect(got, t.screen).toBeDefined();
+    // The same table a pipe gets at this width, nothing else: the pager had it all.
+    const piped = await runCli(['sales', '--limit', '40', '--format', 'table', ...R], { env });
+    expect(got?.text).toBe(piped.stdout);
+    expect(got?.tty).toBe(true);
+    expect(got?.less).toBe('FRX');
+    expect(t.screen).toContain('PAGER SHOWED IT');
+    expect(t.screen).not.toContain('40 sales');
+  });
+
+  it('PAGER is used when POSDATA_PAGER is not set', async () => {
+    const p = recording();
+    const t = await onTerminal(['sales', '--limit', '40', '--format', 'table', ...R], { PAGER: p.cmd });
+    expect(t.code, t.screen).toBe(0);
+    expect(p.got()?.text).toMatch(/40 sales/);
+  });
+
+  it('not for a table that fits the terminal, nor with POSDATA_PAGER= or cat', async () => {
+    const short = recording();
+    const fits = await onTerminal(['sales', '--limit', '3', '--format', 'table', ...R], {
+      POSDATA_PAGER: short.cmd,
+    });
+    expect(fits.code, fits.screen).toBe(0);
+    expect(short.got()).toBeUndefined();
+    expect(fits.screen).toContain('3 sales');
+    for (const off of ['', 'cat']) {
+      const p = recording();
+      const t = await onTerminal(['sales', '--limit', '40', '--format', 'table', ...R], {
+        POSDATA_PAGER: off,
+        PAGER: p.cmd,
+      });
+      expect(t.code, t.screen).toBe(0);
+      expect(p.got()).toBeUndefined();
+      expect(t.screen).toContain('40 sales');
+    }
+  });
+
+  it('a pager that does not exist: the table is written directly', async () => {
+    const t = await onTerminal(['sales', '--limit', '40', '--format', 'table', ...R], {
+      POSDATA_PAGER: join(dir, 'no-such-pager'),
+    });
+    expect(t.code, t.screen).toBe(0);
+    expect(t.screen).toContain('40 sales');
+  });
+
+  it('never when piped, however long', async () => {
+    const p = recording();
+    const r = await runCli(['sales', '--limit', '40', '--format', 'table', ...R], {
+      env: { ...env, POSDATA_PAGER: p.cmd },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(p.got()).toBeUndefined();
+    expect(r.stdout).toMatch(/40 sales/);
+  });
+});
