@@ -41,7 +41,7 @@ export interface ListOptions {
   resource: Resource;
   connection: ConnectionOptions;
   output: OutputOptions;
-  /** `lines`: the sales ticket whose lines are listed. */
+  /** `lines`: the sales ticket whose lines are listed (else those of a range of tickets). */
   orderId?: number;
   configId?: number;
   sessionId?: number;
@@ -69,7 +69,7 @@ export interface ListOptions {
 
 /** The query flags of a resource: its filters, then those every list takes. */
 function queryFlags(r: Resource): FlagGroup {
-  const ff = r.filterFields;
+  const ff = { ...r.filterFields, ...r.rangeFields };
   return group('query', [
     ...(ff.config
       ? [{ spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') }]
@@ -147,8 +147,21 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
   const resource = RESOURCES[name];
   return command<ListOptions>({
     name,
-    summary: resource.summary,
-    args: name === 'lines' ? [{ spec: '<order-id>', description: 'the sales ticket id' }] : [],
+    // The HTTP path reads one ticket's lines; the command also a range's.
+    summary:
+      name === 'lines'
+        ? 'Lines of one sales ticket, or of the tickets of a time range, session or register (pos.order.line)'
+        : resource.summary,
+    args:
+      name === 'lines'
+        ? [
+            {
+              spec: '[order-id]',
+              description:
+                'the sales ticket id; without it, the lines of the tickets --from/--to, --session-id or --config-id select',
+            },
+          ]
+        : [],
     flags: [queryFlags(resource), OUTPUT, CONNECTION, GLOBAL],
     examples: resource.examples,
     options: (f, args, { io }) => listOptions(resource, f, args[0] as string | undefined, io),
@@ -184,13 +197,22 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     throw new UsageError(say`--with-payments applies to sales`, say`use posdata payments`);
   let orderId: number | undefined;
   if (name === 'lines') {
-    if (!arg || !/^\d+$/.test(arg) || Number(arg) < 1) {
+    const ranged = ['from', 'to', 'sessionId', 'configId'].some((k) => f[k] !== undefined);
+    if (arg === undefined && !ranged) {
       throw new UsageError(
-        say`'${arg ?? ''}' is not an order id`,
-        say`give the numeric id of a sales ticket: posdata lines 42`,
+        say`no sales ticket given`,
+        say`give a ticket id (posdata lines 42), or a range: --from yesterday, --session-id N, --config-id N`,
       );
     }
-    orderId = Number(arg);
+    if (arg !== undefined) {
+      if (!/^\d+$/.test(arg) || Number(arg) < 1) {
+        throw new UsageError(
+          say`'${arg}' is not an order id`,
+          say`give the numeric id of a sales ticket: posdata lines 42`,
+        );
+      }
+      orderId = Number(arg);
+    }
   }
   const file = str('output');
   const named = file !== undefined && file !== '-' && WINDOW_NAME.test(file);
