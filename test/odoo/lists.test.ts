@@ -168,8 +168,8 @@ describe.each(['admin', 'cashier'] as const)('as %s', (who) => {
     const [t] = await rpc.searchRead('pos.order', [['id', '=', order]], {
       fields: ['session_id', 'config_id'],
     });
-    const session = (t?.session_id as [number, string])[0];
-    const config = (t?.config_id as [number, string])[0];
+    const session = (t?.session_id as [number, string] | undefined)?.[0] as number;
+    const config = (t?.config_id as [number, string] | undefined)?.[0] as number;
     for (const [flag, field, value] of [
       ['--session-id', 'session_id', session],
       ['--config-id', 'config_id', config],
