@@ -2,8 +2,8 @@
 // parquet in parquet.ts.
 import { stringify } from 'csv-stringify/sync';
 import type { FieldDef, FieldMap, OdooRecord } from '../core/types.js';
-import { type Normalizer, precisionOf, type Row, roundAt, type Value } from '../records/normalize.js';
 import { wallClock } from '../query/time.js';
+import { type Normalizer, precisionOf, type Row, roundAt, type Value } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
