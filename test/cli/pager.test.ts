@@ -2,15 +2,14 @@
 // else PAGER, else `less -FRX`; never when piped, nor when the table fits the terminal; off
 // with POSDATA_PAGER= or cat. The terminal is a real pseudo-terminal (util-linux `script`) and
 // the pager a real program that records what it was given.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagerOf } from '../../src/cli/io.js';
-import { BIN, loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, runCli } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { hasScript, onTerminal as onTerminalWith } from '../helpers/terminal.js';
 
-const hasScript = existsSync('/usr/bin/script');
 const R = ['--rate', '0', '--tz', 'UTC', '--quiet'];
 let sandbox: SandboxHandle;
 let env: Record<string, string | undefined>;
@@ -58,23 +57,9 @@ function recording(): { cmd: string; got: () => { text: string; tty: boolean; le
   };
 }
 
-/** posdata with its standard streams on one pseudo-terminal; what the terminal showed. */
-function onTerminal(
-  args: string[],
-  extra: Record<string, string | undefined>,
-): Promise<{ code: number | null; screen: string }> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  return new Promise((resolve) => {
-    const e: Record<string, string | undefined> = { ...process.env, ...env, NO_COLOR: '1', ...extra };
-    for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
-    let screen = '';
-    child.stdout.on('data', (d) => {
-      screen += d;
-    });
-    child.on('close', (code) => resolve({ code, screen }));
-    child.stdin.end();
-  });
+/** posdata on a terminal, in the test's environment and these values. */
+function onTerminal(args: string[], extra: Record<string, string | undefined>) {
+  return onTerminalWith(args, { ...env, NO_COLOR: '1', ...extra });
 }
 
 describe('which pager', () => {
