@@ -58,8 +58,12 @@ function recording(): { cmd: string; got: () => { text: string; tty: boolean; le
 }
 
 /** posdata on a terminal, in the test's environment and these values. */
-function onTerminal(args: string[], extra: Record<string, string | undefined>) {
-  return onTerminalWith(args, { ...env, NO_COLOR: '1', ...extra });
+function onTerminal(
+  args: string[],
+  extra: Record<string, string | undefined>,
+  type?: { after: RegExp; input: string },
+) {
+  return onTerminalWith(args, { ...env, NO_COLOR: '1', ...extra }, type);
 }
 
 describe('which pager', () => {
@@ -124,6 +128,26 @@ describe.skipIf(!hasScript)('a long table on a terminal', () => {
     });
     expect(t.code, t.screen).toBe(0);
     expect(t.screen).toContain('40 sales');
+  });
+
+  it("Ctrl-C while the pager shows the table is the pager's: posdata waits for it and ends 0", async () => {
+    // A pager that, like less, takes Ctrl-C as its own: it says so, and quits.
+    const pager = join(dir, 'ctrl-c.cjs');
+    writeFileSync(
+      pager,
+      `process.on('SIGINT', () => { process.stdout.write('PAGER GOT CTRL-C\\n'); process.exit(0); });
+process.stdin.resume();
+process.stdin.on('end', () => { process.stdout.write('PAGER UP\\n'); setInterval(() => undefined, 1000); });
+`,
+    );
+    const t = await onTerminal(
+      ['sales', '--limit', '40', '--format', 'table', ...R],
+      { POSDATA_PAGER: `'${process.execPath}' '${pager}'` },
+      { after: /PAGER UP/, input: '\x03' },
+    );
+    expect(t.screen).toContain('PAGER GOT CTRL-C');
+    expect(t.screen).not.toContain('interrupted');
+    expect(t.code, t.screen).toBe(0);
   });
 
   it('never when piped, however long', async () => {

@@ -11,6 +11,8 @@ export const hasScript = existsSync('/usr/bin/script');
 export function onTerminal(
   args: string[],
   env: Record<string, string | undefined>,
+  /** Keys typed once the screen shows `after` (Ctrl-C is '\x03'); the terminal then stays open. */
+  type?: { after: RegExp; input: string },
 ): Promise<{ code: number | null; screen: string }> {
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   return new Promise((resolve) => {
@@ -18,10 +20,15 @@ export function onTerminal(
     for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
     let screen = '';
+    let typed = false;
     child.stdout.on('data', (d) => {
       screen += d;
+      if (type && !typed && type.after.test(screen)) {
+        typed = true;
+        child.stdin.write(type.input);
+      }
     });
     child.on('close', (code) => resolve({ code, screen }));
-    child.stdin.end();
+    if (!type) child.stdin.end();
   });
 }
