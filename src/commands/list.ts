@@ -16,6 +16,7 @@ import {
 } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import {
+  type AfterWriting,
   chooseFormat,
   OUTPUT,
   type OutputOptions,
@@ -36,6 +37,7 @@ import type { Checkpoint } from '../read/checkpoint.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, type Window, windowFileName } from '../read/window.js';
 import { resolveTarget, sameFile } from '../sink/atomic.js';
+import type { Sink } from '../sink/sink.js';
 
 export interface ListOptions {
   resource: Resource;
@@ -494,100 +496,95 @@ async function exportRecords(
     };
   };
   const memory = heldMemory();
-  await writeOutput(
-    ctx,
-    output.path,
-    async (sink) => {
-      try {
-        const renderer = await makeRenderer({
-          format: output.format,
-          sink,
-          fields: prepared.outFields,
-          defs: prepared.defs,
-          excel: output.excel,
-          delimiter: output.delimiter,
-          decimal: output.decimal,
-          ...tableLook(io, toFile),
-          tz: tzShown,
-          // One ticket's lines need not say which ticket first; a range's do.
-          preferred: o.fields
-            ? []
-            : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
-          sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
-          // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
-          countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
-          noun: resource.name,
-          names,
-          normalizer:
-            output.format === 'csv' || output.format === 'parquet'
-              ? normalizerFor(prepared, o.tz)
-              : undefined,
-        });
-        if (progress.enabled) {
-          const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
-          const total = await client.searchCount(resource.model, domain);
-          progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
-        }
-        // The header waits for the first page: a refusal on the first read prints nothing.
-        let begun = false;
-        const begin = async () => {
-          if (!begun) await renderer.begin();
-          begun = true;
-        };
-        const seen = window ? new Set<number>() : undefined;
-        const direct = renderer.pageRecords;
-        for await (const { rows, records } of streamRows(client, prepared, {
-          pageSize: o.pageSize,
-          extraDomain: window?.domain,
-          order: window ? 'write_date, id' : undefined,
-          tz: o.tz,
-          rows: direct === undefined,
-        })) {
-          // Within one run a record is written once, even if it moved while we read.
-          const keep = seen
-            ? records.map((r) => {
-                if (seen.has(r.id)) return false;
-                seen.add(r.id);
-                return true;
-              })
-            : undefined;
-          received += records.length;
-          if (window && o.limit !== undefined) {
-            for (let i = records.length - 1; i >= 0; i--) {
-              if (keep && !keep[i]) continue;
-              lastWritten = records[i]?.write_date as string | undefined;
-              break;
-            }
+  // A table for a person is paged on a terminal when it is long.
+  const render = async (sink: Sink): Promise<AfterWriting> => {
+    try {
+      const renderer = await makeRenderer({
+        format: output.format,
+        sink,
+        fields: prepared.outFields,
+        defs: prepared.defs,
+        excel: output.excel,
+        delimiter: output.delimiter,
+        decimal: output.decimal,
+        ...tableLook(io, toFile),
+        tz: tzShown,
+        // One ticket's lines need not say which ticket first; a range's do.
+        preferred: o.fields
+          ? []
+          : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
+        sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+        // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
+        countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
+        noun: resource.name,
+        names,
+        normalizer:
+          output.format === 'csv' || output.format === 'parquet' ? normalizerFor(prepared, o.tz) : undefined,
+      });
+      if (progress.enabled) {
+        const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+        const total = await client.searchCount(resource.model, domain);
+        progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
+      }
+      // The header waits for the first page: a refusal on the first read prints nothing.
+      let begun = false;
+      const begin = async () => {
+        if (!begun) await renderer.begin();
+        begun = true;
+      };
+      const seen = window ? new Set<number>() : undefined;
+      const direct = renderer.pageRecords;
+      for await (const { rows, records } of streamRows(client, prepared, {
+        pageSize: o.pageSize,
+        extraDomain: window?.domain,
+        order: window ? 'write_date, id' : undefined,
+        tz: o.tz,
+        rows: direct === undefined,
+      })) {
+        // Within one run a record is written once, even if it moved while we read.
+        const keep = seen
+          ? records.map((r) => {
+              if (seen.has(r.id)) return false;
+              seen.add(r.id);
+              return true;
+            })
+          : undefined;
+        received += records.length;
+        if (window && o.limit !== undefined) {
+          for (let i = records.length - 1; i >= 0; i--) {
+            if (keep && !keep[i]) continue;
+            lastWritten = records[i]?.write_date as string | undefined;
+            break;
           }
-          await begin();
-          if (direct) {
-            const recs = keep ? records.filter((_, i) => keep[i]) : records;
-            await direct(recs);
-            count += recs.length;
-          } else {
-            const out = keep ? rows.filter((_, i) => keep[i]) : rows;
-            await renderer.page(out);
-            count += out.length;
-          }
-          progress.update(count);
-          memory.after(count);
         }
         await begin();
-        await renderer.end();
-      } finally {
-        progress.done();
+        if (direct) {
+          const recs = keep ? records.filter((_, i) => keep[i]) : records;
+          await direct(recs);
+          count += recs.length;
+        } else {
+          const out = keep ? rows.filter((_, i) => keep[i]) : rows;
+          await renderer.page(out);
+          count += out.length;
+        }
+        progress.update(count);
+        memory.after(count);
       }
-      // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
-      // a checkpoint that cannot be written leaves both as they were.
-      // Checked again at the end: a file that appeared meanwhile is not replaced either.
-      if (cp && output.path)
-        refuseReplace(output.path, String(output.file), o.checkpoint?.file ?? '', resource.name);
-      const staged =
-        o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
-      return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
-    },
-    output.format === 'table',
-  );
+      await begin();
+      await renderer.end();
+    } finally {
+      progress.done();
+    }
+    // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
+    // a checkpoint that cannot be written leaves both as they were.
+    // Checked again at the end: a file that appeared meanwhile is not replaced either.
+    if (cp && output.path)
+      refuseReplace(output.path, String(output.file), o.checkpoint?.file ?? '', resource.name);
+    const staged =
+      o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
+    return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
+  };
+  await writeOutput(ctx, output.path, render, output.format === 'table');
   if (toFile && !io.quiet && io.err.isTTY)
     io.err.line(say`posdata: wrote ${count} ${own(resource.name)} to ${output.file}`);
 }
