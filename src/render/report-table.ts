@@ -41,14 +41,15 @@ export function fitColumns(
 }
 
 /**
- * The closing line's note when columns were left out for width: which ones, by their
- * labels, and how to see them; '' when every column is shown.
+ * The note under a report table when columns were left out for width: which ones, by their
+ * labels, and how to see them, wrapped to the width, one or more whole lines ending in a
+ * newline; '' when every column is shown. It goes above the closing line, which stays the last.
  */
-export function leftOutNote(columns: ReportColumn[], kept: ReportColumn[]): string {
+export function leftOutNote(columns: ReportColumn[], kept: ReportColumn[], width: number): string {
   const left = columns.filter((c) => !kept.includes(c)).map((c) => c.label || c.key);
   if (left.length === 0) return '';
   const n = left.length;
-  return `; ${n} column${n === 1 ? '' : 's'} left out for width: ${left.join(', ')} (widen the terminal, or --format csv has them all)`;
+  return `${wrapText(`${n} column${n === 1 ? '' : 's'} left out for width: ${left.join(', ')} (widen the terminal, or --format csv has them all)`, width)}\n`;
 }
 
 /** `text` broken between words into lines of at most `width` characters (a longer word stays whole). */

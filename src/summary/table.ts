@@ -3,7 +3,7 @@
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
 import { fixedDecimals, signed } from '../records/normalize.js';
-import { fitColumns, leftOutNote, type ReportColumn, reportTable, wrapText } from '../render/report-table.js';
+import { fitColumns, leftOutNote, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { type Figures, type SummaryGroup, totalOf } from './compute.js';
 import type { Cell } from './folder.js';
@@ -122,8 +122,8 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const n = summary.groups.length;
   let close = `${n} group${n === 1 ? '' : 's'}`;
   if (r.shown.length < n) close += `, top ${r.shown.length} by total shown`;
-  if (lines.length > 0) close += leftOutNote(columns, kept);
-  out += `${wrapText(close, o.columns)}\n`;
+  if (lines.length > 0) out += leftOutNote(columns, kept, o.columns);
+  out += `${close}\n`;
   if (r.cash) out += cashSection(r.cash, chalk);
   return out;
 }

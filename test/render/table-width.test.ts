@@ -101,7 +101,7 @@ describe('the summary at 80 and 200 columns', () => {
     expect(wide.stdout).not.toContain('left out');
     const shown = headings(eighty.stdout);
     const note =
-      /(\d+) columns? left out for width: (.+) \(widen the terminal, or --format csv has them all\)$/.exec(
+      /(\d+) columns? left out for width: (.+) \(widen the terminal, or --format csv has them all\) \d+ groups?$/.exec(
         footOf(eighty.stdout),
       );
     expect(note, eighty.stdout).not.toBeNull();
