@@ -95,6 +95,16 @@ describe.skipIf(!hasScript)('a long table on a terminal', () => {
     expect(t.screen).not.toContain('40 sales');
   });
 
+  it('reconcile too: a month of sessions goes through the pager', async () => {
+    const p = recording();
+    const args = ['reconcile', '--from', '2000-01-01', '--format', 'table', ...R];
+    const t = await onTerminal(args, { POSDATA_PAGER: p.cmd });
+    expect(t.code, t.screen).toBe(0);
+    const piped = await runCli(args, { env });
+    expect(piped.stdout.split('\n').length).toBeGreaterThan(20);
+    expect(p.got()?.text).toBe(piped.stdout);
+  });
+
   it('PAGER is used when POSDATA_PAGER is not set', async () => {
     const p = recording();
     const t = await onTerminal(['sales', '--limit', '40', '--format', 'table', ...R], { PAGER: p.cmd });
