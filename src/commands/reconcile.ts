@@ -17,6 +17,7 @@ import {
   toRow,
 } from '../reconcile/compute.js';
 import { makeRenderer } from '../render/renderer.js';
+import type { Sink } from '../sink/sink.js';
 
 export interface ReconcileOptions extends SessionRange {
   connection: ConnectionOptions;
@@ -90,7 +91,7 @@ export const reconcile = command<ReconcileOptions>({
       );
     }
     const { format, file } = o.output;
-    await writeOutput(ctx, o.output.path, async (sink) => {
+    const render = async (sink: Sink): Promise<undefined> => {
       if (format === 'table') {
         const { renderReconcileTable } = await import('../reconcile/table.js');
         await sink.write(
@@ -118,7 +119,9 @@ export const reconcile = command<ReconcileOptions>({
         await renderer.end();
       }
       return undefined;
-    });
+    };
+    // A month of sessions is a long table: paged on a terminal, as the lists are.
+    await writeOutput(ctx, o.output.path, render, format === 'table');
     if (file !== undefined && !io.quiet && io.err.isTTY)
       io.err.line(say`posdata: wrote ${rec.sessions.length} sessions to ${file}`);
 
