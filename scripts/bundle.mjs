@@ -1,5 +1,6 @@
-// The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js) and one
-// for the sandbox as a library (dist/sandbox/index.js, for scripts/demo.js and bench/). Code
+// The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js), one for
+// `posdata --version` alone (dist/version.js, which bin/posdata.js loads before anything else),
+// and one for the sandbox as a library (dist/sandbox/index.js, for scripts/demo.js and bench/). Code
 // splitting: each command's module, loaded when the command runs (src/main.ts), becomes a
 // chunk of its own, and a module that two of them use is one shared chunk, so every module
 // exists once in the process. Source maps ship beside them (bin/posdata.js turns them on for
@@ -26,7 +27,11 @@ const packagesOutside = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', 'sandbox/index': 'src/sandbox/index.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    version: 'src/cli/version.ts',
+    'sandbox/index': 'src/sandbox/index.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

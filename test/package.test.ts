@@ -30,7 +30,7 @@ describe('npm pack', () => {
     });
     const elsewhere = mkdtempSync(join(tmpdir(), 'posdata-cwd-'));
     const { stdout: version } = await run(join(prefix, 'bin', 'posdata'), ['--version'], { cwd: elsewhere });
-    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(version.split('\n')[0]).toMatch(/^\d+\.\d+\.\d+$/);
     const { stdout: help } = await run(join(prefix, 'bin', 'posdata'), ['sales', '--help'], {
       cwd: elsewhere,
     });
