@@ -1,6 +1,7 @@
 // The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js), one for
 // `posdata --version` alone (dist/version.js, which bin/posdata.js loads before anything else),
-// and one for the sandbox as a library (dist/sandbox/index.js, for scripts/demo.js and bench/). Code
+// one for the man pages' renderer (dist/manpage.js, run by scripts/man.mjs after this) and one
+// for the sandbox as a library (dist/sandbox/index.js, for scripts/demo.js and bench/). Code
 // splitting: each command's module, loaded when the command runs (src/main.ts), becomes a
 // chunk of its own, and a module that two of them use is one shared chunk, so every module
 // exists once in the process. Source maps ship beside them (bin/posdata.js turns them on for
@@ -30,6 +31,7 @@ await build({
   entryPoints: {
     main: 'src/main.ts',
     version: 'src/cli/version.ts',
+    manpage: 'src/cli/manpage.ts',
     'sandbox/index': 'src/sandbox/index.ts',
   },
   outdir: 'dist',
