@@ -1,6 +1,5 @@
 // The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js), one for
-// `posdata --version` alone (dist/version.js, which bin/posdata.js loads before anything else),
-// one for the man pages' renderer (dist/manpage.js, run by scripts/man.mjs after this) and one
+// the man pages' renderer (dist/manpage.js, run by scripts/man.mjs after this) and one
 // for the sandbox as a library (dist/sandbox/index.js, for scripts/demo.js and bench/). Code
 // splitting: each command's module, loaded when the command runs (src/main.ts), becomes a
 // chunk of its own, and a module that two of them use is one shared chunk, so every module
@@ -30,7 +29,6 @@ rmSync('dist', { recursive: true, force: true });
 await build({
   entryPoints: {
     main: 'src/main.ts',
-    version: 'src/cli/version.ts',
     manpage: 'src/cli/manpage.ts',
     'sandbox/index': 'src/sandbox/index.ts',
   },
@@ -50,4 +48,16 @@ await build({
   banner: {
     js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",
   },
+});
+// `posdata --version` alone: one file of its own, no chunk (bin/posdata.js loads it before
+// anything else, so --version costs one small module over bare Node).
+await build({
+  entryPoints: { version: 'src/cli/version.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  logLevel: 'warning',
 });
