@@ -64,6 +64,7 @@ describe('commands and flags, from their declarations', () => {
     expect((await complete(['sales', '--tz', 'Europe/Bru'])).values).toEqual(['Europe/Brussels']);
     expect((await complete(['reconcile', '--tz', 'UT'])).values).toContain('UTC');
     expect((await complete(['completion', ''])).values).toEqual(['bash', 'zsh', 'fish', 'powershell']);
+    expect((await complete(['sync', 'sales', 'pay'])).values).toEqual(['payment_methods', 'payments']);
   });
 
   it('a flag that names a file lets the shell list files; a flag that takes a number offers nothing', async () => {
