@@ -23,8 +23,9 @@ function esc(text: string): string {
     .join('\n');
 }
 
+/** The title line; no hyphenation and a ragged right edge, so that flags stay whole words. */
 function header(name: string, version: string): string {
-  return `.TH ${name.toUpperCase()} 1 "" "posdata ${version}" "posdata manual"\n`;
+  return `.TH ${name.toUpperCase()} 1 "" "posdata ${version}" "posdata manual"\n.nh\n.ad l\n`;
 }
 
 /** A flag's names bold and its value italic: `\fB\-o\fR, \fB\-\-output\fR \fIfile\fR`. */
@@ -115,6 +116,11 @@ function programPage(commands: readonly Command<unknown>[], version: string): Ma
   text += `.TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the help (of a command: posdata COMMAND \\-\\-help)\n`;
   text += `.TP\n\\fB\\-V\\fR, \\fB\\-\\-version\\fR\n${esc('the version on the first line, then Node.js, the platform and the protocols')}\n`;
   text += examplesBlock(ROOT_EXAMPLES);
+  const completion = commands.find((c) => c.name === 'completion');
+  if (completion) {
+    text += `${section('Shell completion')}.PP\n${esc(`${completion.summary}; install it once:`)}\n`;
+    text += `.RS 4\n.nf\n${completion.examples.map((l) => `$ ${esc(l)}`).join('\n')}\n.fi\n.RE\n`;
+  }
   text += section('Environment');
   for (const [k, v] of ENVIRONMENT) text += `.TP\n.B ${esc(k)}\n${esc(v)}\n`;
   text += section('Files');
