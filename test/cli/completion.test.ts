@@ -2,7 +2,7 @@
 // `posdata completion SHELL` call it at each Tab, with the words a shell passes; and a real
 // bash with bash-completion, sourcing the script and completing COMP_WORDS through the built CLI.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,5 +203,45 @@ describe('the scripts', () => {
     expect(tab('posdata sales --lim').slice(1)).toEqual(['--limit']);
     expect(tab('posdata summary --by we').slice(1)).toEqual(['weekday']);
     expect(tab('posdata sales --format ').slice(1)).toEqual(['table', 'json', 'ndjson', 'csv', 'parquet']);
+  });
+
+  // What COMP_WORDS cannot show: readline's own file names where posdata offers none (-o),
+  // and none where it asked for none (--limit). bash in a tmux pane, Tab typed as a person would.
+  it('in an interactive bash, Tab after -o lists files, after --limit nothing', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
+    symlinkSync(BIN, join(bin, 'posdata'));
+    const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
+    writeFileSync(join(files, 'export-one.csv'), '');
+    const socket = `posdata-test-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+    const shell = `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 bash --norc --noprofile`;
+    tmux('new-session', '-d', '-s', 'tab', '-x', '150', '-y', '20', shell);
+    /** The pane's text once `want` holds of it (looked at every 100 ms, for up to 20 s). */
+    const pane = async (want: (text: string) => boolean) => {
+      let text = '';
+      for (let i = 0; i < 200 && !want(text); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        text = tmux('capture-pane', '-p', '-t', 'tab');
+      }
+      return text;
+    };
+    try {
+      tmux(
+        'send-keys',
+        '-t',
+        'tab',
+        `cd ${files}; source ${bashCompletion}; source <(posdata completion bash); echo ready`,
+        'Enter',
+      );
+      await pane((t) => /^ready$/m.test(t));
+      tmux('send-keys', '-t', 'tab', 'posdata sales -o exp', 'Tab');
+      expect(await pane((t) => t.includes('export-one.csv'))).toMatch(/posdata sales -o export-one\.csv/);
+      tmux('send-keys', '-t', 'tab', 'C-u', 'posdata sales --limit ', 'Tab', 'Tab', ' ; echo done', 'Enter');
+      const after = await pane((t) => /^done$/m.test(t));
+      expect(after).toMatch(/posdata sales --limit {2}; echo done/);
+      expect(after.split('--limit')[1]).not.toContain('export-one.csv');
+    } finally {
+      tmux('kill-server');
+    }
   });
 });
