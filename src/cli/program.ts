@@ -3,7 +3,7 @@
 // Only the command asked for is loaded; `posdata --help` loads them all for their summaries.
 import { Command as Commander, CommanderError, Option } from 'commander';
 import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
-import { type Said, say, stackSaid } from '../core/redact.js';
+import { own, type Said, say, stackSaid } from '../core/redact.js';
 import { isPipeClosed } from '../sink/stdout.js';
 import type { Command, Entry } from './command.js';
 import type { Context } from './context.js';
@@ -140,8 +140,9 @@ export function report(err: unknown, io: IO, debug: boolean): number {
  * command), after commander's suggestion of the name that was probably meant.
  */
 function usage(what: Said, command?: string, meant?: string): UsageError {
-  const help = command ? say`see posdata ${command} --help` : say`see posdata --help`;
-  return new UsageError(what, meant ? say`did you mean ${meant}? ${help}` : help);
+  // Names of posdata's own commands and flags: its words, never masked.
+  const help = command ? say`see posdata ${own(command)} --help` : say`see posdata --help`;
+  return new UsageError(what, meant ? say`did you mean ${own(meant)}? ${help}` : help);
 }
 
 /**
