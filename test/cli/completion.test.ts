@@ -244,4 +244,24 @@ describe('the scripts', () => {
       tmux('kill-server');
     }
   });
+
+  // fish completes a command line without a terminal: `complete -C LINE` prints what Tab offers.
+  it('a real fish completes through the built CLI, files included', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
+    symlinkSync(BIN, join(bin, 'posdata'));
+    const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
+    writeFileSync(join(files, 'export-one.csv'), '');
+    const tab = (line: string) =>
+      execFileSync('fish', ['-c', `posdata completion fish | source; complete -C "${line}"`], {
+        cwd: files,
+        env: { HOME: files, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
+        encoding: 'utf8',
+      })
+        .trimEnd()
+        .split('\n');
+    expect(tab('posdata sal')).toEqual(['sales\tSales tickets (pos.order)']);
+    expect(tab('posdata sales --format ')).toEqual(['csv', 'json', 'ndjson', 'parquet', 'table']);
+    expect(tab('posdata summary --by day,w')).toEqual(['day,weekday']);
+    expect(tab('posdata sales -o exp')).toEqual(['export-one.csv']);
+  });
 });
