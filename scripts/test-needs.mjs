@@ -2,10 +2,10 @@
 // `npm test` runs this first (npm's pretest): the suite needs, besides Node, Debian's
 // PostgreSQL server binaries (the sync tests start throwaway clusters with initdb), Chromium
 // (the /docs page in a headless browser), openssl (a private CA for the TLS tests), groff (the
-// man pages, checked with groff -ww), bash-completion and tmux (a real bash completing posdata) and fish. On a
-// fresh Debian machine, as root, it installs what is missing with apt-get, saying so in one
-// line; elsewhere it says in one line what to install and stops (exit 1). Nothing is done
-// when all is there. POSDATA_TEST_NO_INSTALL=1 only checks.
+// man pages, checked with groff -ww), and bash-completion, tmux and fish (real shells
+// completing posdata). On a fresh Debian machine, as root, it installs what is missing with
+// apt-get, saying so in one line; elsewhere it says in one line what to install and stops
+// (exit 1). Nothing is done when all is there. POSDATA_TEST_NO_INSTALL=1 only checks.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
