@@ -2,13 +2,15 @@
 // reads the words a shell passes at each Tab (`posdata complete -- sales --for`); what it
 // offers comes from the commands' flag declarations (flags.ts: names, descriptions, choices,
 // what a value names), and for what lives on a server (registers, field names) from what
-// earlier runs remembered (src/store/remembered.ts): a Tab never sends a request. Only the
-// command being completed is loaded (all of them only to complete a command's name).
+// earlier runs remembered (src/store/remembered.ts): a Tab never sends a request. The built CLI
+// reads the declarations from a table the build wrote (dist/completion.json), so a Tab loads
+// no command module.
+import { readFileSync } from 'node:fs';
 import { RootCommand, script, type Command as TabCommand } from '@bomb.sh/tab';
 import { EXIT } from '../core/errors.js';
 import { ProfileStore } from '../store/profiles.js';
 import { remembered, serverKey } from '../store/remembered.js';
-import type { Command, Entry } from './command.js';
+import type { Argument, Command, Entry } from './command.js';
 import { type Flag, HELP_FLAG, longName, takesValue } from './flags.js';
 import type { Env, IO } from './io.js';
 
@@ -147,6 +149,60 @@ const PROGRAM_FLAGS: Flag[] = [
   { spec: '-V, --version', description: 'show the version, with Node.js and the protocols' },
 ];
 
+/** What completion needs of a command, as plain data (the build writes them all to dist/completion.json). */
+export interface CompletionEntry {
+  name: string;
+  summary: string;
+  args: readonly Argument[];
+  flags: readonly Flag[];
+}
+
+/** The commands as completion reads them: their flags as declared, minus what only a run needs. */
+export function completionTable(commands: readonly Command<unknown>[]): CompletionEntry[] {
+  return commands.map((c) => ({
+    name: c.name,
+    summary: c.summary,
+    args: c.args ?? [],
+    flags: c.flags.flatMap((g) =>
+      g.flags.map(({ spec, description, choices, offer, value, list, fieldsOf }) => ({
+        spec,
+        description,
+        choices,
+        offer,
+        value,
+        list,
+        fieldsOf,
+      })),
+    ),
+  }));
+}
+
+/**
+ * The built table (dist/completion.json, beside dist/main.js; this module is a chunk in
+ * dist/chunks/): a Tab then loads no command module at all (`summary`'s alone costs more than
+ * the start-up budget). Absent when run from src/ (the tests): the commands are loaded instead.
+ */
+function builtTable(): CompletionEntry[] | undefined {
+  try {
+    return JSON.parse(
+      readFileSync(new URL('../completion.json', import.meta.url), 'utf8'),
+    ) as CompletionEntry[];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The entries for these words: the command already typed in full, else all (to complete a command's name). */
+async function entriesFor(words: readonly string[], registry: readonly Entry[]): Promise<CompletionEntry[]> {
+  const names = registry.map((e) => e.name);
+  const named = words.slice(0, -1).find((w) => !w.startsWith('-'));
+  const only = named !== undefined && names.includes(named) ? named : undefined;
+  const table = builtTable();
+  if (table) return table.filter((c) => only === undefined || c.name === only);
+  const entries = registry.filter((e) => only === undefined || e.name === only);
+  return completionTable(await Promise.all(entries.map((e) => e.load())));
+}
+
 /**
  * `posdata complete -- WORDS`: the values for the last of WORDS (empty: a new word), one per
  * line with its description after a tab, then tab's directive line (`:4`, no files; `:0` where
@@ -159,14 +215,9 @@ export async function complete(
   env: Env,
 ): Promise<number> {
   const words = argv[0] === '--' ? argv.slice(1) : [...argv];
-  const names = registry.map((e) => e.name);
-  // The command, where one is already typed in full before the word being completed.
-  const named = words.slice(0, -1).find((w) => !w.startsWith('-'));
-  const entries =
-    named !== undefined && names.includes(named) ? registry.filter((e) => e.name === named) : registry;
-  let commands: Command<unknown>[];
+  let commands: CompletionEntry[];
   try {
-    commands = await Promise.all(entries.map((e) => e.load()));
+    commands = await entriesFor(words, registry);
   } catch {
     io.out.write(':1\n');
     return EXIT.ok;
@@ -179,8 +230,8 @@ export async function complete(
   addFlags(root, PROGRAM_FLAGS, words, env, wantFiles);
   for (const c of commands) {
     const sub = root.command(c.name, c.summary);
-    addFlags(sub, [...c.flags.flatMap((g) => g.flags), HELP_FLAG], words, env, wantFiles);
-    for (const a of c.args ?? []) {
+    addFlags(sub, [...c.flags, HELP_FLAG], words, env, wantFiles);
+    for (const a of c.args) {
       const offer = a.offer;
       sub.argument(
         a.spec.replace(/[<>[\].]/g, ''),

@@ -1,7 +1,7 @@
 // The man pages, from what --help is made of: the commands' summaries, arguments, flag
 // declarations (flags.ts, grouped as the help groups them), examples and notes, and the
 // program's examples and exit codes (program.ts). `npm run build` writes them to man/
-// (scripts/man.mjs): posdata(1) for the program and its commands, posdata-COMMAND(1) for each
+// (scripts/generated.mjs): posdata(1) for the program and its commands, posdata-COMMAND(1) for each
 // command, as git and gh split theirs. roff is written directly: the source is data, not prose.
 import type { Command } from './command.js';
 import { type Flag, GROUP_HEADINGS, type GroupName, HELP_FLAG, takesValue } from './flags.js';

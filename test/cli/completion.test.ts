@@ -2,13 +2,16 @@
 // `posdata completion SHELL` call it at each Tab, with the words a shell passes; and a real
 // bash with bash-completion, sourcing the script and completing COMP_WORDS through the built CLI.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, freshConfigDir, loginEnv, runCli } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The values offered for the last word, and tab's directive (`4`: no files; `0`: files). */
 async function complete(words: string[], env: Record<string, string> = {}) {
@@ -263,5 +266,32 @@ describe('the scripts', () => {
     expect(tab('posdata sales --format ')).toEqual(['csv', 'json', 'ndjson', 'parquet', 'table']);
     expect(tab('posdata summary --by day,w')).toEqual(['day,weekday']);
     expect(tab('posdata sales -o exp')).toEqual(['export-one.csv']);
+  });
+
+  // A Tab of the built CLI loads no command module: it reads the table the build wrote from
+  // the same declarations (dist/completion.json).
+  it('the built CLI completes from the table the build wrote, which is the declarations', async () => {
+    const { COMMANDS } = await import('../../src/main.js');
+    const { completionTable } = await import('../../src/cli/completion.js');
+    const declared = completionTable(await Promise.all(COMMANDS.map((e) => e.load())));
+    const built = join(root, 'dist', 'completion.json');
+    expect(JSON.parse(readFileSync(built, 'utf8'))).toEqual(JSON.parse(JSON.stringify(declared)));
+    // A copy of the built CLI whose table has one flag more: Tab offers it.
+    const copy = mkdtempSync(join(tmpdir(), 'posdata-built-'));
+    cpSync(join(root, 'bin'), join(copy, 'bin'), { recursive: true });
+    cpSync(join(root, 'dist'), join(copy, 'dist'), { recursive: true });
+    cpSync(join(root, 'package.json'), join(copy, 'package.json'));
+    symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+    const table = JSON.parse(readFileSync(built, 'utf8')) as { name: string; flags: object[] }[];
+    table.find((c) => c.name === 'summary')?.flags.push({ spec: '--tabled', description: 'from the table' });
+    writeFileSync(join(copy, 'dist', 'completion.json'), JSON.stringify(table));
+    const out = execFileSync(
+      process.execPath,
+      [join(copy, 'bin', 'posdata.js'), 'complete', '--', 'summary', '--tab'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(out).toBe('--tabled\tfrom the table\n:4\n');
   });
 });
