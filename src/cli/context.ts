@@ -5,6 +5,19 @@
 import type { Env, IO } from './io.js';
 import type { Session, SessionOptions } from './session.js';
 
+/** The fields and registers a run read, kept for shell completion (src/store/remembered.ts). */
+async function rememberForCompletion(s: Session, env: Env): Promise<void> {
+  const { fields, registers } = s.client.learnt();
+  if (fields.size === 0 && registers.size === 0) return;
+  const { remember, serverKey } = await import('../store/remembered.js');
+  const key = serverKey(s.url.href, s.client.db);
+  if (!key) return;
+  remember(env, key, {
+    fields: Object.fromEntries([...fields].map(([model, f]) => [model, Object.keys(f).sort()])),
+    registers: [...registers],
+  });
+}
+
 /** Something an interrupt drops at once (a socket, a database connection). */
 export interface Destroyable {
   destroy(): void;
@@ -58,6 +71,8 @@ export function makeContext(io: IO, env: Env): RunContext {
           (s) => {
             held.add(s.client);
             ends.push(() => s.client.close());
+            // Before the close (ends run last first): what completion may offer next time.
+            ends.push(() => rememberForCompletion(s, env));
           },
           () => undefined,
         );

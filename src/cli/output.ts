@@ -21,6 +21,7 @@ export const OUTPUT = group('output', [
   {
     spec: '--format <fmt>',
     description: 'table, json, ndjson, csv or parquet (default: table on a terminal, else csv)',
+    offer: FORMATS,
   },
   {
     spec: '-o, --output <file>',
@@ -34,7 +35,7 @@ export const OUTPUT = group('output', [
     parse: delimiter('--delimiter'),
     default: ',',
   },
-  { spec: '--decimal <char>', description: "csv decimal mark: '.' or ','", default: '.' },
+  { spec: '--decimal <char>', description: "csv decimal mark: '.' or ','", default: '.', offer: ['.', ','] },
 ]);
 
 export interface OutputOptions {

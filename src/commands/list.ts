@@ -9,6 +9,7 @@ import {
   CONNECTION,
   type ConnectionOptions,
   connectionOptions,
+  type Flag,
   type FlagGroup,
   type Flags,
   GLOBAL,
@@ -69,12 +70,24 @@ export interface ListOptions {
   named: boolean;
 }
 
-/** The query flags of a resource: its filters, then those every list takes. */
+const ORDER_STATES = ['draft', 'paid', 'done', 'cancel', 'invoiced'];
+
+/**
+ * The query flags of a resource: its filters, then those every list takes. A description
+ * names only flags and fields the command has (`lines` has no --from, nor date_order).
+ */
 function queryFlags(r: Resource): FlagGroup {
   const ff = { ...r.filterFields, ...r.rangeFields };
-  return group('query', [
+  const filters: Flag[] = [
     ...(ff.config
-      ? [{ spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') }]
+      ? [
+          {
+            spec: '--config-id <id>',
+            description: 'one register',
+            parse: positiveInt('--config-id'),
+            value: 'register' as const,
+          },
+        ]
       : []),
     ...(ff.session
       ? [{ spec: '--session-id <id>', description: 'one session', parse: positiveInt('--session-id') }]
@@ -84,6 +97,8 @@ function queryFlags(r: Resource): FlagGroup {
           {
             spec: '--state <states>',
             description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
+            offer: ORDER_STATES,
+            list: true,
           },
         ]
       : []),
@@ -96,14 +111,27 @@ function queryFlags(r: Resource): FlagGroup {
           { spec: '--to <when>', description: 'up to this time; a date-only value includes that whole day' },
         ]
       : []),
+  ];
+  const window = filters.some((f) => f.spec.startsWith('--from ')) ? '--from/--to and ' : '';
+  return group('query', [
+    ...filters,
     {
       spec: '--tz <zone>',
-      description: "IANA zone for --from/--to and shown times (default: the Odoo user's zone)",
+      description: `IANA zone for ${window}shown times (default: the Odoo user's zone)`,
       value: 'zone',
     },
-    { spec: '--fields <list>', description: 'fields to return, comma-separated' },
+    {
+      spec: '--fields <list>',
+      description: 'fields to return, comma-separated',
+      list: true,
+      fieldsOf: r.model,
+    },
     { spec: '--limit <n>', description: 'at most N records (default all)', parse: positiveInt('--limit') },
-    { spec: '--sort <order>', description: 'sort, as Odoo\'s order: "date_order desc, id"' },
+    {
+      spec: '--sort <order>',
+      // Odoo orders by a model's own fields only: a range's field on another model is no sort.
+      description: `sort, as Odoo's order: ${r.filterFields.time ? `"${r.filterFields.time} desc, id"` : '"id desc"'}`,
+    },
     { spec: '--domain <json>', description: 'an extra Odoo domain, ANDed with the other filters' },
     {
       spec: '--page-size <n>',

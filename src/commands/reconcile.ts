@@ -35,7 +35,12 @@ export const reconcile = command<ReconcileOptions>({
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday)' },
       { spec: '--from <when>', description: 'closing time from' },
       { spec: '--to <when>', description: 'closing time up to; a date-only value includes that whole day' },
-      { spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') },
+      {
+        spec: '--config-id <id>',
+        description: 'one register',
+        parse: positiveInt('--config-id'),
+        value: 'register',
+      },
       {
         spec: '--tz <zone>',
         description: "IANA zone of the business day (default: the Odoo user's zone)",

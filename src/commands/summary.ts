@@ -8,6 +8,7 @@ import { DifferenceError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { checkZone, machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
+import { KEYS } from '../summary/keys.js';
 import { checkParams, fetchSummary, type SummaryParams } from '../summary/query.js';
 import { summaryFields, summaryRows } from '../summary/rows.js';
 
@@ -34,7 +35,12 @@ export const summary = command<SummaryOptions>({
         spec: '--to <when>',
         description: 'up to this time; a date-only value includes that whole business day',
       },
-      { spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') },
+      {
+        spec: '--config-id <id>',
+        description: 'one register',
+        parse: positiveInt('--config-id'),
+        value: 'register',
+      },
       {
         spec: '--session-id <id>',
         description: 'one session: the X report (open) or Z report (closed), with its cash',
@@ -45,6 +51,8 @@ export const summary = command<SummaryOptions>({
         description:
           'group by day, hour, weekday, register, session, cashier, product, category, method, tax (comma-separated)',
         default: 'register',
+        offer: KEYS,
+        list: true,
       },
       {
         spec: '--top <n>',
