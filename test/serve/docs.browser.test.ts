@@ -63,6 +63,20 @@ describe.skipIf(!present)('/docs in headless Chromium', () => {
       });
 
       await page.goto(`${served.base}/docs`);
+      // posdata's name and icon, not the framework's: the tab's title, the icon, the top bar.
+      expect(await page.title()).toBe('posdata serve');
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/theme\/posdata\.svg$/);
+      const logo = page.locator('.topbar-wrapper a img');
+      await logo.waitFor();
+      const src = (await logo.getAttribute('src')) ?? '';
+      expect(Buffer.from(src.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString()).toContain(
+        '>posdata</text>',
+      );
+      // Swagger's own mark (an SVG in the link) is gone; the dark-mode toggle's icon stays.
+      expect(await page.locator('.topbar-wrapper a.link svg, a[href*="swagger.io"]').count()).toBe(0);
+      // The service's index links here.
+      const index = await page.request.get(`${served.base}/`, { headers: { accept: 'text/html' } });
+      expect(await index.text()).toContain('href="/docs"');
       const login = page.locator('.opblock-post', { has: page.locator('[data-path="/api/v1/auth/login"]') });
       await login.locator('.opblock-summary').click();
       const body = login.locator('textarea.body-param__text');
