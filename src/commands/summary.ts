@@ -1,10 +1,11 @@
 // `posdata summary`: flags → the summary computed by Odoo's grouping calls → table, json,
 // ndjson or csv on a sink; --check-odoo compares the totals with Odoo's own Sales Details.
 import { command } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
 import { OUTPUT, type OutputOptions, outputOptions, tableLook, writeOutput } from '../cli/output.js';
 import { positiveInt } from '../cli/values.js';
-import { DifferenceError, UsageError } from '../core/errors.js';
+import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { checkZone, machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
@@ -17,6 +18,10 @@ export interface SummaryOptions extends SummaryParams {
   tz?: string;
   checkOdoo: boolean;
   failOnDifference: boolean;
+  /** --watch: seconds between refreshes. */
+  watch?: number;
+  /** --times: refreshes before it ends by itself. */
+  times?: number;
 }
 
 export const summary = command<SummaryOptions>({
@@ -68,6 +73,17 @@ export const summary = command<SummaryOptions>({
         spec: '--fail-on-difference',
         description: "with --check-odoo: exit 7 when a figure differs from Odoo's beyond the rounding",
       },
+      {
+        spec: '--watch <seconds>',
+        description:
+          'refresh every SECONDS until Ctrl-C: redrawn in place on a terminal, else one csv/ndjson row or text line per refresh',
+        parse: positiveInt('--watch', 1),
+      },
+      {
+        spec: '--times <n>',
+        description: 'with --watch: stop after N refreshes',
+        parse: positiveInt('--times', 1),
+      },
     ]),
     OUTPUT,
     CONNECTION,
@@ -78,6 +94,8 @@ export const summary = command<SummaryOptions>({
     'posdata summary --from 28d --by hour,weekday',
     'posdata summary --date yesterday --by product --top 20',
     'posdata summary --session-id 42 --check-odoo',
+    'posdata summary --date today --watch 60                 # the X report, kept open',
+    'posdata summary --watch 300 --format ndjson >> today.ndjson',
     'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
   ],
   options(f, _args, { io }) {
@@ -98,7 +116,10 @@ export const summary = command<SummaryOptions>({
       tz,
       checkOdoo: f.checkOdoo === true,
       failOnDifference: f.failOnDifference === true,
+      watch: f.watch as number | undefined,
+      times: f.times as number | undefined,
     };
+    checkWatch(o);
     checkParams(o, tz ?? 'UTC');
     if (o.failOnDifference && !o.checkOdoo)
       throw new UsageError(
@@ -108,6 +129,7 @@ export const summary = command<SummaryOptions>({
     return o;
   },
   async run(o, ctx) {
+    if (o.watch !== undefined) return runWatch(o, ctx);
     const { io } = ctx;
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
@@ -166,3 +188,109 @@ export const summary = command<SummaryOptions>({
     }
   },
 });
+
+/** --watch and --times with the flags they can go with. */
+function checkWatch(o: SummaryOptions): void {
+  if (o.watch === undefined) {
+    if (o.times !== undefined)
+      throw new UsageError(say`--times counts the refreshes of --watch`, say`add --watch SECONDS`);
+    return;
+  }
+  const { format, file } = o.output;
+  if (file !== undefined)
+    throw new UsageError(
+      say`--watch writes to standard output, refresh after refresh, not to -o`,
+      say`leave out -o, or redirect: posdata summary --watch 60 --format csv >> day.csv`,
+    );
+  if (format === 'json' || format === 'parquet')
+    throw new UsageError(
+      say`--watch gives one record per refresh, which --format ${own(format)} cannot carry`,
+      say`use --format ndjson or csv`,
+    );
+  if (o.checkOdoo)
+    throw new UsageError(
+      say`--check-odoo compares one summary with Odoo's report, not every refresh of --watch`,
+      say`run it without --watch`,
+    );
+}
+
+/**
+ * summary --watch: on a terminal with the table format, the summary redrawn in place under a
+ * heading with the refresh time; otherwise one record per refresh (csv: one header, again
+ * where the payment methods change; ndjson: one object; table: one line of text).
+ */
+async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const { watch, Screen } = await import('../cli/watch.js');
+  const { liveFields, liveHeading, liveLine, liveRow, coverage } = await import('../summary/live.js');
+  const every = o.watch as number;
+  const redraw = o.output.format === 'table' && io.out.isTTY;
+  const screen = new Screen(io);
+  let last: { frame: string; at: Date; what: string } | undefined;
+  let zone = o.tz ?? machineZone();
+  let columns = '';
+  let renderer: Awaited<ReturnType<typeof makeRenderer>> | undefined;
+  await writeOutput(ctx, undefined, async (sink) => {
+    let client: Awaited<ReturnType<Context['odoo']>>['client'] | undefined;
+    await watch(ctx, {
+      every,
+      times: o.times,
+      async refresh() {
+        const session = await ctx.odoo(o.connection);
+        client = session.client;
+        zone = o.tz ?? session.profile.tz ?? machineZone();
+        const r = await fetchSummary(session.client, o, zone);
+        const at = new Date();
+        if (redraw) {
+          const { renderSummaryTable } = await import('../summary/table.js');
+          const what = coverage(r, zone, o.sessionId);
+          const frame = renderSummaryTable(r, { ...tableLook(io, false), bars: true });
+          last = { frame, at, what };
+          screen.draw(liveHeading(what, at, every, zone) + frame);
+        } else if (o.output.format === 'table') {
+          await sink.write(liveLine(r, at, zone));
+        } else {
+          const { fields, defs } = liveFields(r);
+          // A payment method used for the first time today: csv says its header again.
+          if (fields.join(',') !== columns) {
+            columns = fields.join(',');
+            renderer = await makeRenderer({
+              format: o.output.format,
+              sink,
+              fields,
+              defs,
+              excel: o.output.excel,
+              delimiter: o.output.delimiter,
+              decimal: o.output.decimal,
+              ...tableLook(io, false),
+              tz: zone,
+              preferred: fields,
+              noun: 'refreshes',
+            });
+            await renderer.begin();
+          }
+          await renderer?.page([liveRow(r, at)]);
+        }
+      },
+      failed(err, next) {
+        const line = isPosdataError(err)
+          ? `posdata: ${err.line(io.redactor)}\n`
+          : `posdata: ${String(err)}\n`;
+        if (redraw) {
+          const heading = liveHeading(last?.what ?? '…', last?.at, every, zone, {
+            failedAt: new Date(),
+            nextAt: next,
+          });
+          screen.draw(heading + (last?.frame ?? ''));
+          screen.saidBelow(line);
+        }
+        io.err.write(line);
+      },
+      abandon() {
+        client?.destroy();
+      },
+    });
+    if (redraw) screen.end();
+    return undefined;
+  });
+}
