@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test` runs this first (npm's pretest): the suite needs, besides Node, Debian's
 // PostgreSQL server binaries (the sync tests start throwaway clusters with initdb), Chromium
-// (the /docs page in a headless browser) and openssl (a private CA for the TLS tests). On a
+// (the /docs page in a headless browser), openssl (a private CA for the TLS tests) and tmux
+// (summary --watch on a terminal). On a
 // fresh Debian machine, as root, it installs what is missing with apt-get, saying so in one
 // line; elsewhere it says in one line what to install and stops (exit 1). Nothing is done
 // when all is there. POSDATA_TEST_NO_INSTALL=1 only checks.
@@ -27,6 +28,7 @@ const needs = [
   { pkg: 'postgresql', for: 'the sync tests', there: postgresServer },
   { pkg: 'chromium', for: 'the /docs browser test', there: () => existsSync(at('usr', 'bin', 'chromium')) },
   { pkg: 'openssl', for: 'the TLS tests', there: () => onPath('openssl') },
+  { pkg: 'tmux', for: 'the summary --watch terminal test', there: () => onPath('tmux') },
 ];
 
 const missing = needs.filter((n) => !n.there());
