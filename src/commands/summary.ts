@@ -269,7 +269,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
             });
             await renderer.begin();
           }
-          await renderer?.page([liveRow(r, at)]);
+          await renderer?.page([liveRow(r, at, o.tz)]);
         }
       },
       failed(err, next) {

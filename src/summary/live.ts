@@ -9,27 +9,36 @@ import { FIGURE_KEYS, type SummaryRow, toRow, totalOf } from './compute.js';
 import type { SummaryResult } from './query.js';
 import { summaryFields } from './rows.js';
 
-/** Odoo's UTC form, as the renderers take a datetime. */
-const utc = (at: Date): string => DateTime.fromJSDate(at, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss');
+/**
+ * A datetime as the contract writes them: UTC `YYYY-MM-DD HH:MM:SS`, or with --tz ISO 8601
+ * with that zone's offset.
+ */
+function stamp(at: Date, tz?: string): string {
+  return tz
+    ? (DateTime.fromJSDate(at, { zone: tz })
+        .startOf('second')
+        .toISO({ suppressMilliseconds: true }) as string)
+    : DateTime.fromJSDate(at, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss');
+}
 
 /** The totals of every group (not only --top's), stamped: one record per refresh. */
-export function liveRow(r: SummaryResult, at: Date): SummaryRow {
+export function liveRow(r: SummaryResult, at: Date, tz?: string): SummaryRow {
   const figures = totalOf(r.summary.groups, r.summary.methodKeys);
-  return { refreshed_at: utc(at), ...toRow({ keys: [], figures }, r.summary) };
+  return { refreshed_at: stamp(at, tz), ...toRow({ keys: [], figures }, r.summary) };
 }
 
 /** The record's fields: the refresh time, the figures, a column per payment method. */
 export function liveFields(r: SummaryResult): { fields: string[]; defs: FieldMap } {
   const { defs } = summaryFields(r, []);
   const fields = ['refreshed_at', ...FIGURE_KEYS, ...r.summary.methodKeys];
-  return { fields, defs: { ...defs, refreshed_at: { type: 'datetime' } } };
+  return { fields, defs: { ...defs, refreshed_at: { type: 'char' } } };
 }
 
 const MONEY = new Set(['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket']);
 
 /** One line of text per refresh: the time in the business zone, then `name value` pairs. */
 export function liveLine(r: SummaryResult, at: Date, zone: string): string {
-  const row = liveRow(r, at);
+  const row = liveRow(r, at, zone);
   const parts = [DateTime.fromJSDate(at, { zone }).toFormat('yyyy-MM-dd HH:mm:ss')];
   for (const k of [...FIGURE_KEYS, ...r.summary.methodKeys]) {
     const v = row[k];

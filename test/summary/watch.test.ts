@@ -55,6 +55,13 @@ describe('summary --watch, not on a terminal', () => {
     expect(objs).toHaveLength(2);
     expect(Object.keys(objs[0]).slice(0, 3)).toEqual(['refreshed_at', 'orders', 'items']);
     expect(objs[1].orders).toBeGreaterThan(objs[0].orders);
+    expect(objs[0].refreshed_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    // With --tz, a datetime is ISO 8601 with the zone's offset, as everywhere.
+    const zoned = await runCli(
+      ['summary', '--watch', '1', '--times', '1', '--format', 'ndjson', '--tz', 'Asia/Kolkata', ...Q],
+      { env },
+    );
+    expect(JSON.parse(zoned.stdout).refreshed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30$/);
     const text = await runCli(['summary', '--watch', '1', '--times', '2', '--format', 'table', ...Q], {
       env,
     });
