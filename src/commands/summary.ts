@@ -5,11 +5,12 @@ import type { Context } from '../cli/context.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
 import { OUTPUT, type OutputOptions, outputOptions, tableLook, writeOutput } from '../cli/output.js';
 import { positiveInt } from '../cli/values.js';
+import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { checkZone, machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
-import { checkParams, fetchSummary, type SummaryParams } from '../summary/query.js';
+import { checkParams, fetchSummary, type SummaryParams, type SummaryResult } from '../summary/query.js';
 import { summaryFields, summaryRows } from '../summary/rows.js';
 
 export interface SummaryOptions extends SummaryParams {
@@ -226,12 +227,16 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
   const every = o.watch as number;
   const redraw = o.output.format === 'table' && io.out.isTTY;
   const screen = new Screen(io);
-  let last: { frame: string; at: Date; what: string } | undefined;
   let zone = o.tz ?? machineZone();
-  let columns = '';
-  let renderer: Awaited<ReturnType<typeof makeRenderer>> | undefined;
-  await writeOutput(ctx, undefined, async (sink) => {
-    let client: Awaited<ReturnType<Context['odoo']>>['client'] | undefined;
+  let last: { frame: string; at: Date; what: string } | undefined;
+  /** A line on stderr; on a terminal it is below the block, which the next redraw covers. */
+  const tell = (line: string): void => {
+    if (redraw) screen.saidBelow(line);
+    io.err.write(line);
+  };
+  const loop = async (show: (r: SummaryResult, at: Date) => Promise<void> | void): Promise<void> => {
+    let client: OdooClient | undefined;
+    let noted = false;
     await watch(ctx, {
       every,
       times: o.times,
@@ -240,57 +245,66 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         client = session.client;
         zone = o.tz ?? session.profile.tz ?? machineZone();
         const r = await fetchSummary(session.client, o, zone);
-        const at = new Date();
-        if (redraw) {
-          const { renderSummaryTable } = await import('../summary/table.js');
-          const what = coverage(r, zone, o.sessionId);
-          const frame = renderSummaryTable(r, { ...tableLook(io, false), bars: true });
-          last = { frame, at, what };
-          screen.draw(liveHeading(what, at, every, zone) + frame);
-        } else if (o.output.format === 'table') {
-          await sink.write(liveLine(r, at, zone));
-        } else {
-          const { fields, defs } = liveFields(r);
-          // A payment method used for the first time today: csv says its header again.
-          if (fields.join(',') !== columns) {
-            columns = fields.join(',');
-            renderer = await makeRenderer({
-              format: o.output.format,
-              sink,
-              fields,
-              defs,
-              excel: o.output.excel,
-              delimiter: o.output.delimiter,
-              decimal: o.output.decimal,
-              ...tableLook(io, false),
-              tz: zone,
-              preferred: fields,
-              noun: 'refreshes',
-            });
-            await renderer.begin();
-          }
-          await renderer?.page([liveRow(r, at, o.tz)]);
-        }
+        // What could not be computed is said once, not at every refresh.
+        if (!noted && !io.quiet)
+          for (const n of r.summary.notes) tell(`${io.redactor.said(say`posdata: note: ${n}`)}\n`);
+        noted = true;
+        await show(r, new Date());
       },
       failed(err, next) {
-        const line = isPosdataError(err)
-          ? `posdata: ${err.line(io.redactor)}\n`
-          : `posdata: ${String(err)}\n`;
         if (redraw) {
           const heading = liveHeading(last?.what ?? '…', last?.at, every, zone, {
             failedAt: new Date(),
             nextAt: next,
           });
           screen.draw(heading + (last?.frame ?? ''));
-          screen.saidBelow(line);
         }
-        io.err.write(line);
+        // Only the connection's errors are tried again: posdata's own, with their one line.
+        tell(`posdata: ${isPosdataError(err) ? err.line(io.redactor) : String(err)}\n`);
       },
       abandon() {
         client?.destroy();
       },
     });
-    if (redraw) screen.end();
+  };
+  if (redraw) {
+    // The terminal itself, redrawn: no sink (nor pager) between.
+    const { renderSummaryTable } = await import('../summary/table.js');
+    await loop((r, at) => {
+      const what = coverage(r, zone, o.sessionId);
+      const frame = renderSummaryTable(r, { ...tableLook(io, false), bars: true });
+      last = { frame, at, what };
+      screen.draw(liveHeading(what, at, every, zone) + frame);
+    });
+    screen.end();
+    return;
+  }
+  let columns = '';
+  let renderer: Awaited<ReturnType<typeof makeRenderer>> | undefined;
+  await writeOutput(ctx, undefined, async (sink) => {
+    await loop(async (r, at) => {
+      if (o.output.format === 'table') return sink.write(liveLine(r, at, zone));
+      const { fields, defs } = liveFields(r);
+      // A payment method used for the first time today: csv says its header again.
+      if (fields.join(',') !== columns) {
+        columns = fields.join(',');
+        renderer = await makeRenderer({
+          format: o.output.format,
+          sink,
+          fields,
+          defs,
+          excel: o.output.excel,
+          delimiter: o.output.delimiter,
+          decimal: o.output.decimal,
+          ...tableLook(io, false),
+          tz: zone,
+          preferred: fields,
+          noun: 'refreshes',
+        });
+        await renderer.begin();
+      }
+      await renderer?.page([liveRow(r, at, o.tz)]);
+    });
     return undefined;
   });
 }

@@ -55,6 +55,8 @@ describe.skipIf(!present)('summary --watch in a terminal (tmux)', () => {
       '1',
       '--rate',
       '0',
+      '--retries',
+      '0',
     ]
       .map(quote)
       .join(' ');
@@ -71,7 +73,7 @@ describe.skipIf(!present)('summary --watch in a terminal (tmux)', () => {
     await sandbox?.close();
   });
 
-  it('redraws the figures in place, and Ctrl-C leaves the last ones readable (exit 0)', async () => {
+  it('redraws the figures in place as orders come in', async () => {
     const first = await until(() => figures(screen()), 'the first refresh');
     // A later refresh: another time, more orders (the sandbox sells every 50 ms).
     const later = await until(() => {
@@ -84,7 +86,32 @@ describe.skipIf(!present)('summary --watch in a terminal (tmux)', () => {
     expect(history.match(/^summary of /gm)).toHaveLength(1);
     expect(history.match(/^│ register /gm)).toHaveLength(1);
     expect(history).toContain('the line before');
+  });
 
+  it('a refresh that fails shows its line under the last figures and keeps watching', async () => {
+    const before = await until(() => figures(screen()), 'the figures');
+    const port = sandbox.port;
+    await sandbox.close();
+    const failed = await until(() => {
+      const text = screen();
+      return /refresh failed at \d\d:\d\d:\d\d, next try/.test(text) &&
+        /^posdata: connection to 127\.0\.0\.1:\d+ refused/m.test(text)
+        ? text
+        : undefined;
+    }, 'the failed refresh');
+    // The last figures stay on the screen above the error line.
+    expect(figures(failed)?.orders).toBeGreaterThanOrEqual(before.orders);
+    sandbox = await startTestSandbox({ seed: 11, orders: 100, live: 0.05, port });
+    const back = await until(() => {
+      const text = screen();
+      return !text.includes('refresh failed') && !text.includes('posdata: connection') ? text : undefined;
+    }, 'a refresh after the server came back');
+    expect(figures(back)).toBeDefined();
+    expect(screen(true).match(/^summary of /gm)).toHaveLength(1);
+  });
+
+  it('Ctrl-C leaves the last figures readable and exits 0', async () => {
+    const later = await until(() => figures(screen()), 'the figures');
     tmux('send-keys', '-t', 'w', 'C-c');
     const end = await until(() => /^EXIT=(\d+)$/m.exec(screen())?.[1], 'the exit');
     expect(end).toBe('0');
