@@ -3,13 +3,16 @@
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import type { IO } from '../cli/io.js';
 import { OUTPUT, type OutputOptions, outputOptions, tableLook, writeOutput } from '../cli/output.js';
 import { positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import type { FieldMap } from '../core/types.js';
 import { checkZone, machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
+import type { Sink } from '../sink/sink.js';
 import { checkParams, fetchSummary, type SummaryParams, type SummaryResult } from '../summary/query.js';
 import { summaryFields, summaryRows } from '../summary/rows.js';
 
@@ -151,19 +154,7 @@ export const summary = command<SummaryOptions>({
       } else {
         const rows = summaryRows(r);
         const { fields, defs } = summaryFields(r, rows);
-        const renderer = await makeRenderer({
-          format,
-          sink,
-          fields,
-          defs,
-          excel: o.output.excel,
-          delimiter: o.output.delimiter,
-          decimal: o.output.decimal,
-          ...tableLook(io, file !== undefined),
-          tz: zone,
-          preferred: fields,
-          noun: 'groups',
-        });
+        const renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'groups');
         await renderer.begin();
         await renderer.page(rows);
         await renderer.end();
@@ -288,23 +279,34 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
       // A payment method used for the first time today: csv says its header again.
       if (fields.join(',') !== columns) {
         columns = fields.join(',');
-        renderer = await makeRenderer({
-          format: o.output.format,
-          sink,
-          fields,
-          defs,
-          excel: o.output.excel,
-          delimiter: o.output.delimiter,
-          decimal: o.output.decimal,
-          ...tableLook(io, false),
-          tz: zone,
-          preferred: fields,
-          noun: 'refreshes',
-        });
+        renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
         await renderer.begin();
       }
       await renderer?.page([liveRow(r, at, o.tz)]);
     });
     return undefined;
+  });
+}
+
+/** The renderer of the summary's records in the output's format and csv dialect. */
+function rendererFor(
+  o: SummaryOptions,
+  io: IO,
+  sink: Sink,
+  c: { fields: string[]; defs: FieldMap },
+  zone: string,
+  noun: string,
+) {
+  return makeRenderer({
+    format: o.output.format,
+    sink,
+    ...c,
+    excel: o.output.excel,
+    delimiter: o.output.delimiter,
+    decimal: o.output.decimal,
+    ...tableLook(io, o.output.file !== undefined),
+    tz: zone,
+    preferred: c.fields,
+    noun,
   });
 }
