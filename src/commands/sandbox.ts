@@ -84,7 +84,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
     'posdata sandbox',
     'posdata sandbox --port 8070 --orders 100000 --seed 7',
     'posdata sandbox --odoo-version 19',
-    'posdata sandbox --live 3   # and in another terminal: posdata summary --watch 5',
+    'posdata sandbox --live 3   # and in another terminal: posdata summary --watch 10',
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
   ],
   notes:

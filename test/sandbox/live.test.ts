@@ -1,6 +1,7 @@
 // pos.order.create_from_ui (how a register sends its orders, 16-17) and --live (the sandbox
 // selling through it in today's open session), checked over JSON-RPC as a client sees them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 type Row = Record<string, unknown>;
@@ -155,4 +156,14 @@ describe('--live', () => {
     expect(String(later.at(-1)?.write_date) >= String(first.at(-1)?.write_date)).toBe(true);
     expect(sb.live?.sold()).toBeGreaterThanOrEqual(later.length);
   });
+});
+
+it('--live takes a number of seconds: anything else is a usage error, one line', async () => {
+  for (const bad of ['x', '0', '-1']) {
+    const r = await runCli(['sandbox', '--port', '0', `--live=${bad}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `posdata: --live '${bad}' is not a number of seconds; give --live alone (an order every 5 s) or a number such as --live 2\n`,
+    );
+  }
 });
