@@ -3,7 +3,7 @@
 // stderr and tried again, not the end of the run; what --watch cannot go with is refused.
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, runCli } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 const Q = ['--rate', '0', '--quiet'];
@@ -93,44 +93,58 @@ describe('summary --watch, not on a terminal', () => {
 });
 
 describe('summary --watch when the server is down', () => {
-  it('says the failed refresh on stderr and keeps watching; the next refresh gets through', async () => {
-    // The server the profile names goes away: on its port, a listener that resets every
-    // connection. Once the watch has met it, the sandbox comes back on that port.
-    const first = await startTestSandbox({ seed: 10, orders: 50 });
-    const port = first.port;
-    const downEnv = await loginEnv(first.url);
-    await first.close();
-    const sockets = new Set<Socket>();
-    let back: SandboxHandle | undefined;
-    let restarting: Promise<void> | undefined;
-    const down: Server = createServer((s) => {
-      sockets.add(s);
-      s.resetAndDestroy();
-      restarting ??= new Promise<void>((resolve) => {
-        for (const k of sockets) k.destroy();
-        down.close(() => resolve());
-      }).then(async () => {
-        back = await startTestSandbox({ seed: 10, orders: 50, port });
+  // With a profile the session opens without the server; with credentials from the
+  // environment only, opening it asks the server which protocol it speaks: a session that
+  // failed to open must be opened again at the next refresh, not kept failed.
+  for (const how of ['a profile', 'the environment only'] as const) {
+    it(`says the failed refresh on stderr and keeps watching; the next refresh gets through (${how})`, async () => {
+      // The server goes away: on its port, a listener that resets every connection. Once the
+      // watch has met it, the sandbox comes back on that port.
+      const first = await startTestSandbox({ seed: 10, orders: 50 });
+      const port = first.port;
+      const downEnv =
+        how === 'a profile'
+          ? await loginEnv(first.url)
+          : {
+              POSDATA_CONFIG_DIR: freshConfigDir(),
+              POSDATA_URL: first.url,
+              POSDATA_DB: 'demo',
+              POSDATA_USER: 'admin',
+              POSDATA_PASSWORD: 'admin',
+            };
+      await first.close();
+      const sockets = new Set<Socket>();
+      let back: SandboxHandle | undefined;
+      let restarting: Promise<void> | undefined;
+      const down: Server = createServer((s) => {
+        sockets.add(s);
+        s.resetAndDestroy();
+        restarting ??= new Promise<void>((resolve) => {
+          for (const k of sockets) k.destroy();
+          down.close(() => resolve());
+        }).then(async () => {
+          back = await startTestSandbox({ seed: 10, orders: 50, port });
+        });
       });
+      await new Promise<void>((resolve) => down.listen(port, '127.0.0.1', resolve));
+      try {
+        const r = await runCli(
+          ['summary', '--watch', '2', '--times', '2', '--format', 'csv', '--retries', '0', '--rate', '0'],
+          { env: downEnv },
+        );
+        const errs = r.stderr.trimEnd().split('\n');
+        expect(errs).toHaveLength(1);
+        expect(errs[0]).toMatch(/^posdata: .*127\.0\.0\.1/);
+        expect(r.code).toBe(0);
+        const rows = r.stdout.trimEnd().split('\n');
+        expect(rows[0]).toMatch(/^refreshed_at,orders/);
+        expect(rows).toHaveLength(2);
+      } finally {
+        await restarting;
+        await back?.close();
+      }
     });
-    await new Promise<void>((resolve) => down.listen(port, '127.0.0.1', resolve));
-    try {
-      const r = await runCli(
-        ['summary', '--watch', '2', '--times', '2', '--format', 'csv', '--retries', '0', '--rate', '0'],
-        { env: downEnv },
-      );
-      const errs = r.stderr.trimEnd().split('\n');
-      expect(errs).toHaveLength(1);
-      expect(errs[0]).toMatch(/^posdata: .*127\.0\.0\.1/);
-      expect(r.code).toBe(0);
-      const rows = r.stdout.trimEnd().split('\n');
-      expect(rows[0]).toMatch(/^refreshed_at,orders/);
-      expect(rows).toHaveLength(2);
-    } finally {
-      await restarting;
-      await back?.close();
-    }
-  });
+  }
 
   it('a failure that another try cannot mend (a refused login) ends the run with its code', async () => {
     const r = await runCli(['summary', '--watch', '1', '--format', 'csv', ...Q], {
