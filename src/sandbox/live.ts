@@ -31,6 +31,7 @@ export function sellOne(state: ServerState, rng: Prng, n: number): boolean {
   if (products.length === 0) return false;
   const lines: unknown[] = [];
   let total = 0;
+  let tax = 0;
   const count = rng.int(1, 4);
   for (let i = 0; i < count; i++) {
     const p = products[rng.int(0, products.length - 1)] as Rec;
@@ -42,6 +43,7 @@ export function sellOne(state: ServerState, rng: Prng, n: number): boolean {
     const excl = cents(qty * price);
     const incl = cents(qty * price * (1 + rate));
     total += incl;
+    tax += incl - excl;
     lines.push([
       0,
       0,
@@ -78,7 +80,14 @@ export function sellOne(state: ServerState, rng: Prng, n: number): boolean {
           name: ref,
           pos_session_id: session.id,
           user_id: session.user_id,
+          sequence_number: n,
+          partner_id: false,
+          // The register's clock: the server's here.
+          date_order: state.now(),
+          fiscal_position_id: false,
+          pricelist_id: false,
           amount_total: total,
+          amount_tax: cents(tax),
           amount_paid: tendered,
           amount_return: cents(tendered - total),
           lines,

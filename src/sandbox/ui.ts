@@ -1,14 +1,16 @@
 /**
  * `pos.order.create_from_ui(orders, draft=False)`: how a register sends its orders to the server
  * (Odoo 16-17; 18 renamed it `sync_from_ui`, with another reply, which the sandbox does not model
- * over RPC). As in 17's `_process_order`: each entry is `{id, data: {name, pos_session_id,
- * user_id, lines: [[0, 0, line]], statement_ids: [[0, 0, {amount, payment_method_id}]],
- * amount_return, ...}}`; an order whose receipt (`name`, the `pos_reference`) is already there is
- * not created again; the lines' subtotals are the register's, the order's totals their sum; the
- * change given back becomes a negative `is_change` payment of the session's cash method; an order
- * not fully paid is refused; without `draft` the order is `paid` and gets the next `POS/nnnnnn`
- * name. One call is one transaction: orders, lines and payments share one write_date.
- * The reply is 17's: `[{id, pos_reference, account_move}]`.
+ * over RPC). As a real 17 answers (checked against one): each entry is `{id, data: {...}}` and
+ * `data` must carry every key 17's `_order_fields` reads (a missing one is its `KeyError`); an
+ * order whose receipt (`name`, the `pos_reference`) is already there is left as it is and left
+ * out of the reply; the lines' subtotals are the register's, the order's totals their sum, its
+ * `amount_paid` the sum of its payments; the change given back becomes a negative `is_change`
+ * payment named `return` of the session's cash method; `date_order` is the register's. A paid
+ * order is `paid` with the next `POS/nnnnnn` name; one not fully paid (or sent with `draft`)
+ * stays a `/` draft, as 17 keeps it when `action_pos_order_paid` fails. One call is one
+ * transaction: orders, lines and payments share one write_date. The reply is 17's:
+ * `[{id, pos_reference, account_move}]` for the orders it created.
  */
 import { checkAccess } from './access.js';
 import { OdooError, userError } from './errors.js';
@@ -41,6 +43,23 @@ function created(list: unknown): Record<string, unknown>[] {
     .filter((v) => v !== null && typeof v === 'object');
 }
 
+const UI_KEYS = [
+  'pos_session_id',
+  'user_id',
+  'lines',
+  'name',
+  'sequence_number',
+  'partner_id',
+  'date_order',
+  'fiscal_position_id',
+  'pricelist_id',
+  'amount_paid',
+  'amount_total',
+  'amount_tax',
+  'amount_return',
+  'statement_ids',
+];
+
 const cents = (x: number): number => Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * 100) / 100;
 
 export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknown): Json {
@@ -57,14 +76,14 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
   const reply: Json[] = [];
   for (const entry of ordersArg) {
     const data = ((entry as { data?: unknown })?.data ?? {}) as Record<string, unknown>;
+    // 17's _order_fields reads these with ui_order[key], in this order.
+    for (const key of UI_KEYS) if (!(key in data)) throw new OdooError('builtins.KeyError', key);
     const reference = typeof data.name === 'string' ? data.name : false;
     const existing = reference
       ? table.rows.find((r) => r !== undefined && r.pos_reference === reference)
       : undefined;
-    if (existing) {
-      reply.push({ id: existing.id, pos_reference: reference, account_move: existing.account_move ?? false });
-      continue;
-    }
+    // Sent again (a register that did not hear the reply): not created twice, not answered.
+    if (existing) continue;
     let session = db.get('pos.session', Number(data.pos_session_id));
     if (!session) throw userError(`Session ${String(data.pos_session_id)} does not exist`);
     if (session.state !== 'opened') {
@@ -78,22 +97,25 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
     }
     const lines = created(data.lines);
     const pays = created(data.statement_ids);
-    let total = 0;
-    let tax = 0;
+    // As 17's _compute_batch_amount_all: the tax and the untaxed sum each rounded to the
+    // currency, the total their (float) sum.
+    let untaxed = 0;
+    let taxSum = 0;
     for (const l of lines) {
-      const incl = Number(l.price_subtotal_incl) || 0;
-      total += incl;
-      tax += incl - (Number(l.price_subtotal) || 0);
+      const excl = Number(l.price_subtotal) || 0;
+      untaxed += excl;
+      taxSum += (Number(l.price_subtotal_incl) || 0) - excl;
     }
+    const tax = cents(taxSum);
+    const total = tax + cents(untaxed);
     const paid = pays.reduce((s, p) => s + (Number(p.amount) || 0), 0);
     const change = cents(Number(data.amount_return) || 0);
-    if (draft !== true && Math.abs(cents(paid - change) - cents(total)) >= 0.005)
-      throw userError(`Order ${String(reference || '/')} is not fully paid.`);
+    const settled = draft !== true && Math.abs(cents(paid - change) - cents(total)) < 0.005;
     const methods = db.get('pos.config', session.config_id as number)?.payment_method_ids;
     const cash = (methods as number[] | undefined)?.find(
       (m) => db.get('pos.payment.method', m)?.is_cash_count === true,
     );
-    const at = env.now();
+    const at = String(data.date_order).replace('T', ' ').slice(0, 19);
     const sessionId = session.id;
     const payments: Record<string, unknown>[] = pays.map((p) => ({
       amount: Number(p.amount) || 0,
@@ -135,7 +157,7 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
       Object.fromEntries(Object.entries(vals).filter(([k]) => orderModel.fields.has(k))),
     ) as number;
     const rec = table.get(id) as Rec;
-    if (draft !== true) {
+    if (settled) {
       rec.state = 'paid';
       rec.name = nextName(db);
       db.changed('pos.order');

@@ -25,6 +25,15 @@ describe('create_from_ui', () => {
     data: {
       name,
       pos_session_id: session.id,
+      user_id: 2,
+      sequence_number: 1,
+      partner_id: false,
+      date_order: '2026-11-25 10:00:00',
+      fiscal_position_id: false,
+      pricelist_id: false,
+      amount_paid: paid,
+      amount_total: 15.28,
+      amount_tax: 2.28,
       amount_return: 0,
       lines: [
         [
@@ -70,9 +79,11 @@ describe('create_from_ui', () => {
         'lines',
         'payment_ids',
         'write_date',
+        'date_order',
       ],
     });
     expect(order.state).toBe('paid');
+    expect(order.date_order).toBe('2026-11-25 10:00:00');
     expect(order.name).toMatch(/^POS\/\d{6}$/);
     expect((order.session_id as unknown[])[0]).toBe(session.id);
     expect(order.config_id).toEqual(session.config_id);
@@ -95,10 +106,11 @@ describe('create_from_ui', () => {
     const again = await rpc.ok<Row[]>('pos.order', 'create_from_ui', [
       [ticket('Order 09999-001-0001', 15.28)],
     ]);
+    // As a real 17 answers: the order already there is left out of the reply.
+    expect(again).toEqual([]);
     expect(
       await rpc.ok<number>('pos.order', 'search_count', [[['pos_reference', '=', 'Order 09999-001-0001']]]),
     ).toBe(1);
-    expect(again[0].pos_reference).toBe('Order 09999-001-0001');
     const [made] = await rpc.ok<Row[]>('pos.order', 'create_from_ui', [
       [ticket('Order 09999-001-0002', 20, { amount_return: 4.72 })],
     ]);
@@ -112,9 +124,17 @@ describe('create_from_ui', () => {
     ]);
   });
 
-  it('refuses an order that is not fully paid, and is not there on 19', async () => {
-    const r = await rpc.kw('pos.order', 'create_from_ui', [[ticket('Order 09999-001-0003', 10)]]);
-    expect(r.error?.data.message).toBe('Order Order 09999-001-0003 is not fully paid.');
+  it('keeps an order that is not fully paid as a draft, refuses a ticket without its keys, and is not there on 19', async () => {
+    // A real 17 logs the failed payment check and keeps the order as a '/' draft.
+    const [made] = await rpc.ok<Row[]>('pos.order', 'create_from_ui', [[ticket('Order 09999-001-0003', 10)]]);
+    const [order] = await rpc.ok<Row[]>('pos.order', 'read', [[made.id]], {
+      fields: ['name', 'state', 'amount_paid'],
+    });
+    expect(order).toMatchObject({ name: '/', state: 'draft', amount_paid: 10 });
+    const bare = await rpc.kw('pos.order', 'create_from_ui', [
+      [{ id: 'x', data: { name: 'x', pos_session_id: session.id } }],
+    ]);
+    expect(bare.error?.data).toMatchObject({ name: 'builtins.KeyError', message: 'user_id' });
     const v19 = await startTestSandbox({ seed: 4, orders: 20, odooVersion: 19 });
     try {
       const r19 = await rpcClient(v19.url).kw('pos.order', 'create_from_ui', [[]]);
