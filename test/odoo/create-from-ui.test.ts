@@ -5,6 +5,7 @@
 // fully paid stays a '/' draft; a ticket without its keys is a KeyError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
+import { uiTicket } from '../helpers/pos-ticket.js';
 import type { Rpc } from '../helpers/rpc.js';
 import { Rpc as RpcClass } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -48,42 +49,28 @@ async function side(rpc: Rpc): Promise<Side> {
 }
 
 function ticket(s: Side, name: string, paid: number, change: number) {
-  return {
-    id: name,
-    data: {
-      name,
-      pos_session_id: s.session,
-      user_id: 2,
-      sequence_number: 1,
-      partner_id: false,
-      date_order: '2026-11-25 10:00:00',
-      fiscal_position_id: false,
-      pricelist_id: false,
-      to_invoice: false,
-      amount_paid: paid,
-      amount_total: 12.1,
-      amount_tax: 2.1,
-      amount_return: change,
-      lines: [
-        [
-          0,
-          0,
-          {
-            product_id: s.product.id,
-            qty: 1,
-            price_unit: 10,
-            discount: 0,
-            price_subtotal: 10,
-            price_subtotal_incl: 12.1,
-            tax_ids: [[6, false, s.product.taxes_id]],
-            full_product_name: 'x',
-            pack_lot_ids: [],
-          },
-        ],
-      ],
-      statement_ids: [[0, 0, { amount: paid, payment_method_id: s.cash, name: '2026-11-25 10:00:00' }]],
-    },
-  };
+  return uiTicket({
+    name,
+    session: s.session,
+    paid,
+    change,
+    method: s.cash,
+    total: 12.1,
+    tax: 2.1,
+    lines: [
+      {
+        product_id: s.product.id,
+        qty: 1,
+        price_unit: 10,
+        discount: 0,
+        price_subtotal: 10,
+        price_subtotal_incl: 12.1,
+        tax_ids: [[6, false, s.product.taxes_id]],
+        full_product_name: 'x',
+        pack_lot_ids: [],
+      },
+    ],
+  });
 }
 
 /** What a side answers to the same tickets, without the ids and names that differ. */

@@ -2,6 +2,7 @@
 // selling through it in today's open session), checked over JSON-RPC as a client sees them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { uiTicket } from '../helpers/pos-ticket.js';
 import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 type Row = Record<string, unknown>;
@@ -20,46 +21,20 @@ describe('create_from_ui', () => {
   });
   afterAll(() => sb?.close());
 
-  const ticket = (name: string, paid: number, extra: Row = {}) => ({
-    id: name,
-    data: {
+  const ticket = (name: string, paid: number, change = 0) =>
+    uiTicket({
       name,
-      pos_session_id: session.id,
-      user_id: 2,
-      sequence_number: 1,
-      partner_id: false,
-      date_order: '2026-11-25 10:00:00',
-      fiscal_position_id: false,
-      pricelist_id: false,
-      amount_paid: paid,
-      amount_total: 15.28,
-      amount_tax: 2.28,
-      amount_return: 0,
+      session: session.id as number,
+      paid,
+      change,
+      method: (session.payment_method_ids as number[])[0] as number,
+      total: 15.28,
+      tax: 2.28,
       lines: [
-        [
-          0,
-          0,
-          {
-            product_id: 1,
-            qty: 2,
-            price_unit: 5,
-            discount: 0,
-            price_subtotal: 10,
-            price_subtotal_incl: 12.1,
-          },
-        ],
-        [
-          0,
-          0,
-          { product_id: 2, qty: 1, price_unit: 3, discount: 0, price_subtotal: 3, price_subtotal_incl: 3.18 },
-        ],
+        { product_id: 1, qty: 2, price_unit: 5, discount: 0, price_subtotal: 10, price_subtotal_incl: 12.1 },
+        { product_id: 2, qty: 1, price_unit: 3, discount: 0, price_subtotal: 3, price_subtotal_incl: 3.18 },
       ],
-      statement_ids: [
-        [0, 0, { amount: paid, payment_method_id: (session.payment_method_ids as number[])[0] }],
-      ],
-      ...extra,
-    },
-  });
+    });
 
   it('writes a paid order, its lines and payments in one transaction, named by the sequence', async () => {
     const before = await rpc.ok<number>('pos.order', 'search_count', [[]]);
@@ -112,7 +87,7 @@ describe('create_from_ui', () => {
       await rpc.ok<number>('pos.order', 'search_count', [[['pos_reference', '=', 'Order 09999-001-0001']]]),
     ).toBe(1);
     const [made] = await rpc.ok<Row[]>('pos.order', 'create_from_ui', [
-      [ticket('Order 09999-001-0002', 20, { amount_return: 4.72 })],
+      [ticket('Order 09999-001-0002', 20, 4.72)],
     ]);
     const pays = await rpc.ok<Row[]>('pos.payment', 'search_read', [[['pos_order_id', '=', made.id]]], {
       fields: ['amount', 'is_change'],
