@@ -21,7 +21,7 @@ it('names PostgreSQL, Chromium, openssl, groff, bash-completion, tmux and fish a
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'npm test needs postgresql (the sync tests), chromium (the /docs browser test), openssl (the TLS tests), groff-base (the man page tests), bash-completion (the bash completion test), tmux (the interactive completion test), fish (the fish completion test): install them (as root on Debian: apt-get update && apt-get install -y postgresql chromium openssl groff-base bash-completion tmux fish), then run npm test again\n',
+      'npm test needs postgresql (the sync tests), chromium (the /docs browser test), openssl (the TLS tests), groff-base (the man page tests), bash-completion (the bash completion test), tmux (the terminal tests), fish (the fish completion test): install them (as root on Debian: apt-get update && apt-get install -y postgresql chromium openssl groff-base bash-completion tmux fish), then run npm test again\n',
     );
   } finally {
     rmSync(fresh, { recursive: true, force: true });

@@ -39,6 +39,11 @@ export interface Context {
   atEnd(fn: () => Promise<void> | void): void;
   /** Settles when the process is asked to stop: what a long-running command (sandbox, serve) waits for. */
   readonly stopped: Promise<NodeJS.Signals>;
+  /**
+   * This run has no end of its own (summary --watch): from now on SIGINT and SIGTERM settle
+   * `stopped` and the run ends itself (exit 0), as a long-running command does.
+   */
+  runsUntilStopped(): void;
 }
 
 /** The context with what the run's owner needs: the end of the run and the interrupt. */
@@ -49,6 +54,8 @@ export interface RunContext extends Context {
   interrupt(): void;
   /** Tells a long-running command to stop. */
   stop(signal: NodeJS.Signals): void;
+  /** The run said it runs until stopped. */
+  readonly untilStopped: boolean;
 }
 
 export function makeContext(io: IO, env: Env): RunContext {
@@ -56,6 +63,7 @@ export function makeContext(io: IO, env: Env): RunContext {
   const held = new Set<Destroyable>();
   const ends: (() => Promise<void> | void)[] = [];
   let session: Promise<Session> | undefined;
+  let untilStopped = false;
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     stop = resolve;
@@ -74,7 +82,10 @@ export function makeContext(io: IO, env: Env): RunContext {
             // Before the close (ends run last first): what completion may offer next time.
             ends.push(() => rememberForCompletion(s, env));
           },
-          () => undefined,
+          () => {
+            // Not kept: a later call (the next refresh of --watch) tries again.
+            session = undefined;
+          },
         );
       }
       return session;
@@ -91,6 +102,12 @@ export function makeContext(io: IO, env: Env): RunContext {
       ends.push(fn);
     },
     stopped,
+    runsUntilStopped() {
+      untilStopped = true;
+    },
+    get untilStopped() {
+      return untilStopped;
+    },
     async end() {
       for (const fn of ends.splice(0).reverse()) {
         try {

@@ -73,18 +73,30 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         description: 'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',
       },
       { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
+      {
+        spec: '--live [seconds]',
+        description:
+          "keep selling: an order every SECONDS (default 5) in today's open sessions, as a register sends it",
+      },
     ]),
   ],
   examples: [
     'posdata sandbox',
     'posdata sandbox --port 8070 --orders 100000 --seed 7',
     'posdata sandbox --odoo-version 19',
+    'posdata sandbox --live 3   # and in another terminal: posdata summary --watch 10',
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
   ],
   notes:
     '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f) {
+    const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
+    if (live !== undefined && !(Number.isFinite(live) && live > 0))
+      throw new UsageError(
+        say`--live '${String(f.live)}' is not a number of seconds`,
+        say`give --live alone (an order every 5 s) or a number such as --live 2`,
+      );
     if (f.jsonrpc === false && f.odooVersion !== '19')
       throw new UsageError(
         say`--no-jsonrpc needs --odoo-version 19`,
@@ -102,6 +114,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       faults: f.faults as string | undefined,
       jsonrpc: f.jsonrpc as boolean | undefined,
       posHr: f.posHr === true,
+      live,
     };
   },
   async run(o, ctx) {

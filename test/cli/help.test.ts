@@ -36,7 +36,7 @@ describe('help grouped as gh does', () => {
     expect(r.stdout.split('Options:\n')[1]).toMatch(/^ {2}--date <day>/);
   });
 
-  it('lines --help names no flag or field lines does not have (its range is its tickets\' date)', async () => {
+  it("lines --help names no flag or field lines does not have (its range is its tickets' date)", async () => {
     const r = await runCli(['lines', '--help']);
     expect(r.code).toBe(0);
     const flags = [...r.stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map((m) => m[1]);
