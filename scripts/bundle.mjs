@@ -1,5 +1,7 @@
-// The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js) and one
-// for the sandbox as a library (dist/sandbox/index.js, for scripts/demo.js and bench/). Code
+// The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js), one for
+// what scripts/generated.mjs renders after it (dist/generated.js: the man pages and
+// completion's table of flags) and one for the sandbox as a library (dist/sandbox/index.js,
+// for scripts/demo.js and bench/). Code
 // splitting: each command's module, loaded when the command runs (src/main.ts), becomes a
 // chunk of its own, and a module that two of them use is one shared chunk, so every module
 // exists once in the process. Source maps ship beside them (bin/posdata.js turns them on for
@@ -26,7 +28,11 @@ const packagesOutside = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', 'sandbox/index': 'src/sandbox/index.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    generated: 'src/cli/generated.ts',
+    'sandbox/index': 'src/sandbox/index.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -43,4 +49,16 @@ await build({
   banner: {
     js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",
   },
+});
+// `posdata --version` alone: one file of its own, no chunk (bin/posdata.js loads it before
+// anything else, so --version costs one small module over bare Node).
+await build({
+  entryPoints: { version: 'src/cli/version.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  minify: true,
+  logLevel: 'warning',
 });

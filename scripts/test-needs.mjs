@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npm test` runs this first (npm's pretest): the suite needs, besides Node, Debian's
 // PostgreSQL server binaries (the sync tests start throwaway clusters with initdb), Chromium
-// (the /docs page in a headless browser) and openssl (a private CA for the TLS tests). On a
-// fresh Debian machine, as root, it installs what is missing with apt-get, saying so in one
-// line; elsewhere it says in one line what to install and stops (exit 1). Nothing is done
-// when all is there. POSDATA_TEST_NO_INSTALL=1 only checks.
+// (the /docs page in a headless browser), openssl (a private CA for the TLS tests), groff (the
+// man pages, checked with groff -ww), and bash-completion, tmux and fish (real shells
+// completing posdata; summary --watch redrawing in place). On a fresh Debian machine, as
+// root, it installs what is missing with apt-get, saying so in one line; elsewhere it says in
+// one line what to install and stops (exit 1). Nothing is done when all is there. POSDATA_TEST_NO_INSTALL=1 only checks.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -27,6 +28,14 @@ const needs = [
   { pkg: 'postgresql', for: 'the sync tests', there: postgresServer },
   { pkg: 'chromium', for: 'the /docs browser test', there: () => existsSync(at('usr', 'bin', 'chromium')) },
   { pkg: 'openssl', for: 'the TLS tests', there: () => onPath('openssl') },
+  { pkg: 'groff-base', for: 'the man page tests', there: () => onPath('groff') },
+  {
+    pkg: 'bash-completion',
+    for: 'the bash completion test',
+    there: () => existsSync(at('usr', 'share', 'bash-completion', 'bash_completion')),
+  },
+  { pkg: 'tmux', for: 'the terminal tests', there: () => onPath('tmux') },
+  { pkg: 'fish', for: 'the fish completion test', there: () => onPath('fish') },
 ];
 
 const missing = needs.filter((n) => !n.there());

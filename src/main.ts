@@ -27,6 +27,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
   { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },
   { name: 'doctor', load: async () => (await import('./commands/doctor.js')).doctor },
+  { name: 'completion', load: async () => (await import('./commands/completion.js')).completion },
 ] as Entry[];
 
 /** One run of posdata with this IO and environment, in this process: its exit code. */

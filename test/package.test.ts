@@ -1,7 +1,7 @@
 // posdata is a real npm package: `npm pack` gives a tarball with the built code and none
 // of the tests, which installs globally and runs from any folder.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,9 @@ describe('npm pack', () => {
     expect(files).toContain('package/dist/main.js');
     expect(files).toContain('package/dist/main.js.map');
     expect(files).toContain('package/README.md');
+    // The man pages, built with the code, and linked by npm install -g through package.json's man.
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { man: string[] };
+    for (const page of pkg.man) expect(files).toContain(`package/${page}`);
     expect(files.filter((f) => /test|\.ts$|vitest|biome|\.ci\//.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
 
     const prefix = mkdtempSync(join(tmpdir(), 'posdata-prefix-'));
@@ -30,7 +33,9 @@ describe('npm pack', () => {
     });
     const elsewhere = mkdtempSync(join(tmpdir(), 'posdata-cwd-'));
     const { stdout: version } = await run(join(prefix, 'bin', 'posdata'), ['--version'], { cwd: elsewhere });
-    expect(version.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(version.split('\n')[0]).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'posdata.1'))).toBe(true);
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'posdata-sales.1'))).toBe(true);
     const { stdout: help } = await run(join(prefix, 'bin', 'posdata'), ['sales', '--help'], {
       cwd: elsewhere,
     });

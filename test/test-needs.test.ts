@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 
 const script = fileURLToPath(new URL('../scripts/test-needs.mjs', import.meta.url));
 
-it('names PostgreSQL, Chromium and openssl and the apt-get line when they are missing', () => {
+it('names PostgreSQL, Chromium, openssl, groff, bash-completion, tmux and fish and the apt-get line when they are missing', () => {
   // An empty root: a machine with Node and nothing else.
   const fresh = mkdtempSync(join(tmpdir(), 'posdata-fresh-root-'));
   try {
@@ -21,7 +21,7 @@ it('names PostgreSQL, Chromium and openssl and the apt-get line when they are mi
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'npm test needs postgresql (the sync tests), chromium (the /docs browser test), openssl (the TLS tests): install them (as root on Debian: apt-get update && apt-get install -y postgresql chromium openssl), then run npm test again\n',
+      'npm test needs postgresql (the sync tests), chromium (the /docs browser test), openssl (the TLS tests), groff-base (the man page tests), bash-completion (the bash completion test), tmux (the terminal tests), fish (the fish completion test): install them (as root on Debian: apt-get update && apt-get install -y postgresql chromium openssl groff-base bash-completion tmux fish), then run npm test again\n',
     );
   } finally {
     rmSync(fresh, { recursive: true, force: true });

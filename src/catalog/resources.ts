@@ -28,6 +28,11 @@ export interface ListFacet {
   timeField?: string;
   /** Field each filter flag applies to. */
   filterFields: Partial<Record<Filter, string>>;
+  /**
+   * Filters of the command only, on a path through a relation (lines: through their
+   * ticket, `posdata lines --from yesterday`); the HTTP path of one ticket's lines takes none.
+   */
+  rangeFields?: Partial<Record<Filter, string>>;
   /** Supports --checkpoint (incremental by write_date, id). */
   checkpoint: boolean;
   /** Summed in the table's closing line. */
@@ -172,9 +177,9 @@ const CATALOG: Row[] = [
         'id',
         'name',
         'date_order',
-        'config_id',
-        'state',
         'amount_total',
+        'state',
+        'config_id',
         'amount_tax',
         'amount_paid',
       ],
@@ -225,19 +230,32 @@ const CATALOG: Row[] = [
         'price_subtotal_incl',
       ],
       filterFields: {},
+      // Odoo 16-19 search a line through its ticket (a dotted path; 16's config_id is related,
+      // searchable all the same): odoo-facts.md, domains.
+      rangeFields: {
+        config: 'order_id.config_id',
+        session: 'order_id.session_id',
+        time: 'order_id.date_order',
+      },
       checkpoint: false,
       sumField: 'price_subtotal_incl',
       tableColumns: [
         'id',
+        'order_id',
         'full_product_name',
         'qty',
+        'price_subtotal_incl',
         'price_unit',
         'discount',
         'price_subtotal',
-        'price_subtotal_incl',
       ],
       path: '/api/v1/sales/{order_id}/lines',
-      examples: ['posdata lines 4217', 'posdata lines 4217 --format json | jq ".[].price_subtotal_incl"'],
+      examples: [
+        'posdata lines 4217',
+        'posdata lines 4217 --format json | jq ".[].price_subtotal_incl"',
+        'posdata lines --from yesterday --to yesterday -o lines.csv',
+        'posdata lines --session-id 12 --format json',
+      ],
     },
     sync: {
       defaultFields: [

@@ -9,6 +9,8 @@ export interface Argument {
   /** As commander spells it: `<order-id>`, `[resource...]`. */
   spec: string;
   description: string;
+  /** Values Tab offers for it (a shell's name). */
+  offer?: readonly string[];
 }
 
 export interface Command<O = unknown> {

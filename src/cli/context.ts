@@ -5,6 +5,19 @@
 import type { Env, IO } from './io.js';
 import type { Session, SessionOptions } from './session.js';
 
+/** The fields and registers a run read, kept for shell completion (src/store/remembered.ts). */
+async function rememberForCompletion(s: Session, env: Env): Promise<void> {
+  const { fields, registers } = s.client.learnt();
+  if (fields.size === 0 && registers.size === 0) return;
+  const { remember, serverKey } = await import('../store/remembered.js');
+  const key = serverKey(s.url.href, s.client.db);
+  if (!key) return;
+  remember(env, key, {
+    fields: Object.fromEntries([...fields].map(([model, f]) => [model, Object.keys(f).sort()])),
+    registers: [...registers],
+  });
+}
+
 /** Something an interrupt drops at once (a socket, a database connection). */
 export interface Destroyable {
   destroy(): void;
@@ -26,6 +39,11 @@ export interface Context {
   atEnd(fn: () => Promise<void> | void): void;
   /** Settles when the process is asked to stop: what a long-running command (sandbox, serve) waits for. */
   readonly stopped: Promise<NodeJS.Signals>;
+  /**
+   * This run has no end of its own (summary --watch): from now on SIGINT and SIGTERM settle
+   * `stopped` and the run ends itself (exit 0), as a long-running command does.
+   */
+  runsUntilStopped(): void;
 }
 
 /** The context with what the run's owner needs: the end of the run and the interrupt. */
@@ -36,6 +54,8 @@ export interface RunContext extends Context {
   interrupt(): void;
   /** Tells a long-running command to stop. */
   stop(signal: NodeJS.Signals): void;
+  /** The run said it runs until stopped. */
+  readonly untilStopped: boolean;
 }
 
 export function makeContext(io: IO, env: Env): RunContext {
@@ -43,6 +63,7 @@ export function makeContext(io: IO, env: Env): RunContext {
   const held = new Set<Destroyable>();
   const ends: (() => Promise<void> | void)[] = [];
   let session: Promise<Session> | undefined;
+  let untilStopped = false;
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     stop = resolve;
@@ -58,8 +79,13 @@ export function makeContext(io: IO, env: Env): RunContext {
           (s) => {
             held.add(s.client);
             ends.push(() => s.client.close());
+            // Before the close (ends run last first): what completion may offer next time.
+            ends.push(() => rememberForCompletion(s, env));
           },
-          () => undefined,
+          () => {
+            // Not kept: a later call (the next refresh of --watch) tries again.
+            session = undefined;
+          },
         );
       }
       return session;
@@ -76,6 +102,12 @@ export function makeContext(io: IO, env: Env): RunContext {
       ends.push(fn);
     },
     stopped,
+    runsUntilStopped() {
+      untilStopped = true;
+    },
+    get untilStopped() {
+      return untilStopped;
+    },
     async end() {
       for (const fn of ends.splice(0).reverse()) {
         try {

@@ -16,8 +16,17 @@ export interface Flag {
   parse?: (raw: string, previous: never) => unknown;
   default?: unknown;
   choices?: readonly string[];
-  /** What the value names, for completion: a file, a time zone. */
-  value?: 'file' | 'zone';
+  /**
+   * What the value names, for completion: a file, a time zone, a stored profile, a register
+   * (its id, offered with its name as an earlier run saw it).
+   */
+  value?: 'file' | 'zone' | 'profile' | 'register';
+  /** Values Tab offers where they are checked elsewhere than `choices` (formats, --by keys). */
+  offer?: readonly string[];
+  /** The value is a comma-separated list (states, --by keys, fields): Tab completes its last item. */
+  list?: boolean;
+  /** --fields: the model whose field names Tab offers (from a fields_get an earlier run made). */
+  fieldsOf?: string;
 }
 
 export interface FlagGroup {
@@ -32,9 +41,32 @@ export function group(name: GroupName, flags: readonly Flag[]): FlagGroup {
   return { name, flags };
 }
 
+/** The heading of a group in a command's help, as gh groups its flags. */
+export const GROUP_HEADINGS: Readonly<Record<GroupName, string>> = {
+  own: 'Options:',
+  query: 'Query options:',
+  output: 'Output options:',
+  connection: 'Connection options:',
+  global: 'Global options:',
+};
+
+/** Every command's -h, shown with the global flags. */
+export const HELP_FLAG: Flag = { spec: '-h, --help', description: 'show this help' };
+
+/** The long name of a flag (`--output` of `-o, --output <file>`), or its only name. */
+export function longName(f: Flag): string {
+  const names = f.spec.split(/[ ,|]+/).filter((w) => w.startsWith('-'));
+  return names.find((n) => n.startsWith('--')) ?? names[0] ?? f.spec;
+}
+
+/** Whether the flag takes a value (`<value>` or `[value]` in its spec). */
+export function takesValue(f: Flag): boolean {
+  return /[<[]/.test(f.spec);
+}
+
 /** How to reach Odoo: shared by every command that talks to it. */
 export const CONNECTION = group('connection', [
-  { spec: '--profile <name>', description: 'stored profile to use (env POSDATA_PROFILE)' },
+  { spec: '--profile <name>', description: 'stored profile to use (env POSDATA_PROFILE)', value: 'profile' },
   { spec: '--url <url>', description: 'Odoo base URL (env POSDATA_URL)' },
   { spec: '--db <name>', description: 'Odoo database (env POSDATA_DB)' },
   { spec: '--user <login>', description: 'Odoo login (env POSDATA_USER)' },

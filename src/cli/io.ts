@@ -2,7 +2,9 @@
 // it is a terminal and how wide; colour; --quiet and --debug; and the redactor that masks the
 // run's secrets in every line posdata writes on standard error. Commands get it from their
 // context; nothing else in posdata looks at process.stdin, stdout or stderr.
+// A long table goes through a pager on a terminal, as git and gh do.
 // `testIO()` is the double the tests run commands with: it keeps what was written.
+import { spawn } from 'node:child_process';
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { Redactor, type Said } from '../core/redact.js';
 
@@ -10,7 +12,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface Terminal {
   readonly isTTY: boolean;
-  /** Columns of the terminal (COLUMNS, else 80, where it is not one). */
+  /** Columns to fit: COLUMNS when set, else the terminal's, else 80. */
   readonly width: number;
 }
 
@@ -27,6 +29,19 @@ export interface Output extends Terminal {
   readonly fd: number | undefined;
   /** Data or help text, as it is. */
   write(text: string): void;
+  /** Rows of the terminal (LINES when set, else the terminal's); undefined where unknown. */
+  readonly height: number | undefined;
+  /**
+   * The pager a long text goes through (POSDATA_PAGER, else PAGER, else `less -FRX`), where
+   * standard output is a terminal; undefined when it is not, or the pager is off (set empty
+   * or to `cat`).
+   */
+  readonly pager: string | undefined;
+  /**
+   * `text` to the reader: through the pager when it is taller than the terminal, else
+   * written as it is. Resolves once the pager has quit.
+   */
+  page(text: string): Promise<void>;
 }
 
 export interface ErrorOutput extends Output {
@@ -62,26 +77,105 @@ export interface Streams {
   errTTY: boolean;
   /** The terminal's own width, where standard output is one. */
   columns?: number;
+  /** The terminal's own height, where standard output is one. */
+  rows?: number;
+  /** Standard output is the process's own: a pager writes to it directly. */
+  ownStdout?: boolean;
   /** Standard output's file descriptor, where it is the process's. */
   outFd?: number;
 }
 
+/** A positive whole number from the environment (COLUMNS, LINES), else undefined. */
+function envSize(v: string | undefined): number | undefined {
+  const n = Number(v);
+  return v !== undefined && /^\d+$/.test(v.trim()) && n > 0 ? n : undefined;
+}
+
+/** The pager for a terminal: POSDATA_PAGER, else PAGER, else less; none when set empty or `cat`. */
+export function pagerOf(env: Env, isTTY: boolean): string | undefined {
+  if (!isTTY) return undefined;
+  const chosen = env.POSDATA_PAGER ?? env.PAGER ?? 'less -FRX';
+  const cmd = chosen.trim();
+  return cmd === '' || cmd === 'cat' ? undefined : cmd;
+}
+
+/**
+ * `text` through `pager` (run by the shell, as git does), its output on `out`: inherited
+ * where that is the process's own standard output. LESS defaults to FRX (quit when it fits,
+ * colours, leave the screen as it is), as git sets it. Ctrl-C is the pager's meanwhile: the
+ * process ignores SIGINT until the pager has quit. A pager that cannot start writes nothing:
+ * the text is written directly then.
+ */
+function runPager(pager: string, text: string, out: Writable, own: boolean, env: Env): Promise<void> {
+  const interrupts = own ? process.listeners('SIGINT') : [];
+  const ignore = () => undefined;
+  if (own) {
+    for (const l of interrupts) process.removeListener('SIGINT', l);
+    process.on('SIGINT', ignore);
+  }
+  const restore = () => {
+    if (!own) return;
+    process.removeListener('SIGINT', ignore);
+    for (const l of interrupts) process.on('SIGINT', l);
+  };
+  return new Promise<void>((resolve) => {
+    const child = spawn(pager, {
+      shell: true,
+      stdio: ['pipe', own ? 'inherit' : 'pipe', 'inherit'],
+      env: { ...process.env, ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' },
+    });
+    let started = false;
+    child.on('spawn', () => {
+      started = true;
+    });
+    if (!own) child.stdout?.pipe(out, { end: false });
+    // The reader quit the pager before the end: what is left is not wanted.
+    child.stdin?.on('error', () => undefined);
+    child.on('error', () => {
+      restore();
+      if (!started) out.write(text);
+      resolve();
+    });
+    child.on('close', (code) => {
+      restore();
+      // The shell found no such pager (127, 126): nothing was shown, so the text is.
+      if (code === 127 || code === 126) out.write(text);
+      resolve();
+    });
+    child.stdin?.end(text);
+  });
+}
+
 export function makeIO(s: Streams, env: Env): IO {
-  const width = s.columns || Number(env.COLUMNS) || 80;
+  const width = envSize(env.COLUMNS) ?? (s.columns || 80);
+  const height = envSize(env.LINES) ?? (s.rows || undefined);
   const redactor = new Redactor();
   let shown = false;
-  const output = (stream: Writable, isTTY: boolean, fd?: number): Output => ({
-    stream,
-    isTTY,
-    width,
-    fd,
-    write: (text) => {
-      stream.write(text);
-    },
-  });
+  const output = (stream: Writable, isTTY: boolean, fd?: number, own = false): Output => {
+    const pager = pagerOf(env, isTTY);
+    return {
+      stream,
+      isTTY,
+      width,
+      height,
+      fd,
+      pager,
+      write: (text) => {
+        stream.write(text);
+      },
+      page: async (text) => {
+        const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+        if (!pager || height === undefined || lines < height) {
+          stream.write(text);
+          return;
+        }
+        await runPager(pager, text, stream, own, env);
+      },
+    };
+  };
   const io: IO = {
     in: { stream: s.stdin, isTTY: s.inTTY, width },
-    out: output(s.stdout, s.outTTY, s.outFd),
+    out: output(s.stdout, s.outTTY, s.outFd, s.ownStdout),
     err: {
       ...output(s.stderr, s.errTTY),
       line(said: Said) {
@@ -117,6 +211,8 @@ export function processIO(env: Env = process.env): IO {
       outTTY: Boolean(process.stdout.isTTY),
       errTTY: Boolean(process.stderr.isTTY),
       columns: process.stdout.columns,
+      rows: process.stdout.rows,
+      ownStdout: true,
       outFd: process.stdout.isTTY ? undefined : 1,
     },
     env,
@@ -138,6 +234,9 @@ export interface TestIOOptions {
   errTTY?: boolean;
   inTTY?: boolean;
   env?: Env;
+  /** The terminal's own size, as a terminal would give it. */
+  columns?: number;
+  rows?: number;
 }
 
 /** An IO over memory: standard input from `input`, outputs kept, terminals as asked. */
@@ -158,6 +257,8 @@ export function testIO(o: TestIOOptions = {}): IO & Captured {
       inTTY: o.inTTY ?? false,
       outTTY: o.outTTY ?? false,
       errTTY: o.errTTY ?? false,
+      columns: o.columns,
+      rows: o.rows,
     },
     o.env ?? {},
   );

@@ -12,7 +12,7 @@ import type { Sink } from '../sink/sink.js';
 import { StreamSink } from '../sink/stdout.js';
 import type { Context } from './context.js';
 import { type Flags, group } from './flags.js';
-import type { IO } from './io.js';
+import type { IO, Output } from './io.js';
 import { delimiter } from './values.js';
 
 const FORMATS: Format[] = ['table', 'json', 'ndjson', 'csv', 'parquet'];
@@ -21,6 +21,7 @@ export const OUTPUT = group('output', [
   {
     spec: '--format <fmt>',
     description: 'table, json, ndjson, csv or parquet (default: table on a terminal, else csv)',
+    offer: FORMATS,
   },
   {
     spec: '-o, --output <file>',
@@ -34,7 +35,7 @@ export const OUTPUT = group('output', [
     parse: delimiter('--delimiter'),
     default: ',',
   },
-  { spec: '--decimal <char>', description: "csv decimal mark: '.' or ','", default: '.' },
+  { spec: '--decimal <char>', description: "csv decimal mark: '.' or ','", default: '.', offer: ['.', ','] },
 ]);
 
 export interface OutputOptions {
@@ -123,6 +124,26 @@ export function tableLook(io: IO, toFile: boolean): { columns: number; color: bo
   return { columns: toFile ? 200 : io.out.width, color: io.color && !toFile };
 }
 
+/**
+ * A table for a person on a terminal: kept whole, then shown through the pager when it is
+ * taller than the terminal (io.ts), as git and gh do. Nothing is shown if the run fails.
+ */
+class PagedSink implements Sink {
+  private chunks: string[] = [];
+  constructor(private readonly out: Output) {}
+  async write(chunk: string | Uint8Array): Promise<void> {
+    this.chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+  }
+  async commit(): Promise<void> {
+    const text = this.chunks.join('');
+    this.chunks = [];
+    await this.out.page(text);
+  }
+  async abort(): Promise<void> {
+    this.chunks = [];
+  }
+}
+
 /** What a command's writing hands back: to be done once the output is committed, or given up. */
 export interface AfterWriting {
   committed?(): void;
@@ -133,16 +154,21 @@ export interface AfterWriting {
  * The output lifecycle, the same for every command: the sink for `path` (standard output
  * without one) opened, aborted on an interrupt, `write` renders into it, then the sink is
  * committed (-o replaced at once, or the last bytes out on standard output), or aborted if
- * anything failed (the old -o file stays, no temporary file is left).
+ * anything failed (the old -o file stays, no temporary file is left). A table for a person
+ * (`paged`) on a terminal goes through the pager when it is taller than the terminal.
  */
 export async function writeOutput(
   ctx: Context,
   path: string | undefined,
   write: (sink: Sink) => Promise<AfterWriting | undefined>,
+  /** A table for a person: paged on a terminal when long. */
+  paged = false,
 ): Promise<void> {
   const sink: Sink = path
     ? await AtomicFileSink.create(path)
-    : new StreamSink(ctx.io.out.stream, ctx.io.out.fd);
+    : paged && ctx.io.out.pager
+      ? new PagedSink(ctx.io.out)
+      : new StreamSink(ctx.io.out.stream, ctx.io.out.fd);
   const release = ctx.onInterrupt(() => sink.abort());
   let written: AfterWriting | undefined;
   try {

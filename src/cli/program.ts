@@ -3,29 +3,45 @@
 // Only the command asked for is loaded; `posdata --help` loads them all for their summaries.
 import { Command as Commander, CommanderError, Option } from 'commander';
 import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
-import { type Said, say, stackSaid } from '../core/redact.js';
+import { own, type Said, say, stackSaid } from '../core/redact.js';
 import { isPipeClosed } from '../sink/stdout.js';
 import type { Command, Entry } from './command.js';
 import type { Context } from './context.js';
-import { type Flag, globalOptions } from './flags.js';
+import { type Flag, GROUP_HEADINGS, globalOptions, HELP_FLAG } from './flags.js';
 import type { IO } from './io.js';
+import { versionText } from './version.js';
 
-const ROOT_EXAMPLES = [
+/** What posdata is, for its help and its man page. */
+export const DESCRIPTION =
+  'Pull and export point-of-sale data from Odoo: registers, sessions, closures, sales, lines, payments, refunds, cancellations, products.';
+
+export const ROOT_EXAMPLES = [
   'posdata login --url https://shop.example.com --db shop --user integration',
   'posdata sales --from today --sort "date_order desc" --limit 10',
   'posdata sales --checkpoint sales.ckpt -o /data/sales-$(date +%F-%H).csv',
   'posdata closures --from 7d --format json | jq ".[].cash_register_balance_end_real"',
 ];
 
-const EXIT_CODES =
-  '\nExit codes: 0 ok, 2 usage, 3 authentication, 4 not found, 5 server refused, 6 connection, 7 reconcile difference, 130 interrupted.\n';
+/** The contract's exit codes, for the help and the man page. */
+export const EXIT_CODE_LIST: readonly (readonly [number, string])[] = [
+  [0, 'ok'],
+  [2, 'usage'],
+  [3, 'authentication'],
+  [4, 'not found'],
+  [5, 'server refused'],
+  [6, 'connection'],
+  [7, 'reconcile difference'],
+  [130, 'interrupted'],
+];
+
+const EXIT_CODES = `\nExit codes: ${EXIT_CODE_LIST.map(([c, w]) => `${c} ${w}`).join(', ')}.\n`;
 
 export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-function option(f: Flag): Option {
-  const o = new Option(f.spec, f.description);
+function option(f: Flag, heading: string): Option {
+  const o = new Option(f.spec, f.description).helpGroup(heading);
   if (f.parse) o.argParser(f.parse as (value: string, previous: unknown) => unknown);
   if (f.choices) o.choices(f.choices);
   if (f.default !== undefined) o.default(f.default);
@@ -37,6 +53,30 @@ export function commandWord(argv: readonly string[]): string | undefined {
   return argv.find((a) => !a.startsWith('-'));
 }
 
+/** A commander that stays quiet and throws: for the suggestion of a command name. */
+function quiet(c: Commander): Commander {
+  return c
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined, outputError: () => undefined });
+}
+
+/** The command `word` was probably meant to be, by commander's own measure (as for flags). */
+function nearestCommand(word: string, names: readonly string[]): string | undefined {
+  const probe = quiet(new Commander('posdata').showSuggestionAfterError(true));
+  for (const n of names) probe.command(n);
+  try {
+    probe.parse([word], { from: 'user' });
+  } catch (err) {
+    return didYouMean((err as Error).message);
+  }
+  return undefined;
+}
+
+/** commander's "(Did you mean --limit?)" line, as the name it suggests. */
+function didYouMean(message: string): string | undefined {
+  return /\(Did you mean (\S+)\?\)/.exec(message)?.[1];
+}
+
 function build(
   commands: readonly Command<unknown>[],
   version: string,
@@ -44,10 +84,8 @@ function build(
   onRun: (c: Command<unknown>, flags: Record<string, unknown>, args: unknown[]) => Promise<void>,
 ): Commander {
   const program = new Commander('posdata')
-    .description(
-      'Pull and export point-of-sale data from Odoo: registers, sessions, closures, sales, lines, payments, refunds, cancellations, products.',
-    )
-    .version(version, '-V, --version')
+    .description(DESCRIPTION)
+    .version(versionText(version), '-V, --version', 'show the version, with Node.js and the protocols')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false })
     .addHelpText('after', examples(ROOT_EXAMPLES) + EXIT_CODES);
@@ -60,7 +98,9 @@ function build(
   for (const c of commands) {
     const sub = program.command(c.name).description(c.summary);
     for (const a of c.args ?? []) sub.argument(a.spec, a.description);
-    for (const g of c.flags) for (const f of g.flags) sub.addOption(option(f));
+    // Grouped as gh does: the command's own flags first, then query, output, connection, global.
+    for (const g of c.flags) for (const f of g.flags) sub.addOption(option(f, GROUP_HEADINGS[g.name]));
+    sub.addHelpOption(option(HELP_FLAG, GROUP_HEADINGS.global));
     sub.addHelpText('after', examples(c.examples) + (c.notes ?? ''));
     sub.exitOverride();
     sub.configureOutput({
@@ -95,8 +135,14 @@ export function report(err: unknown, io: IO, debug: boolean): number {
   return EXIT.internal;
 }
 
-function usage(what: Said): UsageError {
-  return new UsageError(what, say`see posdata --help`);
+/**
+ * A usage error: what was wrong, and where to read more (the command's help when there is a
+ * command), after commander's suggestion of the name that was probably meant.
+ */
+function usage(what: Said, command?: string, meant?: string): UsageError {
+  // Names of posdata's own commands and flags: its words, never masked.
+  const help = command ? say`see posdata ${own(command)} --help` : say`see posdata --help`;
+  return new UsageError(what, meant ? say`did you mean ${own(meant)}? ${help}` : help);
 }
 
 /**
@@ -112,14 +158,21 @@ export async function runCommandLine(
   started: (c: Command<unknown>) => void = () => undefined,
 ): Promise<number> {
   const { io } = ctx;
+  // The shells' completion scripts ask `posdata complete -- WORDS` at each Tab.
+  if (argv[0] === 'complete') {
+    const { complete } = await import('./completion.js');
+    return complete(argv.slice(1), registry, io, ctx.env);
+  }
   const debug = argv.includes('--debug');
   const names = registry.map((e) => e.name);
   const first = commandWord(argv);
   const asked = first === 'help' ? commandWord(argv.slice(argv.indexOf('help') + 1)) : first;
   // `posdata salez --help` would print the root help with exit 0, as if all were well, and
   // `posdata help salez` nothing at all.
-  if (asked !== undefined && asked !== 'help' && !names.includes(asked))
-    return report(usage(say`unknown command '${asked}'`), io, debug);
+  if (asked !== undefined && asked !== 'help' && !names.includes(asked)) {
+    const meant = nearestCommand(asked, names);
+    return report(usage(say`unknown command '${asked}'`, meant, meant), io, debug);
+  }
   const only = first !== undefined && names.includes(first) ? first : undefined;
   const commands = await Promise.all(
     registry.filter((e) => only === undefined || e.name === only).map((e) => e.load()),
@@ -144,7 +197,8 @@ export async function runCommandLine(
     if (err instanceof CommanderError) {
       if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code))
         return EXIT.ok;
-      return report(usage(say`${err.message.replace(/^error:\s*/, '').split('\n')[0]}`), io, debug);
+      const [line] = err.message.replace(/^error:\s*/, '').split('\n');
+      return report(usage(say`${line}`, only, didYouMean(err.message)), io, debug);
     }
     if (isPipeClosed(err)) return EXIT.ok;
     return report(err, io, debug);

@@ -1,5 +1,5 @@
-// SIGINT and SIGTERM for the process entry. A long-running command (sandbox, serve) is told
-// to stop and stops itself. Any other run is interrupted: what it was writing is aborted
+// SIGINT and SIGTERM for the process entry. A long-running command (sandbox, serve), or a
+// run that said it runs until stopped (summary --watch), is told to stop and stops itself. Any other run is interrupted: what it was writing is aborted
 // (the old -o file stays, no temporary file is left), its sockets dropped, one line said,
 // exit 130.
 import { outputFate, removePendingTemps } from '../sink/pending.js';
@@ -8,7 +8,7 @@ import type { RunContext } from './context.js';
 export function installSignalHandlers(ctx: RunContext, longRunning: () => boolean): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
-    if (longRunning() && !stopping) {
+    if ((longRunning() || ctx.untilStopped) && !stopping) {
       // It stops itself (open streams cut, sockets closed); a second signal meanwhile does
       // not wait for that.
       stopping = true;

@@ -9,6 +9,7 @@ import {
   CONNECTION,
   type ConnectionOptions,
   connectionOptions,
+  type Flag,
   type FlagGroup,
   type Flags,
   GLOBAL,
@@ -16,6 +17,7 @@ import {
 } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import {
+  type AfterWriting,
   chooseFormat,
   OUTPUT,
   type OutputOptions,
@@ -36,12 +38,13 @@ import type { Checkpoint } from '../read/checkpoint.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, type Window, windowFileName } from '../read/window.js';
 import { resolveTarget, sameFile } from '../sink/atomic.js';
+import type { Sink } from '../sink/sink.js';
 
 export interface ListOptions {
   resource: Resource;
   connection: ConnectionOptions;
   output: OutputOptions;
-  /** `lines`: the sales ticket whose lines are listed. */
+  /** `lines`: the sales ticket whose lines are listed (else those of a range of tickets). */
   orderId?: number;
   configId?: number;
   sessionId?: number;
@@ -67,12 +70,24 @@ export interface ListOptions {
   named: boolean;
 }
 
-/** The query flags of a resource: its filters, then those every list takes. */
+const ORDER_STATES = ['draft', 'paid', 'done', 'cancel', 'invoiced'];
+
+/**
+ * The query flags of a resource: its filters, then those every list takes. A description
+ * names only flags and fields the command has (`lines` has no --from, nor date_order).
+ */
 function queryFlags(r: Resource): FlagGroup {
-  const ff = r.filterFields;
-  return group('query', [
+  const ff = { ...r.filterFields, ...r.rangeFields };
+  const filters: Flag[] = [
     ...(ff.config
-      ? [{ spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') }]
+      ? [
+          {
+            spec: '--config-id <id>',
+            description: 'one register',
+            parse: positiveInt('--config-id'),
+            value: 'register' as const,
+          },
+        ]
       : []),
     ...(ff.session
       ? [{ spec: '--session-id <id>', description: 'one session', parse: positiveInt('--session-id') }]
@@ -82,6 +97,8 @@ function queryFlags(r: Resource): FlagGroup {
           {
             spec: '--state <states>',
             description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
+            offer: ORDER_STATES,
+            list: true,
           },
         ]
       : []),
@@ -94,14 +111,27 @@ function queryFlags(r: Resource): FlagGroup {
           { spec: '--to <when>', description: 'up to this time; a date-only value includes that whole day' },
         ]
       : []),
+  ];
+  const window = filters.some((f) => f.spec.startsWith('--from ')) ? '--from/--to and ' : '';
+  return group('query', [
+    ...filters,
     {
       spec: '--tz <zone>',
-      description: "IANA zone for --from/--to and shown times (default: the Odoo user's zone)",
+      description: `IANA zone for ${window}shown times (default: the Odoo user's zone)`,
       value: 'zone',
     },
-    { spec: '--fields <list>', description: 'fields to return, comma-separated' },
+    {
+      spec: '--fields <list>',
+      description: 'fields to return, comma-separated',
+      list: true,
+      fieldsOf: r.model,
+    },
     { spec: '--limit <n>', description: 'at most N records (default all)', parse: positiveInt('--limit') },
-    { spec: '--sort <order>', description: 'sort, as Odoo\'s order: "date_order desc, id"' },
+    {
+      spec: '--sort <order>',
+      // Odoo orders by a model's own fields only: a range's field on another model is no sort.
+      description: `sort, as Odoo's order: ${r.filterFields.time ? `"${r.filterFields.time} desc, id"` : '"id desc"'}`,
+    },
     { spec: '--domain <json>', description: 'an extra Odoo domain, ANDed with the other filters' },
     {
       spec: '--page-size <n>',
@@ -147,8 +177,21 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
   const resource = RESOURCES[name];
   return command<ListOptions>({
     name,
-    summary: resource.summary,
-    args: name === 'lines' ? [{ spec: '<order-id>', description: 'the sales ticket id' }] : [],
+    // The HTTP path reads one ticket's lines; the command also a range's.
+    summary:
+      name === 'lines'
+        ? 'Lines of one sales ticket, or of the tickets of a time range, session or register (pos.order.line)'
+        : resource.summary,
+    args:
+      name === 'lines'
+        ? [
+            {
+              spec: '[order-id]',
+              description:
+                'the sales ticket id; without it, the lines of the tickets --from/--to, --session-id or --config-id select',
+            },
+          ]
+        : [],
     flags: [queryFlags(resource), OUTPUT, CONNECTION, GLOBAL],
     examples: resource.examples,
     options: (f, args, { io }) => listOptions(resource, f, args[0] as string | undefined, io),
@@ -184,13 +227,22 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     throw new UsageError(say`--with-payments applies to sales`, say`use posdata payments`);
   let orderId: number | undefined;
   if (name === 'lines') {
-    if (!arg || !/^\d+$/.test(arg) || Number(arg) < 1) {
+    const ranged = ['from', 'to', 'sessionId', 'configId'].some((k) => f[k] !== undefined);
+    if (arg === undefined && !ranged) {
       throw new UsageError(
-        say`'${arg ?? ''}' is not an order id`,
-        say`give the numeric id of a sales ticket: posdata lines 42`,
+        say`no sales ticket given`,
+        say`give a ticket id (posdata lines 42), or a range: --from yesterday, --session-id N, --config-id N`,
       );
     }
-    orderId = Number(arg);
+    if (arg !== undefined) {
+      if (!/^\d+$/.test(arg) || Number(arg) < 1) {
+        throw new UsageError(
+          say`'${arg}' is not an order id`,
+          say`give the numeric id of a sales ticket: posdata lines 42`,
+        );
+      }
+      orderId = Number(arg);
+    }
   }
   const file = str('output');
   const named = file !== undefined && file !== '-' && WINDOW_NAME.test(file);
@@ -429,17 +481,22 @@ async function exportRecords(
   const { resource, output } = o;
   const { cp, window } = run;
   const toFile = output.file !== undefined;
-  // A table shows registers by their own name: on 16/17 Odoo's label carries the session user.
+  // A table shows registers by their own name (on 16/17 Odoo's label carries the session
+  // user), and a register's payment methods by name rather than as ids.
   let names: Record<string, Map<number, string>> | undefined;
   if (output.format === 'table') {
-    const regFields = prepared.outFields.filter((f) => prepared.defs[f]?.relation === 'pos.config');
-    if (regFields.length > 0) {
-      const regs = await client.searchRead('pos.config', [], {
-        fields: ['name'],
-        context: { active_test: false },
-      });
-      const m = new Map(regs.map((r) => [r.id, String(r.name)]));
-      names = Object.fromEntries(regFields.map((f) => [f, m]));
+    names = {};
+    for (const model of ['pos.config', 'pos.payment.method']) {
+      // A many2one's label is the method's name already.
+      const linked = prepared.outFields.filter(
+        (f) =>
+          prepared.defs[f]?.relation === model &&
+          (model === 'pos.config' || prepared.defs[f]?.type !== 'many2one'),
+      );
+      if (linked.length === 0) continue;
+      const found = await client.searchRead(model, [], { fields: ['name'], context: { active_test: false } });
+      const m = new Map(found.map((r) => [r.id, String(r.name)]));
+      for (const f of linked) names[f] = m;
     }
   }
   const progress = new Progress(io, toFile || !io.out.isTTY);
@@ -473,7 +530,8 @@ async function exportRecords(
     };
   };
   const memory = heldMemory();
-  await writeOutput(ctx, output.path, async (sink) => {
+  // A table for a person is paged on a terminal when it is long.
+  const render = async (sink: Sink): Promise<AfterWriting> => {
     try {
       // Money at the decimals of the company's currency: read once, where records are shown
       // (once the output is open, as every other request of the export).
@@ -488,7 +546,10 @@ async function exportRecords(
         decimal: output.decimal,
         ...tableLook(io, toFile),
         tz: tzShown,
-        preferred: o.fields ? [] : resource.tableColumns,
+        // One ticket's lines need not say which ticket first; a range's do.
+        preferred: o.fields
+          ? []
+          : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
         sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
         moneyDigits: prepared.moneyDigits,
         // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
@@ -560,7 +621,8 @@ async function exportRecords(
     const staged =
       o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
     return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
-  });
+  };
+  await writeOutput(ctx, output.path, render, output.format === 'table');
   if (toFile && !io.quiet && io.err.isTTY)
     io.err.line(say`posdata: wrote ${count} ${own(resource.name)} to ${output.file}`);
 }

@@ -15,7 +15,7 @@ export const logout = command<LogoutOptions>({
   summary: 'Forget the stored secret and user id of the profile',
   flags: [
     group('own', [
-      { spec: '--profile <name>', description: 'profile to log out of' },
+      { spec: '--profile <name>', description: 'profile to log out of', value: 'profile' },
       { spec: '--remove', description: 'forget the whole profile, not only its secret' },
     ]),
   ],

@@ -16,8 +16,8 @@ export const profiles = command<ProfilesOptions>({
   summary: 'List the stored profiles; --use NAME makes one the default, --remove NAME forgets one',
   flags: [
     group('own', [
-      { spec: '--use <name>', description: 'make this profile the default' },
-      { spec: '--remove <name>', description: 'forget this profile' },
+      { spec: '--use <name>', description: 'make this profile the default', value: 'profile' },
+      { spec: '--remove <name>', description: 'forget this profile', value: 'profile' },
     ]),
   ],
   examples: ['posdata profiles', 'posdata profiles --use staging'],

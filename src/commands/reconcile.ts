@@ -18,6 +18,7 @@ import {
 } from '../reconcile/compute.js';
 import { DEFAULT_MONEY_DIGITS, signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
+import type { Sink } from '../sink/sink.js';
 
 export interface ReconcileOptions extends SessionRange {
   connection: ConnectionOptions;
@@ -35,7 +36,12 @@ export const reconcile = command<ReconcileOptions>({
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday)' },
       { spec: '--from <when>', description: 'closing time from' },
       { spec: '--to <when>', description: 'closing time up to; a date-only value includes that whole day' },
-      { spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') },
+      {
+        spec: '--config-id <id>',
+        description: 'one register',
+        parse: positiveInt('--config-id'),
+        value: 'register',
+      },
       {
         spec: '--tz <zone>',
         description: "IANA zone of the business day (default: the Odoo user's zone)",
@@ -94,7 +100,7 @@ export const reconcile = command<ReconcileOptions>({
       );
     }
     const { format, file } = o.output;
-    await writeOutput(ctx, o.output.path, async (sink) => {
+    const render = async (sink: Sink): Promise<undefined> => {
       if (format === 'table') {
         const { renderReconcileTable } = await import('../reconcile/table.js');
         await sink.write(
@@ -122,7 +128,9 @@ export const reconcile = command<ReconcileOptions>({
         await renderer.end();
       }
       return undefined;
-    });
+    };
+    // A month of sessions is a long table: paged on a terminal, as the lists are.
+    await writeOutput(ctx, o.output.path, render, format === 'table');
     if (file !== undefined && !io.quiet && io.err.isTTY)
       io.err.line(say`posdata: wrote ${rec.sessions.length} sessions to ${file}`);
 

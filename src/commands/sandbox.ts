@@ -78,18 +78,30 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         description:
           "the company's currency: EUR, USD, KWD, BHD, TND (3 decimals) or JPY (none); default EUR",
       },
+      {
+        spec: '--live [seconds]',
+        description:
+          "keep selling: an order every SECONDS (default 5) in today's open sessions, as a register sends it",
+      },
     ]),
   ],
   examples: [
     'posdata sandbox',
     'posdata sandbox --port 8070 --orders 100000 --seed 7',
     'posdata sandbox --odoo-version 19',
+    'posdata sandbox --live 3   # and in another terminal: posdata summary --watch 10',
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
   ],
   notes:
     '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --currency and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f) {
+    const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
+    if (live !== undefined && !(Number.isFinite(live) && live > 0))
+      throw new UsageError(
+        say`--live '${String(f.live)}' is not a number of seconds`,
+        say`give --live alone (an order every 5 s) or a number such as --live 2`,
+      );
     if (f.jsonrpc === false && f.odooVersion !== '19')
       throw new UsageError(
         say`--no-jsonrpc needs --odoo-version 19`,
@@ -108,6 +120,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       jsonrpc: f.jsonrpc as boolean | undefined,
       posHr: f.posHr === true,
       currency: f.currency as string | undefined,
+      live,
     };
   },
   async run(o, ctx) {

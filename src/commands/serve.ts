@@ -91,7 +91,8 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const { UPSTREAM_CONNECTIONS } = await import('../core/http.js');
   const { buildApp } = await import('../serve/app.js');
   const { FairGate, FairTransport } = await import('../serve/fair.js');
-  const store = await ProfileStore.open(env);
+  // Read only: serve never writes the store (a serve before any login leaves no file).
+  const store = ProfileStore.read(env);
   const profileName = store.currentName(c.profile, env);
   const profile = store.get(profileName) ?? {};
   const url = resolveServerUrl(c.url, env, profile.url, c.allowInsecureHttp);

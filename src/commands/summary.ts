@@ -1,14 +1,20 @@
 // `posdata summary`: flags → the summary computed by Odoo's grouping calls → table, json,
 // ndjson or csv on a sink; --check-odoo compares the totals with Odoo's own Sales Details.
 import { command } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import type { IO } from '../cli/io.js';
 import { OUTPUT, type OutputOptions, outputOptions, tableLook, writeOutput } from '../cli/output.js';
 import { positiveInt } from '../cli/values.js';
-import { DifferenceError, UsageError } from '../core/errors.js';
+import type { OdooClient } from '../core/client.js';
+import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import type { FieldMap } from '../core/types.js';
 import { checkZone, machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
-import { checkParams, fetchSummary, type SummaryParams } from '../summary/query.js';
+import type { Sink } from '../sink/sink.js';
+import { KEYS } from '../summary/keys.js';
+import { checkParams, fetchSummary, type SummaryParams, type SummaryResult } from '../summary/query.js';
 import { summaryFields, summaryRows } from '../summary/rows.js';
 
 export interface SummaryOptions extends SummaryParams {
@@ -17,6 +23,10 @@ export interface SummaryOptions extends SummaryParams {
   tz?: string;
   checkOdoo: boolean;
   failOnDifference: boolean;
+  /** --watch: seconds between refreshes. */
+  watch?: number;
+  /** --times: refreshes before it ends by itself. */
+  times?: number;
 }
 
 export const summary = command<SummaryOptions>({
@@ -34,7 +44,12 @@ export const summary = command<SummaryOptions>({
         spec: '--to <when>',
         description: 'up to this time; a date-only value includes that whole business day',
       },
-      { spec: '--config-id <id>', description: 'one register', parse: positiveInt('--config-id') },
+      {
+        spec: '--config-id <id>',
+        description: 'one register',
+        parse: positiveInt('--config-id'),
+        value: 'register',
+      },
       {
         spec: '--session-id <id>',
         description: 'one session: the X report (open) or Z report (closed), with its cash',
@@ -45,6 +60,8 @@ export const summary = command<SummaryOptions>({
         description:
           'group by day, hour, weekday, register, session, cashier, product, category, method, tax (comma-separated)',
         default: 'register',
+        offer: KEYS,
+        list: true,
       },
       {
         spec: '--top <n>',
@@ -68,6 +85,17 @@ export const summary = command<SummaryOptions>({
         spec: '--fail-on-difference',
         description: "with --check-odoo: exit 7 when a figure differs from Odoo's beyond the rounding",
       },
+      {
+        spec: '--watch <seconds>',
+        description:
+          'refresh every SECONDS until Ctrl-C: redrawn in place on a terminal, else one csv/ndjson row or text line per refresh',
+        parse: positiveInt('--watch', 1),
+      },
+      {
+        spec: '--times <n>',
+        description: 'with --watch: stop after N refreshes',
+        parse: positiveInt('--times', 1),
+      },
     ]),
     OUTPUT,
     CONNECTION,
@@ -78,6 +106,8 @@ export const summary = command<SummaryOptions>({
     'posdata summary --from 28d --by hour,weekday',
     'posdata summary --date yesterday --by product --top 20',
     'posdata summary --session-id 42 --check-odoo',
+    'posdata summary --date today --watch 60                 # the X report, kept open',
+    'posdata summary --watch 300 --format ndjson >> today.ndjson',
     'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
   ],
   options(f, _args, { io }) {
@@ -98,7 +128,10 @@ export const summary = command<SummaryOptions>({
       tz,
       checkOdoo: f.checkOdoo === true,
       failOnDifference: f.failOnDifference === true,
+      watch: f.watch as number | undefined,
+      times: f.times as number | undefined,
     };
+    checkWatch(o);
     checkParams(o, tz ?? 'UTC');
     if (o.failOnDifference && !o.checkOdoo)
       throw new UsageError(
@@ -108,6 +141,7 @@ export const summary = command<SummaryOptions>({
     return o;
   },
   async run(o, ctx) {
+    if (o.watch !== undefined) return runWatch(o, ctx);
     const { io } = ctx;
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
@@ -128,19 +162,7 @@ export const summary = command<SummaryOptions>({
       } else {
         const rows = summaryRows(r);
         const { fields, defs } = summaryFields(r, rows);
-        const renderer = await makeRenderer({
-          format,
-          sink,
-          fields,
-          defs,
-          excel: o.output.excel,
-          delimiter: o.output.delimiter,
-          decimal: o.output.decimal,
-          ...tableLook(io, file !== undefined),
-          tz: zone,
-          preferred: fields,
-          noun: 'groups',
-        });
+        const renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'groups');
         await renderer.begin();
         await renderer.page(rows);
         await renderer.end();
@@ -166,3 +188,133 @@ export const summary = command<SummaryOptions>({
     }
   },
 });
+
+/** --watch and --times with the flags they can go with. */
+function checkWatch(o: SummaryOptions): void {
+  if (o.watch === undefined) {
+    if (o.times !== undefined)
+      throw new UsageError(say`--times counts the refreshes of --watch`, say`add --watch SECONDS`);
+    return;
+  }
+  const { format, file } = o.output;
+  if (file !== undefined)
+    throw new UsageError(
+      say`--watch writes to standard output, refresh after refresh, not to -o`,
+      say`leave out -o, or redirect: posdata summary --watch 60 --format csv >> day.csv`,
+    );
+  if (format === 'json' || format === 'parquet')
+    throw new UsageError(
+      say`--watch gives one record per refresh, which --format ${own(format)} cannot carry`,
+      say`use --format ndjson or csv`,
+    );
+  if (o.checkOdoo)
+    throw new UsageError(
+      say`--check-odoo compares one summary with Odoo's report, not every refresh of --watch`,
+      say`run it without --watch`,
+    );
+}
+
+/**
+ * summary --watch: on a terminal with the table format, the summary redrawn in place under a
+ * heading with the refresh time; otherwise one record per refresh (csv: one header, again
+ * where the payment methods change; ndjson: one object; table: one line of text).
+ */
+async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
+  const { io } = ctx;
+  const { watch, Screen } = await import('../cli/watch.js');
+  const { liveFields, liveHeading, liveLine, liveRow, coverage } = await import('../summary/live.js');
+  const every = o.watch as number;
+  const redraw = o.output.format === 'table' && io.out.isTTY;
+  const screen = new Screen(io);
+  let zone = o.tz ?? machineZone();
+  let last: { frame: string; at: Date; what: string } | undefined;
+  /** A line on stderr; on a terminal it is below the block, which the next redraw covers. */
+  const tell = (line: string): void => {
+    if (redraw) screen.saidBelow(line);
+    io.err.write(line);
+  };
+  const loop = async (show: (r: SummaryResult, at: Date) => Promise<void> | void): Promise<void> => {
+    let client: OdooClient | undefined;
+    let noted = false;
+    await watch(ctx, {
+      every,
+      times: o.times,
+      async refresh() {
+        const session = await ctx.odoo(o.connection);
+        client = session.client;
+        zone = o.tz ?? session.profile.tz ?? machineZone();
+        const r = await fetchSummary(session.client, o, zone);
+        // What could not be computed is said once, not at every refresh.
+        if (!noted && !io.quiet)
+          for (const n of r.summary.notes) tell(`${io.redactor.said(say`posdata: note: ${n}`)}\n`);
+        noted = true;
+        await show(r, new Date());
+      },
+      failed(err, next) {
+        if (redraw) {
+          const heading = liveHeading(last?.what ?? '…', last?.at, every, zone, {
+            failedAt: new Date(),
+            nextAt: next,
+          });
+          screen.draw(heading + (last?.frame ?? ''));
+        }
+        // Only the connection's errors are tried again: posdata's own, with their one line.
+        tell(`posdata: ${isPosdataError(err) ? err.line(io.redactor) : String(err)}\n`);
+      },
+      abandon() {
+        client?.destroy();
+      },
+    });
+  };
+  if (redraw) {
+    // The terminal itself, redrawn: no sink (nor pager) between.
+    const { renderSummaryTable } = await import('../summary/table.js');
+    await loop((r, at) => {
+      const what = coverage(r, zone, o.sessionId);
+      const frame = renderSummaryTable(r, { ...tableLook(io, false), bars: true });
+      last = { frame, at, what };
+      screen.draw(liveHeading(what, at, every, zone) + frame);
+    });
+    screen.end();
+    return;
+  }
+  let columns = '';
+  let renderer: Awaited<ReturnType<typeof makeRenderer>> | undefined;
+  await writeOutput(ctx, undefined, async (sink) => {
+    await loop(async (r, at) => {
+      if (o.output.format === 'table') return sink.write(liveLine(r, at, zone));
+      const { fields, defs } = liveFields(r);
+      // A payment method used for the first time today: csv says its header again.
+      if (fields.join(',') !== columns) {
+        columns = fields.join(',');
+        renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
+        await renderer.begin();
+      }
+      await renderer?.page([liveRow(r, at, o.tz)]);
+    });
+    return undefined;
+  });
+}
+
+/** The renderer of the summary's records in the output's format and csv dialect. */
+function rendererFor(
+  o: SummaryOptions,
+  io: IO,
+  sink: Sink,
+  c: { fields: string[]; defs: FieldMap },
+  zone: string,
+  noun: string,
+) {
+  return makeRenderer({
+    format: o.output.format,
+    sink,
+    ...c,
+    excel: o.output.excel,
+    delimiter: o.output.delimiter,
+    decimal: o.output.decimal,
+    ...tableLook(io, o.output.file !== undefined),
+    tz: zone,
+    preferred: c.fields,
+    noun,
+  });
+}

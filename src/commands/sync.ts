@@ -48,6 +48,7 @@ export const sync = command<SyncOptions>({
     {
       spec: '[resource...]',
       description: 'configs, payment_methods, sessions, sales, lines, payments, products (default all)',
+      offer: SYNC_NAMES,
     },
   ],
   flags: [

@@ -140,6 +140,8 @@ export interface ClientOptions {
 export class OdooClient {
   private uidValue: number | undefined;
   private readonly fieldsCache = new Map<string, FieldMap>();
+  /** Registers (pos.config) read in this run, by id: their names, for shell completion. */
+  private readonly registerNames = new Map<number, string>();
   private versionCache: ServerVersion | undefined;
   private readonly releaseSecret: () => void;
 
@@ -278,12 +280,28 @@ export class OdooClient {
   }
 
   async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
-    return records(model, 'search_read', await this.executeKw(model, 'search_read', [domain], { ...kw }));
+    return this.noted(
+      model,
+      records(model, 'search_read', await this.executeKw(model, 'search_read', [domain], { ...kw })),
+    );
   }
 
   async read(model: string, ids: number[], fields: string[]): Promise<OdooRecord[]> {
     if (ids.length === 0) return [];
-    return records(model, 'read', await this.executeKw(model, 'read', [ids], { fields }));
+    return this.noted(model, records(model, 'read', await this.executeKw(model, 'read', [ids], { fields })));
+  }
+
+  /** Registers' names as they pass (what completion offers for --config-id next time). */
+  private noted(model: string, rows: OdooRecord[]): OdooRecord[] {
+    if (model === 'pos.config')
+      for (const r of rows)
+        if (typeof r.id === 'number' && typeof r.name === 'string') this.registerNames.set(r.id, r.name);
+    return rows;
+  }
+
+  /** What this run learnt of the server that completion can offer later: fields_get replies, registers. */
+  learnt(): { fields: ReadonlyMap<string, FieldMap>; registers: ReadonlyMap<number, string> } {
+    return { fields: this.fieldsCache, registers: this.registerNames };
   }
 
   async searchCount(model: string, domain: Domain, context?: Record<string, unknown>): Promise<number> {

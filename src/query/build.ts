@@ -104,7 +104,7 @@ export function buildQuery(
     }
   }
   const domain: Domain = [...resource.fixedDomain(fields), ...fixed];
-  const ff = resource.filterFields;
+  const ff = { ...resource.filterFields, ...resource.rangeFields };
   if (flags.configId !== undefined) {
     if (!ff.config)
       throw new UsageError(say`--config-id does not apply to ${own(resource.name)}`, say`remove it`);

@@ -107,3 +107,17 @@ export function utcToZoneShort(value: string, zone: string): string {
   const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
   return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm') : value;
 }
+
+/**
+ * A datetime as a spreadsheet reads it (`--excel`): the wall-clock time in `zone`,
+ * `YYYY-MM-DD HH:MM:SS`, no offset. From Odoo's UTC string or from ISO 8601 with an offset
+ * (a value already moved to a zone); anything else stays as it is.
+ */
+export function wallClock(value: string, zone: string): string {
+  const d = ODOO_TEXT.test(value)
+    ? DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' })
+    : DateTime.fromISO(value, { setZone: true });
+  return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm:ss') : value;
+}
+
+const ODOO_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -4,7 +4,7 @@
 import { Chalk } from 'chalk';
 import { utcToZoneShort } from '../query/time.js';
 import { fixedDecimals, roundAt, signed } from '../records/normalize.js';
-import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
+import { fitColumns, leftOutNote, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
 
@@ -139,10 +139,8 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
     const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
     close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference, rec.moneyDigits)} in ${visible(worst.session)})`;
   }
-  const hidden = columns.length - kept.length;
-  if (hidden > 0 && rec.sessions.length > 0)
-    close += `; ${hidden} column${hidden === 1 ? '' : 's'} hidden, widen the terminal or use --format csv`;
-  return `${rec.sessions.length > 0 ? `${table.toString()}\n` : ''}${close}\n`;
+  if (rec.sessions.length === 0) return `${close}\n`;
+  return `${table.toString()}\n${leftOutNote(columns, kept, o.columns)}${close}\n`;
 }
 
 function g0(groups: SessionFigures[][]): string {

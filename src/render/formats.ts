@@ -2,6 +2,7 @@
 // parquet in parquet.ts.
 import { stringify } from 'csv-stringify/sync';
 import type { FieldDef, FieldMap, OdooRecord } from '../core/types.js';
+import { wallClock } from '../query/time.js';
 import { type Normalizer, precisionOf, type Row, roundAt, type Value } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 
@@ -50,6 +51,11 @@ export interface CsvOptions {
   delimiter?: string;
   /** Decimal mark of numbers: `.` (default) or `,`. */
   decimal?: '.' | ',';
+  /**
+   * With --excel: datetimes as wall-clock times in this zone (the one a table shows), with no
+   * offset, which a spreadsheet reads as a date and time; the header stays as it is.
+   */
+  zone?: string;
 }
 
 /** One cell's value from the field's output value. */
@@ -62,7 +68,12 @@ export interface CsvColumn {
 }
 
 /** The CSV columns of a field: a many2one becomes `x_id` and `x_name`. */
-export function csvColumns(fields: string[], defs: FieldMap): { header: string[]; columns: CsvColumn[] } {
+export function csvColumns(
+  fields: string[],
+  defs: FieldMap,
+  /** Datetimes as wall-clock times in this zone (--excel). */
+  zone?: string,
+): { header: string[]; columns: CsvColumn[] } {
   const header: string[] = [];
   const columns: CsvColumn[] = [];
   for (const f of fields) {
@@ -88,6 +99,9 @@ export function csvColumns(fields: string[], defs: FieldMap): { header: string[]
                 .join(';')
             : '',
       ];
+    } else if (type === 'datetime' && zone) {
+      header.push(f);
+      cells = [(v) => (typeof v === 'string' ? wallClock(v, zone) : (v ?? ''))];
     } else if (type === 'boolean') {
       header.push(f);
       cells = [(v) => (v === null || v === undefined ? '' : v ? 'true' : 'false')];
@@ -283,7 +297,8 @@ export class CsvRenderer implements Renderer {
     private readonly csv: CsvOptions = {},
     normalizer?: Normalizer,
   ) {
-    const c = csvColumns(fields, defs);
+    const zone = csv.excel ? csv.zone : undefined;
+    const c = csvColumns(fields, defs, zone);
     this.header = c.header;
     const delimiter = csv.delimiter ?? ',';
     const t = plainText(delimiter, Boolean(csv.excel), csv.decimal === ',');
@@ -292,7 +307,8 @@ export class CsvRenderer implements Renderer {
     this.rows = { plan: asIs, line: compileLine(fields, asIs.map(slow), delimiter) };
     if (normalizer) {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
-      const cells = plan.map((col) => fastCells(col, defs[col.field], normalizer.zoned, t, slow(col)));
+      const moved = normalizer.zoned || zone !== undefined;
+      const cells = plan.map((col) => fastCells(col, defs[col.field], moved, t, slow(col)));
       const records = { plan, line: compileLine(fields, cells, delimiter) };
       this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, records);
     }

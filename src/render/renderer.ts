@@ -41,7 +41,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         c.sink,
         c.fields,
         c.defs,
-        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal },
+        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal, zone: c.tz },
         c.normalizer,
       );
     case 'parquet': {

@@ -40,6 +40,32 @@ export function fitColumns(
   return columns.filter((c) => keep.has(c.key));
 }
 
+/**
+ * The note under a report table when columns were left out for width: which ones, by their
+ * labels, and how to see them, wrapped to the width, one or more whole lines ending in a
+ * newline; '' when every column is shown. It goes above the closing line, which stays the last.
+ */
+export function leftOutNote(columns: ReportColumn[], kept: ReportColumn[], width: number): string {
+  const left = columns.filter((c) => !kept.includes(c)).map((c) => c.label || c.key);
+  if (left.length === 0) return '';
+  const n = left.length;
+  return `${wrapText(`${n} column${n === 1 ? '' : 's'} left out for width: ${left.join(', ')} (widen the terminal, or --format csv has them all)`, width)}\n`;
+}
+
+/** `text` broken between words into lines of at most `width` characters (a longer word stays whole). */
+export function wrapText(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && [...line].length + 1 + [...word].length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
+
 /** An empty report table with these headings (bold in colour) and alignments. */
 export function reportTable(head: string[], right: boolean[], color: boolean): Table.Table {
   const chalk = new Chalk({ level: color ? 1 : 0 });

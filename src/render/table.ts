@@ -10,6 +10,7 @@ import { utcToZoneShort } from '../query/time.js';
 import { fixedDecimals, precisionOf, type Row, type Value } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
+import { wrapText } from './report-table.js';
 import { visible } from './visible.js';
 
 export interface TableOptions {
@@ -60,6 +61,13 @@ const LABELS: Record<string, string> = {
   refunded_order_id: 'refunds order',
   list_price: 'price',
 };
+
+const PLURAL = new Intl.PluralRules('en');
+
+/** The noun for a count: the resource's name, made singular for one (1 line, 1 sale). */
+function nounFor(plural: string, n: number): string {
+  return PLURAL.select(n) === 'one' ? plural.replace(/s$/, '') : plural;
+}
 
 /** Odoo's state keys as the closing line says them. */
 const STATE_WORDS: Record<string, string> = { cancel: 'cancelled', draft: 'draft' };
@@ -116,7 +124,7 @@ export class TableRenderer implements Renderer {
 
   /** The closing line: how many, and what the total adds up. */
   private closing(shown: string): string {
-    const head = `${this.count} ${this.opts.noun}${shown}`;
+    const head = `${this.count} ${nounFor(this.opts.noun, this.count)}${shown}`;
     if (!this.opts.sumField || this.count === 0) return head;
     const total = `total ${fixedDecimals(this.sum, this.opts.moneyDigits ?? 2)}`;
     if (this.opts.countedStates && !this.fields.includes('state')) return `${head}, ${total} of every state`;
@@ -142,8 +150,13 @@ export class TableRenderer implements Renderer {
     if (type === 'many2one' && Array.isArray(v)) {
       return { text: this.opts.names?.[field]?.get(v[0] as number) ?? String(v[1]), right: false };
     }
-    if ((type === 'one2many' || type === 'many2many') && Array.isArray(v))
-      return { text: v.join(','), right: false };
+    if ((type === 'one2many' || type === 'many2many') && Array.isArray(v)) {
+      const named = this.opts.names?.[field];
+      return {
+        text: named ? v.map((id) => named.get(id as number) ?? String(id)).join(', ') : v.join(','),
+        right: false,
+      };
+    }
     if (field === 'payments' && Array.isArray(v)) {
       const ps = v as { payment_method_id: [number, string] | null; amount: number }[];
       return {
@@ -181,7 +194,7 @@ export class TableRenderer implements Renderer {
   }
 
   async end(): Promise<void> {
-    const cols = this.chooseColumns();
+    const { cols, left } = this.chooseColumns();
     const table = new Table({
       head: cols.map((c) => (this.opts.color ? this.chalk.bold(c.label) : c.label)),
       style: { head: [], border: [], compact: true },
@@ -201,28 +214,48 @@ export class TableRenderer implements Renderer {
     let out = this.count > 0 ? `${table.toString()}\n` : '';
     const shown =
       this.rows.length < this.count ? ` (first ${this.rows.length} shown; use --format csv for all)` : '';
+    // Under the table, above the closing line (which stays the last, for a script's tail -1).
+    if (left.length > 0 && this.count > 0) out += `${wrapText(leftOut(left), this.opts.columns)}\n`;
     out += `${this.closing(shown)}\n`;
     await this.sink.write(out);
   }
 
-  private chooseColumns(): { field: string; label: string; width: number; right: boolean; fixed: boolean }[] {
+  /**
+   * The columns that fit the width, in the order the fields were asked in, and the fields
+   * left out for want of room. A column that shows what another one already shows (lines'
+   * product and its full name) is not drawn twice.
+   */
+  private chooseColumns(): { cols: TableColumn[]; left: string[] } {
     const order = [
       ...this.opts.preferred.filter((f) => this.fields.includes(f)),
       ...this.fields.filter((f) => !this.opts.preferred.includes(f)),
     ];
-    const cols = order.map((field) => {
+    const texts = new Map<string, string[]>();
+    const all = order.map((field) => {
       const label = visible(LABELS[field] ?? field.replace(/_id$/, '').replace(/_ids$/, 's'));
       let width = label.length;
       let right = false;
       const type = this.defs[field]?.type ?? '';
       const fixed = ['datetime', 'date', 'integer', 'float', 'monetary', 'boolean'].includes(type);
+      const seen: string[] = [];
       for (const r of this.rows) {
         const c = this.cell(field, r[field]);
+        seen.push(c.text);
         width = Math.max(width, c.text.length);
         right = right || c.right;
       }
+      texts.set(field, seen);
       return { field, label, width: Math.min(width, 40), right, fixed };
     });
+    const same = (a: string, b: string) => {
+      const x = texts.get(a) as string[];
+      const y = texts.get(b) as string[];
+      return x.every((t, i) => t === y[i]);
+    };
+    const cols = all.filter(
+      (c, i) =>
+        !all.slice(0, i).some((d) => d.label === c.label && this.rows.length > 0 && same(d.field, c.field)),
+    );
     // Each column costs its width plus 3 (padding and border). Preferred columns come
     // first; wide text columns are narrowed (down to 12) before any column is dropped.
     const budget = this.opts.columns - 1;
@@ -245,10 +278,25 @@ export class TableRenderer implements Renderer {
     while (cost(kept) > budget && kept.length > 1) kept.pop();
     for (const c of rest) if (cost(kept) + c.width + 3 <= budget) kept.push(c);
     // Restore the order the fields were asked in.
-    return this.fields
-      .map((f) => kept.find((k) => k.field === f))
-      .filter((c): c is (typeof cols)[number] => !!c);
+    return {
+      cols: this.fields.map((f) => kept.find((k) => k.field === f)).filter((c): c is TableColumn => !!c),
+      left: cols.filter((c) => !kept.includes(c)).map((c) => c.field),
+    };
   }
+}
+
+interface TableColumn {
+  field: string;
+  label: string;
+  width: number;
+  right: boolean;
+  fixed: boolean;
+}
+
+/** The note under a table that could not show every field: which, and how to see them. */
+function leftOut(left: string[]): string {
+  const n = left.length;
+  return `${n} column${n === 1 ? '' : 's'} left out for width: ${left.join(', ')} (--format csv has every column; --fields chooses them)`;
 }
 
 function truncate(s: string, width: number): string {

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { CURRENCIES, generate, USERS } from './data.js';
 import { FaultPlan, FaultSpecError } from './faults.js';
+import { startLive } from './live.js';
 import type { ApiKey, ServerState } from './rpc.js';
 import { warmIndexes } from './search.js';
 import { createServer } from './server.js';
@@ -34,6 +35,11 @@ export interface SandboxOptions {
   posHr?: boolean;
   /** The company's currency: EUR (default), USD, KWD, BHD, TND (3 decimals) or JPY (none). */
   currency?: string;
+  /**
+   * Keep selling: an order every this many seconds in today's open sessions, through
+   * create_from_ui (live.ts). Off by default.
+   */
+  live?: number;
 }
 
 export interface SandboxHandle {
@@ -50,6 +56,8 @@ export interface SandboxHandle {
   odooVersion?: OdooVersion;
   /** pos_hr is modelled (employees on orders). */
   posHr?: boolean;
+  /** --live: seconds between orders, and how many it has sold. */
+  live?: { everySeconds: number; sold(): number };
   requestCount(): number;
   close(): Promise<void>;
 }
@@ -157,6 +165,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     });
   });
   const port = (server.address() as AddressInfo).port;
+  const live = opts.live && opts.live > 0 ? startLive(state, opts.live * 1000, seed) : undefined;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}`,
@@ -175,9 +184,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     faults: faults?.spec,
     odooVersion: version,
     posHr: opts.posHr === true,
+    live: live && opts.live ? { everySeconds: opts.live, sold: live.sold } : undefined,
     requestCount: () => counter.n,
     close: () =>
       new Promise<void>((resolve) => {
+        live?.stop();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
@@ -198,6 +209,10 @@ export function banner(h: SandboxHandle): string {
       `  data: ${s.orders} orders, ${s.lines} lines, ${s.payments} payments, ${s.sessions} sessions (generated in ${Math.round(s.ms)} ms)`,
     );
   }
+  if (h.live)
+    lines.push(
+      `  live: an order every ${h.live.everySeconds} s in today's open sessions (pos.order.create_from_ui)`,
+    );
   if (h.posHr) lines.push('  modules: pos_hr (hr.employee; employee_id and cashier on orders)');
   if (h.odooVersion === 19)
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);

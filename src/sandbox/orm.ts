@@ -20,6 +20,7 @@ import { getSaleDetails } from './sale-details/index.js';
 import { search, searchCount } from './search.js';
 import type { Db, ModelDef } from './store.js';
 import type { Env, Json, Operation, Rec } from './types.js';
+import { createFromUi } from './ui.js';
 import { create, unlink, write } from './write.js';
 
 /** A call once resolved and bound: what a method's handler works with. */
@@ -45,6 +46,8 @@ interface MethodSpec {
   only?: string;
   /** First Odoo version that has the method. */
   since?: number;
+  /** Last Odoo version that has the method. */
+  until?: number;
   /** Takes **kwargs from this version on (unknown keywords are accepted). */
   varkwSince?: number;
   run: (c: Invocation) => Json | undefined;
@@ -186,6 +189,15 @@ const METHODS: Record<string, MethodSpec> = {
       return { lang: 'en_US', tz: (u?.tz as string | false) ?? false, uid: c.env.uid };
     },
   },
+  // How a register sends its orders (16-17; 18 renamed it sync_from_ui).
+  create_from_ui: {
+    params: ['orders', 'draft'],
+    required: 1,
+    ids: false,
+    only: 'pos.order',
+    until: 17,
+    run: (c) => createFromUi(c.db, c.env, c.get('orders', []), c.get('draft', false)),
+  },
   get_sale_details: {
     params: ['date_start', 'date_stop', 'config_ids', 'session_ids'],
     required: 0,
@@ -229,7 +241,12 @@ export function resolve(db: Db, call: Call): { model: ModelDef; spec: MethodSpec
     );
   }
   const spec = Object.hasOwn(METHODS, call.method) ? METHODS[call.method] : undefined;
-  if (!spec || (spec.only && spec.only !== model.name) || (spec.since ?? 0) > db.version) {
+  if (
+    !spec ||
+    (spec.only && spec.only !== model.name) ||
+    (spec.since ?? 0) > db.version ||
+    (spec.until ?? 99) < db.version
+  ) {
     if (call.json2) throw httpError(404, `The method '${call.model}.${call.method}' does not exist`);
     throw new OdooError(
       'builtins.AttributeError',

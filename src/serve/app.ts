@@ -3,7 +3,7 @@
 // what `posdata sales … --format json` prints. Fastify validates the query parameters with
 // JSON schemas generated from the table, and @fastify/swagger documents the same schemas.
 // Here: the server (its limits against slow or many clients), the errors as problem
-// documents, the documentation; the paths are in auth.ts, data.ts and reports.ts.
+// documents, the documentation and the index at / (home.ts); the paths are in auth.ts, data.ts and reports.ts.
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import swagger from '@fastify/swagger';
@@ -14,6 +14,7 @@ import { own, type Redactor, type Said, say } from '../core/redact.js';
 import { authRoutes } from './auth.js';
 import { dataRoutes } from './data.js';
 import { docsOptions, openapiOptions } from './docs.js';
+import { homeRoute } from './home.js';
 import { ClientLimiter } from './limiter.js';
 import { undecimal } from './params.js';
 import { errorHandler, HttpProblem, NOTHING, PROBLEM_TYPE, problem, sendProblem } from './problem.js';
@@ -98,6 +99,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   dataRoutes(app, requireToken, config.pageSize ?? 2000);
   reportRoutes(app, requireToken);
   app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  homeRoute(app, config.version);
   await app.register(swaggerUi, docsOptions());
   return app;
 }

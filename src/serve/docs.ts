@@ -28,9 +28,22 @@ const CAPTURE_TOKEN_SOURCE = `function (res) {
 /** A function whose source text is the browser-side interceptor above. */
 const captureToken = Object.assign((res: unknown) => res, { toString: () => CAPTURE_TOKEN_SOURCE });
 
+// posdata's own marks for the page: its name in the top bar (in place of the framework's
+// logo) and a tab icon of its own (in place of Swagger's), both drawn here, no files to ship.
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="40" viewBox="0 0 160 40" role="img" aria-label="posdata">' +
+  '<rect x="1" y="6" width="28" height="28" rx="6" fill="#62a03f"/>' +
+  '<text x="15" y="27" text-anchor="middle" font-family="sans-serif" font-size="20" font-weight="700" fill="#fff">p</text>' +
+  '<text x="38" y="29" font-family="sans-serif" font-size="24" font-weight="700" fill="#fff">posdata</text></svg>';
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32">' +
+  '<rect width="32" height="32" rx="7" fill="#62a03f"/>' +
+  '<text x="16" y="24" text-anchor="middle" font-family="sans-serif" font-size="22" font-weight="700" fill="#fff">p</text></svg>';
+
 export function docsOptions(): FastifySwaggerUiOptions {
   return {
     routePrefix: '/docs',
+    logo: { type: 'image/svg+xml', content: LOGO_SVG },
     uiConfig: {
       responseInterceptor: captureToken,
       tryItOutEnabled: true,
@@ -38,7 +51,12 @@ export function docsOptions(): FastifySwaggerUiOptions {
       defaultModelsExpandDepth: 0,
       docExpansion: 'list',
     } as FastifySwaggerUiOptions['uiConfig'],
-    theme: { title: 'posdata serve' },
+    theme: {
+      title: 'posdata serve',
+      favicon: [
+        { filename: 'posdata.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: ICON_SVG },
+      ],
+    },
     staticCSP: false,
   };
 }

@@ -118,34 +118,46 @@ function readPrivate(file: string): string | undefined {
 
 export class ProfileStore {
   private constructor(
-    private readonly conf: Conf<StoreShape> | undefined,
+    private conf: Conf<StoreShape> | undefined,
     private readonly snapshot: StoreShape | undefined,
     private readonly file: string,
+    /** Makes the writable store at the first write, where there was no file to open. */
+    private readonly create?: () => Conf<StoreShape>,
   ) {}
 
+  /**
+   * The store for reading and writing (login, logout, profiles). Where there is no store
+   * yet, neither its folder nor its file is made until something is written: conf writes
+   * its defaults as soon as it is constructed, so a `posdata profiles` or `logout` before
+   * any login would otherwise leave an empty store behind.
+   */
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
     const dir = configDir(env);
+    const file = join(dir, 'config.json');
     checkFolder(dir);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     // conf reads and replaces the file itself: check it first, without following a link.
-    readPrivate(join(dir, 'config.json'));
+    const text = readPrivate(file);
     const { default: ConfClass } = await import('conf');
-    let conf: Conf<StoreShape>;
-    try {
-      conf = new ConfClass<StoreShape>({
-        cwd: dir,
-        configName: 'config',
-        projectName: 'posdata',
-        configFileMode: 0o600,
-        defaults: { profiles: {} },
-      });
-    } catch (err) {
-      // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
-      throw new UsageError(
-        say`the posdata store ${join(dir, 'config.json')} is damaged (${(err as Error).message.split('\n')[0]})`,
-        say`fix it, or move it away and run posdata login again`,
-      );
-    }
+    const make = (): Conf<StoreShape> => {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      try {
+        return new ConfClass<StoreShape>({
+          cwd: dir,
+          configName: 'config',
+          projectName: 'posdata',
+          configFileMode: 0o600,
+          defaults: { profiles: {} },
+        });
+      } catch (err) {
+        // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
+        throw new UsageError(
+          say`the posdata store ${file} is damaged (${(err as Error).message.split('\n')[0]})`,
+          say`fix it, or move it away and run posdata login again`,
+        );
+      }
+    };
+    if (text === undefined) return new ProfileStore(undefined, { profiles: {} }, file, make);
+    const conf = make();
     return new ProfileStore(conf, undefined, conf.path);
   }
 
@@ -175,11 +187,12 @@ export class ProfileStore {
   }
 
   private data(): StoreShape {
-    if (this.snapshot) return this.snapshot;
+    if (!this.conf && this.snapshot) return this.snapshot;
     return { profiles: this.writable().get('profiles'), current: this.writable().get('current') };
   }
 
   private writable(): Conf<StoreShape> {
+    if (!this.conf && this.create) this.conf = this.create();
     if (!this.conf) throw new Error('the profile store was opened for reading only');
     return this.conf;
   }
@@ -223,6 +236,7 @@ export class ProfileStore {
   }
 
   remove(name: string): boolean {
+    if (!(name in this.data().profiles)) return false;
     const conf = this.writable();
     const all = { ...conf.get('profiles') };
     if (!(name in all)) return false;

@@ -3,7 +3,7 @@
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
 import { fixedDecimals, signed } from '../records/normalize.js';
-import { fitColumns, type ReportColumn, reportTable } from '../render/report-table.js';
+import { fitColumns, leftOutNote, type ReportColumn, reportTable } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { type Figures, type SummaryGroup, totalOf } from './compute.js';
 import type { Cell } from './folder.js';
@@ -122,9 +122,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const n = summary.groups.length;
   let close = `${n} group${n === 1 ? '' : 's'}`;
   if (r.shown.length < n) close += `, top ${r.shown.length} by total shown`;
-  const hidden = columns.length - kept.length;
-  if (hidden > 0 && lines.length > 0)
-    close += `; ${hidden} column${hidden === 1 ? '' : 's'} hidden, widen the terminal or use --format csv`;
+  if (lines.length > 0) out += leftOutNote(columns, kept, o.columns);
   out += `${close}\n`;
   if (r.cash) out += cashSection(r.cash, chalk);
   return out;
@@ -180,9 +178,16 @@ function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<t
   return `${table.toString()}\ntotal by hour and weekday, ${n} group${n === 1 ? '' : 's'}; --format csv gives every figure\n${r.cash ? cashSection(r.cash, chalk) : ''}`;
 }
 
+/** An open session's state as the X report's title says it. */
+const OPEN_STATES: Record<string, string> = {
+  opened: 'still open',
+  opening_control: 'opening, its cash not yet counted',
+  closing_control: 'closing, its cash being counted',
+};
+
 function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string {
   const f = c.figures;
-  const title = `${c.report} report: ${f.session} (${f.register}), ${c.report === 'X' ? `open, ${c.state}` : 'closed'}`;
+  const title = `${c.report} report: ${f.session} (${f.register}), ${c.report === 'X' ? (OPEN_STATES[c.state] ?? `open (${c.state})`) : 'closed'}`;
   const rows: [string, string][] = [
     ['opening cash', money(f.openingCash)],
     ['cash taken', money(f.cashTaken)],

@@ -142,7 +142,9 @@ describe('smaller things (case 23)', () => {
   it('help of an unknown command: exit 2, the same line as the unknown command itself (issue 22)', async () => {
     const typo = await runCli(['slaes'], { env });
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toBe("posdata: unknown command 'slaes'; see posdata --help\n");
+    expect(typo.stderr).toBe(
+      "posdata: unknown command 'slaes'; did you mean sales? see posdata sales --help\n",
+    );
     const help = await runCli(['help', 'slaes'], { env });
     expect(help.code).toBe(2);
     expect(help.stderr).toBe(typo.stderr);

@@ -24,6 +24,8 @@ export interface CliResult {
 export interface CliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** runCli: the width the test IO's standard output reports, as a terminal's would. */
+  columns?: number;
 }
 
 /** What only a process has: a working folder, a kill, a pid, another Node. */
@@ -72,13 +74,13 @@ function record(stdout: string, stderr: string): void {
 
 /** posdata in this process: its run with a test IO (pipes, not terminals) and its own environment. */
 export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  const unexpected = Object.keys(opts).filter((k) => k !== 'env' && k !== 'input');
+  const unexpected = Object.keys(opts).filter((k) => k !== 'env' && k !== 'input' && k !== 'columns');
   if (unexpected.length > 0)
     throw new Error(`runCli runs in-process: use spawnCli for ${unexpected.join(', ')}`);
   const env = runEnv(opts);
   const { testIO } = await import('../../src/cli/io.js');
   const { run } = await import('../../src/main.js');
-  const io = testIO({ input: opts.input, env });
+  const io = testIO({ input: opts.input, env, columns: opts.columns });
   const code = await run(args, io, env);
   const stdoutBytes = io.stdoutBytes();
   const stdout = stdoutBytes.toString('utf8');

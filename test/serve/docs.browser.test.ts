@@ -1,5 +1,6 @@
 // The interactive page in a real headless Chromium (Debian's, driven by playwright-core; no
-// browser download): open /docs, log in through the page, call GET /api/v1/sales without
+// browser download): open the service's index and follow its link to /docs (posdata's name
+// and icon there, not the framework's), log in through the page, call GET /api/v1/sales without
 // typing the token anywhere, and see records. A screenshot is kept in test-artifacts/.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,7 +63,22 @@ describe.skipIf(!present)('/docs in headless Chromium', () => {
         if (r.url().includes('/api/v1/sales')) salesAuth.push(r.headers().authorization);
       });
 
-      await page.goto(`${served.base}/docs`);
+      // From the service's address: its index, whose link leads to the docs.
+      await page.goto(`${served.base}/`);
+      expect(await page.locator('h1').textContent()).toBe('posdata serve');
+      await page.getByRole('link', { name: 'Interactive documentation' }).click();
+      await page.waitForURL(/\/docs/);
+      // posdata's name and icon, not the framework's: the tab's title, the icon, the top bar.
+      expect(await page.title()).toBe('posdata serve');
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/theme\/posdata\.svg$/);
+      const logo = page.locator('.topbar-wrapper a img');
+      await logo.waitFor();
+      const src = (await logo.getAttribute('src')) ?? '';
+      expect(Buffer.from(src.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString()).toContain(
+        '>posdata</text>',
+      );
+      // Swagger's own mark (an SVG in the link) is gone; the dark-mode toggle's icon stays.
+      expect(await page.locator('.topbar-wrapper a.link svg, a[href*="swagger.io"]').count()).toBe(0);
       const login = page.locator('.opblock-post', { has: page.locator('[data-path="/api/v1/auth/login"]') });
       await login.locator('.opblock-summary').click();
       const body = login.locator('textarea.body-param__text');

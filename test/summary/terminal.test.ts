@@ -1,12 +1,10 @@
 // The summary's table on a real terminal (a pseudo-terminal from util-linux `script`): a bar
 // per hour or day, shades in the heat map, also without colour; none of it when piped.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, runCli } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { hasScript, onTerminal as onTerminalWith } from '../helpers/terminal.js';
 
-const hasScript = existsSync('/usr/bin/script');
 const ALL = ['--from', '2000-01-01', '--to', 'today', '--tz', 'UTC', '--rate', '0', '--quiet'];
 let sandbox: SandboxHandle;
 let env: Record<string, string>;
@@ -20,23 +18,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** Runs posdata with stdin, stdout and stderr on one pseudo-terminal; returns what it showed. */
-function onTerminal(
-  args: string[],
-  extraEnv: Record<string, string | undefined>,
-): Promise<{ code: number | null; screen: string }> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  return new Promise((resolve) => {
-    const e: Record<string, string | undefined> = { ...process.env, COLUMNS: '160', ...extraEnv };
-    for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
-    let screen = '';
-    child.stdout.on('data', (d) => {
-      screen += d;
-    });
-    child.on('close', (code) => resolve({ code, screen }));
-    child.stdin.end();
-  });
+/** posdata on a terminal 160 columns wide. */
+function onTerminal(args: string[], extraEnv: Record<string, string | undefined>) {
+  return onTerminalWith(args, { COLUMNS: '160', ...extraEnv });
 }
 
 describe.skipIf(!hasScript)('posdata summary on a terminal', () => {

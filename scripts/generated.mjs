@@ -1,0 +1,16 @@
+// What the build makes from the commands' declarations, after the bundle (`npm run build`):
+// the man pages (man/posdata.1, man/posdata-COMMAND.1; src/cli/manpage.ts), the same source as
+// --help, which package.json's `man` lists so that `npm install -g` links them; and the table
+// of flags that shell completion reads at each Tab (dist/completion.json; src/cli/completion.ts),
+// so that a Tab loads no command module.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+
+const { COMMANDS } = await import('../dist/main.js');
+const { manPages, completionTable } = await import('../dist/generated.js');
+const { VERSION } = await import('../dist/version.js');
+
+const commands = await Promise.all(COMMANDS.map((e) => e.load()));
+rmSync('man', { recursive: true, force: true });
+mkdirSync('man');
+for (const page of manPages(commands, VERSION)) writeFileSync(`man/${page.file}`, page.text);
+writeFileSync('dist/completion.json', JSON.stringify(completionTable(commands)));

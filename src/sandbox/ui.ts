@@ -1,0 +1,168 @@
+/**
+ * `pos.order.create_from_ui(orders, draft=False)`: how a register sends its orders to the server
+ * (Odoo 16-17; 18 renamed it `sync_from_ui`, with another reply, which the sandbox does not model
+ * over RPC). As a real 17 answers (checked against one): each entry is `{id, data: {...}}` and
+ * `data` must carry every key 17's `_order_fields` reads (a missing one is its `KeyError`); an
+ * order whose receipt (`name`, the `pos_reference`) is already there is left as it is and left
+ * out of the reply; the lines' subtotals are the register's, the order's totals their sum, its
+ * `amount_paid` the sum of its payments; the change given back becomes a negative `is_change`
+ * payment named `return` of the session's cash method; `date_order` is the register's. A paid
+ * order is `paid` with the next `POS/nnnnnn` name; one not fully paid (or sent with `draft`)
+ * stays a `/` draft, as 17 keeps it when `action_pos_order_paid` fails. One call is one
+ * transaction: orders, lines and payments share one write_date. The reply is 17's:
+ * `[{id, pos_reference, account_move}]` for the orders it created.
+ */
+import { checkAccess } from './access.js';
+import { OdooError, userError } from './errors.js';
+import type { Db } from './store.js';
+import type { Env, Json, Rec } from './types.js';
+import { create } from './write.js';
+
+/** The last `POS/nnnnnn` number handed out, per database (found once by a scan). */
+const sequences = new WeakMap<Db, number>();
+
+function nextName(db: Db): string {
+  let n = sequences.get(db);
+  if (n === undefined) {
+    n = 0;
+    for (const r of db.table('pos.order').rows) {
+      const m = r && typeof r.name === 'string' ? /^POS\/(\d+)$/.exec(r.name) : null;
+      if (m) n = Math.max(n, Number(m[1]));
+    }
+  }
+  sequences.set(db, ++n);
+  return `POS/${String(n).padStart(6, '0')}`;
+}
+
+/** The vals of `[[0, 0, vals], ...]`. */
+function created(list: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((c): c is [number, unknown, Record<string, unknown>] => Array.isArray(c) && c[0] === 0)
+    .map((c) => c[2])
+    .filter((v) => v !== null && typeof v === 'object');
+}
+
+const UI_KEYS = [
+  'pos_session_id',
+  'user_id',
+  'lines',
+  'name',
+  'sequence_number',
+  'partner_id',
+  'date_order',
+  'fiscal_position_id',
+  'pricelist_id',
+  'amount_paid',
+  'amount_total',
+  'amount_tax',
+  'amount_return',
+  'statement_ids',
+];
+
+const cents = (x: number): number => Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * 100) / 100;
+
+export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknown): Json {
+  const orderModel = db.models.get('pos.order');
+  const lineModel = db.models.get('pos.order.line');
+  const payModel = db.models.get('pos.payment');
+  if (!orderModel || !lineModel || !payModel) throw userError('Point of Sale is not installed');
+  checkAccess(orderModel, env, 'create');
+  if (!Array.isArray(ordersArg)) throw new OdooError('builtins.TypeError', "'orders' must be a list");
+  // One transaction: every record written by this call carries the same stamp.
+  const stamp = env.txNow();
+  const tx: Env = { ...env, txNow: () => stamp };
+  const table = db.table('pos.order');
+  const reply: Json[] = [];
+  for (const entry of ordersArg) {
+    const data = ((entry as { data?: unknown })?.data ?? {}) as Record<string, unknown>;
+    // 17's _order_fields reads these with ui_order[key], in this order.
+    for (const key of UI_KEYS) if (!(key in data)) throw new OdooError('builtins.KeyError', key);
+    const reference = typeof data.name === 'string' ? data.name : false;
+    const existing = reference
+      ? table.rows.find((r) => r !== undefined && r.pos_reference === reference)
+      : undefined;
+    // Sent again (a register that did not hear the reply): not created twice, not answered.
+    if (existing) continue;
+    let session = db.get('pos.session', Number(data.pos_session_id));
+    if (!session) throw userError(`Session ${String(data.pos_session_id)} does not exist`);
+    if (session.state !== 'opened') {
+      // Odoo puts an order of a closed session into the register's open one (a rescue session
+      // in 17); the sandbox takes the open one, and refuses where there is none.
+      const open = db
+        .table('pos.session')
+        .rows.find((s) => s !== undefined && s.config_id === session?.config_id && s.state === 'opened');
+      if (!open) throw userError(`No open session for the register of ${String(session.name)}`);
+      session = open;
+    }
+    const lines = created(data.lines);
+    const pays = created(data.statement_ids);
+    // As 17's _compute_batch_amount_all: the tax and the untaxed sum each rounded to the
+    // currency, the total their (float) sum.
+    let untaxed = 0;
+    let taxSum = 0;
+    for (const l of lines) {
+      const excl = Number(l.price_subtotal) || 0;
+      untaxed += excl;
+      taxSum += (Number(l.price_subtotal_incl) || 0) - excl;
+    }
+    const tax = cents(taxSum);
+    const total = tax + cents(untaxed);
+    const paid = pays.reduce((s, p) => s + (Number(p.amount) || 0), 0);
+    const change = cents(Number(data.amount_return) || 0);
+    const settled = draft !== true && Math.abs(cents(paid - change) - cents(total)) < 0.005;
+    const methods = db.get('pos.config', session.config_id as number)?.payment_method_ids;
+    const cash = (methods as number[] | undefined)?.find(
+      (m) => db.get('pos.payment.method', m)?.is_cash_count === true,
+    );
+    const at = String(data.date_order).replace('T', ' ').slice(0, 19);
+    const sessionId = session.id;
+    const payments: Record<string, unknown>[] = pays.map((p) => ({
+      amount: Number(p.amount) || 0,
+      payment_method_id: p.payment_method_id,
+      payment_date: at,
+      session_id: sessionId,
+    }));
+    if (change > 0 && cash !== undefined)
+      payments.push({
+        name: 'return',
+        amount: -change,
+        payment_method_id: cash,
+        payment_date: at,
+        session_id: sessionId,
+        is_change: true,
+      });
+    const vals: Record<string, unknown> = {
+      session_id: session.id,
+      config_id: session.config_id,
+      date_order: at,
+      user_id: typeof data.user_id === 'number' ? data.user_id : env.uid,
+      pos_reference: reference,
+      amount_total: total,
+      amount_tax: tax,
+      amount_paid: cents(paid - change),
+      amount_return: change,
+      lines: lines.map((l) => [
+        0,
+        0,
+        Object.fromEntries(Object.entries(l).filter(([k]) => lineModel.fields.has(k))),
+      ]),
+      payment_ids: payments.map((p) => [0, 0, p]),
+    };
+    if (db.version === 19) vals.is_refund = total < 0;
+    const id = create(
+      db,
+      tx,
+      orderModel,
+      Object.fromEntries(Object.entries(vals).filter(([k]) => orderModel.fields.has(k))),
+    ) as number;
+    const rec = table.get(id) as Rec;
+    if (settled) {
+      rec.state = 'paid';
+      rec.name = nextName(db);
+      db.changed('pos.order');
+    }
+    reply.push({ id, pos_reference: reference, account_move: false });
+  }
+  return reply;
+}
