@@ -26,6 +26,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
   { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
   { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },
+  { name: 'doctor', load: async () => (await import('./commands/doctor.js')).doctor },
   { name: 'completion', load: async () => (await import('./commands/completion.js')).completion },
 ] as Entry[];
 

@@ -456,21 +456,27 @@ async function exportRecords(
   o: ListOptions,
   ctx: Context,
   session: Session,
-  prepared: Prepared,
+  unpriced: Prepared,
   tzShown: string,
   run: Incremental,
 ): Promise<void> {
   const { io } = ctx;
   const { client } = session;
   // The export's own layers, loaded when it runs (not for --help).
-  const [{ normalizerFor, streamRows }, { makeRenderer }, { heldMemory }, { Progress }, checkpoints] =
-    await Promise.all([
-      import('../read/stream.js'),
-      import('../render/renderer.js'),
-      import('../runtime/memory.js'),
-      import('../cli/progress.js'),
-      import('../read/checkpoint.js'),
-    ]);
+  let prepared = unpriced;
+  const [
+    { inCompanyCurrency, normalizerFor, streamRows },
+    { makeRenderer },
+    { heldMemory },
+    { Progress },
+    checkpoints,
+  ] = await Promise.all([
+    import('../read/stream.js'),
+    import('../render/renderer.js'),
+    import('../runtime/memory.js'),
+    import('../cli/progress.js'),
+    import('../read/checkpoint.js'),
+  ]);
   const { refuseReplace, stageCheckpoint } = checkpoints;
   const { resource, output } = o;
   const { cp, window } = run;
@@ -527,6 +533,9 @@ async function exportRecords(
   // A table for a person is paged on a terminal when it is long.
   const render = async (sink: Sink): Promise<AfterWriting> => {
     try {
+      // Money at the decimals of the company's currency: read once, where records are shown
+      // (once the output is open, as every other request of the export).
+      prepared = await inCompanyCurrency(client, prepared);
       const renderer = await makeRenderer({
         format: output.format,
         sink,
@@ -542,6 +551,7 @@ async function exportRecords(
           ? []
           : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
         sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+        moneyDigits: prepared.moneyDigits,
         // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
         countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
         noun: resource.name,

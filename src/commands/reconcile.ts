@@ -16,6 +16,7 @@ import {
   sessionsDomain,
   toRow,
 } from '../reconcile/compute.js';
+import { DEFAULT_MONEY_DIGITS, signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 
@@ -88,7 +89,10 @@ export const reconcile = command<ReconcileOptions>({
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = o.tz ?? session.profile.tz ?? machineZone();
     const { inputs } = await fetchReconciliation(session.client, sessionsDomain(o, zone));
-    const rec = reconcileSessions(inputs);
+    // The figures at the decimals of the company's currency, read once where there are figures.
+    const { moneyDigits } = await import('../read/currency.js');
+    const digits = inputs.sessions.length > 0 ? await moneyDigits(session.client) : DEFAULT_MONEY_DIGITS;
+    const rec = reconcileSessions(inputs, digits);
     if (rec.adjusted.length > 0 && !io.quiet) {
       const e = rec.adjusted[0];
       io.err.line(
@@ -136,7 +140,7 @@ export const reconcile = command<ReconcileOptions>({
         const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
         const d = worst.difference;
         throw new DifferenceError(
-          say`${differing.length} of ${rec.sessions.length} sessions ${differing.length === 1 ? own('differs') : own('differ')} by more than ${o.tolerance} (largest ${d > 0 ? own('+') : ''}${d.toFixed(2)} in ${worst.session}, ${worst.register})`,
+          say`${differing.length} of ${rec.sessions.length} sessions ${differing.length === 1 ? own('differs') : own('differ')} by more than ${o.tolerance} (largest ${signed(d, digits)} in ${worst.session}, ${worst.register})`,
           say`check the counted cash of those sessions`,
         );
       }

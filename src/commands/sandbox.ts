@@ -74,6 +74,11 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       },
       { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
       {
+        spec: '--currency <code>',
+        description:
+          "the company's currency: EUR, USD, KWD, BHD, TND (3 decimals) or JPY (none); default EUR",
+      },
+      {
         spec: '--live [seconds]',
         description:
           "keep selling: an order every SECONDS (default 5) in today's open sessions, as a register sends it",
@@ -88,7 +93,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
   ],
   notes:
-    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr and --now.\n' +
+    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --currency and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f) {
     const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
@@ -114,6 +119,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       faults: f.faults as string | undefined,
       jsonrpc: f.jsonrpc as boolean | undefined,
       posHr: f.posHr === true,
+      currency: f.currency as string | undefined,
       live,
     };
   },

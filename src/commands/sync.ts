@@ -16,6 +16,8 @@ import { Progress } from '../cli/progress.js';
 import { number, positiveInt } from '../cli/values.js';
 import { isPosdataError, UsageError } from '../core/errors.js';
 import { nameList, own, type Said, say } from '../core/redact.js';
+import { moneyDigits } from '../read/currency.js';
+import { inCurrency } from '../records/normalize.js';
 import { heldMemory, wasmOnBaselineTier } from '../runtime/memory.js';
 import type { Target } from '../sync/postgres.js';
 
@@ -222,7 +224,9 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
       const kept = (state?.fields ?? []).filter((f) => isStored(fields, f));
       const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
       if (!wanted.includes('write_date')) wanted.push('write_date');
-      const plan = new TablePlan(wanted, fields);
+      // Amounts at the decimals of the company's currency (read once per run): numeric keeps them.
+      const defs = inCurrency(fields, await moneyDigits(odoo));
+      const plan = new TablePlan(wanted, defs);
       const { added, reset } = await ensureTable(
         q,
         schema,
@@ -251,7 +255,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
         fetch: wanted.filter((f) => f !== 'id'),
         manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
         ownNames: regs && Object.fromEntries(regFields.map((f) => [f, regs])),
-        defs: fields,
+        defs,
         context,
         state: reset ? undefined : state,
         overlapSeconds: o.overlap,

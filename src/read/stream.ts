@@ -11,10 +11,14 @@ import {
   amountBound,
   amountCheck,
   amountError,
+  DEFAULT_MONEY_DIGITS,
+  inCurrency,
   Normalizer,
   type Row,
   roundAt,
+  showsMoney,
 } from '../records/normalize.js';
+import { moneyDigits } from './currency.js';
 import { namedPages } from './names.js';
 
 export interface Prepared {
@@ -25,6 +29,8 @@ export interface Prepared {
   outFields: string[];
   defs: FieldMap;
   withPayments: boolean;
+  /** Decimals of money: the company's currency's, where the output shows money. */
+  moneyDigits: number;
 }
 
 export async function prepare(
@@ -42,7 +48,17 @@ export async function prepare(
     defs.payments = { type: 'json' };
     if (!query.fetchFields.includes('payment_ids')) query.fetchFields.push('payment_ids');
   }
-  return { resource, fields, query, outFields, defs, withPayments };
+  return { resource, fields, query, outFields, defs, withPayments, moneyDigits: DEFAULT_MONEY_DIGITS };
+}
+
+/**
+ * The query with money at the decimals of the company's currency, for a run that shows
+ * records: the currency is read (once per run) only where the output has money in it.
+ */
+export async function inCompanyCurrency(client: OdooClient, p: Prepared): Promise<Prepared> {
+  if (!p.withPayments && !showsMoney(p.outFields, p.defs)) return p;
+  const digits = await moneyDigits(client);
+  return { ...p, defs: inCurrency(p.defs, digits), moneyDigits: digits };
 }
 
 export interface StreamOptions {
@@ -57,8 +73,6 @@ export interface StreamOptions {
   rows?: boolean;
 }
 
-const AMOUNT_BOUND = amountBound(2);
-
 interface MethodInfo {
   name: string;
   is_cash_count: boolean;
@@ -66,7 +80,13 @@ interface MethodInfo {
 
 export class PaymentResolver {
   private readonly methods = new Map<number, MethodInfo>();
-  constructor(private readonly client: OdooClient) {}
+  private readonly bound: number;
+  constructor(
+    private readonly client: OdooClient,
+    private readonly digits = DEFAULT_MONEY_DIGITS,
+  ) {
+    this.bound = amountBound(digits);
+  }
 
   /** One batched read of the page's payments, one cached read of new methods. */
   async attach(records: OdooRecord[]): Promise<void> {
@@ -79,8 +99,8 @@ export class PaymentResolver {
     ]);
     const missing = new Set<number>();
     for (const p of payments) {
-      if (typeof p.amount === 'number' && !(Math.abs(p.amount) < AMOUNT_BOUND))
-        throw amountError('pos.payment', p.id, 'amount', p.amount, 2);
+      if (typeof p.amount === 'number' && !(Math.abs(p.amount) < this.bound))
+        throw amountError('pos.payment', p.id, 'amount', p.amount, this.digits);
       const m = p.payment_method_id as [number, string] | false;
       if (m && !this.methods.has(m[0])) missing.add(m[0]);
     }
@@ -99,7 +119,7 @@ export class PaymentResolver {
           const info = m ? this.methods.get(m[0]) : undefined;
           return {
             id: p.id,
-            amount: roundAt(p.amount as number, 2),
+            amount: roundAt(p.amount as number, this.digits),
             payment_method_id: m ? [m[0], info?.name ?? m[1]] : null,
             is_cash_count: info?.is_cash_count ?? null,
             payment_date: p.payment_date || null,
@@ -137,7 +157,7 @@ export async function* streamRows(
 ): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
   const normalizer = new Normalizer(p.outFields, p.defs, { tz: opts.tz });
   const needRefundFill = p.outFields.includes('refunded_order_id') && !('refunded_order_id' in p.fields);
-  const payments = p.withPayments ? new PaymentResolver(client) : undefined;
+  const payments = p.withPayments ? new PaymentResolver(client, p.moneyDigits) : undefined;
   const checkAmounts = amountCheck(p.query.model, p.outFields, p.defs);
   const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
   const pages = namedPages(

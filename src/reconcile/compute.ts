@@ -6,7 +6,7 @@ import { ServerError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { parseWhen, rangeDomain, utcToZoneIso } from '../query/time.js';
-import { roundAt } from '../records/normalize.js';
+import { DEFAULT_MONEY_DIGITS, inCurrency, roundAt } from '../records/normalize.js';
 
 /** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
 export const BASE_KEYS = [
@@ -61,6 +61,8 @@ export interface Reconciliation {
   methodKeys: string[];
   /** Sessions whose expected cash follows Odoo's theoretical balance (see README). */
   adjusted: SessionFigures[];
+  /** Decimals of the figures: the company's currency's. */
+  moneyDigits: number;
 }
 
 export interface SessionRange {
@@ -101,7 +103,6 @@ export interface FetchOptions {
 }
 
 const money = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const r2 = (v: number): number => roundAt(v, 2);
 const m2oId = (v: unknown): number | undefined =>
   Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -222,9 +223,13 @@ export interface Inputs {
   moves: OdooRecord[];
 }
 
-/** Turns the raw records into figures per session; pure, so every rule is in one place. */
-export function reconcile(inputs: Inputs): Reconciliation {
+/**
+ * Turns the raw records into figures per session, at the decimals of the currency (2 where it
+ * is not known); pure, so every rule is in one place.
+ */
+export function reconcile(inputs: Inputs, digits = DEFAULT_MONEY_DIGITS): Reconciliation {
   const { sessions, payments, configs, methods, moves } = inputs;
+  const r2 = (v: number): number => roundAt(v, digits);
   const methodById = new Map(methods.map((m) => [m.id, m]));
   const cashMethods = new Set(methods.filter((m) => m.is_cash_count === true).map((m) => m.id));
   const configById = new Map(configs.map((c) => [c.id, c]));
@@ -290,7 +295,7 @@ export function reconcile(inputs: Inputs): Reconciliation {
     const registerCash = idList(config?.payment_method_ids).filter((id) => cashMethods.has(id));
     if (typeof s.cash_register_balance_end === 'number' && registerCash.length === 1) {
       const odoo = r2(s.cash_register_balance_end);
-      if (Math.abs(odoo - expected) > 0.005) {
+      if (Math.abs(odoo - expected) > 0.5 * 10 ** -digits) {
         expected = odoo;
         moved = r2(expected - opening - cashTaken);
         fromOdoo = true;
@@ -317,7 +322,12 @@ export function reconcile(inputs: Inputs): Reconciliation {
   }
   // Closing time, then id: the order in which the day's drawers were counted.
   out.sort((a, b) => (a.closedUtc ?? '').localeCompare(b.closedUtc ?? '') || a.sessionId - b.sessionId);
-  return { sessions: out, methodKeys: ordered.map((id) => keyOf.get(id) as string), adjusted };
+  return {
+    sessions: out,
+    methodKeys: ordered.map((id) => keyOf.get(id) as string),
+    adjusted,
+    moneyDigits: digits,
+  };
 }
 
 function idList(v: unknown): number[] {
@@ -384,5 +394,5 @@ export function sessionFields(rec: Reconciliation): { fields: string[]; defs: Fi
               : 'char',
     };
   }
-  return { fields, defs };
+  return { fields, defs: inCurrency(defs, rec.moneyDigits) };
 }

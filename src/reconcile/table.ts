@@ -66,13 +66,14 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   });
   const money = (vals: Record<string, number>): Record<string, string> => {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(vals)) out[k] = k === 'difference' ? signed(v) : fixedDecimals(v, 2);
+    for (const [k, v] of Object.entries(vals))
+      out[k] = k === 'difference' ? signed(v, rec.moneyDigits) : fixedDecimals(v, rec.moneyDigits);
     return out;
   };
   const total = (label: string, rows: SessionFigures[]): Line => {
     const sum: Record<string, number> = {};
     for (const r of rows) for (const [k, v] of Object.entries(amounts(r))) sum[k] = (sum[k] ?? 0) + v;
-    for (const k of Object.keys(sum)) sum[k] = roundAt(sum[k] as number, 2);
+    for (const k of Object.keys(sum)) sum[k] = roundAt(sum[k] as number, rec.moneyDigits);
     return {
       cells: {
         register: label,
@@ -136,7 +137,7 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   } else {
     const short = differing.filter((s) => s.difference < 0).length;
     const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference)} in ${visible(worst.session)})`;
+    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference, rec.moneyDigits)} in ${visible(worst.session)})`;
   }
   if (rec.sessions.length === 0) return `${close}\n`;
   return `${table.toString()}\n${leftOutNote(columns, kept, o.columns)}${close}\n`;

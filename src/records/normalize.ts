@@ -12,11 +12,52 @@ export type Row = Record<string, Value>;
 const MONEY =
   /^(amount|price_|cash_|list_price$|standard_price$|last_session_closing_cash$|total_payments_amount$|balance)/;
 
-/** Decimal places a float field is shown with; null = only strip binary noise. */
+/** A money field's definition with the decimals of the company's currency (inCurrency). */
+type MoneyDef = FieldDef & { currencyDigits?: number };
+
+/** Decimals of money where the company's currency is not known: most currencies' (EUR, USD). */
+export const DEFAULT_MONEY_DIGITS = 2;
+
+/**
+ * Decimal places a float field is shown with; null = only strip binary noise. A field with
+ * digits of its own (Odoo's decimal precision, e.g. Product Price) keeps them; money without
+ * (Odoo 16-19 send `digits: 0` for pos.order's amounts, none for monetary fields) has the
+ * decimals of the company's currency (res.currency `decimal_places`): 3 for KWD, 0 for JPY.
+ */
 export function precisionOf(name: string, def: FieldDef): number | null {
   if (Array.isArray(def.digits) && def.digits[1] > 0) return def.digits[1];
-  if (def.type === 'monetary' || MONEY.test(name)) return 2;
+  if (isMoney(name, def)) return (def as MoneyDef).currencyDigits ?? DEFAULT_MONEY_DIGITS;
   return null;
+}
+
+function isMoney(name: string, def: FieldDef): boolean {
+  return def.type === 'monetary' || MONEY.test(name);
+}
+
+/** The definitions with the currency's decimals on each money field that has none of its own. */
+export function inCurrency(defs: FieldMap, digits: number): FieldMap {
+  const out: FieldMap = {};
+  for (const [name, def] of Object.entries(defs)) {
+    const own = Array.isArray(def.digits) && def.digits[1] > 0;
+    out[name] =
+      !own && (def.type === 'float' || def.type === 'monetary') && isMoney(name, def)
+        ? ({ ...def, currencyDigits: digits } as MoneyDef)
+        : def;
+  }
+  return out;
+}
+
+/** Whether any of these output fields is money shown at the currency's decimals. */
+export function showsMoney(fields: string[], defs: FieldMap): boolean {
+  return fields.some((f) => {
+    const d = defs[f];
+    return (
+      d !== undefined &&
+      (d.type === 'float' || d.type === 'monetary') &&
+      !(Array.isArray(d.digits) && d.digits[1] > 0) &&
+      isMoney(f, d)
+    );
+  });
 }
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
@@ -163,9 +204,9 @@ export function fixedDecimals(v: number, digits: number): string {
   return `${s}${point < 0 ? '.' : ''}${'0'.repeat(digits - have)}`;
 }
 
-/** An amount to the cent with its sign, + when over (a cash difference). */
-export function signed(v: number): string {
-  return v > 0 ? `+${fixedDecimals(v, 2)}` : fixedDecimals(v, 2);
+/** An amount at `digits` decimals (the currency's) with its sign, + when over (a cash difference). */
+export function signed(v: number, digits = DEFAULT_MONEY_DIGITS): string {
+  return v > 0 ? `+${fixedDecimals(v, digits)}` : fixedDecimals(v, digits);
 }
 
 /** A string of decimal digits plus one: '1299' → '1300', '99' → '100'. */

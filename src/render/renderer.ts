@@ -20,6 +20,8 @@ export interface RenderContext {
   tz: string;
   preferred: string[];
   sumField?: string;
+  /** Decimals of money (the company's currency) for a table's totals and payments; 2 if not given. */
+  moneyDigits?: number;
   /** The states a table's total counts; rows of other states are named apart. */
   countedStates?: string[];
   noun: string;
@@ -57,6 +59,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         tz: c.tz,
         preferred: c.preferred,
         sumField: c.sumField,
+        moneyDigits: c.moneyDigits,
         countedStates: c.countedStates,
         noun: c.noun,
         names: c.names,

@@ -20,6 +20,8 @@ export interface TableOptions {
   /** Preferred columns; the rest are dropped first when the terminal is narrow. */
   preferred: string[];
   sumField?: string;
+  /** Decimals of money for the totals and payments; 2 if not given. */
+  moneyDigits?: number;
   /** The states whose rows the total counts (by the `state` field); the others are named apart. */
   countedStates?: string[];
   noun: string;
@@ -124,13 +126,13 @@ export class TableRenderer implements Renderer {
   private closing(shown: string): string {
     const head = `${this.count} ${nounFor(this.opts.noun, this.count)}${shown}`;
     if (!this.opts.sumField || this.count === 0) return head;
-    const total = `total ${fixedDecimals(this.sum, 2)}`;
+    const total = `total ${fixedDecimals(this.sum, this.opts.moneyDigits ?? 2)}`;
     if (this.opts.countedStates && !this.fields.includes('state')) return `${head}, ${total} of every state`;
     if (this.others.size === 0) return `${head}, ${total}`;
     let left = 0;
     const named = [...this.others].map(([state, o]) => {
       left += o.n;
-      return `${o.n} ${STATE_WORDS[state] ?? state} (${fixedDecimals(o.sum, 2)})`;
+      return `${o.n} ${STATE_WORDS[state] ?? state} (${fixedDecimals(o.sum, this.opts.moneyDigits ?? 2)})`;
     });
     return `${head}: ${this.count - left} counted, ${total}; ${named.join(', ')} not counted`;
   }
@@ -158,7 +160,12 @@ export class TableRenderer implements Renderer {
     if (field === 'payments' && Array.isArray(v)) {
       const ps = v as { payment_method_id: [number, string] | null; amount: number }[];
       return {
-        text: ps.map((p) => `${p.payment_method_id?.[1] ?? '?'} ${fixedDecimals(p.amount, 2)}`).join(', '),
+        text: ps
+          .map(
+            (p) =>
+              `${p.payment_method_id?.[1] ?? '?'} ${fixedDecimals(p.amount, this.opts.moneyDigits ?? 2)}`,
+          )
+          .join(', '),
         right: false,
       };
     }

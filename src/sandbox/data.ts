@@ -9,7 +9,10 @@
  * and data/closing.ts.
  */
 import { bankPayments, closeDay, type Drawers } from './data/closing.js';
-import { DAY, type Gen } from './data/context.js';
+import { CURRENCIES, DAY, type Gen, roundTo } from './data/context.js';
+
+export { CURRENCIES } from './data/context.js';
+
 import { referenceData } from './data/reference.js';
 import { openLedger, sellDay } from './data/sales.js';
 import { planSessions, spreadOrders } from './data/sessions.js';
@@ -31,6 +34,8 @@ export interface GenerateOptions {
   now: Date;
   /** pos_hr installed: employees, and orders that name theirs. */
   posHr?: boolean;
+  /** The company's currency (CURRENCIES); EUR when not given. */
+  currency?: string;
 }
 
 export interface Generated {
@@ -40,6 +45,8 @@ export interface Generated {
 
 export function generate(opts: GenerateOptions): Generated {
   const t0 = performance.now();
+  const currency = CURRENCIES[opts.currency ?? 'EUR'];
+  if (!currency) throw new Error(`unknown currency ${opts.currency} (${Object.keys(CURRENCIES).join(', ')})`);
   const db = new Db(opts.version, buildModels(opts.version, { posHr: opts.posHr }));
   const nowSec = Math.floor(opts.now.getTime() / 1000);
   const today = Math.floor(nowSec / DAY) * DAY;
@@ -54,6 +61,8 @@ export function generate(opts: GenerateOptions): Generated {
     today,
     days,
     stamp: { create_date: setupAt, write_date: setupAt },
+    currency,
+    round: roundTo(currency.decimals),
   };
   referenceData(g, opts.posHr === true);
   const shop = openShop(g);

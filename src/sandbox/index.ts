@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { generate, USERS } from './data.js';
+import { CURRENCIES, generate, USERS } from './data.js';
 import { FaultPlan, FaultSpecError } from './faults.js';
 import { startLive } from './live.js';
 import type { ApiKey, ServerState } from './rpc.js';
@@ -33,6 +33,8 @@ export interface SandboxOptions {
   jsonrpc?: boolean;
   /** Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders. */
   posHr?: boolean;
+  /** The company's currency: EUR (default), USD, KWD, BHD, TND (3 decimals) or JPY (none). */
+  currency?: string;
   /**
    * Keep selling: an order every this many seconds in today's open sessions, through
    * create_from_ui (live.ts). Off by default.
@@ -108,7 +110,20 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const ahead = Math.max(0, dataNow.getTime() - started);
   // A bad --faults is refused before the data is generated.
   const faults = opts.faults ? faultPlan(opts.faults, seed) : undefined;
-  const { db, stats } = generate({ seed, orders, days, version, now: dataNow, posHr: opts.posHr === true });
+  if (opts.currency !== undefined && !(opts.currency in CURRENCIES))
+    throw new SandboxOptionError(
+      `--currency ${opts.currency} is not one the sandbox keeps books in`,
+      `use one of ${Object.keys(CURRENCIES).join(', ')}`,
+    );
+  const { db, stats } = generate({
+    seed,
+    orders,
+    days,
+    version,
+    now: dataNow,
+    posHr: opts.posHr === true,
+    currency: opts.currency,
+  });
   warmIndexes(db);
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
   const keys = new Map<string, ApiKey>();

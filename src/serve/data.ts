@@ -11,7 +11,7 @@ import type { Domain } from '../core/types.js';
 import type { QueryFlags } from '../query/build.js';
 import { commaList, parseDomain } from '../query/domain.js';
 import { checkZone, machineZone } from '../query/zone.js';
-import { type Prepared, prepare, streamRows } from '../read/stream.js';
+import { inCompanyCurrency, type Prepared, prepare, streamRows } from '../read/stream.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../sink/sink.js';
 import type { TokenCheck } from './auth.js';
@@ -79,7 +79,11 @@ export function dataRoutes(app: FastifyInstance, requireToken: TokenCheck, pageS
     if (flags.fields?.length === 0) throw new UsageError(say`fields is empty`, say`name at least one field`);
     if (flags.state?.length === 0) throw new UsageError(say`state is empty`, say`name at least one state`);
     const fixed: Domain = orderId !== undefined ? [['order_id', '=', orderId]] : [];
-    const prepared = await prepare(client, resource, flags, { fixed, withPayments: q.with_payments });
+    // Money at the decimals of the company's currency, as the command shows it (read once per login).
+    const prepared = await inCompanyCurrency(
+      client,
+      await prepare(client, resource, flags, { fixed, withPayments: q.with_payments }),
+    );
     if (orderId !== undefined) {
       const found = await client.read('pos.order', [orderId], ['name']);
       if (found.length === 0)

@@ -8,6 +8,8 @@
 import type { OdooClient } from '../core/client.js';
 import { ConnectionError, PosdataError, ServerError } from '../core/errors.js';
 import { joinSaid, own, type Said, say } from '../core/redact.js';
+import { moneyDigits } from '../read/currency.js';
+import { fixedDecimals } from '../records/normalize.js';
 import { type Figures, totalOf } from './compute.js';
 import type { SummaryParams, SummaryResult } from './query.js';
 
@@ -36,8 +38,12 @@ export interface CheckResult {
   compared: number;
 }
 
-const cents = (v: number): number => Math.round(v * 100);
-const money = (v: number): string => (cents(v) / 100).toFixed(2);
+/** A figure in units of the currency's last decimal (cents for EUR, yen for JPY). */
+/** The decimals the summary's figures are rounded to (compute.ts). */
+const SUMMARY_DIGITS = 2;
+
+const units = (v: number, digits: number): number => Math.round(v * 10 ** digits);
+const money = (v: number, digits: number): string => fixedDecimals(v, digits);
 
 /** What Odoo's dates take for an open end: every order posdata could have counted. */
 const EARLIEST = '1970-01-01 00:00:00';
@@ -83,11 +89,13 @@ export async function checkOdoo(
       return none(say`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`);
     throw err;
   }
-  return compare(d, r);
+  // Odoo rounds to the company's currency: the comparison is at its decimals, or at the
+  // summary's own two where the currency has more (KWD: the summary rounds to 2).
+  return compare(d, r, Math.min(await moneyDigits(client), SUMMARY_DIGITS));
 }
 
 /** Odoo's figures against the summary's totals, each where both sides mean the same. */
-function compare(d: SaleDetails, r: SummaryResult): CheckResult {
+function compare(d: SaleDetails, r: SummaryResult, digits: number): CheckResult {
   const s = r.summary;
   const ours: Figures = totalOf(s.groups, s.methodKeys);
   const lines: Said[] = [];
@@ -95,8 +103,10 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
   const skipped: string[] = [];
   const check = (what: Said, odoo: number, mine: number, slack: number, why = ''): void => {
     compared.push(what);
-    if (Math.abs(cents(odoo) - cents(mine)) <= cents(slack)) return;
-    lines.push(say`${what}: Odoo ${money(odoo)}, posdata ${money(mine)} (${money(mine - odoo)})${own(why)}`);
+    if (Math.abs(units(odoo, digits) - units(mine, digits)) <= units(slack, digits)) return;
+    lines.push(
+      say`${what}: Odoo ${money(odoo, digits)}, posdata ${money(mine, digits)} (${money(mine - odoo, digits)})${own(why)}`,
+    );
   };
   const byLevel =
     s.level === 'payment' ? 'the rows are payments' : s.level === 'line' ? 'the rows are order lines' : '';
@@ -150,7 +160,7 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
     }
     // A method posdata saw and Odoo did not list.
     for (const [i, k] of s.methodKeys.entries())
-      if (!seen.has(k) && cents(mineOf[k] ?? 0) !== 0)
+      if (!seen.has(k) && units(mineOf[k] ?? 0, digits) !== 0)
         check(say`method ${s.methodNames.get(s.methodIds[i] as number) ?? k}`, 0, mineOf[k] ?? 0, 0);
   }
 
@@ -162,12 +172,12 @@ function compare(d: SaleDetails, r: SummaryResult): CheckResult {
     // Refund taxes are kept apart, negative on 17 and 19: added as refunds are.
     const odoo = sum(d.taxes) - Math.abs(sum(d.refund_taxes));
     // Odoo recomputes each line's tax and adds them up; an order rounds its own sum: half a
-    // cent per order apart at most.
+    // unit of the currency's last decimal (half a cent, half a yen) per order apart at most.
     check(
       own('tax'),
       odoo,
       ours.tax,
-      0.005 * ours.orders,
+      0.5 * 10 ** -digits * ours.orders,
       " (Odoo recomputes each line's tax from its price; posdata adds the orders' own amount_tax, what was charged)",
     );
   }

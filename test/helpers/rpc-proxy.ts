@@ -13,8 +13,8 @@ export interface RpcProxy {
   slow: Map<string, number>;
   /** Methods whose next request is answered 503 (the server did not take it on). */
   busyOnce: Set<string>;
-  /** Methods whose result is changed on the way back. */
-  rewrite: Map<string, (result: unknown) => unknown>;
+  /** Methods whose result is changed on the way back (given the request's body, to pick one call). */
+  rewrite: Map<string, (result: unknown, body: string) => unknown>;
   /** How many times each distinct body of these methods was sent. */
   sends(methods: string[]): number[];
   reset(): void;
@@ -76,7 +76,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
         const change = p.rewrite.get(method);
         if (change) {
           const reply = JSON.parse(text) as { result?: unknown };
-          if ('result' in reply) text = JSON.stringify({ ...reply, result: change(reply.result) });
+          if ('result' in reply) text = JSON.stringify({ ...reply, result: change(reply.result, body) });
         }
         if (!res.destroyed) res.writeHead(up.status, { 'content-type': 'application/json' }).end(text);
       } catch {

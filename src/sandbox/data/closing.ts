@@ -7,7 +7,7 @@
 
 import { fmtDate, fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
-import { type Gen, round2 } from './context.js';
+import type { Gen } from './context.js';
 import type { Ledger } from './sales.js';
 import type { SessionPlan } from './sessions.js';
 
@@ -84,7 +84,7 @@ function close(
   const expected = (start ?? 0) + moved + plan.cash;
   const dr = rng.float();
   const diff = dr < 0.75 ? 0 : dr < 0.88 ? -rng.int(5, 500) / 100 : rng.int(5, 500) / 100;
-  const counted = round2(expected + diff);
+  const counted = g.round(expected + diff);
   const closedAt = txStamp(plan.end + 25, s.id);
   s.stop_at = fmtDatetime(plan.end);
   s.cash_register_balance_end_real = counted;
@@ -131,7 +131,7 @@ export function bankPayments(g: Gen, ledger: Ledger): void {
       id: accountPayments.nextId,
       name: `PBNK/${at.slice(0, 4)}/${String(accountPayments.nextId).padStart(5, '0')}`,
       date: at.slice(0, 10),
-      amount: round2(e.amount),
+      amount: g.round(e.amount),
       pos_session_id: e.session.id,
       pos_payment_method_id: e.method,
       _at: at,

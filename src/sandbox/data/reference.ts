@@ -73,7 +73,15 @@ export function referenceData(g: Gen, posHr: boolean): void {
   const ins = (model: string, rec: Parameters<typeof insert>[2]) => insert(g, model, rec);
   const stamp = g.stamp;
   // Reference data: currency, company, partners, users, taxes.
-  ins('res.currency', { id: 1, name: 'EUR', symbol: '€', ...stamp });
+  const c = g.currency;
+  ins('res.currency', {
+    id: 1,
+    name: c.name,
+    symbol: c.symbol,
+    decimal_places: c.decimals,
+    rounding: 10 ** -c.decimals,
+    ...stamp,
+  });
   ins('res.company', { id: 1, name: 'My Company', currency_id: 1, ...stamp });
   ins('res.partner', { id: 1, name: 'My Company', ...stamp });
   ins('res.partner', { id: 2, name: 'OdooBot', active: false, ...stamp });

@@ -8,6 +8,10 @@ import type { Table } from '../store.js';
 import { fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
 import { type Gen, round2 } from './context.js';
+
+/** The run's currency rounding (set by sellDay from the generation's currency). */
+let roundMoney = round2;
+
 import { TAXES } from './reference.js';
 import type { SessionPlan } from './sessions.js';
 import type { Product, Shop } from './shop.js';
@@ -86,6 +90,7 @@ export function sellDay(
   day: SessionPlan[],
 ): Map<SessionPlan, number> {
   const { rng } = g;
+  roundMoney = g.round;
   const cashSales = new Map<SessionPlan, number>();
   let n = 0;
   for (const p of day) n += p.orders;
@@ -150,7 +155,7 @@ function sellOrder(
   }
   const p0 = payments.nextId;
   const cash = shop.cashMethod[r] as number;
-  const due = round2(draft.amountTotal);
+  const due = roundMoney(draft.amountTotal);
   const amountReturn = pay(g, shop, ledger, cash, due);
   plan.cash += tick.cashTaken;
   let cashPayments = 0;
@@ -242,8 +247,8 @@ function addLine(
   refunded: number | false,
 ): void {
   const base = qty * price * (1 - disc / 100);
-  const excl = round2(base);
-  const incl = round2(base * (1 + rate));
+  const excl = roundMoney(base);
+  const incl = roundMoney(base * (1 + rate));
   lines.insert({
     id: lines.nextId,
     order_id: draft.id,
@@ -286,7 +291,7 @@ function pay(g: Gen, shop: Shop, { payments }: Ledger, cash: number, due: number
         tendered = rng.chance(0.5) ? Math.ceil(due / 5) * 5 : note;
       }
       payOnce(payments, cash, tendered, false);
-      const change = round2(tendered - due);
+      const change = roundMoney(tendered - due);
       if (change > 0) {
         payOnce(payments, cash, -change, true);
         amountReturn = change;
@@ -294,9 +299,9 @@ function pay(g: Gen, shop: Shop, { payments }: Ledger, cash: number, due: number
     } else if (how < 0.9) {
       payOnce(payments, shop.cardMethod, due, false);
     } else {
-      const card = round2(due * (0.3 + 0.4 * rng.float()));
+      const card = roundMoney(due * (0.3 + 0.4 * rng.float()));
       payOnce(payments, shop.cardMethod, card, false);
-      payOnce(payments, cash, round2(due - card), false);
+      payOnce(payments, cash, roundMoney(due - card), false);
     }
   }
   return amountReturn;

@@ -124,6 +124,8 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
       [
         fd('name', 'char', 'Currency', { required: true }),
         fd('symbol', 'char', 'Symbol'),
+        fd('rounding', 'float', 'Rounding Factor', { dflt: () => 0.01 }),
+        fd('decimal_places', 'integer', 'Decimal Places', { dflt: () => 2 }),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
       ],
       'active desc, name',

@@ -1,0 +1,106 @@
+// `posdata doctor`: read-only checks of posdata against the logged-in server, one line per
+// check (ok / differs / cannot, and why), or one JSON document; exit 7 when a figure differs.
+import { command } from '../cli/command.js';
+import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import { positiveInt } from '../cli/values.js';
+import { DifferenceError, UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import type { Check } from '../doctor/checks.js';
+import { parseWhen } from '../query/time.js';
+import { checkZone, machineZone } from '../query/zone.js';
+
+export interface DoctorOptions {
+  connection: ConnectionOptions;
+  date: string;
+  tz?: string;
+  pageSize: number;
+  format: 'text' | 'json';
+}
+
+export const doctor = command<DoctorOptions>({
+  name: 'doctor',
+  summary: 'Read-only checks of posdata against the logged-in server: ok, differs or cannot, one line each',
+  flags: [
+    group('own', [
+      {
+        spec: '--date <day>',
+        description: 'the business day of the counts, summary and reconcile checks',
+        default: 'yesterday',
+      },
+      {
+        spec: '--tz <zone>',
+        description: "IANA zone of the business day (default: the Odoo user's zone)",
+        value: 'zone',
+      },
+      {
+        spec: '--page-size <n>',
+        description: 'records per request, as the exports read them (default 2000)',
+        parse: positiveInt('--page-size'),
+      },
+      { spec: '--format <fmt>', description: 'text or json', choices: ['text', 'json'] },
+    ]),
+    CONNECTION,
+    GLOBAL,
+  ],
+  examples: [
+    'posdata doctor',
+    'posdata doctor --date 2026-11-20',
+    'posdata doctor --format json | jq ".checks[] | select(.status != \\"ok\\")"',
+  ],
+  options(f) {
+    const tz = f.tz as string | undefined;
+    if (tz) checkZone(tz);
+    const date = (f.date as string | undefined) ?? 'yesterday';
+    if (!parseWhen(date, tz ?? 'UTC', '--date').wholeDay)
+      throw new UsageError(say`--date '${date}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
+    return {
+      connection: connectionOptions(f),
+      date,
+      tz,
+      pageSize: (f.pageSize as number | undefined) ?? 2000,
+      format: (f.format as DoctorOptions['format'] | undefined) ?? 'text',
+    };
+  },
+  async run(o, ctx) {
+    const { io } = ctx;
+    const session = await ctx.odoo(o.connection);
+    const zone = o.tz ?? session.profile.tz ?? machineZone();
+    // The day as a date, in the shop's zone: every line names the same day.
+    const day = parseWhen(o.date, zone, '--date').at.toISODate() as string;
+    const { runChecks } = await import('../doctor/checks.js');
+    const checks: Check[] = [];
+    const text = (c: Check): string => io.redactor.said(c.detail);
+    for await (const c of runChecks(session.client, {
+      date: day,
+      zone,
+      pageSize: o.pageSize,
+      protocol: session.protocol,
+    })) {
+      checks.push(c);
+      // Each line as soon as its check is done: a slow server shows where it is slow.
+      if (o.format === 'text') io.out.write(`${c.status.padEnd(8)}${c.check.padEnd(23)} ${text(c)}\n`);
+    }
+    if (o.format === 'json') {
+      const doc = {
+        date: day,
+        zone,
+        checks: checks.map((c) => ({
+          check: c.check,
+          status: c.status,
+          detail: text(c),
+          ...(c.figures ? { figures: c.figures } : {}),
+        })),
+      };
+      io.out.write(`${JSON.stringify(doc, null, 2)}\n`);
+    }
+    const differ = checks.filter((c) => c.status === 'differs');
+    if (differ.length > 0)
+      throw new DifferenceError(
+        say`${own(String(differ.length))} check${own(differ.length === 1 ? '' : 's')} found a figure that differs from Odoo's (${own(differ.map((c) => c.check).join(', '))})`,
+        say`see the lines marked differs`,
+      );
+    // A check that could not be made for another reason than a documented limit: its code.
+    const failed = checks.find((c) => c.failed)?.failed;
+    if (failed) throw failed;
+  },
+});

@@ -1,0 +1,171 @@
+// Money at the decimals of the company's currency (res.currency decimal_places), in every
+// format: a sandbox whose company keeps its books in KWD (3 decimals) shows 3, one in JPY none,
+// one in EUR 2 as before. The values are Odoo's own (search_read) at those decimals, and the
+// currency is read once per run.
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roundAt } from '../../src/records/normalize.js';
+import { loginEnv, runCli } from '../helpers/cli.js';
+import { Rpc } from '../helpers/rpc.js';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { get, login, startServe } from '../serve/serve-process.js';
+
+type Sale = { id: number; amount_total: number; amount_tax: number; payments: { amount: number }[] };
+
+const decimalsOf = (v: number): number => (String(v).split('.')[1] ?? '').length;
+
+describe.each([
+  ['KWD', 3],
+  ['JPY', 0],
+  ['EUR', 2],
+] as const)('a company in %s (%i decimals)', (currency, digits) => {
+  let sandbox: SandboxHandle;
+  let proxy: RpcProxy;
+  let rpc: Rpc;
+  let env: Record<string, string>;
+  const P = ['--rate', '0', '--limit', '300'];
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({
+      seed: 9,
+      orders: 300,
+      days: 3,
+      currency,
+      now: new Date('2026-11-20T12:00:00Z'),
+    });
+    proxy = await startRpcProxy(sandbox.url);
+    rpc = new Rpc(sandbox.url);
+    await rpc.auth();
+    env = await loginEnv(proxy.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+
+  it("res.currency answers the currency's decimal_places, as Odoo does", async () => {
+    const [c] = await rpc.searchRead('res.currency', [], { fields: ['name', 'decimal_places', 'rounding'] });
+    expect(c).toMatchObject({ name: currency, decimal_places: digits, rounding: 10 ** -digits });
+  });
+
+  it("json: every amount is Odoo's at the currency's decimals, payments too; the currency read once", async () => {
+    proxy.reset();
+    const r = await runCli(['sales', ...P, '--format', 'json', '--with-payments'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const sales = JSON.parse(r.stdout) as Sale[];
+    const odoo = new Map(
+      (
+        await rpc.searchRead('pos.order', [], {
+          fields: ['amount_total', 'amount_tax'],
+          order: 'id',
+          limit: 300,
+        })
+      ).map((o) => [o.id as number, o]),
+    );
+    const amounts = sales.flatMap((s) => [s.amount_total, s.amount_tax, ...s.payments.map((p) => p.amount)]);
+    for (const v of amounts) expect(decimalsOf(v), String(v)).toBeLessThanOrEqual(digits);
+    // Amounts that use every decimal the currency has: not cut to two (KWD), not padded (JPY).
+    if (digits > 0) expect(amounts.filter((v) => decimalsOf(v) === digits).length).toBeGreaterThan(10);
+    for (const s of sales) {
+      const o = odoo.get(s.id) as { amount_total: number; amount_tax: number };
+      expect(s.amount_total).toBe(roundAt(o.amount_total, digits));
+      expect(s.amount_tax).toBe(roundAt(o.amount_tax, digits));
+    }
+    const currencyReads = (proxy.seen.get('read') ?? []).filter((b) => b.includes('res.currency'));
+    expect(currencyReads).toHaveLength(1);
+  });
+
+  it("csv carries the json values; the table shows every amount and the total with the currency's decimals", async () => {
+    const [json, csv, table] = await Promise.all([
+      runCli(['sales', ...P, '--format', 'json'], { env }),
+      runCli(['sales', ...P, '--format', 'csv'], { env }),
+      runCli(['sales', ...P, '--format', 'table', '--fields', 'id,amount_total,amount_tax'], {
+        env: { ...env, COLUMNS: '120' },
+      }),
+    ]);
+    const sales = JSON.parse(json.stdout) as Sale[];
+    const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.amount_total)).toEqual(sales.map((s) => String(s.amount_total)));
+    expect(table.code, table.stderr).toBe(0);
+    const money = digits === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${digits}}$`);
+    const cells = table.stdout
+      .split('\n')
+      .filter((l) => /^│\s+\d+ │/.test(l))
+      .flatMap((l) =>
+        l
+          .split('│')
+          .slice(2, 4)
+          .map((c) => c.trim()),
+      );
+    expect(cells.length).toBe(2 * sales.length);
+    for (const c of cells) expect(c).toMatch(money);
+    const total = /total (\S+) of every state/.exec(table.stdout)?.[1] ?? '';
+    expect(total).toMatch(money);
+  });
+
+  it("reconcile: each difference is Odoo's cash_register_difference at the currency's decimals, in json and the table", async () => {
+    const json = await runCli(
+      ['reconcile', '--rate', '0', '--from', '2000-01-01', '--to', 'today', '--format', 'json'],
+      {
+        env,
+      },
+    );
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as Record<string, number>[];
+    expect(rows.length).toBeGreaterThan(2);
+    const odoo = new Map(
+      (
+        await rpc.searchRead('pos.session', [['state', '=', 'closed']], {
+          fields: ['cash_register_difference'],
+        })
+      ).map((s) => [s.id as number, s.cash_register_difference as number]),
+    );
+    const amounts = rows.flatMap((r) =>
+      Object.entries(r)
+        .filter(
+          ([k]) =>
+            k.startsWith('method:') ||
+            ['cash_taken', 'expected_cash', 'counted_cash', 'difference'].includes(k),
+        )
+        .map(([, v]) => v),
+    );
+    for (const v of amounts) expect(decimalsOf(v), String(v)).toBeLessThanOrEqual(digits);
+    if (digits > 0) expect(amounts.some((v) => decimalsOf(v) === digits)).toBe(true);
+    for (const r of rows)
+      expect(r.difference).toBe(roundAt(odoo.get(r.session_id as number) ?? Number.NaN, digits));
+    const table = await runCli(
+      ['reconcile', '--rate', '0', '--from', '2000-01-01', '--to', 'today', '--format', 'table'],
+      {
+        env: { ...env, COLUMNS: '200' },
+      },
+    );
+    expect(table.code, table.stderr).toBe(0);
+    const cells = table.stdout.match(/[│ ]-?\+?\d+(\.\d+)? (?=│)/g) ?? [];
+    const amountsShown = cells.map((c) => c.trim()).filter((c) => !/^\d+$/.test(c) || digits === 0);
+    expect(amountsShown.length).toBeGreaterThan(0);
+    const money = digits === 0 ? /^[-+]?\d+$/ : new RegExp(`^[-+]?\\d+\\.\\d{${digits}}$`);
+    for (const c of amountsShown) expect(c).toMatch(money);
+  });
+
+  it('serve answers what the command prints, at the same decimals', async () => {
+    const served = await startServe(['--rate', '0'], env);
+    try {
+      const token = await login(served.base, 'admin', 'admin');
+      const answer = await get(served.base, '/api/v1/sales?limit=300', token);
+      expect(answer.status, answer.text).toBe(200);
+      const cli = await runCli(['sales', ...P, '--format', 'json'], { env });
+      expect(JSON.parse(answer.text)).toEqual(JSON.parse(cli.stdout));
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('doctor: every check holds in this currency', async () => {
+    const r = await runCli(['doctor', '--rate', '0', '--tz', 'UTC', '--date', '2026-11-19'], { env });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(
+      /^ok +reconcile +2026-11-19: the difference of \d+ closed sessions? is Odoo's cash_register_difference/m,
+    );
+  });
+});
