@@ -1,15 +1,16 @@
 // A promise that fails with nobody waiting for it is a bug, in the service too: posdata says
 // so in one line and ends with exit 1; it is neither silenced nor Node's stack trace. The
 // failure is planted in the real process by a module Node loads first (NODE_OPTIONS --import).
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginEnv } from '../helpers/cli.js';
-import { type Served, startServe } from './serve-process.js';
+import { BIN, loginEnv, spawnCli } from '../helpers/cli.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
 const planted = `--import=data:text/javascript,${encodeURIComponent(
-  "setTimeout(() => { Promise.reject(new Error('planted failure')); }, 1500);",
+  "setTimeout(() => { Promise.reject(new Error('planted failure')); }, 2000);",
 )}`;
 
 beforeAll(async () => {
@@ -22,36 +23,32 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function exitOf(served: Served): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (served.proc.exitCode !== null) resolve(served.proc.exitCode);
-    else served.proc.on('exit', (code) => resolve(code));
+/** posdata serve with a module planted (NODE_OPTIONS), until it exits (killed after 30 s). */
+const serve = (args: string[], plant: string) =>
+  spawnCli(['serve', '--port', '0', '--rate', '0', ...args], {
+    env: { ...env, NODE_OPTIONS: plant },
+    killAfterMs: 30_000,
   });
-}
 
 describe('an unhandled rejection in posdata serve', () => {
   it('is one line on stderr and exit 1', async () => {
-    const served = await startServe(['--rate', '0'], { ...env, NODE_OPTIONS: planted });
-    try {
-      expect(await exitOf(served)).toBe(1);
-      const lines = served.stderr().trim().split('\n');
-      expect(lines.at(-1)).toBe(
-        'posdata: internal error: planted failure; please report it (run with --debug for details)',
-      );
-      expect(served.stderr()).not.toMatch(/^\s+at /m);
-    } finally {
-      await served.stop();
-    }
+    const r = await serve([], planted);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
+      'posdata: internal error: planted failure; please report it (run with --debug for details)',
+    );
+    expect(r.stderr).not.toMatch(/^\s+at /m);
   }, 30_000);
 
-  it('shows its stack with --debug', async () => {
-    const served = await startServe(['--rate', '0', '--debug'], { ...env, NODE_OPTIONS: planted });
-    try {
-      expect(await exitOf(served)).toBe(1);
-      expect(served.stderr()).toMatch(/posdata: internal error: planted failure;/);
-      expect(served.stderr()).toMatch(/^\s+at /m);
-    } finally {
-      await served.stop();
-    }
+  it('with --debug, shows its stack, in the lines of src/ (the source maps dist/ ships)', async () => {
+    // A failure inside posdata's own code: run() of the CLI's main module without its IO.
+    const main = pathToFileURL(join(dirname(BIN), '..', 'dist', 'main.js')).href;
+    const inside = `--import=data:text/javascript,${encodeURIComponent(
+      `setTimeout(async () => { const m = await import(${JSON.stringify(main)}); await m.run(); }, 2000);`,
+    )}`;
+    const r = await serve(['--debug'], inside);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/posdata: internal error: .*; please report it/);
+    expect(r.stderr).toMatch(/^\s+at .*src\/(main|cli\/\w+)\.ts:\d+:\d+/m);
   }, 30_000);
 });
