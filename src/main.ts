@@ -10,6 +10,7 @@ import { installSignalHandlers } from './cli/signals.js';
 import { VERSION } from './cli/version.js';
 import { EXIT } from './core/errors.js';
 import { say } from './core/redact.js';
+import { removePendingTemps } from './sink/pending.js';
 
 /** The registry: every command, in the order `posdata --help` lists them. */
 export const COMMANDS: readonly Entry[] = [
@@ -41,6 +42,14 @@ export async function main(argv: string[]): Promise<void> {
   const ctx = makeContext(io, process.env);
   let running: Command<unknown> | undefined;
   installSignalHandlers(ctx, () => running?.longRunning === true);
+  // A promise that failed with nobody waiting for it is a bug in posdata, in any command, the
+  // service included: said in one line like any other error (its stack with --debug), no
+  // temporary file left behind, exit 1. Never silence, nor Node's own stack trace.
+  process.on('unhandledRejection', (err) => {
+    report(err, io, argv.includes('--debug'));
+    removePendingTemps();
+    process.exit(EXIT.internal);
+  });
   // A closed pipe ends quietly; any other write error on standard output (a full disk
   // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
   let stdoutError: NodeJS.ErrnoException | undefined;

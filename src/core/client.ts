@@ -108,6 +108,12 @@ function costlyTimeout(model: string, method: string, err: ConnectionError): Con
 
 /** Overlapping requests that missed (and half of all at least) before paging by id asks one page at a time. */
 const MISSES = 3;
+/**
+ * A write_date page whose last second takes at least 1/CROWDED_TAIL of it goes on with that
+ * second read by id. Sync of 200k sandbox sales (180k of them in 51 seconds of session
+ * closes, pages of 2000): 390k records received in 248 requests before, 290k in 198 after.
+ */
+const CROWDED_TAIL = 4;
 
 /** One turn of the event loop: undici writes a request only then, not while a page is worked on. */
 function leave(): Promise<void> {
@@ -488,11 +494,16 @@ export class OdooClient {
             crowd = { second: last, after: 0 };
             out = [];
           } else {
-            // Its last second may go on in the next page: that page brings it whole.
+            // Its last second may go on in the next page: that page brings it whole. Where
+            // it fills a good part of this page already (a bulk write: a session closed),
+            // it is read by id straight away, as a crowded second is: asked again with the
+            // seconds after it, it would likely fill a whole page, to be read by id anyway.
             let end = page.length;
             while (end > 0 && second(page[end - 1] as OdooRecord) === last) end--;
             out = page.slice(0, end);
-            from = last;
+            if (page.length - end >= Math.max(2, page.length / CROWDED_TAIL))
+              crowd = { second: last, after: 0 };
+            else from = last;
           }
         }
         if (out.length > remaining) out = out.slice(0, remaining);

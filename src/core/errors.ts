@@ -19,19 +19,38 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /**
- * The brand every posdata error carries. A registered symbol is the same in every copy of
- * this module (a bundle that holds its own copy, a test that imports src/ beside dist/), so
- * the exit code never depends on which copy made the error, as `instanceof` would.
+ * The brand every posdata error carries: the names of its kinds, its own first (a
+ * ConnectionError's is ['connection', 'posdata']). A registered symbol is the same in every
+ * copy of this module (a bundle that holds its own copy, a test that imports src/ beside
+ * dist/), and `instanceof` a kind of this module reads the brand, not the prototype chain: so
+ * neither the exit code nor a retry depends on which copy made the error.
  */
 const BRAND = Symbol.for('posdata.error');
 
+type Kinds = readonly string[];
+
+function kindsOf(err: unknown): Kinds | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const kinds = (err as { [BRAND]?: unknown })[BRAND];
+  return Array.isArray(kinds) ? kinds : undefined;
+}
+
 /** A posdata error from any copy of this module: it carries its exit code and its line. */
 export function isPosdataError(err: unknown): err is PosdataError {
-  return typeof err === 'object' && err !== null && (err as { [BRAND]?: unknown })[BRAND] === true;
+  return kindsOf(err) !== undefined;
+}
+
+/** `x instanceof K` for K a kind of this module: by the brand, whichever copy made x. */
+function hasKind(this: object, x: unknown): boolean {
+  if (!Object.hasOwn(this, 'kind')) return Function.prototype[Symbol.hasInstance].call(this, x);
+  return kindsOf(x)?.includes((this as { kind: string }).kind) === true;
 }
 
 export abstract class PosdataError extends Error {
-  readonly [BRAND] = true;
+  /** The kind's name in the brand; a subclass declared elsewhere without one is checked by its prototype. */
+  static readonly kind: string = 'posdata';
+  static override [Symbol.hasInstance] = hasKind;
+  readonly [BRAND]: Kinds;
   abstract readonly exitCode: ExitCode;
   /** What happened; `message` is its text unmasked, for matching only. */
   readonly said: Said;
@@ -39,6 +58,10 @@ export abstract class PosdataError extends Error {
   readonly hint: Said | undefined;
   constructor(message: Said, hint?: Said, options?: { cause?: unknown }) {
     super(String(message), options);
+    const kinds: string[] = [];
+    for (let c = new.target as unknown; c && c !== Error; c = Object.getPrototypeOf(c))
+      if (Object.hasOwn(c as object, 'kind')) kinds.push((c as { kind: string }).kind);
+    this[BRAND] = kinds;
     this.said = message;
     this.hint = hint;
     this.name = new.target.name;
@@ -61,21 +84,25 @@ export abstract class PosdataError extends Error {
 
 /** Bad flag, bad value, unknown field: exit 2. */
 export class UsageError extends PosdataError {
+  static override readonly kind = 'usage';
   readonly exitCode = EXIT.usage;
 }
 
 /** Not logged in, credentials rejected, API key expired or revoked: exit 3. */
 export class AuthError extends PosdataError {
+  static override readonly kind = 'auth';
   readonly exitCode = EXIT.auth;
 }
 
 /** An identifier that does not exist: exit 4. */
 export class NotFoundError extends PosdataError {
+  static override readonly kind = 'not-found';
   readonly exitCode = EXIT.notFound;
 }
 
 /** The server answered with an error: access rights, unknown model, server-side failure: exit 5. */
 export class ServerError extends PosdataError {
+  static override readonly kind = 'server';
   readonly exitCode = EXIT.server;
   /** Odoo's exception name, e.g. `odoo.exceptions.AccessError`. */
   readonly odooName: string;
@@ -89,6 +116,7 @@ export class ServerError extends PosdataError {
 
 /** Refused, DNS, TLS, timeout: the server could not be reached or did not answer in time: exit 6. */
 export class ConnectionError extends PosdataError {
+  static override readonly kind = 'connection';
   readonly exitCode = EXIT.connection;
   /** Worth another try (timeouts, resets, 502/503/504/429). */
   readonly transient: boolean;
@@ -107,6 +135,7 @@ export class ConnectionError extends PosdataError {
 
 /** The server answered, but not with JSON-RPC (HTML, bad JSON, wrong id, a cut body): exit 6. */
 export class ProtocolError extends PosdataError {
+  static override readonly kind = 'protocol';
   readonly exitCode = EXIT.connection;
   readonly transient: boolean;
   constructor(message: Said, hint?: Said, options?: { cause?: unknown; transient?: boolean }) {
@@ -117,11 +146,13 @@ export class ProtocolError extends PosdataError {
 
 /** reconcile --fail-on-difference found a difference beyond the tolerance: exit 7. */
 export class DifferenceError extends PosdataError {
+  static override readonly kind = 'difference';
   readonly exitCode = EXIT.difference;
 }
 
 /** SIGINT / SIGTERM: exit 130. */
 export class InterruptedError extends PosdataError {
+  static override readonly kind = 'interrupted';
   readonly exitCode = EXIT.interrupted;
 }
 

@@ -11,6 +11,7 @@ import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { FieldMap, OdooRecord } from '../core/types.js';
+import { readAhead } from '../read/ahead.js';
 import { writeDateWindow } from '../read/checkpoint.js';
 import { namedPages } from '../read/names.js';
 import { amountCheck } from '../records/normalize.js';
@@ -76,17 +77,21 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
 
   const window = writeDateWindow(job.state?.watermark, job.overlapSeconds);
   if (job.total) job.total(await job.odoo.searchCount(job.model, window.domain, job.context));
-  const pages = namedPages(
-    job.odoo,
-    {
-      model: job.model,
-      domain: window.domain,
-      fields: job.fetch,
-      order: 'write_date, id',
-      pageSize: job.pageSize,
-      context: job.context,
-    },
-    job.manyToOne,
+  // The next page is read while this one is COPYed and committed (readAhead); the watermark
+  // still moves only with a page's own commit, in order.
+  const pages = readAhead(
+    namedPages(
+      job.odoo,
+      {
+        model: job.model,
+        domain: window.domain,
+        fields: job.fetch,
+        order: 'write_date, id',
+        pageSize: job.pageSize,
+        context: job.context,
+      },
+      job.manyToOne,
+    ),
   );
   const checkAmounts = amountCheck(
     job.model,

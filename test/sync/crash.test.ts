@@ -170,6 +170,43 @@ describe('posdata sync under failure', () => {
     expect(Number(await one('select count(*) from lost.sales'))).toBe(await rpc.count('pos.order', []));
   });
 
+  // The next page is read while one is COPYed and committed (read/ahead.ts): when the
+  // database refuses a page halfway, nothing read ahead of it is committed.
+  it('a page the database refuses halfway: nothing after it committed, the watermark covers the rows', async () => {
+    const total = await rpc.count('pos.order', []);
+    // The sale halfway through the sync's order: the database refuses the page that holds it.
+    const [mid] = await rpc.searchRead<{ id: number }>('pos.order', [], {
+      fields: ['id'],
+      order: 'write_date, id',
+      offset: Math.floor(total / 2),
+      limit: 1,
+    });
+    const bad = mid?.id as number;
+    await pg.query('drop schema if exists ahead cascade');
+    await pg.query('create schema ahead');
+    await pg.query('create table ahead.sales (id integer primary key)');
+    await pg.query(`create function ahead.refuse() returns trigger language plpgsql as $$
+      begin if new.id = ${bad} then raise exception 'refused sale %', new.id; end if; return new; end $$`);
+    await pg.query(
+      'create trigger refuse before insert or update on ahead.sales for each row execute function ahead.refuse()',
+    );
+    const r = await sync(['sales', '--schema', 'ahead', '--take-over', '--page-size', '500', '--quiet']);
+    expect(r.code, r.stderr).not.toBe(0);
+    expect(r.stderr.split('\n').filter(Boolean), r.stderr).toHaveLength(1);
+    expect(r.stderr).toMatch(/refused sale/);
+    const c = await committed('ahead', 'sales', 'pos.order');
+    expect(c.rows).toBeGreaterThan(0);
+    expect(c.rows).toBeLessThan(total);
+    expect(c.rows).toBe(c.covered);
+    expect(Number(await one('select count(*) from ahead.sales where id = $1', [bad]))).toBe(0);
+    // The database takes the sale again: the rerun goes on from the watermark and completes.
+    await pg.query('drop trigger refuse on ahead.sales');
+    const again = await sync(['sales', '--schema', 'ahead', '--page-size', '500']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(Number(await one('select count(*) from ahead.sales'))).toBe(total);
+    expect(Number(await one('select count(distinct id) from ahead.sales'))).toBe(total);
+  });
+
   it('SIGINT mid-sync: exit 130, committed batches stay consistent', async () => {
     await pg.query('drop schema if exists interrupted cascade');
     let cli = 0;
