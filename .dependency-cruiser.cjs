@@ -14,6 +14,7 @@ const LAYERS = [
   ['reconcile', ['src/reconcile/']],
   ['summary', ['src/summary/']],
   ['sync', ['src/sync/']],
+  ['tap', ['src/tap/']],
   ['serve', ['src/serve/']],
   ['cli', ['src/cli/']],
   ['commands', ['src/commands/']],

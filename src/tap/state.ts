@@ -1,0 +1,131 @@
+// The tap's state: per stream, the bookmark (the write_date and id of the last record sent,
+// as a sync's watermark) and what was sent within the overlap before it. A run re-reads the
+// overlap (writes that commit late within a second, clocks apart), as `posdata sync` does;
+// what it finds there unchanged, it already sent, and it does not send again. What it finds
+// changed, or did not send before (a late commit), it sends.
+import { createHash } from 'node:crypto';
+import { SYNC_NAMES, type SyncName } from '../catalog/resources.js';
+import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import { readDocument } from './config.js';
+import { fromRfc3339, rfc3339 } from './schema.js';
+
+/** A stream's bookmark as the STATE value carries it. */
+export interface Bookmark {
+  /** RFC 3339, UTC, whole seconds. */
+  write_date: string;
+  id: number;
+  /** [id, write_date (RFC 3339), digest] of the records sent within the overlap before the bookmark. */
+  sent: [number, string, string][];
+}
+
+export interface TapState {
+  bookmarks: Partial<Record<SyncName, Bookmark>>;
+}
+
+const STATE_HINT = say`give the last STATE value the tap wrote (or leave out --state to read everything)`;
+
+/** --state FILE: the last STATE value (also taken as a whole STATE message). */
+export function readState(path: string): TapState {
+  let doc = readDocument(path, 'state', STATE_HINT);
+  if (doc.type === 'STATE' && typeof doc.value === 'object' && doc.value !== null)
+    doc = doc.value as Record<string, unknown>;
+  const bad = (what: string) => new UsageError(say`the state ${path} ${own(what)}`, STATE_HINT);
+  const bookmarks: TapState['bookmarks'] = {};
+  const given = doc.bookmarks;
+  if (given === undefined || given === null) return { bookmarks };
+  if (typeof given !== 'object' || Array.isArray(given)) throw bad('has bookmarks that are not an object');
+  for (const [name, b] of Object.entries(given as Record<string, unknown>)) {
+    // Another tap's or a later version's streams are kept as they are by no one: left out.
+    if (!SYNC_NAMES.includes(name as SyncName)) continue;
+    const bm = b as Partial<Bookmark> | null;
+    if (
+      typeof bm !== 'object' ||
+      bm === null ||
+      typeof bm.write_date !== 'string' ||
+      fromRfc3339(bm.write_date) === undefined ||
+      !Number.isSafeInteger(bm.id)
+    )
+      throw bad(`has a bookmark for ${name} without a write_date (YYYY-MM-DDTHH:MM:SSZ) and an id`);
+    const sent = bm.sent ?? [];
+    if (
+      !Array.isArray(sent) ||
+      !sent.every(
+        (e) =>
+          Array.isArray(e) &&
+          e.length === 3 &&
+          Number.isSafeInteger(e[0]) &&
+          typeof e[1] === 'string' &&
+          typeof e[2] === 'string',
+      )
+    )
+      throw bad(`has a bookmark for ${name} whose sent list is not [id, write_date, digest] entries`);
+    bookmarks[name as SyncName] = { write_date: bm.write_date, id: bm.id as number, sent };
+  }
+  return { bookmarks };
+}
+
+/** A record's digest: what tells a record sent before from one changed since. */
+export function digest(recordJson: string): string {
+  return createHash('sha1').update(recordJson).digest('base64url').slice(0, 12);
+}
+
+/**
+ * One stream's bookmark as it moves through a run: forward only, page by page, with what
+ * was sent within the overlap before it.
+ */
+export class BookmarkKeeper {
+  private at: { wd: string; id: number } | undefined;
+  /** By id: the write_date (Odoo's text) and digest last sent, within the overlap. */
+  private readonly sent = new Map<number, { wd: string; digest: string }>();
+
+  constructor(
+    from: Bookmark | undefined,
+    private readonly overlapSeconds: number,
+  ) {
+    if (from) {
+      this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
+      for (const [id, wd, d] of from.sent) this.sent.set(id, { wd: fromRfc3339(wd) ?? '', digest: d });
+    }
+  }
+
+  /** Odoo's UTC text of the bookmark's second, where there is one. */
+  get since(): string | undefined {
+    return this.at?.wd;
+  }
+
+  /** The record was sent before exactly as it is now. */
+  unchanged(id: number, d: string): boolean {
+    return this.sent.get(id)?.digest === d;
+  }
+
+  /** It is sent now (or found unchanged): it is what the next run compares with. */
+  sending(id: number, wd: string, d: string): void {
+    this.sent.delete(id);
+    this.sent.set(id, { wd, digest: d });
+  }
+
+  /** The records up to (wd, id) are sent: the bookmark moves there, never back. */
+  advance(wd: string, id: number): void {
+    if (this.at && (this.at.wd > wd || (this.at.wd === wd && this.at.id >= id))) return;
+    this.at = { wd, id };
+  }
+
+  /** As the STATE value carries it; undefined while nothing was sent. */
+  bookmark(): Bookmark | undefined {
+    if (!this.at) return undefined;
+    const cut = secondsBefore(this.at.wd, this.overlapSeconds);
+    const sent: Bookmark['sent'] = [];
+    for (const [id, s] of this.sent) {
+      if (s.wd < cut) this.sent.delete(id);
+      else sent.push([id, rfc3339(s.wd), s.digest]);
+    }
+    return { write_date: rfc3339(this.at.wd), id: this.at.id, sent };
+  }
+}
+
+/** Odoo's UTC text `seconds` before `odoo`. */
+function secondsBefore(odoo: string, seconds: number): string {
+  const ms = Date.parse(`${odoo.replace(' ', 'T')}Z`) - seconds * 1000;
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
