@@ -15,11 +15,22 @@
 // CSV export of the same orders, both through a counting proxy: requests, bytes received, wall.
 //
 // usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
-//                          [--runs N] [--out FILE] [--only sync|summary]
+//                          [--runs N] [--out FILE] [--only sync|summary|tap]
 // (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
-// summary: just the summary section; each prints its part)
+// tap: just the Singer tap against the ndjson export, on the same; --only summary: just the
+// summary section; each prints its part)
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, getPriority, loadavg, tmpdir, totalmem } from 'node:os';
@@ -649,6 +660,96 @@ function syncRows(y) {
   ];
 }
 
+// ---------------------------------------------------------------- Singer tap (issue 24)
+
+/** The fields `posdata tap` reads of sales (the sync's defaults), for the export of the same rows. */
+const TAP_SALES_FIELDS =
+  'id,name,pos_reference,date_order,state,amount_total,amount_paid,amount_tax,amount_return,config_id,session_id,user_id,partner_id,payment_ids,company_id,currency_id,create_date,write_date';
+
+/** Lines of a file, counted without holding it. */
+function lineCount(file) {
+  return Number(execFileSync('wc', ['-l', file]).toString().trim().split(/\s+/)[0]);
+}
+
+/**
+ * `posdata tap` reading every sale (stream sales, no state) against `posdata sales --format
+ * ndjson` of the same fields: both write to a file, alternating, medians; the tap's RECORD
+ * lines and the export's rows are counted against the sandbox's sales.
+ */
+async function measureTap(sbx, orders) {
+  const runs = quick ? 1 : 3;
+  const config = join(TMP, 'tap.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      url: sbx.url,
+      db: 'demo',
+      user: 'admin',
+      password: 'admin',
+      rate: 0,
+      streams: ['sales'],
+    }),
+  );
+  const file = join(TMP, 'tap-out.jsonl');
+  const toFile = async (what, args) => {
+    const fd = openSync(file, 'w');
+    try {
+      return await must(what, process.execPath, [BIN, ...args], { stdout: fd });
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const out = { orders, tap: [], ndjson: [] };
+  for (let i = 0; i < runs; i++) {
+    const t = await toFile('posdata tap', ['tap', '--config', config, '--quiet']);
+    const records = Number(execFileSync('grep', ['-c', '"type":"RECORD"', file]).toString().trim());
+    if (records !== orders) throw new Error(`posdata tap sent ${records} sales of ${orders}`);
+    const e = await toFile('posdata sales --format ndjson', [
+      'sales',
+      '--fields',
+      TAP_SALES_FIELDS,
+      '--format',
+      'ndjson',
+      '--rate',
+      '0',
+      '--quiet',
+    ]);
+    const rows = lineCount(file);
+    if (rows !== orders) throw new Error(`posdata sales --format ndjson wrote ${rows} rows of ${orders}`);
+    out.tap.push(t.ms);
+    out.ndjson.push(e.ms);
+    log(`tap run ${i + 1}: posdata tap ${f0(t.ms)} ms; sales --format ndjson ${f0(e.ms)} ms`);
+  }
+  rmSync(file, { force: true });
+  out.ratios = out.tap.map((v, i) => v / out.ndjson[i]);
+  return out;
+}
+
+function tapRows(t) {
+  if (!t) return [];
+  const ratio = median(t.ratios);
+  return [
+    [
+      `Singer tap, ${t.orders} sales: \`posdata tap\` (stream sales, no state) to a file (median)`,
+      `${f0(median(t.tap))} ms (runs: ${t.tap.map(f0).join(' / ')})`,
+      '',
+      undefined,
+    ],
+    [
+      '`posdata sales --fields <the same> --format ndjson` to a file (median)',
+      `${f0(median(t.ndjson))} ms (runs: ${t.ndjson.map(f0).join(' / ')})`,
+      '',
+      undefined,
+    ],
+    [
+      'posdata tap / ndjson export (median of per-run ratios)',
+      f2(ratio),
+      '≤ 1.2',
+      quick ? undefined : ratio <= 1.2,
+    ],
+  ];
+}
+
 // ---------------------------------------------------------------- odoorpc
 
 function odoorpcAvailable() {
@@ -918,6 +1019,7 @@ function report(r) {
     ]);
   }
   rows.push(...syncRows(r.sync));
+  rows.push(...tapRows(r.tap));
   const table = rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`).join('\n');
   const perRun = e
     ? Object.entries(e.times)
@@ -1062,8 +1164,8 @@ async function main() {
     process.stdout.write(md);
     return;
   }
-  if (flags.only !== undefined && flags.only !== 'sync')
-    throw new Error(`--only ${flags.only}: only 'summary' or 'sync' can run alone`);
+  if (flags.only !== undefined && flags.only !== 'sync' && flags.only !== 'tap')
+    throw new Error(`--only ${flags.only}: only 'summary', 'sync' or 'tap' can run alone`);
   const r = {
     quick,
     orders: ORDERS,
@@ -1072,6 +1174,22 @@ async function main() {
   };
   r.machine = machine();
   r.loadStart = loadavg()[0].toFixed(2);
+  if (flags.only === 'tap') {
+    log(`only the tap section: ${MEM_ORDERS} sales`);
+    const sbx = await startSandbox(MEM_ORDERS);
+    try {
+      await login(sbx.url);
+      r.tap = await measureTap(sbx, MEM_ORDERS);
+    } finally {
+      await sbx.stop();
+    }
+    process.stdout.write(
+      `| Figure | Value | Target | |\n|---|---|---|---|\n${tapRows(r.tap)
+        .map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`)
+        .join('\n')}\n`,
+    );
+    return;
+  }
   if (flags.only === 'sync') {
     r.timeTool = ensureTime();
     log(`only the sync section: ${MEM_ORDERS} sales`);
@@ -1127,6 +1245,8 @@ async function main() {
   const syncOrders = r.timeTool ? MEM_ORDERS : ORDERS;
   log(`sync into PostgreSQL: ${syncOrders} sales`);
   r.sync = await measureSync(sbx, syncOrders, r.timeTool);
+  log(`Singer tap: ${syncOrders} sales`);
+  r.tap = await measureTap(sbx, syncOrders);
   await sbx.stop();
   await summarySection(r);
   r.totalS = (Date.now() - t0) / 1000;

@@ -58,6 +58,39 @@ export function fromRfc3339(s: string): string | undefined {
   return m ? `${m[1]} ${m[2]}` : undefined;
 }
 
+/**
+ * A column's value from Odoo's raw one: the common shapes directly (an id, a [id, name]
+ * pair, a string, Odoo's UTC text), anything else by the general path (normalised, then
+ * the column's value), which also refuses what does not fit.
+ */
+function fastPath(
+  c: Column,
+  type: string | undefined,
+  general: (raw: unknown) => unknown,
+): (raw: unknown) => unknown {
+  if (type === 'many2one') {
+    return c.kind === 'integer'
+      ? (raw) => (Array.isArray(raw) && Number.isInteger(raw[0]) ? raw[0] : general(raw))
+      : (raw) => (Array.isArray(raw) && typeof raw[1] === 'string' ? raw[1] : general(raw));
+  }
+  switch (c.kind) {
+    case 'integer':
+      return (raw) => (Number.isInteger(raw) ? raw : general(raw));
+    case 'text':
+      return type === 'char' || type === 'selection' || type === 'text'
+        ? (raw) => (typeof raw === 'string' ? raw : general(raw))
+        : general;
+    case 'timestamp':
+      return (raw) => {
+        if (typeof raw === 'string' && ODOO_TIME.test(raw)) return rfc3339(raw);
+        const d = general(raw);
+        return d instanceof Date ? rfc3339(d.toISOString().replace('T', ' ')) : d;
+      };
+    default:
+      return general;
+  }
+}
+
 /** A stream's columns: `id` first, then each field's (a many2one gives `x_id` and `x_name`). */
 export function streamColumns(fields: string[], defs: FieldMap): Column[] {
   const all: FieldMap = { ...defs, id: defs.id ?? { type: 'integer' } };
@@ -76,33 +109,28 @@ export function streamSchema(columns: Column[]): JsonSchema {
  * rounded), then each column's value as its schema says.
  */
 export class RecordMaker {
-  private readonly normalizer: Normalizer;
-  private readonly cells: { name: string; field: string; value: (v: Value | undefined) => unknown }[];
+  /** Per column: its name, the raw field it reads, and its value from the raw one. */
+  private readonly cells: { name: string; field: string; value: (raw: unknown) => unknown }[];
 
   constructor(
     readonly columns: Column[],
     defs: FieldMap,
   ) {
     const fields = [...new Set(columns.map((c) => c.field))];
-    this.normalizer = new Normalizer(fields, { ...defs, id: defs.id ?? { type: 'integer' } });
-    this.cells = columns.map((c) => ({
-      name: c.name,
-      field: c.field,
-      value:
-        c.kind === 'timestamp'
-          ? (v) => {
-              if (typeof v === 'string' && ODOO_TIME.test(v)) return rfc3339(v);
-              const d = c.value(v);
-              return d instanceof Date ? rfc3339(d.toISOString().replace('T', ' ')) : d;
-            }
-          : (v) => c.value(v),
-    }));
+    const normalizer = new Normalizer(fields, { ...defs, id: defs.id ?? { type: 'integer' } });
+    this.cells = columns.map((c) => {
+      const norm = normalizer.converter(c.field);
+      const general = (raw: unknown) => c.value(norm(raw) as Value);
+      return { name: c.name, field: c.field, value: fastPath(c, defs[c.field]?.type, general) };
+    });
   }
 
   record(rec: OdooRecord): Record<string, unknown> {
-    const row = this.normalizer.row(rec);
     const out: Record<string, unknown> = {};
-    for (const c of this.cells) out[c.name] = c.value(row[c.field]);
+    for (let i = 0; i < this.cells.length; i++) {
+      const c = this.cells[i] as (typeof this.cells)[number];
+      out[c.name] = c.value(rec[c.field]);
+    }
     return out;
   }
 }

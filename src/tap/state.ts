@@ -76,8 +76,12 @@ export function digest(recordJson: string): string {
  */
 export class BookmarkKeeper {
   private at: { wd: string; id: number } | undefined;
-  /** By id: the write_date (Odoo's text) and digest last sent, within the overlap. */
-  private readonly sent = new Map<number, { wd: string; digest: string }>();
+  /**
+   * By id: the write_date (Odoo's text) and what was last sent, within the overlap: its
+   * digest, or the record's JSON until a digest is needed (most records leave the overlap
+   * before a STATE would carry them, and are never digested).
+   */
+  private readonly sent = new Map<number, { wd: string; digest?: string; json?: string }>();
 
   constructor(
     from: Bookmark | undefined,
@@ -94,15 +98,26 @@ export class BookmarkKeeper {
     return this.at?.wd;
   }
 
-  /** The record was sent before exactly as it is now. */
-  unchanged(id: number, d: string): boolean {
-    return this.sent.get(id)?.digest === d;
+  /** The record (as its JSON) was sent before exactly as it is now. */
+  unchanged(id: number, json: string): boolean {
+    const s = this.sent.get(id);
+    if (s === undefined) return false;
+    return (s.digest ?? digest(s.json as string)) === digest(json);
   }
 
-  /** It is sent now (or found unchanged): it is what the next run compares with. */
-  sending(id: number, wd: string, d: string): void {
+  /** Records written before this (Odoo's text) leave the overlap at the next bookmark. */
+  private cut = '';
+
+  /** The page about to be sent ends in second `wd`: what lies an overlap before it is not kept. */
+  pageEnds(wd: string): void {
+    this.cut = secondsBefore(wd, this.overlapSeconds);
+  }
+
+  /** It is sent now: it is what the next run compares with (if it stays within the overlap). */
+  sending(id: number, wd: string, json: string): void {
+    if (wd < this.cut) return;
     this.sent.delete(id);
-    this.sent.set(id, { wd, digest: d });
+    this.sent.set(id, { wd, json });
   }
 
   /** The records up to (wd, id) are sent: the bookmark moves there, never back. */
@@ -117,8 +132,15 @@ export class BookmarkKeeper {
     const cut = secondsBefore(this.at.wd, this.overlapSeconds);
     const sent: Bookmark['sent'] = [];
     for (const [id, s] of this.sent) {
-      if (s.wd < cut) this.sent.delete(id);
-      else sent.push([id, rfc3339(s.wd), s.digest]);
+      if (s.wd < cut) {
+        this.sent.delete(id);
+        continue;
+      }
+      if (s.digest === undefined) {
+        s.digest = digest(s.json as string);
+        s.json = undefined;
+      }
+      sent.push([id, rfc3339(s.wd), s.digest]);
     }
     return { write_date: rfc3339(this.at.wd), id: this.at.id, sent };
   }

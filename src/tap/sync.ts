@@ -14,7 +14,7 @@ import { amountCheck } from '../records/normalize.js';
 import { renamed } from '../sync/load.js';
 import { KEY, REPLICATION_KEY } from './catalog.js';
 import { RecordMaker, streamColumns, streamSchema } from './schema.js';
-import { BookmarkKeeper, digest, type TapState } from './state.js';
+import { BookmarkKeeper, type TapState } from './state.js';
 
 export interface TapStream {
   resource: SyncResource;
@@ -104,6 +104,8 @@ export async function runTap(job: TapJob): Promise<void> {
       checkAmounts(records);
       if (ownNames) renamed(records, ownNames);
       let out = '';
+      const end = (records[records.length - 1] as OdooRecord).write_date;
+      if (typeof end === 'string' && ODOO_TIME.test(end)) keeper.pageEnds(end);
       for (let i = 0; i < records.length; i++) {
         const rec = records[i] as OdooRecord;
         const wd = rec.write_date;
@@ -114,13 +116,12 @@ export async function runTap(job: TapJob): Promise<void> {
           );
         if (sentNow.has(rec.id)) continue;
         const json = JSON.stringify(maker.record(rec));
-        const d = digest(json);
-        if (keeper.unchanged(rec.id, d)) {
+        if (keeper.unchanged(rec.id, json)) {
           unchanged++;
           continue;
         }
         sentNow.add(rec.id);
-        keeper.sending(rec.id, wd, d);
+        keeper.sending(rec.id, wd, json);
         out += `${head}${json}}\n`;
         sent++;
       }
