@@ -1154,6 +1154,12 @@ async function summarySection(r) {
   }
 }
 
+/** Rows of [figure, value, target, met] as the Markdown table a section alone prints. */
+function figureTable(rows) {
+  const body = rows.map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`).join('\n');
+  return `| Figure | Value | Target | |\n|---|---|---|---|\n${body}\n`;
+}
+
 async function main() {
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/ is missing: run npm run build');
   if (flags.only === 'summary') {
@@ -1183,11 +1189,7 @@ async function main() {
     } finally {
       await sbx.stop();
     }
-    process.stdout.write(
-      `| Figure | Value | Target | |\n|---|---|---|---|\n${tapRows(r.tap)
-        .map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`)
-        .join('\n')}\n`,
-    );
+    process.stdout.write(figureTable(tapRows(r.tap)));
     return;
   }
   if (flags.only === 'sync') {
@@ -1197,11 +1199,7 @@ async function main() {
     await login(sbx.url);
     r.sync = await measureSync(sbx, MEM_ORDERS, r.timeTool);
     await sbx.stop();
-    process.stdout.write(
-      `| Figure | Value | Target | |\n|---|---|---|---|\n${syncRows(r.sync)
-        .map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} |`)
-        .join('\n')}\n`,
-    );
+    process.stdout.write(figureTable(syncRows(r.sync)));
     return;
   }
   r.odoorpc = odoorpcAvailable();

@@ -10,17 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { TABLES } from '../odoo/tables.js';
 import { type Checked, checkOutput, type Rec, type StateValue } from './singer.js';
 
-const STREAMS: [string, string][] = [
-  ['configs', 'pos.config'],
-  ['payment_methods', 'pos.payment.method'],
-  ['sessions', 'pos.session'],
-  ['sales', 'pos.order'],
-  ['lines', 'pos.order.line'],
-  ['payments', 'pos.payment'],
-  ['products', 'product.template'],
-];
+const STREAMS = TABLES;
 
 let sandbox: SandboxHandle;
 let rpc: Rpc;
