@@ -699,7 +699,7 @@ async function measureTap(sbx, orders) {
       closeSync(fd);
     }
   };
-  const out = { orders, tap: [], ndjson: [] };
+  const out = { orders, tap: [], ndjson: [], checkpoint: [] };
   for (let i = 0; i < runs; i++) {
     const t = await toFile('posdata tap', ['tap', '--config', config, '--quiet']);
     const records = Number(execFileSync('grep', ['-c', '"type":"RECORD"', file]).toString().trim());
@@ -716,12 +716,31 @@ async function measureTap(sbx, orders) {
     ]);
     const rows = lineCount(file);
     if (rows !== orders) throw new Error(`posdata sales --format ndjson wrote ${rows} rows of ${orders}`);
+    // The same export in (write_date, id) pages, as a first --checkpoint run reads (and the tap).
+    const checkpoint = join(TMP, 'tap-bench.ckpt');
+    rmSync(checkpoint, { force: true });
+    const k = await toFile('posdata sales --checkpoint', [
+      'sales',
+      '--fields',
+      TAP_SALES_FIELDS,
+      '--format',
+      'ndjson',
+      '--checkpoint',
+      checkpoint,
+      '--rate',
+      '0',
+      '--quiet',
+    ]);
     out.tap.push(t.ms);
     out.ndjson.push(e.ms);
-    log(`tap run ${i + 1}: posdata tap ${f0(t.ms)} ms; sales --format ndjson ${f0(e.ms)} ms`);
+    out.checkpoint.push(k.ms);
+    log(
+      `tap run ${i + 1}: posdata tap ${f0(t.ms)} ms; sales --format ndjson ${f0(e.ms)} ms; the same with --checkpoint ${f0(k.ms)} ms`,
+    );
   }
   rmSync(file, { force: true });
   out.ratios = out.tap.map((v, i) => v / out.ndjson[i]);
+  out.checkpointRatios = out.tap.map((v, i) => v / out.checkpoint[i]);
   return out;
 }
 
@@ -746,6 +765,12 @@ function tapRows(t) {
       f2(ratio),
       '≤ 1.2',
       quick ? undefined : ratio <= 1.2,
+    ],
+    [
+      'The same export with `--checkpoint`, a first run: (write_date, id) pages as the tap reads (median)',
+      `${f0(median(t.checkpoint))} ms (runs: ${t.checkpoint.map(f0).join(' / ')}); tap / it ${f2(median(t.checkpointRatios))}`,
+      '',
+      undefined,
     ],
   ];
 }
