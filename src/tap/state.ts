@@ -12,9 +12,15 @@ import { fromRfc3339, rfc3339 } from './schema.js';
 
 /** A stream's bookmark as the STATE value carries it. */
 export interface Bookmark {
-  /** RFC 3339, UTC, whole seconds. */
-  write_date: string;
-  id: number;
+  /** RFC 3339, UTC, whole seconds (absent while a first read is under way). */
+  write_date?: string;
+  id?: number;
+  /**
+   * A first read under way: every record written before the end of second `until` is read
+   * in id order, and those up to `after_id` are sent. When it ends, the bookmark becomes
+   * (`until`, the highest id of that second read).
+   */
+  full_read?: { until: string; after_id: number };
   /** [id, write_date (RFC 3339), digest] of the records sent within the overlap before the bookmark. */
   sent: [number, string, string][];
 }
@@ -39,14 +45,21 @@ export function readState(path: string): TapState {
     // Another tap's or a later version's streams are kept as they are by no one: left out.
     if (!SYNC_NAMES.includes(name as SyncName)) continue;
     const bm = b as Partial<Bookmark> | null;
-    if (
-      typeof bm !== 'object' ||
-      bm === null ||
-      typeof bm.write_date !== 'string' ||
-      fromRfc3339(bm.write_date) === undefined ||
-      !Number.isSafeInteger(bm.id)
-    )
-      throw bad(`has a bookmark for ${name} without a write_date (YYYY-MM-DDTHH:MM:SSZ) and an id`);
+    const fr = bm?.full_read;
+    const incremental =
+      typeof bm?.write_date === 'string' &&
+      fromRfc3339(bm.write_date) !== undefined &&
+      Number.isSafeInteger(bm.id);
+    const reading =
+      typeof fr === 'object' &&
+      fr !== null &&
+      typeof fr.until === 'string' &&
+      fromRfc3339(fr.until) !== undefined &&
+      Number.isSafeInteger(fr.after_id);
+    if (typeof bm !== 'object' || bm === null || incremental === reading)
+      throw bad(
+        `has a bookmark for ${name} without a write_date (YYYY-MM-DDTHH:MM:SSZ) and an id, or a full_read (until, after_id)`,
+      );
     const sent = bm.sent ?? [];
     if (
       !Array.isArray(sent) ||
@@ -60,7 +73,9 @@ export function readState(path: string): TapState {
       )
     )
       throw bad(`has a bookmark for ${name} whose sent list is not [id, write_date, digest] entries`);
-    bookmarks[name as SyncName] = { write_date: bm.write_date, id: bm.id as number, sent };
+    bookmarks[name as SyncName] = reading
+      ? { full_read: { until: fr?.until as string, after_id: fr?.after_id as number }, sent }
+      : { write_date: bm.write_date, id: bm.id as number, sent };
   }
   return { bookmarks };
 }
@@ -88,7 +103,8 @@ export class BookmarkKeeper {
     private readonly overlapSeconds: number,
   ) {
     if (from) {
-      this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
+      if (from.write_date !== undefined && from.id !== undefined)
+        this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
       for (const [id, wd, d] of from.sent) this.sent.set(id, { wd: fromRfc3339(wd) ?? '', digest: d });
     }
   }
@@ -129,7 +145,17 @@ export class BookmarkKeeper {
   /** As the STATE value carries it; undefined while nothing was sent. */
   bookmark(): Bookmark | undefined {
     if (!this.at) return undefined;
-    const cut = secondsBefore(this.at.wd, this.overlapSeconds);
+    return { write_date: rfc3339(this.at.wd), id: this.at.id, sent: this.kept(this.at.wd) };
+  }
+
+  /** A first read's bookmark: the records written before the end of `until` up to `afterId`. */
+  fullRead(until: string, afterId: number): Bookmark {
+    return { full_read: { until: rfc3339(until), after_id: afterId }, sent: this.kept(until) };
+  }
+
+  /** What was sent within the overlap before second `wd`, digested; the rest is let go. */
+  private kept(wd: string): Bookmark['sent'] {
+    const cut = secondsBefore(wd, this.overlapSeconds);
     const sent: Bookmark['sent'] = [];
     for (const [id, s] of this.sent) {
       if (s.wd < cut) {
@@ -142,7 +168,7 @@ export class BookmarkKeeper {
       }
       sent.push([id, rfc3339(s.wd), s.digest]);
     }
-    return { write_date: rfc3339(this.at.wd), id: this.at.id, sent };
+    return sent;
   }
 }
 

@@ -11,7 +11,7 @@ import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 import { TABLES } from '../odoo/tables.js';
-import { type Checked, checkOutput, type Rec, type StateValue } from './singer.js';
+import { type Checked, checkOutput, covers, type Rec, type StateValue } from './singer.js';
 
 const STREAMS = TABLES;
 
@@ -58,16 +58,7 @@ function covered(c: Checked, state: StateValue): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   for (const [stream, recs] of c.records) {
     const b = state.bookmarks[stream];
-    out.set(
-      stream,
-      new Set(
-        recs
-          .filter(
-            (r) => b && (r.write_date < b.write_date || (r.write_date === b.write_date && r.id <= b.id)),
-          )
-          .map((r) => r.id),
-      ),
-    );
+    out.set(stream, new Set(recs.filter((r) => covers(b, r)).map((r) => r.id)));
   }
   return out;
 }
@@ -286,11 +277,7 @@ describe('under the sandbox faults', () => {
         const b = given.bookmarks[stream];
         const had = sent.get(stream) ?? new Map<number, string>();
         for (const rec of recs) {
-          if (
-            had.has(rec.id) &&
-            b &&
-            (rec.write_date < b.write_date || (rec.write_date === b.write_date && rec.id <= b.id))
-          )
+          if (had.has(rec.id) && covers(b, rec))
             throw new Error(`${stream} ${rec.id} resent after a STATE that covers it`);
           had.set(rec.id, rec.write_date);
         }
