@@ -716,7 +716,8 @@ async function measureTap(sbx, orders) {
     ]);
     const rows = lineCount(file);
     if (rows !== orders) throw new Error(`posdata sales --format ndjson wrote ${rows} rows of ${orders}`);
-    // The same export in (write_date, id) pages, as a first --checkpoint run reads (and the tap).
+    // The same export in (write_date, id) pages, as a first --checkpoint run reads them (and the
+    // tap its incremental runs).
     const checkpoint = join(TMP, 'tap-bench.ckpt');
     rmSync(checkpoint, { force: true });
     const k = await toFile('posdata sales --checkpoint', [
@@ -767,7 +768,7 @@ function tapRows(t) {
       quick ? undefined : ratio <= 1.2,
     ],
     [
-      'The same export with `--checkpoint`, a first run: (write_date, id) pages as the tap reads (median)',
+      'The same export with `--checkpoint` (a first run: (write_date, id) pages, as the tap reads after its first read) (median)',
       `${f0(median(t.checkpoint))} ms (runs: ${t.checkpoint.map(f0).join(' / ')}); tap / it ${f2(median(t.checkpointRatios))}`,
       '',
       undefined,
