@@ -138,7 +138,10 @@ export async function runTap(job: TapJob): Promise<void> {
       fetch.filter((f) => defs[f]?.type === 'many2one'),
     );
     const head = `{"type":"RECORD","stream":${JSON.stringify(r.name)},"record":`;
-    /** Each key once per run: a record changed while the run reads is sent by the next. */
+    /**
+     * Each key once per run: a record changed while the run reads is sent by the next. (A
+     * first read's id pages bring each id once, in ascending order, as the client checks.)
+     */
     const sentNow = new Set<number>();
     let sent = 0;
     let unchanged = 0;
@@ -158,13 +161,13 @@ export async function runTap(job: TapJob): Promise<void> {
             say`Odoo sent ${own(r.model)} ${String(rec.id)} without an integer id and a write_date (${String(wd)})`,
             say`posdata tap needs both on every record`,
           );
-        if (sentNow.has(rec.id)) continue;
+        if (!firstRead && sentNow.has(rec.id)) continue;
         const json = JSON.stringify(maker.record(rec));
         if (keeper.unchanged(rec.id, json)) {
           unchanged++;
           continue;
         }
-        sentNow.add(rec.id);
+        if (!firstRead) sentNow.add(rec.id);
         keeper.sending(rec.id, wd, json);
         out += `${head}${json}}\n`;
         sent++;
