@@ -110,7 +110,7 @@ export function streamSchema(columns: Column[]): JsonSchema {
  */
 export class RecordMaker {
   /** Per column: its name, the raw field it reads, and its value from the raw one. */
-  private readonly cells: { name: string; field: string; value: (raw: unknown) => unknown }[];
+  private readonly cells: { key: string; field: string; value: (raw: unknown) => unknown }[];
 
   constructor(
     readonly columns: Column[],
@@ -118,19 +118,30 @@ export class RecordMaker {
   ) {
     const fields = [...new Set(columns.map((c) => c.field))];
     const normalizer = new Normalizer(fields, { ...defs, id: defs.id ?? { type: 'integer' } });
-    this.cells = columns.map((c) => {
+    this.cells = columns.map((c, i) => {
       const norm = normalizer.converter(c.field);
       const general = (raw: unknown) => c.value(norm(raw) as Value);
-      return { name: c.name, field: c.field, value: fastPath(c, defs[c.field]?.type, general) };
+      // `{"id":` first, `,"name":` after.
+      const key = `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`;
+      return { key, field: c.field, value: fastPath(c, defs[c.field]?.type, general) };
     });
   }
 
-  record(rec: OdooRecord): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+  /**
+   * The record's JSON, written as JSON.stringify would write the object of its columns (the
+   * same keys in the same order, the same text for each value), without making the object.
+   */
+  json(rec: OdooRecord): string {
+    let s = '';
     for (let i = 0; i < this.cells.length; i++) {
       const c = this.cells[i] as (typeof this.cells)[number];
-      out[c.name] = c.value(rec[c.field]);
+      const v = c.value(rec[c.field]);
+      s += c.key;
+      if (v === null || v === undefined) s += 'null';
+      else if (typeof v === 'number') s += Number.isFinite(v) ? String(v) : 'null';
+      else if (typeof v === 'boolean') s += v ? 'true' : 'false';
+      else s += JSON.stringify(v);
     }
-    return out;
+    return this.cells.length === 0 ? '{}' : `${s}}`;
   }
 }

@@ -162,7 +162,7 @@ export async function runTap(job: TapJob): Promise<void> {
             say`posdata tap needs both on every record`,
           );
         if (!firstRead && sentNow.has(rec.id)) continue;
-        const json = JSON.stringify(maker.record(rec));
+        const json = maker.json(rec);
         if (keeper.unchanged(rec.id, json)) {
           unchanged++;
           continue;
