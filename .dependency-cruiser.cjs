@@ -15,6 +15,7 @@ const LAYERS = [
   ['summary', ['src/summary/']],
   ['sync', ['src/sync/']],
   ['doctor', ['src/doctor/']],
+  ['tap', ['src/tap/']],
   ['serve', ['src/serve/']],
   ['cli', ['src/cli/']],
   ['commands', ['src/commands/']],

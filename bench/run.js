@@ -15,11 +15,22 @@
 // CSV export of the same orders, both through a counting proxy: requests, bytes received, wall.
 //
 // usage: node bench/run.js [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
-//                          [--runs N] [--out FILE] [--only sync|summary]
+//                          [--runs N] [--out FILE] [--only sync|summary|tap]
 // (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
-// summary: just the summary section; each prints its part)
+// tap: just the Singer tap against the ndjson export, on the same; --only summary: just the
+// summary section; each prints its part)
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { cpus, getPriority, loadavg, tmpdir, totalmem } from 'node:os';
@@ -654,6 +665,122 @@ function syncRows(y) {
   ];
 }
 
+// ---------------------------------------------------------------- Singer tap (issue 24)
+
+/** The fields `posdata tap` reads of sales (the sync's defaults), for the export of the same rows. */
+const TAP_SALES_FIELDS =
+  'id,name,pos_reference,date_order,state,amount_total,amount_paid,amount_tax,amount_return,config_id,session_id,user_id,partner_id,payment_ids,company_id,currency_id,create_date,write_date';
+
+/** Lines of a file, counted without holding it. */
+function lineCount(file) {
+  return Number(execFileSync('wc', ['-l', file]).toString().trim().split(/\s+/)[0]);
+}
+
+/**
+ * `posdata tap` reading every sale (stream sales, no state) against `posdata sales --format
+ * ndjson` of the same fields: both write to a file, alternating, medians; the tap's RECORD
+ * lines and the export's rows are counted against the sandbox's sales.
+ */
+async function measureTap(sbx, orders) {
+  const runs = quick ? 1 : 3;
+  const config = join(TMP, 'tap.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      url: sbx.url,
+      db: 'demo',
+      user: 'admin',
+      password: 'admin',
+      rate: 0,
+      streams: ['sales'],
+    }),
+  );
+  const file = join(TMP, 'tap-out.jsonl');
+  const toFile = async (what, args) => {
+    const fd = openSync(file, 'w');
+    try {
+      return await must(what, process.execPath, [BIN, ...args], { stdout: fd });
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const out = { orders, tap: [], ndjson: [], checkpoint: [] };
+  for (let i = 0; i < runs; i++) {
+    const t = await toFile('posdata tap', ['tap', '--config', config, '--quiet']);
+    const records = Number(execFileSync('grep', ['-c', '"type":"RECORD"', file]).toString().trim());
+    if (records !== orders) throw new Error(`posdata tap sent ${records} sales of ${orders}`);
+    const e = await toFile('posdata sales --format ndjson', [
+      'sales',
+      '--fields',
+      TAP_SALES_FIELDS,
+      '--format',
+      'ndjson',
+      '--rate',
+      '0',
+      '--quiet',
+    ]);
+    const rows = lineCount(file);
+    if (rows !== orders) throw new Error(`posdata sales --format ndjson wrote ${rows} rows of ${orders}`);
+    // The same export in (write_date, id) pages, as a first --checkpoint run reads them (and the
+    // tap its incremental runs).
+    const checkpoint = join(TMP, 'tap-bench.ckpt');
+    rmSync(checkpoint, { force: true });
+    const k = await toFile('posdata sales --checkpoint', [
+      'sales',
+      '--fields',
+      TAP_SALES_FIELDS,
+      '--format',
+      'ndjson',
+      '--checkpoint',
+      checkpoint,
+      '--rate',
+      '0',
+      '--quiet',
+    ]);
+    out.tap.push(t.ms);
+    out.ndjson.push(e.ms);
+    out.checkpoint.push(k.ms);
+    log(
+      `tap run ${i + 1}: posdata tap ${f0(t.ms)} ms; sales --format ndjson ${f0(e.ms)} ms; the same with --checkpoint ${f0(k.ms)} ms`,
+    );
+  }
+  rmSync(file, { force: true });
+  out.ratios = out.tap.map((v, i) => v / out.ndjson[i]);
+  out.checkpointRatios = out.tap.map((v, i) => v / out.checkpoint[i]);
+  return out;
+}
+
+function tapRows(t) {
+  if (!t) return [];
+  const ratio = median(t.ratios);
+  return [
+    [
+      `Singer tap, ${t.orders} sales: \`posdata tap\` (stream sales, no state) to a file (median)`,
+      `${f0(median(t.tap))} ms (runs: ${t.tap.map(f0).join(' / ')})`,
+      '',
+      undefined,
+    ],
+    [
+      '`posdata sales --fields <the same> --format ndjson` to a file (median)',
+      `${f0(median(t.ndjson))} ms (runs: ${t.ndjson.map(f0).join(' / ')})`,
+      '',
+      undefined,
+    ],
+    [
+      'posdata tap / ndjson export (median of per-run ratios)',
+      f2(ratio),
+      '≤ 1.2',
+      quick ? undefined : ratio <= 1.2,
+    ],
+    [
+      'The same export with `--checkpoint` (a first run: (write_date, id) pages, as the tap reads after its first read) (median)',
+      `${f0(median(t.checkpoint))} ms (runs: ${t.checkpoint.map(f0).join(' / ')}); tap / it ${f2(median(t.checkpointRatios))}`,
+      '',
+      undefined,
+    ],
+  ];
+}
+
 // ---------------------------------------------------------------- odoorpc
 
 function odoorpcAvailable() {
@@ -943,6 +1070,7 @@ function report(r) {
     ]);
   }
   rows.push(...syncRows(r.sync));
+  rows.push(...tapRows(r.tap));
   const before = r.before?.figures ?? new Map();
   const table = rows
     .map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} | ${before.get(a) ?? '–'} |`)
@@ -1082,6 +1210,15 @@ async function summarySection(r) {
   }
 }
 
+/** Rows of [figure, value, target, met] as the Markdown table a section alone prints. */
+/** A section's figures as the results table has them, each beside the one BENCHMARKS.md gave before. */
+function figureTable(rows, before = new Map()) {
+  const body = rows
+    .map(([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} | ${before.get(a) ?? '–'} |`)
+    .join('\n');
+  return `| Figure | Value | Target | | Before |\n|---|---|---|---|---|\n${body}\n`;
+}
+
 async function main() {
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) throw new Error('dist/ is missing: run npm run build');
   if (flags.only === 'summary') {
@@ -1092,8 +1229,8 @@ async function main() {
     process.stdout.write(md);
     return;
   }
-  if (flags.only !== undefined && flags.only !== 'sync')
-    throw new Error(`--only ${flags.only}: only 'summary' or 'sync' can run alone`);
+  if (flags.only !== undefined && flags.only !== 'sync' && flags.only !== 'tap')
+    throw new Error(`--only ${flags.only}: only 'summary', 'sync' or 'tap' can run alone`);
   const r = {
     quick,
     orders: ORDERS,
@@ -1103,6 +1240,18 @@ async function main() {
   r.machine = machine();
   r.before = previousFigures(OUT ?? join(ROOT, 'BENCHMARKS.md'));
   r.loadStart = loadavg()[0].toFixed(2);
+  if (flags.only === 'tap') {
+    log(`only the tap section: ${MEM_ORDERS} sales`);
+    const sbx = await startSandbox(MEM_ORDERS);
+    try {
+      await login(sbx.url);
+      r.tap = await measureTap(sbx, MEM_ORDERS);
+    } finally {
+      await sbx.stop();
+    }
+    process.stdout.write(figureTable(tapRows(r.tap), r.before?.figures));
+    return;
+  }
   if (flags.only === 'sync') {
     r.timeTool = ensureTime();
     log(`only the sync section: ${MEM_ORDERS} sales`);
@@ -1110,13 +1259,7 @@ async function main() {
     await login(sbx.url);
     r.sync = await measureSync(sbx, MEM_ORDERS, r.timeTool);
     await sbx.stop();
-    process.stdout.write(
-      `| Figure | Value | Target | | Before |\n|---|---|---|---|---|\n${syncRows(r.sync)
-        .map(
-          ([a, b, c, d]) => `| ${a} | ${b} | ${c || '–'} | ${met(d)} | ${r.before?.figures.get(a) ?? '–'} |`,
-        )
-        .join('\n')}\n`,
-    );
+    process.stdout.write(figureTable(syncRows(r.sync), r.before?.figures));
     return;
   }
   r.odoorpc = odoorpcAvailable();
@@ -1160,6 +1303,8 @@ async function main() {
   const syncOrders = r.timeTool ? MEM_ORDERS : ORDERS;
   log(`sync into PostgreSQL: ${syncOrders} sales`);
   r.sync = await measureSync(sbx, syncOrders, r.timeTool);
+  log(`Singer tap: ${syncOrders} sales`);
+  r.tap = await measureTap(sbx, syncOrders);
   await sbx.stop();
   await summarySection(r);
   r.totalS = (Date.now() - t0) / 1000;

@@ -25,6 +25,7 @@ export const COMMANDS: readonly Entry[] = [
   { name: 'reconcile', load: async () => (await import('./commands/reconcile.js')).reconcile },
   { name: 'sync', load: async () => (await import('./commands/sync.js')).sync },
   { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
+  { name: 'tap', load: async () => (await import('./commands/tap.js')).tap },
   { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
   { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },
   { name: 'doctor', load: async () => (await import('./commands/doctor.js')).doctor },

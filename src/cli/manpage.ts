@@ -13,11 +13,18 @@ export interface ManPage {
   text: string;
 }
 
-/** Text as roff reads it literally: backslashes, hyphens, a leading dot or quote. */
+/**
+ * Text as roff reads it literally: backslashes, hyphens, a leading dot or quote, and any
+ * character beyond ASCII as its named glyph (\[u2026] for an ellipsis), which groff reads whatever the locale.
+ */
 function esc(text: string): string {
   return text
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
+    .replace(
+      /[\u0080-\u{10ffff}]/gu,
+      (c) => `\\[u${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}]`,
+    )
     .split('\n')
     .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
     .join('\n');

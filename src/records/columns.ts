@@ -131,10 +131,9 @@ export function columnsOf(field: string, def: FieldDef | undefined): Column[] {
     case 'many2one': {
       // As in CSV: `config_id` gives `config_id` and `config_name`.
       const base = field.endsWith('_id') ? field.slice(0, -3) : field;
+      const id = integer(field);
       return [
-        col('integer', (v) =>
-          Array.isArray(v) ? integer(field)(v[0] as Value) : typeof v === 'number' ? v : null,
-        ),
+        col('integer', (v) => (Array.isArray(v) ? id(v[0] as Value) : typeof v === 'number' ? v : null)),
         col('text', (v) => (Array.isArray(v) ? text(v[1] as Value) : null), {
           name: `${base}_name`,
           nullable: true,

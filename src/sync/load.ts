@@ -142,7 +142,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
 }
 
 /** Each [id, label] of those fields as [id, own name], where the name is known. */
-function renamed(records: OdooRecord[], names: Record<string, Map<number, string>>): void {
+export function renamed(records: OdooRecord[], names: Record<string, Map<number, string>>): void {
   for (const [f, byId] of Object.entries(names)) {
     for (const r of records) {
       const v = r[f];

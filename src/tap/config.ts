@@ -1,0 +1,126 @@
+// The tap's input documents: the config (where Odoo is, the secret, what to read), the state
+// (the last STATE value) and the catalog (what --discover gave, with streams and fields
+// selected). Each is checked whole before anything is asked of a server: a bad one is one
+// line and exit 2, naming the file and the key, never echoing a value (the config holds the
+// password, and JSON.parse's own message quotes the text).
+import { readFileSync } from 'node:fs';
+import { SYNC_NAMES, type SyncName } from '../catalog/resources.js';
+import { UsageError } from '../core/errors.js';
+import { own, type Said, say } from '../core/redact.js';
+import { parseWhen, toOdoo } from '../query/time.js';
+import { checkZone } from '../query/zone.js';
+
+export interface TapConfig {
+  url?: string;
+  db?: string;
+  user?: string;
+  /** The secret from the config file (Meltano passes it there). */
+  password?: string;
+  profile?: string;
+  /** Where a first run starts: start_date (RFC 3339, or a date in `tz`) as Odoo's UTC text. */
+  startDate?: string;
+  tz: string;
+  pageSize: number;
+  rate?: number;
+  timeout?: number;
+  /** The streams to read when no catalog is given (all by default). */
+  streams?: SyncName[];
+}
+
+/** A JSON document of the tap's: its object, or exit 2 naming the file. */
+export function readDocument(path: string, what: string, hint: Said): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      say`cannot read the ${own(what)} ${path} (${own(code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable'))})`,
+      hint,
+    );
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new UsageError(say`the ${own(what)} ${path} is not valid JSON`, hint);
+  }
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw new UsageError(say`the ${own(what)} ${path} is not a JSON object`, hint);
+  return doc as Record<string, unknown>;
+}
+
+const CONFIG_HINT = say`see posdata tap --about for its settings`;
+
+export function readConfig(path: string, env: Readonly<Record<string, string | undefined>>): TapConfig {
+  const doc = readDocument(path, 'config', CONFIG_HINT);
+  const bad = (key: string, should: string): UsageError =>
+    new UsageError(say`${own(key)} in the config ${path} ${own(should)}`, CONFIG_HINT);
+  const text = (key: string): string | undefined => {
+    const v = doc[key];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string' || v === '') throw bad(key, 'must be a non-empty string');
+    return v;
+  };
+  const num = (key: string, min: number, whole: boolean): number | undefined => {
+    const v = doc[key];
+    if (v === undefined || v === null) return undefined;
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < min || (whole && !Number.isInteger(n)))
+      throw bad(
+        key,
+        whole ? `must be a whole number of at least ${min}` : `must be a number of at least ${min}`,
+      );
+    return n;
+  };
+  const config: TapConfig = {
+    url: text('url'),
+    db: text('db'),
+    user: text('user'),
+    password: text('password'),
+    profile: text('profile'),
+    startDate: undefined,
+    tz: 'UTC',
+    pageSize: num('page_size', 1, true) ?? 2000,
+    rate: num('rate', 0, false),
+    timeout: num('timeout', 1, false),
+  };
+  const tz = text('tz');
+  if (tz !== undefined) {
+    try {
+      config.tz = checkZone(tz);
+    } catch {
+      throw bad('tz', 'must be an IANA time zone such as Europe/Brussels');
+    }
+  }
+  const start = text('start_date');
+  if (start !== undefined) {
+    try {
+      config.startDate = toOdoo(parseWhen(start, config.tz, 'start_date').at);
+    } catch {
+      throw bad('start_date', 'must be a date or time, e.g. 2026-01-01T00:00:00Z or 2026-01-01');
+    }
+  }
+  const streams = doc.streams;
+  if (streams !== undefined && streams !== null) {
+    const list = typeof streams === 'string' ? streams.split(',').map((s) => s.trim()) : streams;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((s) => SYNC_NAMES.includes(s as SyncName)))
+      throw bad('streams', `must list some of ${SYNC_NAMES.join(', ')}`);
+    config.streams = list as SyncName[];
+  }
+  // Where Odoo is: the config, else the environment, else a named profile.
+  const named = config.profile ?? env.POSDATA_PROFILE;
+  if (named === undefined) {
+    for (const [key, envName] of [
+      ['url', 'POSDATA_URL'],
+      ['db', 'POSDATA_DB'],
+      ['user', 'POSDATA_USER'],
+    ] as const)
+      if (config[key] === undefined && !env[envName])
+        throw new UsageError(
+          say`the config ${path} has no ${own(key)}`,
+          say`give url, db and user (and the password, or POSDATA_PASSWORD), or a posdata profile`,
+        );
+  }
+  return config;
+}

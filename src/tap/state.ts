@@ -1,0 +1,179 @@
+// The tap's state: per stream, the bookmark (the write_date and id of the last record sent,
+// as a sync's watermark) and what was sent within the overlap before it. A run re-reads the
+// overlap (writes that commit late within a second, clocks apart), as `posdata sync` does;
+// what it finds there unchanged, it already sent, and it does not send again. What it finds
+// changed, or did not send before (a late commit), it sends.
+import { createHash } from 'node:crypto';
+import { SYNC_NAMES, type SyncName } from '../catalog/resources.js';
+import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import { readDocument } from './config.js';
+import { fromRfc3339, rfc3339 } from './schema.js';
+
+/** A stream's bookmark as the STATE value carries it. */
+export interface Bookmark {
+  /** RFC 3339, UTC, whole seconds (absent while a first read is under way). */
+  write_date?: string;
+  id?: number;
+  /**
+   * A first read under way: every record written before the end of second `until` is read
+   * in id order, and those up to `after_id` are sent. When it ends, the bookmark becomes
+   * (`until`, the highest id of that second read).
+   */
+  full_read?: { until: string; after_id: number };
+  /** [id, write_date (RFC 3339), digest] of the records sent within the overlap before the bookmark. */
+  sent: [number, string, string][];
+}
+
+export interface TapState {
+  bookmarks: Partial<Record<SyncName, Bookmark>>;
+}
+
+const STATE_HINT = say`give the last STATE value the tap wrote (or leave out --state to read everything)`;
+
+/** --state FILE: the last STATE value (also taken as a whole STATE message). */
+export function readState(path: string): TapState {
+  let doc = readDocument(path, 'state', STATE_HINT);
+  if (doc.type === 'STATE' && typeof doc.value === 'object' && doc.value !== null)
+    doc = doc.value as Record<string, unknown>;
+  const bad = (what: string) => new UsageError(say`the state ${path} ${own(what)}`, STATE_HINT);
+  const bookmarks: TapState['bookmarks'] = {};
+  const given = doc.bookmarks;
+  if (given === undefined || given === null) return { bookmarks };
+  if (typeof given !== 'object' || Array.isArray(given)) throw bad('has bookmarks that are not an object');
+  for (const [name, b] of Object.entries(given as Record<string, unknown>)) {
+    // Another tap's or a later version's streams are kept as they are by no one: left out.
+    if (!SYNC_NAMES.includes(name as SyncName)) continue;
+    const bm = b as Partial<Bookmark> | null;
+    const fr = bm?.full_read;
+    const incremental =
+      typeof bm?.write_date === 'string' &&
+      fromRfc3339(bm.write_date) !== undefined &&
+      Number.isSafeInteger(bm.id);
+    const reading =
+      typeof fr === 'object' &&
+      fr !== null &&
+      typeof fr.until === 'string' &&
+      fromRfc3339(fr.until) !== undefined &&
+      Number.isSafeInteger(fr.after_id);
+    if (typeof bm !== 'object' || bm === null || incremental === reading)
+      throw bad(
+        `has a bookmark for ${name} without a write_date (YYYY-MM-DDTHH:MM:SSZ) and an id, or a full_read (until, after_id)`,
+      );
+    const sent = bm.sent ?? [];
+    if (
+      !Array.isArray(sent) ||
+      !sent.every(
+        (e) =>
+          Array.isArray(e) &&
+          e.length === 3 &&
+          Number.isSafeInteger(e[0]) &&
+          typeof e[1] === 'string' &&
+          typeof e[2] === 'string',
+      )
+    )
+      throw bad(`has a bookmark for ${name} whose sent list is not [id, write_date, digest] entries`);
+    bookmarks[name as SyncName] = reading
+      ? { full_read: { until: fr?.until as string, after_id: fr?.after_id as number }, sent }
+      : { write_date: bm.write_date, id: bm.id as number, sent };
+  }
+  return { bookmarks };
+}
+
+/** A record's digest: what tells a record sent before from one changed since. */
+export function digest(recordJson: string): string {
+  return createHash('sha1').update(recordJson).digest('base64url').slice(0, 12);
+}
+
+/**
+ * One stream's bookmark as it moves through a run: forward only, page by page, with what
+ * was sent within the overlap before it.
+ */
+export class BookmarkKeeper {
+  private at: { wd: string; id: number } | undefined;
+  /**
+   * By id: the write_date (Odoo's text) and what was last sent, within the overlap: its
+   * digest, or the record's JSON until a digest is needed (most records leave the overlap
+   * before a STATE would carry them, and are never digested).
+   */
+  private readonly sent = new Map<number, { wd: string; digest?: string; json?: string }>();
+
+  constructor(
+    from: Bookmark | undefined,
+    private readonly overlapSeconds: number,
+  ) {
+    if (from) {
+      if (from.write_date !== undefined && from.id !== undefined)
+        this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
+      for (const [id, wd, d] of from.sent) this.sent.set(id, { wd: fromRfc3339(wd) ?? '', digest: d });
+    }
+  }
+
+  /** Odoo's UTC text of the bookmark's second, where there is one. */
+  get since(): string | undefined {
+    return this.at?.wd;
+  }
+
+  /** The record (as its JSON) was sent before exactly as it is now. */
+  unchanged(id: number, json: string): boolean {
+    const s = this.sent.get(id);
+    if (s === undefined) return false;
+    return (s.digest ?? digest(s.json as string)) === digest(json);
+  }
+
+  /** Records written before this (Odoo's text) leave the overlap at the next bookmark. */
+  private cut = '';
+
+  /** The page about to be sent ends in second `wd`: what lies an overlap before it is not kept. */
+  pageEnds(wd: string): void {
+    this.cut = secondsBefore(wd, this.overlapSeconds);
+  }
+
+  /** It is sent now: it is what the next run compares with (if it stays within the overlap). */
+  sending(id: number, wd: string, json: string): void {
+    if (wd < this.cut) return;
+    this.sent.delete(id);
+    this.sent.set(id, { wd, json });
+  }
+
+  /** The records up to (wd, id) are sent: the bookmark moves there, never back. */
+  advance(wd: string, id: number): void {
+    if (this.at && (this.at.wd > wd || (this.at.wd === wd && this.at.id >= id))) return;
+    this.at = { wd, id };
+  }
+
+  /** As the STATE value carries it; undefined while nothing was sent. */
+  bookmark(): Bookmark | undefined {
+    if (!this.at) return undefined;
+    return { write_date: rfc3339(this.at.wd), id: this.at.id, sent: this.kept(this.at.wd) };
+  }
+
+  /** A first read's bookmark: the records written before the end of `until` up to `afterId`. */
+  fullRead(until: string, afterId: number): Bookmark {
+    return { full_read: { until: rfc3339(until), after_id: afterId }, sent: this.kept(until) };
+  }
+
+  /** What was sent within the overlap before second `wd`, digested; the rest is let go. */
+  private kept(wd: string): Bookmark['sent'] {
+    const cut = secondsBefore(wd, this.overlapSeconds);
+    const sent: Bookmark['sent'] = [];
+    for (const [id, s] of this.sent) {
+      if (s.wd < cut) {
+        this.sent.delete(id);
+        continue;
+      }
+      if (s.digest === undefined) {
+        s.digest = digest(s.json as string);
+        s.json = undefined;
+      }
+      sent.push([id, rfc3339(s.wd), s.digest]);
+    }
+    return sent;
+  }
+}
+
+/** Odoo's UTC text `seconds` before `odoo`. */
+function secondsBefore(odoo: string, seconds: number): string {
+  const ms = Date.parse(`${odoo.replace(' ', 'T')}Z`) - seconds * 1000;
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}

@@ -1,0 +1,204 @@
+// A tap run: per selected stream, its SCHEMA, then its records in (write_date, id) pages
+// from the bookmark (less the overlap, as `posdata sync` reads), each page's RECORDs
+// followed by a STATE that covers them; a STATE at the end. The pages are the sync's
+// (OdooClient's time pages: they end where a second ends, or go through a crowded second by
+// id), so a bookmark (T, n) covers every record before second T and those of T up to id n.
+// A stream without a bookmark is read whole in id order first (the export's fast pages), up
+// to the newest write_date found when it starts; its STATE then says how far by id.
+import { defaultSyncFields, type SyncResource } from '../catalog/resources.js';
+import type { OdooClient } from '../core/client.js';
+import { ProtocolError } from '../core/errors.js';
+import { own, type Said, say } from '../core/redact.js';
+import type { Domain, OdooRecord } from '../core/types.js';
+import { writeDateWindow } from '../read/checkpoint.js';
+import { namedPages } from '../read/names.js';
+import { amountCheck } from '../records/normalize.js';
+import { renamed } from '../sync/load.js';
+import { KEY, REPLICATION_KEY } from './catalog.js';
+import { fromRfc3339, RecordMaker, streamColumns, streamSchema } from './schema.js';
+import { BookmarkKeeper, type TapState } from './state.js';
+
+export interface TapStream {
+  resource: SyncResource;
+  /** Properties the catalog leaves out. */
+  deselected: Set<string>;
+}
+
+export interface TapJob {
+  client: OdooClient;
+  streams: TapStream[];
+  /** The state given (--state); its bookmarks move as the run goes. */
+  state: TapState;
+  /** Where a stream without a bookmark starts (Odoo's UTC text). */
+  startDate?: string;
+  pageSize: number;
+  overlapSeconds: number;
+  /** Writes messages (whole lines) to standard output. */
+  write: (text: string) => Promise<void>;
+  /** One line per stream done, on standard error. */
+  log?: (line: Said) => void;
+}
+
+const ODOO_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** Odoo's UTC text one second later. */
+function nextSecond(odoo: string): string {
+  return new Date(Date.parse(`${odoo.replace(' ', 'T')}Z`) + 1000)
+    .toISOString()
+    .slice(0, 19)
+    .replace('T', ' ');
+}
+
+export async function runTap(job: TapJob): Promise<void> {
+  const { client, state } = job;
+  const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
+  // Registers by their own name (read once): Odoo 16/17 label one "Shop (Cashier)" while a
+  // session is open, which would make an unchanged record look changed.
+  let registers: Promise<Map<number, string>> | undefined;
+  const registerNames = () =>
+    (registers ??= client
+      .searchRead('pos.config', [], { fields: ['name'], context: { active_test: false } })
+      .then((rs) => new Map(rs.map((c) => [c.id, String(c.name)]))));
+
+  for (const { resource: r, deselected } of job.streams) {
+    const defs = await client.fieldsGet(r.model);
+    const wanted = defaultSyncFields(r, defs);
+    if (!wanted.includes(REPLICATION_KEY)) wanted.push(REPLICATION_KEY);
+    const columns = streamColumns(wanted, defs).filter((c) => !deselected.has(c.name));
+    const maker = new RecordMaker(columns, defs);
+    await job.write(
+      `${JSON.stringify({
+        type: 'SCHEMA',
+        stream: r.name,
+        schema: streamSchema(columns),
+        key_properties: [KEY],
+        bookmark_properties: [REPLICATION_KEY],
+      })}\n`,
+    );
+    const fetch = [...new Set(columns.map((c) => c.field))].filter((f) => f !== KEY);
+    if (!fetch.includes(REPLICATION_KEY)) fetch.push(REPLICATION_KEY);
+    const given = state.bookmarks[r.name];
+    const keeper = new BookmarkKeeper(given, job.overlapSeconds);
+    // A stream without a bookmark is read whole in id order (the fast pages: no sort by
+    // write_date on the server), up to the end of this second; a first read cut short goes
+    // on after its last id, up to the same second. Then the bookmark is that second.
+    const firstRead =
+      keeper.since === undefined
+        ? {
+            until: given?.full_read ? (fromRfc3339(given.full_read.until) as string) : undefined,
+            afterId: given?.full_read?.after_id ?? 0,
+          }
+        : undefined;
+    const context = 'active' in defs ? { active_test: false } : undefined;
+    let domain: Domain;
+    if (firstRead) {
+      if (firstRead.until === undefined) {
+        // Up to the newest write there is now: what the data says, not the clock, so two
+        // runs over the same data write the same STATEs.
+        const [newest] = await client.searchRead(
+          r.model,
+          job.startDate !== undefined ? [[REPLICATION_KEY, '>=', job.startDate]] : [],
+          { fields: [REPLICATION_KEY], order: 'write_date desc, id desc', limit: 1, context },
+        );
+        const wd = newest?.[REPLICATION_KEY];
+        if (typeof wd !== 'string' || !ODOO_TIME.test(wd)) {
+          job.log?.(say`${own(r.name)}: nothing to send`);
+          continue;
+        }
+        firstRead.until = wd;
+      }
+      domain = [[REPLICATION_KEY, '<', nextSecond(firstRead.until)]];
+      if (job.startDate !== undefined) domain.unshift([REPLICATION_KEY, '>=', job.startDate]);
+      if (firstRead.afterId > 0) domain.push([KEY, '>', firstRead.afterId]);
+      keeper.pageEnds(firstRead.until);
+    } else {
+      domain = writeDateWindow(keeper.since, job.overlapSeconds).domain;
+    }
+    const regFields = fetch.filter((f) => defs[f]?.type === 'many2one' && defs[f]?.relation === 'pos.config');
+    const regs = regFields.length > 0 ? await registerNames() : undefined;
+    const ownNames = regs && Object.fromEntries(regFields.map((f) => [f, regs]));
+    const checkAmounts = amountCheck(
+      r.model,
+      fetch,
+      defs,
+      say`correct the record in Odoo; the tap stops before its page until then`,
+    );
+    const pages = namedPages(
+      client,
+      {
+        model: r.model,
+        domain,
+        fields: fetch,
+        order: firstRead ? 'id' : 'write_date, id',
+        pageSize: job.pageSize,
+        context,
+      },
+      fetch.filter((f) => defs[f]?.type === 'many2one'),
+    );
+    const head = `{"type":"RECORD","stream":${JSON.stringify(r.name)},"record":`;
+    /**
+     * Each key once per run: a record changed while the run reads is sent by the next. (A
+     * first read's id pages bring each id once, in ascending order, as the client checks.)
+     */
+    const sentNow = new Set<number>();
+    let sent = 0;
+    let unchanged = 0;
+    /** The highest id read of a first read's last second. */
+    let lastOfUntil = 0;
+    for await (const records of pages) {
+      checkAmounts(records);
+      if (ownNames) renamed(records, ownNames);
+      let out = '';
+      const end = (records[records.length - 1] as OdooRecord).write_date;
+      if (!firstRead && typeof end === 'string' && ODOO_TIME.test(end)) keeper.pageEnds(end);
+      for (let i = 0; i < records.length; i++) {
+        const rec = records[i] as OdooRecord;
+        const wd = rec.write_date;
+        if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(rec.id))
+          throw new ProtocolError(
+            say`Odoo sent ${own(r.model)} ${String(rec.id)} without an integer id and a write_date (${String(wd)})`,
+            say`posdata tap needs both on every record`,
+          );
+        if (!firstRead && sentNow.has(rec.id)) continue;
+        const json = maker.json(rec);
+        if (keeper.unchanged(rec.id, json)) {
+          unchanged++;
+          continue;
+        }
+        if (!firstRead) sentNow.add(rec.id);
+        keeper.sending(rec.id, wd, json);
+        out += `${head}${json}}\n`;
+        sent++;
+      }
+      const last = records[records.length - 1] as OdooRecord;
+      if (firstRead) {
+        const until = firstRead.until as string;
+        for (const rec of records) if (rec.write_date === until) lastOfUntil = Math.max(lastOfUntil, rec.id);
+        state.bookmarks[r.name] = keeper.fullRead(until, last.id);
+      } else {
+        // The page ends where a second ends, or goes through a crowded second by id: what
+        // is sent of its last second is up to the highest id of that second in it.
+        const wd = last.write_date as string;
+        let wid = last.id;
+        for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
+          wid = Math.max(wid, (records[i] as OdooRecord).id);
+        keeper.advance(wd, wid);
+        const bookmark = keeper.bookmark();
+        if (bookmark) state.bookmarks[r.name] = bookmark;
+      }
+      await job.write(out + stateLine());
+    }
+    if (firstRead) {
+      // The first read is whole: on from its second, as any bookmark.
+      keeper.advance(firstRead.until as string, lastOfUntil);
+      state.bookmarks[r.name] = keeper.bookmark();
+    }
+    const bm = state.bookmarks[r.name];
+    job.log?.(
+      say`${own(r.name)}: ${count(sent)} sent, ${count(unchanged)} unchanged since the state, bookmark ${bm?.write_date ?? own('none')}`,
+    );
+  }
+  await job.write(stateLine());
+}
