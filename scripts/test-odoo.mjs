@@ -14,7 +14,13 @@ if (!process.env.POSDATA_TEST_ODOO_URL && !existsSync(shared)) {
 }
 const r = spawnSync(
   process.execPath,
-  [`${root}node_modules/vitest/vitest.mjs`, 'run', '--config', 'vitest.odoo.config.ts', ...process.argv.slice(2)],
+  [
+    `${root}node_modules/vitest/vitest.mjs`,
+    'run',
+    '--config',
+    'vitest.odoo.config.ts',
+    ...process.argv.slice(2),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(r.status ?? 1);
