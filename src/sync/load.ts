@@ -1,4 +1,13 @@
-// One resource's incremental load: pages in (write_date, id) order from the watermark (less
+// One resource's load. Without a watermark (an empty table, --full, new columns), a first read
+// (read/first-read.ts): every record written up to the newest write_date there is when it
+// starts, in id order (no sort by write_date on the server), each page COPYed and upserted
+// with, in its transaction, how far the first read is (that second, the page's last id); a
+// run killed meanwhile goes on after that id, up to the same second. Only when the first
+// read is complete does the watermark become that second; the runs after it go on as below,
+// from that second less the overlap (what was written in it, or changed, while the first
+// read went on comes then).
+//
+// With a watermark, an incremental load: pages in (write_date, id) order from the watermark (less
 // the overlap) up to the moment the run started; each page is COPYed into a staging table
 // and upserted, and the watermark moves to the page's last second and the highest id of that
 // second in it, in one transaction. Pages end where a second ends, or go through a crowded
@@ -10,9 +19,10 @@ import type pg from 'pg';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
-import type { FieldMap, OdooRecord } from '../core/types.js';
+import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { readAhead } from '../read/ahead.js';
 import { writeDateWindow } from '../read/checkpoint.js';
+import { type FirstRead, firstReadDomain, newestWriteDate, ODOO_TIME } from '../read/first-read.js';
 import { namedPages } from '../read/names.js';
 import { amountCheck } from '../records/normalize.js';
 import type { TablePlan } from './columns.js';
@@ -51,8 +61,6 @@ export interface LoadResult {
   upserted: number;
 }
 
-const ODOO_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
 export async function loadResource(job: LoadJob): Promise<LoadResult> {
   const { db, plan } = job;
   const t = `${ident(job.schema)}.${ident(job.table)}`;
@@ -72,21 +80,40 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
   const stateTable = `${ident(job.schema)}.${STATE_TABLE}`;
   const resource = job.table.replace(/'/g, "''");
 
+  // No watermark: a first read, from scratch or on after the last id a cut-short one committed.
+  let first: FirstRead | undefined;
+  let domain: Domain;
+  if (job.state?.watermark === undefined) {
+    first = job.state?.firstRead && { ...job.state.firstRead };
+    if (!first) {
+      const until = await newestWriteDate(job.odoo, job.model, [], job.context);
+      if (until === undefined) {
+        // Nothing in Odoo: the next run looks again.
+        if (job.total) job.total(0);
+        await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
+        return { upserted: 0 };
+      }
+      first = { until, afterId: 0 };
+    }
+    domain = firstReadDomain(first);
+  } else {
+    domain = writeDateWindow(job.state.watermark, job.overlapSeconds).domain;
+  }
+
   await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
   await db.query(`CREATE TEMP TABLE ${stage} (LIKE ${t}) ON COMMIT DELETE ROWS`);
 
-  const window = writeDateWindow(job.state?.watermark, job.overlapSeconds);
-  if (job.total) job.total(await job.odoo.searchCount(job.model, window.domain, job.context));
+  if (job.total) job.total(await job.odoo.searchCount(job.model, domain, job.context));
   // The next page is read while this one is COPYed and committed (readAhead); the watermark
-  // still moves only with a page's own commit, in order.
+  // (or the first read's last id) still moves only with a page's own commit, in order.
   const pages = readAhead(
     namedPages(
       job.odoo,
       {
         model: job.model,
-        domain: window.domain,
+        domain,
         fields: job.fetch,
-        order: 'write_date, id',
+        order: first ? 'id' : 'write_date, id',
         pageSize: job.pageSize,
         context: job.context,
       },
@@ -112,20 +139,32 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       );
     }
     if (job.ownNames) renamed(records, job.ownNames);
-    // The pages end where a second ends, or go through a crowded second by id: the rows of
-    // second wd committed so far are those up to the highest id of it seen.
-    let wid = last.id;
-    for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
-      wid = Math.max(wid, (records[i] as OdooRecord).id);
+    let mark: string;
+    let upTo: string;
+    if (first) {
+      // Id pages: every record up to this id written before the end of second `until` is in.
+      first.afterId = last.id;
+      upTo = `#${last.id} (first read, up to ${first.until})`;
+      mark = `first_read_until = '${first.until}+00', first_read_after_id = ${last.id}, synced_at = now() WHERE resource = '${resource}'`;
+    } else {
+      // The pages end where a second ends, or go through a crowded second by id: the rows of
+      // second wd committed so far are those up to the highest id of it seen.
+      let wid = last.id;
+      for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
+        wid = Math.max(wid, (records[i] as OdooRecord).id);
+      upTo = `${wd} #${wid}`;
+      // The watermark only moves forward: re-reading the overlap does not take it back.
+      mark =
+        `watermark = '${wd}+00', watermark_id = ${wid}, synced_at = now() ` +
+        `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${wid}))`;
+    }
     let body = '';
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
     await db.query('BEGIN');
     try {
       await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
-      // The watermark only moves forward: re-reading the overlap does not take it back.
       const results = (await db.query(
-        `${upsert}; UPDATE ${stateTable} SET watermark = '${wd}+00', watermark_id = ${wid}, synced_at = now() ` +
-          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${wid})); COMMIT`,
+        `${upsert}; UPDATE ${stateTable} SET ${mark}; COMMIT`,
       )) as unknown as pg.QueryResult[];
       upserted += results[0]?.rowCount ?? 0;
     } catch (err) {
@@ -133,10 +172,21 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       throw err;
     }
     read += records.length;
-    job.trace?.(say`${own(job.table)}: committed ${records.length} rows up to ${wd} #${wid}`);
+    job.trace?.(say`${own(job.table)}: committed ${records.length} rows up to ${own(upTo)}`);
     job.onPage?.(read);
   }
-  await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
+  if (first) {
+    // The first read is whole: the watermark is its second (with the highest id read, so
+    // that every row committed is covered), and the next run goes on from there, less the
+    // overlap, as any incremental one.
+    await db.query(
+      `UPDATE ${stateTable} SET watermark = $2::timestamptz, watermark_id = $3, first_read_until = NULL,
+         first_read_after_id = NULL, synced_at = now(), completed_at = now() WHERE resource = $1`,
+      [job.table, `${first.until}+00`, first.afterId],
+    );
+  } else {
+    await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
+  }
   await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
   return { upserted };
 }

@@ -1,10 +1,15 @@
 // What the database itself remembers of a sync: the schema's tables, and one row per
 // resource in `posdata_sync_state` (the Odoo it came from, the fields it holds, and the
 // watermark: the (write_date, id) of the last record committed). The watermark is written
-// in the transaction of the rows it covers, so it can never run ahead of them.
+// in the transaction of the rows it covers, so it can never run ahead of them. A resource
+// without a watermark is read whole in id order first (read/first-read.ts); while that read
+// goes on, its row holds how far it is (first_read_until, first_read_after_id: every record
+// written before the end of that second, up to that id, is committed), and the watermark
+// becomes that second only once the first read is complete.
 import type pg from 'pg';
 import { ServerError } from '../core/errors.js';
 import { say } from '../core/redact.js';
+import type { FirstRead } from '../read/first-read.js';
 import type { TableColumn } from './columns.js';
 import { ident, type Target } from './postgres.js';
 
@@ -18,6 +23,8 @@ export interface SyncState {
   /** UTC, Odoo's format (`YYYY-MM-DD HH:MM:SS`); undefined = nothing committed yet. */
   watermark: string | undefined;
   watermarkId: number | undefined;
+  /** A first read cut short (no watermark yet): where it goes on. */
+  firstRead?: FirstRead;
 }
 
 export type Query = (sql: string, values?: unknown[]) => Promise<pg.QueryResult>;
@@ -37,9 +44,24 @@ export async function ensureSchema(q: Query, schema: string): Promise<void> {
       watermark timestamptz,
       watermark_id integer,
       synced_at timestamptz NOT NULL DEFAULT now(),
-      completed_at timestamptz
+      completed_at timestamptz,
+      first_read_until timestamptz,
+      first_read_after_id integer
     )`);
+    return;
   }
+  // A state table of an older posdata: the first read's columns added (and only then: ALTER
+  // needs the table's owner).
+  const cols = await q(
+    `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
+        AND column_name IN ('first_read_until', 'first_read_after_id')`,
+    [schema, STATE_TABLE],
+  );
+  if (cols.rowCount !== 2)
+    await q(
+      `ALTER TABLE ${s}.${STATE_TABLE} ADD COLUMN IF NOT EXISTS first_read_until timestamptz,
+         ADD COLUMN IF NOT EXISTS first_read_after_id integer`,
+    );
 }
 
 /**
@@ -67,7 +89,8 @@ export async function foreignTables(q: Query, schema: string, names: string[]): 
 export async function readStates(q: Query, schema: string): Promise<Map<string, SyncState>> {
   const r = await q(
     `SELECT resource, model, source, fields,
-            to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS watermark, watermark_id
+            to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS watermark, watermark_id,
+            to_char(first_read_until AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_until, first_read_after_id
        FROM ${ident(schema)}.${STATE_TABLE}`,
   );
   const out = new Map<string, SyncState>();
@@ -79,6 +102,10 @@ export async function readStates(q: Query, schema: string): Promise<Map<string, 
       fields: row.fields,
       watermark: row.watermark ?? undefined,
       watermarkId: row.watermark_id ?? undefined,
+      firstRead:
+        row.watermark === null && row.first_until !== null
+          ? { until: row.first_until, afterId: row.first_read_after_id ?? 0 }
+          : undefined,
     });
   }
   return out;
@@ -95,8 +122,8 @@ async function tableColumns(q: Query, schema: string, table: string): Promise<Se
 
 /**
  * The resource's table with every planned column, and its state row with these fields, in
- * one transaction. New columns reset the watermark: the next pages read every record again,
- * so that rows synced before hold the new column's values too. `reset` says the watermark
+ * one transaction. New columns reset the watermark (and a first read cut short): the next
+ * pages read every record again, so that rows synced before hold the new column's values too. `reset` says the watermark
  * was cleared (a new table or column, --full, or no state before): the load starts over.
  */
 export async function ensureTable(
@@ -104,7 +131,7 @@ export async function ensureTable(
   schema: string,
   table: string,
   columns: TableColumn[],
-  state: Omit<SyncState, 'watermark' | 'watermarkId'>,
+  state: Omit<SyncState, 'watermark' | 'watermarkId' | 'firstRead'>,
   opts: { hadState: boolean; full: boolean },
 ): Promise<{ added: string[]; reset: boolean }> {
   const t = `${ident(schema)}.${ident(table)}`;
@@ -125,7 +152,7 @@ export async function ensureTable(
       `INSERT INTO ${ident(schema)}.${STATE_TABLE} (resource, model, source, fields)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (resource) DO UPDATE SET model = EXCLUDED.model, source = EXCLUDED.source, fields = EXCLUDED.fields
-         ${reset ? ', watermark = NULL, watermark_id = NULL' : ''}`,
+         ${reset ? ', watermark = NULL, watermark_id = NULL, first_read_until = NULL, first_read_after_id = NULL' : ''}`,
       [state.resource, state.model, state.source, state.fields],
     );
     await q('COMMIT');

@@ -11,6 +11,7 @@ import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../read/checkpoint.js';
+import { firstReadDomain, highestIdOf, newestWriteDate, ODOO_TIME } from '../read/first-read.js';
 import { namedPages } from '../read/names.js';
 import { amountCheck } from '../records/normalize.js';
 import { renamed } from '../sync/load.js';
@@ -39,17 +40,7 @@ export interface TapJob {
   log?: (line: Said) => void;
 }
 
-const ODOO_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
 const count = (n: number) => n.toLocaleString('en-US');
-
-/** Odoo's UTC text one second later. */
-function nextSecond(odoo: string): string {
-  return new Date(Date.parse(`${odoo.replace(' ', 'T')}Z`) + 1000)
-    .toISOString()
-    .slice(0, 19)
-    .replace('T', ' ');
-}
 
 export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
@@ -94,24 +85,18 @@ export async function runTap(job: TapJob): Promise<void> {
     const context = 'active' in defs ? { active_test: false } : undefined;
     let domain: Domain;
     if (firstRead) {
+      const from: Domain = job.startDate !== undefined ? [[REPLICATION_KEY, '>=', job.startDate]] : [];
       if (firstRead.until === undefined) {
         // Up to the newest write there is now: what the data says, not the clock, so two
         // runs over the same data write the same STATEs.
-        const [newest] = await client.searchRead(
-          r.model,
-          job.startDate !== undefined ? [[REPLICATION_KEY, '>=', job.startDate]] : [],
-          { fields: [REPLICATION_KEY], order: 'write_date desc, id desc', limit: 1, context },
-        );
-        const wd = newest?.[REPLICATION_KEY];
-        if (typeof wd !== 'string' || !ODOO_TIME.test(wd)) {
+        const wd = await newestWriteDate(client, r.model, from, context);
+        if (wd === undefined) {
           job.log?.(say`${own(r.name)}: nothing to send`);
           continue;
         }
         firstRead.until = wd;
       }
-      domain = [[REPLICATION_KEY, '<', nextSecond(firstRead.until)]];
-      if (job.startDate !== undefined) domain.unshift([REPLICATION_KEY, '>=', job.startDate]);
-      if (firstRead.afterId > 0) domain.push([KEY, '>', firstRead.afterId]);
+      domain = firstReadDomain({ until: firstRead.until, afterId: firstRead.afterId }, from);
       keeper.pageEnds(firstRead.until);
     } else {
       domain = writeDateWindow(keeper.since, job.overlapSeconds).domain;
@@ -175,7 +160,7 @@ export async function runTap(job: TapJob): Promise<void> {
       const last = records[records.length - 1] as OdooRecord;
       if (firstRead) {
         const until = firstRead.until as string;
-        for (const rec of records) if (rec.write_date === until) lastOfUntil = Math.max(lastOfUntil, rec.id);
+        lastOfUntil = Math.max(lastOfUntil, highestIdOf(records, until));
         state.bookmarks[r.name] = keeper.fullRead(until, last.id);
       } else {
         // The page ends where a second ends, or goes through a crowded second by id: what

@@ -15,6 +15,8 @@ export interface RpcProxy {
   busyOnce: Set<string>;
   /** Methods whose result is changed on the way back (given the request's body, to pick one call). */
   rewrite: Map<string, (result: unknown, body: string) => unknown>;
+  /** Methods whose requests wait for this before going on (given the request's body): a write meanwhile. */
+  before: Map<string, (body: string) => Promise<void>>;
   /** How many times each distinct body of these methods was sent. */
   sends(methods: string[]): number[];
   reset(): void;
@@ -38,6 +40,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     slow: new Map(),
     busyOnce: new Set(),
     rewrite: new Map(),
+    before: new Map(),
     sends(methods) {
       return methods.flatMap((m) => {
         const count = new Map<string, number>();
@@ -50,6 +53,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       p.slow.clear();
       p.busyOnce.clear();
       p.rewrite.clear();
+      p.before.clear();
     },
     close: async () => undefined,
   };
@@ -66,6 +70,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       }
       const wait = p.slow.get(method) ?? 0;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await p.before.get(method)?.(body);
       try {
         const up = await fetch(`${upstream.replace(/\/$/, '')}${req.url ?? '/'}`, {
           method: req.method,

@@ -63,20 +63,44 @@ async function syncKilledOnceSalesCommitted(args: string[]) {
   return running;
 }
 
-/** Rows of the table, and those the committed watermark says are in. */
+/** Odoo's UTC text one second later. */
+const nextSecond = (odoo: string) =>
+  new Date(Date.parse(`${odoo.replace(' ', 'T')}Z`) + 1000).toISOString().slice(0, 19).replace('T', ' ');
+
+/**
+ * Rows of the table, and those the committed state says are in: the watermark's, or while a
+ * first read goes on (no watermark yet), its own (every record before the end of second
+ * first_read_until up to id first_read_after_id).
+ */
 async function committed(
   schema: string,
   table: string,
   model: string,
-): Promise<{ rows: number; covered: number }> {
+): Promise<{ rows: number; covered: number; firstRead: boolean }> {
   const exists = await one<string | null>('select to_regclass($1)::text', [`${schema}.${table}`]);
-  if (exists === null) return { rows: 0, covered: 0 };
+  if (exists === null) return { rows: 0, covered: 0, firstRead: false };
   const rows = Number(await one(`select count(*) from ${schema}.${table}`));
-  const [state] = await pg.query<{ wm: string | null; wid: number | null }>(
-    `select to_char(watermark at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as wm, watermark_id as wid from ${schema}.posdata_sync_state where resource = $1`,
+  const [state] = await pg.query<{
+    wm: string | null;
+    wid: number | null;
+    fu: string | null;
+    fa: number | null;
+  }>(
+    `select to_char(watermark at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as wm, watermark_id as wid,
+            to_char(first_read_until at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS') as fu, first_read_after_id as fa
+       from ${schema}.posdata_sync_state where resource = $1`,
     [table],
   );
-  if (!state?.wm) return { rows, covered: 0 };
+  if (!state?.wm && state?.fu && state.fa !== null) {
+    const beyond = Number(await one(`select count(*) from ${schema}.${table} where id > $1`, [state.fa]));
+    expect(beyond, `${table}: rows beyond the first read's committed id`).toBe(0);
+    const covered = await rpc.count(model, [
+      ['write_date', '<', nextSecond(state.fu)],
+      ['id', '<=', state.fa],
+    ]);
+    return { rows, covered, firstRead: true };
+  }
+  if (!state?.wm) return { rows, covered: 0, firstRead: false };
   const beyond = Number(
     await one(
       `select count(*) from ${schema}.${table} where (write_date, id) > ($1::timestamptz, $2::integer)`,
@@ -85,10 +109,7 @@ async function committed(
   );
   expect(beyond, `${table}: rows beyond the committed watermark`).toBe(0);
   // Written before second wm, or in it (write_date has microseconds: a range) up to id wid.
-  const next = new Date(Date.parse(`${state.wm.replace(' ', 'T')}Z`) + 1000)
-    .toISOString()
-    .slice(0, 19)
-    .replace('T', ' ');
+  const next = nextSecond(state.wm);
   const covered = await rpc.count(model, [
     '|',
     ['write_date', '<', state.wm],
@@ -98,7 +119,7 @@ async function committed(
     ['write_date', '<', next],
     ['id', '<=', state.wid],
   ]);
-  return { rows, covered };
+  return { rows, covered, firstRead: false };
 }
 
 describe('posdata sync under failure', () => {
@@ -125,7 +146,11 @@ describe('posdata sync under failure', () => {
       ] as const) {
         const c = await committed('crash', table, model);
         expect(c.rows, `${at}: ${table} rows against the committed watermark`).toBe(c.covered);
-        if (killed.signal === 'SIGKILL' && table === 'sales' && c.rows > 0 && c.rows < orders) midway++;
+        if (killed.signal === 'SIGKILL' && table === 'sales' && c.rows > 0 && c.rows < orders) {
+          midway++;
+          // Killed in the middle of the sales' first read: what it committed is its state.
+          expect(c.firstRead, at).toBe(true);
+        }
       }
       const r = await sync(args);
       expect(r.code, r.stderr).toBe(0);
@@ -174,10 +199,11 @@ describe('posdata sync under failure', () => {
   // database refuses a page halfway, nothing read ahead of it is committed.
   it('a page the database refuses halfway: nothing after it committed, the watermark covers the rows', async () => {
     const total = await rpc.count('pos.order', []);
-    // The sale halfway through the sync's order: the database refuses the page that holds it.
+    // The sale halfway through the sync's order (a first read: by id): the database refuses
+    // the page that holds it.
     const [mid] = await rpc.searchRead<{ id: number }>('pos.order', [], {
       fields: ['id'],
-      order: 'write_date, id',
+      order: 'id',
       offset: Math.floor(total / 2),
       limit: 1,
     });

@@ -1,0 +1,62 @@
+// A first read of a whole model (no watermark or bookmark yet), shared by `posdata sync` and
+// `posdata tap`: pages in id order (the fast pages: no sort or walk by write_date on the
+// server, which a table of tens of thousands of records sharing one write_date second makes
+// slow), up to the newest write_date there is when it starts. `until` comes from the data,
+// not the clock, so two reads of the same data end at the same second. A first read cut
+// short goes on after its last id, up to the same second. Once it has read everything, the
+// consumer goes on incrementally by (write_date, id) from `until` less the overlap: Odoo
+// keeps write_date to the microsecond and answers whole seconds, so rows of second `until`
+// committed after the first read passed them come then.
+import type { OdooClient } from '../core/client.js';
+import type { Domain, OdooRecord } from '../core/types.js';
+
+/** Odoo's UTC text, `YYYY-MM-DD HH:MM:SS`. */
+export const ODOO_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** Odoo's UTC text one second later. */
+export function nextSecond(odoo: string): string {
+  return new Date(Date.parse(`${odoo.replace(' ', 'T')}Z`) + 1000)
+    .toISOString()
+    .slice(0, 19)
+    .replace('T', ' ');
+}
+
+/**
+ * The newest write_date of the model's records within `domain` (one request), or undefined
+ * when it has none.
+ */
+export async function newestWriteDate(
+  client: OdooClient,
+  model: string,
+  domain: Domain,
+  context?: Record<string, unknown>,
+): Promise<string | undefined> {
+  const [newest] = await client.searchRead(model, domain, {
+    fields: ['write_date'],
+    order: 'write_date desc, id desc',
+    limit: 1,
+    context,
+  });
+  const wd = newest?.write_date;
+  return typeof wd === 'string' && ODOO_TIME.test(wd) ? wd : undefined;
+}
+
+/** Where a first read stands: up to the end of second `until`, ids above `afterId` still to read. */
+export interface FirstRead {
+  until: string;
+  afterId: number;
+}
+
+/** The first read's domain (read in `id` order): `base`, up to the end of its second, after its last id. */
+export function firstReadDomain(read: FirstRead, base: Domain = []): Domain {
+  const domain: Domain = [...base, ['write_date', '<', nextSecond(read.until)]];
+  if (read.afterId > 0) domain.push(['id', '>', read.afterId]);
+  return domain;
+}
+
+/** The highest id among `records` written in second `second` (0 if none). */
+export function highestIdOf(records: OdooRecord[], second: string): number {
+  let id = 0;
+  for (const r of records) if (r.write_date === second && r.id > id) id = r.id;
+  return id;
+}
