@@ -126,6 +126,15 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     job.defs,
     say`correct the record in Odoo; the sync stops before its page until then`,
   );
+  // A first read's page whose ids are all above every id the table holds (an empty table, or
+  // the rest of a first read cut short) cannot meet a row of its own: it is COPYed straight
+  // into the table, without the staging table and the upsert's comparison, row by row, with
+  // what is there. Any other page (--full over rows already there) is upserted.
+  let highest = first
+    ? Number(
+        ((await db.query(`SELECT coalesce(max(id), 0) AS m FROM ${t}`)) as pg.QueryResult).rows[0]?.m ?? 0,
+      )
+    : Number.POSITIVE_INFINITY;
   let read = 0;
   let upserted = 0;
   for await (const records of pages) {
@@ -160,19 +169,29 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     }
     let body = '';
     for (let i = 0; i < records.length; i++) body += plan.line(records[i] as OdooRecord);
+    const straight = (records[0] as OdooRecord).id > highest;
     await db.query('BEGIN');
     try {
-      await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
-      const results = (await db.query(
-        `${upsert}; UPDATE ${stateTable} SET ${mark}; COMMIT`,
-      )) as unknown as pg.QueryResult[];
-      upserted += results[0]?.rowCount ?? 0;
+      if (straight) {
+        await db.copyIn(`COPY ${t} (${colList}) FROM STDIN`, body);
+        await db.query(`UPDATE ${stateTable} SET ${mark}; COMMIT`);
+        upserted += records.length;
+        highest = last.id;
+      } else {
+        await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
+        const results = (await db.query(
+          `${upsert}; UPDATE ${stateTable} SET ${mark}; COMMIT`,
+        )) as unknown as pg.QueryResult[];
+        upserted += results[0]?.rowCount ?? 0;
+      }
     } catch (err) {
       await db.query('ROLLBACK').catch(() => undefined);
       throw err;
     }
     read += records.length;
-    job.trace?.(say`${own(job.table)}: committed ${records.length} rows up to ${own(upTo)}`);
+    job.trace?.(
+      say`${own(job.table)}: committed ${records.length} rows up to ${own(upTo)}${own(straight ? ', copied into the table' : '')}`,
+    );
     job.onPage?.(read);
   }
   if (first) {

@@ -188,4 +188,30 @@ describe('posdata sync, the first read', () => {
       await one("select first_read_until from cut.posdata_sync_state where resource = 'sales'"),
     ).toBeNull();
   });
+  // Last: its write to a sale would make the newest write_date the others' tests start from.
+  it('copies a first read straight into an empty table, and upserts where the table holds rows (--full)', async () => {
+    const first = await sync(['sales', '--schema', 'straight', '--debug']);
+    expect(first.code, first.stderr).toBe(0);
+    // Every page of the first read into the empty table: COPY into the table itself, no upsert.
+    const copies = first.stderr.split('\n').filter((l) => /\[sql\] COPY /.test(l));
+    expect(copies.length).toBeGreaterThanOrEqual(6);
+    for (const c of copies) expect(c).toMatch(/COPY "straight"\."sales" \(/);
+    expect(first.stderr).not.toMatch(/INSERT INTO "straight"\."sales"/);
+    await equalsOdoo('straight');
+    // --full over the rows already there: the pages meet them, so each goes through the
+    // staging table and the upsert (a straight COPY would fail on their ids).
+    await rpc.kw('pos.order', 'write', [
+      [
+        (await rpc.searchRead<{ id: number }>('pos.order', [], { fields: ['id'], limit: 1, order: 'id' }))[0]
+          ?.id,
+      ],
+      { note: 'again' },
+    ]);
+    const full = await sync(['sales', '--schema', 'straight', '--full', '--debug']);
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stderr).toMatch(/COPY "posdata_stage_sales"|COPY posdata_stage_sales/);
+    expect(full.stderr).not.toMatch(/COPY "straight"\."sales" \(/);
+    expect(full.stderr).toMatch(/INSERT INTO "straight"\."sales"/);
+    await equalsOdoo('straight');
+  });
 });
