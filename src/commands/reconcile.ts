@@ -1,12 +1,13 @@
 // `posdata reconcile`: flags → the closed sessions of a range → figures per session →
 // table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
 import { command } from '../cli/command.js';
-import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
-import { OUTPUT, type OutputOptions, outputOptions, tableLook, writeOutput } from '../cli/output.js';
+import { CONNECTION, GLOBAL, group } from '../cli/flags.js';
+import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
+import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number, positiveInt } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { machineZone } from '../query/zone.js';
 import {
   beyond,
   fetchReconciliation,
@@ -20,12 +21,8 @@ import { DEFAULT_MONEY_DIGITS, signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 
-export interface ReconcileOptions extends SessionRange {
-  connection: ConnectionOptions;
-  output: OutputOptions;
-  tz?: string;
+export interface ReconcileOptions extends SessionRange, ReportOptions {
   tolerance: number;
-  failOnDifference: boolean;
 }
 
 export const reconcile = command<ReconcileOptions>({
@@ -65,22 +62,12 @@ export const reconcile = command<ReconcileOptions>({
     'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
   ],
   options(f, _args, { io }) {
-    const output = outputOptions(f, io);
-    const tz = f.tz as string | undefined;
-    if (tz) checkZone(tz);
     const o: ReconcileOptions = {
-      connection: connectionOptions(f),
-      output,
-      date: f.date as string | undefined,
-      from: f.from as string | undefined,
-      to: f.to as string | undefined,
-      configId: f.configId as number | undefined,
-      tz,
+      ...reportOptions(f, io),
       tolerance: (f.tolerance as number | undefined) ?? 0.01,
-      failOnDifference: f.failOnDifference === true,
     };
     // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
-    sessionsDomain(o, tz ?? 'UTC');
+    sessionsDomain(o, o.tz ?? 'UTC');
     return o;
   },
   async run(o, ctx) {

@@ -2,27 +2,24 @@
 // ndjson or csv on a sink; --check-odoo compares the totals with Odoo's own Sales Details.
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import { CONNECTION, GLOBAL, group } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
-import { OUTPUT, type OutputOptions, outputOptions, tableLook, writeOutput } from '../cli/output.js';
+import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
+import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 import { KEYS } from '../summary/keys.js';
 import { checkParams, fetchSummary, type SummaryParams, type SummaryResult } from '../summary/query.js';
 import { summaryFields, summaryRows } from '../summary/rows.js';
 
-export interface SummaryOptions extends SummaryParams {
-  connection: ConnectionOptions;
-  output: OutputOptions;
-  tz?: string;
+export interface SummaryOptions extends SummaryParams, ReportOptions {
   checkOdoo: boolean;
-  failOnDifference: boolean;
   /** --watch: seconds between refreshes. */
   watch?: number;
   /** --times: refreshes before it ends by itself. */
@@ -111,28 +108,18 @@ export const summary = command<SummaryOptions>({
     'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
   ],
   options(f, _args, { io }) {
-    const output = outputOptions(f, io);
-    const tz = f.tz as string | undefined;
-    if (tz) checkZone(tz);
     const o: SummaryOptions = {
-      connection: connectionOptions(f),
-      output,
-      date: f.date as string | undefined,
-      from: f.from as string | undefined,
-      to: f.to as string | undefined,
-      configId: f.configId as number | undefined,
+      ...reportOptions(f, io),
       sessionId: f.sessionId as number | undefined,
       by: f.by as string | undefined,
       top: f.top as number | undefined,
       dayStarts: f.dayStarts as string | undefined,
-      tz,
       checkOdoo: f.checkOdoo === true,
-      failOnDifference: f.failOnDifference === true,
       watch: f.watch as number | undefined,
       times: f.times as number | undefined,
     };
     checkWatch(o);
-    checkParams(o, tz ?? 'UTC');
+    checkParams(o, o.tz ?? 'UTC');
     if (o.failOnDifference && !o.checkOdoo)
       throw new UsageError(
         say`--fail-on-difference needs --check-odoo: it fails on a difference from Odoo's Sales Details`,
