@@ -85,6 +85,19 @@ interface Row {
 
 const STAMPS = ['create_date', 'write_date'];
 
+/** A ticket line's columns: what `lines` shows, and the first of what sync stores. */
+const LINE_FIELDS = [
+  'id',
+  'order_id',
+  'product_id',
+  'full_product_name',
+  'qty',
+  'price_unit',
+  'discount',
+  'price_subtotal',
+  'price_subtotal_incl',
+];
+
 const ORDER_STATE_HELP = 'draft, paid, done, cancel, invoiced (16-18)';
 
 /** The orders that are sales: what posdata summary counts and a sales table totals. */
@@ -218,17 +231,7 @@ const CATALOG: Row[] = [
     list: {
       summary: 'Lines of one sales ticket (pos.order.line)',
       fixedDomain: () => [],
-      defaultFields: [
-        'id',
-        'order_id',
-        'product_id',
-        'full_product_name',
-        'qty',
-        'price_unit',
-        'discount',
-        'price_subtotal',
-        'price_subtotal_incl',
-      ],
+      defaultFields: LINE_FIELDS,
       filterFields: {},
       // Odoo 16-19 search a line through its ticket (a dotted path; 16's config_id is related,
       // searchable all the same): odoo-facts.md, domains.
@@ -258,19 +261,7 @@ const CATALOG: Row[] = [
       ],
     },
     sync: {
-      defaultFields: [
-        'id',
-        'order_id',
-        'product_id',
-        'full_product_name',
-        'qty',
-        'price_unit',
-        'discount',
-        'price_subtotal',
-        'price_subtotal_incl',
-        'refunded_orderline_id',
-        ...STAMPS,
-      ],
+      defaultFields: [...LINE_FIELDS, 'refunded_orderline_id', ...STAMPS],
     },
   },
   {

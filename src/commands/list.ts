@@ -35,6 +35,7 @@ import type { QueryFlags } from '../query/build.js';
 import { checkJsonValue, commaList, parseDomain } from '../query/domain.js';
 import { checkZone, machineZone } from '../query/zone.js';
 import type { Checkpoint } from '../read/checkpoint.js';
+import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, type Window, windowFileName } from '../read/window.js';
 import { resolveTarget, sameFile } from '../sink/atomic.js';
@@ -485,19 +486,23 @@ async function exportRecords(
   // user), and a register's payment methods by name rather than as ids.
   let names: Record<string, Map<number, string>> | undefined;
   if (output.format === 'table') {
-    names = {};
-    for (const model of ['pos.config', 'pos.payment.method']) {
-      // A many2one's label is the method's name already.
-      const linked = prepared.outFields.filter(
-        (f) =>
-          prepared.defs[f]?.relation === model &&
-          (model === 'pos.config' || prepared.defs[f]?.type !== 'many2one'),
-      );
-      if (linked.length === 0) continue;
-      const found = await client.searchRead(model, [], { fields: ['name'], context: { active_test: false } });
-      const m = new Map(found.map((r) => [r.id, String(r.name)]));
-      for (const f of linked) names[f] = m;
+    // A many2one's label is a method's name already; both models are read at once.
+    const linked: [string, string][] = [];
+    for (const f of prepared.outFields) {
+      const def = prepared.defs[f];
+      if (
+        def?.relation === 'pos.config' ||
+        (def?.relation === 'pos.payment.method' && def.type !== 'many2one')
+      )
+        linked.push([f, def.relation]);
     }
+    names = Object.fromEntries(
+      await Promise.all(
+        linked.map(
+          async ([f, model]): Promise<[string, Map<number, string>]> => [f, await ownNames(client, model)],
+        ),
+      ),
+    );
   }
   const progress = new Progress(io, toFile || !io.out.isTTY);
   progress.watch(session.limiter);

@@ -17,6 +17,7 @@ import { number, positiveInt } from '../cli/values.js';
 import { isPosdataError, UsageError } from '../core/errors.js';
 import { nameList, own, type Said, say } from '../core/redact.js';
 import { moneyDigits } from '../read/currency.js';
+import { ownNames } from '../read/own-names.js';
 import { inCurrency } from '../records/normalize.js';
 import { heldMemory, wasmOnBaselineTier } from '../runtime/memory.js';
 import type { Target } from '../sync/postgres.js';
@@ -199,17 +200,6 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
           say`sync this Odoo into another --schema`,
         );
     }
-    // Registers by their own name (read once, archived ones too): Odoo 16/17 label one
-    // "Shop (Cashier)" while a session is open and "Shop" after, and a label stored per row
-    // would split a register in two in a GROUP BY, by when each row was read.
-    let registers: Promise<Map<number, string>> | undefined;
-    const registerNames = () =>
-      (registers ??= odoo
-        .searchRead('pos.config', [], {
-          fields: ['name'],
-          context: { active_test: false },
-        })
-        .then((rs) => new Map(rs.map((c) => [c.id, String(c.name)]))));
     for (const r of chosen) {
       // Watched from the resource's first request on: a wait for the rate limit shows
       // whichever request it holds (fields_get, the register names), not only the pages.
@@ -243,7 +233,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
       const regFields = wanted.filter(
         (f) => fields[f]?.type === 'many2one' && fields[f]?.relation === 'pos.config',
       );
-      const regs = regFields.length > 0 ? await registerNames() : undefined;
+      const regs = regFields.length > 0 ? await ownNames(odoo, 'pos.config') : undefined;
       current = { name: r.name, rows: 0 };
       const result = await loadResource({
         odoo,

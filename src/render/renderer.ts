@@ -4,8 +4,10 @@ import type { FieldMap } from '../core/types.js';
 import type { Normalizer } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 import { CsvRenderer, type Format, JsonRenderer, NdjsonRenderer, type Renderer } from './formats.js';
+import type { TableOptions } from './table.js';
 
-export interface RenderContext {
+/** What a renderer is made from: the records' shape and format, and a table's look (TableOptions). */
+export interface RenderContext extends Omit<TableOptions, 'maxRows'> {
   format: Format;
   sink: Sink;
   fields: string[];
@@ -13,19 +15,6 @@ export interface RenderContext {
   excel?: boolean;
   delimiter?: string;
   decimal?: '.' | ',';
-  /** The table's width (the terminal's; 200 into a file). */
-  columns: number;
-  /** Colour in a table (a terminal, and not into a file). */
-  color: boolean;
-  tz: string;
-  preferred: string[];
-  sumField?: string;
-  /** Decimals of money (the company's currency) for a table's totals and payments; 2 if not given. */
-  moneyDigits?: number;
-  /** The states a table's total counts; rows of other states are named apart. */
-  countedStates?: string[];
-  noun: string;
-  names?: Record<string, Map<number, string>>;
   /** For csv and parquet straight from records: the same normalisation the rows would get. */
   normalizer?: Normalizer;
 }
@@ -53,17 +42,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
     }
     case 'table': {
       const { TableRenderer } = await import('./table.js');
-      return new TableRenderer(c.sink, c.fields, c.defs, {
-        columns: c.columns,
-        color: c.color,
-        tz: c.tz,
-        preferred: c.preferred,
-        sumField: c.sumField,
-        moneyDigits: c.moneyDigits,
-        countedStates: c.countedStates,
-        noun: c.noun,
-        names: c.names,
-      });
+      return new TableRenderer(c.sink, c.fields, c.defs, c);
     }
   }
 }

@@ -13,6 +13,7 @@ import type { Domain, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../read/checkpoint.js';
 import { firstReadDomain, highestIdOf, newestWriteDate, ODOO_TIME } from '../read/first-read.js';
 import { namedPages } from '../read/names.js';
+import { ownNames } from '../read/own-names.js';
 import { amountCheck } from '../records/normalize.js';
 import { renamed } from '../sync/load.js';
 import { KEY, REPLICATION_KEY } from './catalog.js';
@@ -45,14 +46,6 @@ const count = (n: number) => n.toLocaleString('en-US');
 export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
   const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
-  // Registers by their own name (read once): Odoo 16/17 label one "Shop (Cashier)" while a
-  // session is open, which would make an unchanged record look changed.
-  let registers: Promise<Map<number, string>> | undefined;
-  const registerNames = () =>
-    (registers ??= client
-      .searchRead('pos.config', [], { fields: ['name'], context: { active_test: false } })
-      .then((rs) => new Map(rs.map((c) => [c.id, String(c.name)]))));
-
   for (const { resource: r, deselected } of job.streams) {
     const defs = await client.fieldsGet(r.model);
     const wanted = defaultSyncFields(r, defs);
@@ -102,8 +95,8 @@ export async function runTap(job: TapJob): Promise<void> {
       domain = writeDateWindow(keeper.since, job.overlapSeconds).domain;
     }
     const regFields = fetch.filter((f) => defs[f]?.type === 'many2one' && defs[f]?.relation === 'pos.config');
-    const regs = regFields.length > 0 ? await registerNames() : undefined;
-    const ownNames = regs && Object.fromEntries(regFields.map((f) => [f, regs]));
+    const regs = regFields.length > 0 ? await ownNames(client, 'pos.config') : undefined;
+    const registerNames = regs && Object.fromEntries(regFields.map((f) => [f, regs]));
     const checkAmounts = amountCheck(
       r.model,
       fetch,
@@ -134,7 +127,7 @@ export async function runTap(job: TapJob): Promise<void> {
     let lastOfUntil = 0;
     for await (const records of pages) {
       checkAmounts(records);
-      if (ownNames) renamed(records, ownNames);
+      if (registerNames) renamed(records, registerNames);
       let out = '';
       const end = (records[records.length - 1] as OdooRecord).write_date;
       if (!firstRead && typeof end === 'string' && ODOO_TIME.test(end)) keeper.pageEnds(end);
