@@ -3,7 +3,7 @@
 // commander options; the help can group them by `group`, and completion can read them.
 // A value is parsed (and refused, exit 2) as commander reads it; what depends on several
 // flags is checked by the command's `options()`, still before anything is asked of a server.
-import { byteSize, number, positiveInt, rate } from './values.js';
+import { byteSize, number, port, positiveInt, rate } from './values.js';
 
 /** The help group a flag belongs to; the command's own flags come first. */
 export type GroupName = 'own' | 'query' | 'output' | 'connection' | 'global';
@@ -143,4 +143,17 @@ export const GLOBAL = group('global', [
 /** The global flags as the IO takes them. */
 export function globalOptions(f: Flags): { quiet: boolean; debug: boolean; color: boolean } {
   return { quiet: f.quiet === true, debug: f.debug === true, color: f.color !== false };
+}
+
+/** Where a server of posdata's listens (serve, sandbox): loopback unless told otherwise. */
+export function listenFlags(defaultPort: number): Flag[] {
+  return [
+    { spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' },
+    {
+      spec: '--port <port>',
+      description: 'port (0 = any free port)',
+      parse: port('--port'),
+      default: defaultPort,
+    },
+  ];
 }

@@ -2,8 +2,8 @@
 // stopped. The sandbox is a program of its own (src/sandbox/): it shares no code with the
 // client, and this module is the only one that loads it.
 import { command } from '../cli/command.js';
-import { group } from '../cli/flags.js';
-import { port, positiveInt } from '../cli/values.js';
+import { group, listenFlags } from '../cli/flags.js';
+import { positiveInt } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { SandboxOptions } from '../sandbox/index.js';
@@ -34,13 +34,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
   longRunning: true,
   flags: [
     group('own', [
-      { spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' },
-      {
-        spec: '--port <port>',
-        description: 'port (0 = any free port)',
-        parse: port('--port'),
-        default: 8069,
-      },
+      ...listenFlags(8069),
       {
         spec: '--seed <n>',
         description: 'the same seed gives the same data',

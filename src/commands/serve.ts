@@ -4,8 +4,15 @@
 // profile's.
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
-import { number, port, positiveInt } from '../cli/values.js';
+import {
+  CONNECTION,
+  type ConnectionOptions,
+  connectionOptions,
+  GLOBAL,
+  group,
+  listenFlags,
+} from '../cli/flags.js';
+import { number, positiveInt } from '../cli/values.js';
 import { VERSION } from '../cli/version.js';
 import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
@@ -33,13 +40,7 @@ export const serve = command<ServeOptions>({
   longRunning: true,
   flags: [
     group('own', [
-      { spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' },
-      {
-        spec: '--port <port>',
-        description: 'port (0 = any free port)',
-        parse: port('--port'),
-        default: 8080,
-      },
+      ...listenFlags(8080),
       {
         spec: '--token-ttl <seconds>',
         description: 'token lifetime',
