@@ -1,12 +1,11 @@
 // posdata on a real terminal (a pseudo-terminal from util-linux `script`): the default
 // format is a table, colour only there and never with NO_COLOR, progress on stderr for
 // long exports, a hidden password prompt.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, freshConfigDir, loginEnv, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, SUITE_SECRET } from '../helpers/cli.js';
+import { hasScript, type Keys, onTerminal as onTerminalWith } from '../helpers/terminal.js';
 
-const hasScript = existsSync('/usr/bin/script');
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
 let sandbox: any;
 let env: Record<string, string>;
@@ -21,34 +20,9 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** What a person types once the screen shows `after`: a password, Ctrl-C (\x03), Ctrl-D (\x04). */
-interface Keys {
-  after: RegExp;
-  input: string;
-}
-
-/** Runs posdata with stdin, stdout and stderr on one pseudo-terminal; returns what it showed. */
-function onTerminal(
-  args: string[],
-  extraEnv: Record<string, string | undefined>,
-  answer?: Keys | Keys[],
-): Promise<{ code: number | null; screen: string }> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  const steps = answer === undefined ? [] : Array.isArray(answer) ? [...answer] : [answer];
-  return new Promise((resolve) => {
-    const e: Record<string, string | undefined> = { ...process.env, COLUMNS: '100', ...extraEnv };
-    for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
-    let screen = '';
-    child.stdout.on('data', (d) => {
-      screen += d;
-      // Type each answer once its prompt is on screen, as a person would; typed, not ended:
-      // the terminal stays open as a person's does.
-      while (steps.length > 0 && steps[0].after.test(screen)) child.stdin.write(steps.shift()?.input);
-    });
-    child.on('close', (code) => resolve({ code, screen }));
-    if (answer === undefined) child.stdin.end();
-  });
+/** posdata on a terminal, 100 columns wide unless said. */
+function onTerminal(args: string[], extraEnv: Record<string, string | undefined>, answer?: Keys | Keys[]) {
+  return onTerminalWith(args, { COLUMNS: '100', ...extraEnv }, answer);
 }
 
 describe.skipIf(!hasScript)('on a terminal', () => {

@@ -7,28 +7,36 @@ import { BIN } from './cli.js';
 /** `script` is there to make the terminal. */
 export const hasScript = existsSync('/usr/bin/script');
 
+/** Keys typed once the screen shows `after`. */
+export interface Keys {
+  after: RegExp;
+  input: string;
+}
+
 /** The built CLI with `args` on a terminal, in `env` (the test process's, then these; undefined removes). */
 export function onTerminal(
   args: string[],
   env: Record<string, string | undefined>,
-  /** Keys typed once the screen shows `after` (Ctrl-C is '\x03'); the terminal then stays open. */
-  type?: { after: RegExp; input: string },
+  /**
+   * What a person types once the screen shows `after` (a password, Ctrl-C '\x03', Ctrl-D
+   * '\x04'), each in turn; typed, not ended: the terminal then stays open as a person's does.
+   */
+  type?: Keys | Keys[],
 ): Promise<{ code: number | null; screen: string }> {
-  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  // `exec`: posdata is the terminal's own process, as when a person types the command; not a
+  // child of the shell `script` starts ($SHELL, else dash, which a Ctrl-C kills meanwhile).
+  const quoted = `exec ${[process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ')}`;
   return new Promise((resolve) => {
     const e: Record<string, string | undefined> = { ...process.env, ...env };
     for (const k of Object.keys(e)) if (e[k] === undefined) delete e[k];
     const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: e as NodeJS.ProcessEnv });
+    const steps = type === undefined ? [] : Array.isArray(type) ? [...type] : [type];
     let screen = '';
-    let typed = false;
     child.stdout.on('data', (d) => {
       screen += d;
-      if (type && !typed && type.after.test(screen)) {
-        typed = true;
-        child.stdin.write(type.input);
-      }
+      while (steps.length > 0 && steps[0].after.test(screen)) child.stdin.write(steps.shift()?.input);
     });
     child.on('close', (code) => resolve({ code, screen }));
-    if (!type) child.stdin.end();
+    if (type === undefined) child.stdin.end();
   });
 }

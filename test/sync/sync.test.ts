@@ -1,14 +1,13 @@
 // posdata sync against a real PostgreSQL (a throwaway cluster) and the sandbox: the first
 // sync, incremental runs after creates and writes, a late offline order, pruning and a
 // schema change. The tables are compared with what the sandbox answers over JSON-RPC.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, loginEnv, runCli } from '../helpers/cli.js';
+import { loginEnv, runCli } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { SETUPS, stage } from '../helpers/protocols.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { hasScript, onTerminal } from '../helpers/terminal.js';
 
 let pg: TestPostgres;
 let sandbox: SandboxHandle;
@@ -275,30 +274,11 @@ describe('posdata sync', () => {
     }
   });
 
-  it.skipIf(!existsSync('/usr/bin/script'))('shows a progress line per resource on a terminal', async () => {
-    const args = [
-      BIN,
-      'sync',
-      'sales',
-      '--full',
-      '--page-size',
-      '300',
-      '--to',
-      pg.url({ password: '' }),
-      '--rate',
-      '0',
-    ];
-    const quoted = [process.execPath, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-    const screen = await new Promise<string>((resolve) => {
-      const child = spawn('script', ['-qec', quoted, '/dev/null'], {
-        env: { ...process.env, ...env, NO_COLOR: '1', COLUMNS: '100' },
-      });
-      let out = '';
-      child.stdout.on('data', (d) => {
-        out += d;
-      });
-      child.on('close', () => resolve(out));
-    });
+  it.skipIf(!hasScript)('shows a progress line per resource on a terminal', async () => {
+    const { screen } = await onTerminal(
+      ['sync', 'sales', '--full', '--page-size', '300', '--to', pg.url({ password: '' }), '--rate', '0'],
+      { ...env, NO_COLOR: '1', COLUMNS: '100' },
+    );
     expect(screen).toMatch(/sales: \d+ of \d+ records \(\d+%\)/);
     expect(screen).toMatch(/sales: [\d,]+ upserted, 0 pruned, watermark 20/);
   });
