@@ -200,7 +200,42 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
   let node = stack.pop() as Node;
   while (stack.length > 0) node = { kind: 'and', a: node, b: stack.pop() as Node };
   const root = node;
-  return { pred: toPredicate(node), idLo, idHi, bounds: (field) => boundsOf(root, field) };
+  return {
+    pred: onlyAnd ? allOf(root) : toPredicate(root),
+    idLo,
+    idHi,
+    bounds: (field) => boundsOf(root, field),
+  };
+}
+
+/** A leaf that reads another model's records (`order_id.amount_total`, `any`): the dearer kind. */
+const reachesOut = (n: Node): boolean =>
+  n.kind === 'leaf' && (n.field.includes('.') || n.op === 'any' || n.op === 'not any');
+
+/**
+ * The predicate of a domain of ANDed leaves, as a database plans it: the leaves on the record's
+ * own fields first, those that go through a relation after, each only for the records the
+ * others left (the order changes no answer: a leaf has no effect but its result).
+ */
+function allOf(root: Node): Predicate | undefined {
+  const leaves: Node[] = [];
+  const collect = (n: Node): void => {
+    if (n.kind === 'and') {
+      collect(n.a);
+      collect(n.b);
+    } else leaves.push(n);
+  };
+  collect(root);
+  if (leaves.some((n) => n.kind === 'false')) return () => false;
+  const preds = [...leaves.filter((n) => !reachesOut(n)), ...leaves.filter(reachesOut)]
+    .map(toPredicate)
+    .filter((p): p is Predicate => p !== undefined);
+  if (preds.length === 0) return undefined;
+  if (preds.length === 1) return preds[0];
+  return (r) => {
+    for (const p of preds) if (!p(r)) return false;
+    return true;
+  };
 }
 
 function toPredicate(n: Node): Predicate | undefined {
