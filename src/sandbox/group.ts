@@ -162,6 +162,9 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     // One computation per hour of data: periods and parts of an hour or more change only on the
     // hour wherever the zone's offset is whole hours (else per value).
     const memo = new Map<string, Key | null>();
+    // The last hour's key: a scan in date order meets the same hour row after row.
+    let lastHour = '';
+    let lastKey: Key = false;
     const keyOf = (v: Stored): Key => {
       if (typeof v !== 'string' || v === '') return false;
       if (field.type === 'date') {
@@ -173,6 +176,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
         return k;
       }
       if (!fine) {
+        if (lastHour !== '' && v.startsWith(lastHour)) return lastKey;
         const h = v.slice(0, 13);
         let k = memo.get(h);
         if (k === undefined) {
@@ -181,7 +185,11 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
           k = off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
           memo.set(h, k);
         }
-        if (k !== null) return k;
+        if (k !== null) {
+          lastHour = h;
+          lastKey = k;
+          return k;
+        }
       }
       return ofLocal(toLocal(parseDatetime(wholeSeconds(v)), tz));
     };
