@@ -20,6 +20,12 @@ export interface CompiledDomain {
   idHi: number;
   /** Bounds on a field that every match satisfies, so a scan in that field's order can start late and stop early. */
   bounds: (field: FieldDef) => FieldBounds;
+  /**
+   * For a domain of ANDed leaves: the predicate without the leaves on `field` that its bounds
+   * stand for, for a scan of that field's index that starts and stops at those bounds (the
+   * index has tested them, as a database's index condition does).
+   */
+  inIndex?: (field: FieldDef) => Predicate | undefined;
 }
 
 /** [value, inclusive]. */
@@ -205,6 +211,17 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
     idLo,
     idHi,
     bounds: (field) => boundsOf(root, field),
+    ...(onlyAnd
+      ? {
+          inIndex: (field: FieldDef) => {
+            const b = (n: Node) => boundsOf(n, field);
+            return allOf(
+              root,
+              (n) => n.kind === 'leaf' && n.field === field.name && (!!b(n).lo || !!b(n).hi),
+            );
+          },
+        }
+      : {}),
   };
 }
 
@@ -217,13 +234,13 @@ const reachesOut = (n: Node): boolean =>
  * own fields first, those that go through a relation after, each only for the records the
  * others left (the order changes no answer: a leaf has no effect but its result).
  */
-function allOf(root: Node): Predicate | undefined {
+function allOf(root: Node, tested: (n: Node) => boolean = () => false): Predicate | undefined {
   const leaves: Node[] = [];
   const collect = (n: Node): void => {
     if (n.kind === 'and') {
       collect(n.a);
       collect(n.b);
-    } else leaves.push(n);
+    } else if (!tested(n)) leaves.push(n);
   };
   collect(root);
   if (leaves.some((n) => n.kind === 'false')) return () => false;

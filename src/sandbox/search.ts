@@ -154,7 +154,7 @@ export function search(
 ): Rec[] {
   const compiled = compileDomain(db, model, domain, env);
   const terms = parseOrder(db, model, order);
-  const pred = withActive(db, env, model, domain, compiled.pred);
+  let pred = withActive(db, env, model, domain, compiled.pred);
   const table = db.table(model.name);
   const rows = table.rows;
   let skip = typeof offsetArg === 'number' && offsetArg > 0 ? Math.floor(offsetArg) : 0;
@@ -217,6 +217,10 @@ export function search(
     start = a;
   }
   const stop = past && keys && ids.length > 0 && typeof keyAt(0) === typeof past[0] ? past : undefined;
+  // A scan between two text bounds (a date range) meets only keys inside them: an empty value
+  // sorts last, past any bound, so the leaves that made the bounds need no test of their own.
+  if (from && stop && typeof from[0] === 'string' && typeof stop[0] === 'string' && compiled.inIndex)
+    pred = withActive(db, env, model, domain, compiled.inIndex(lead.field));
   // Nothing to filter: an offset is a jump into the sorted ids, not a walk.
   if (!pred && !stop && lo <= 1 && hi >= rows.length - 1) {
     start += skip;

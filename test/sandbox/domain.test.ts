@@ -227,12 +227,23 @@ describe('domains against a reference filter', () => {
             ['date_order', o2, b],
           ] as Dom,
       );
+    // Leaves on the range's own field that make no bound (a date alone, !=): still tested.
+    const sameField = fc.tuple(
+      fc.constant('date_order'),
+      fc.constantFrom('<', '>=', '!=', '='),
+      fc.constantFrom('2026-11-18', '2026-11-19', '2026-11-20', ...stamps.slice(0, 3)),
+    ) as fc.Arbitrary<Leaf>;
+    // A range with other leaves ANDed to it, in any order: the scan of the date index leaves
+    // the range's own leaves untested; the others still decide.
+    const rangedAnd = fc
+      .tuple(ranged, fc.array(fc.oneof(leaf, sameField), { minLength: 1, maxLength: 3 }), fc.boolean())
+      .map(([r, more, first]) => (first ? [...r, ...more] : [...more, ...r]) as Dom);
     const money = fc
       .tuple(fc.integer({ min: -50, max: 400 }), fc.constantFrom('>', '>=', '<', '<=', '='))
       .map(([v, o]) => ['|', ['amount_total', o, v], ['amount_total', '=', 0]] as Dom);
     await fc.assert(
       fc.asyncProperty(
-        fc.oneof(keyset, ranged, money, domain),
+        fc.oneof(keyset, ranged, rangedAnd, money, domain),
         fc.constantFrom(...orders),
         fc.integer({ min: 0, max: 30 }),
         fc.constantFrom(5, 40, 0),
