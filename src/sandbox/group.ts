@@ -20,7 +20,7 @@ import {
 } from './calendar.js';
 import { compileDomain, getter } from './domain.js';
 import { userError, valueError } from './errors.js';
-import { rankOf, search } from './search.js';
+import { rankOf, scan } from './search.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDate, fmtDatetime, parseDatetime, wholeSeconds } from './time.js';
 import type { Env, Json, Rec, Stored } from './types.js';
@@ -302,9 +302,8 @@ function endAcc(fn: string, acc: unknown): Json {
 }
 
 /** Picks the scan: a date range in the domain walks that date's sorted index from its bound. */
-function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
-  const parent = viaParent(db, env, model, domain);
-  if (parent) return parent;
+function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (r: Rec) => void): void {
+  if (viaParent(db, env, model, domain, visit)) return;
   const compiled = compileDomain(db, model, domain, env);
   let order = 'id';
   for (const f of model.fields.values()) {
@@ -315,7 +314,7 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
       break;
     }
   }
-  return search(db, env, model, domain, 0, null, order);
+  scan(db, env, model, domain, 0, null, order, visit);
 }
 
 /**
@@ -324,41 +323,39 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] {
  * take their children through the one2many that mirrors the many2one (in the parents' order:
  * grouping does not depend on it).
  */
-function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown): Rec[] | undefined {
-  if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return undefined;
+function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (r: Rec) => void): boolean {
+  if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return false;
   let head: string | undefined;
   const sub: unknown[] = [];
   for (const t of domain) {
     if (t === '&') continue;
-    if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string') return undefined;
+    if (!Array.isArray(t) || t.length !== 3 || typeof t[0] !== 'string') return false;
     const dot = t[0].indexOf('.');
-    if (dot < 0 || (head !== undefined && t[0].slice(0, dot) !== head)) return undefined;
+    if (dot < 0 || (head !== undefined && t[0].slice(0, dot) !== head)) return false;
     head = t[0].slice(0, dot);
     sub.push([t[0].slice(dot + 1), t[1], t[2]]);
   }
   const field = head === undefined ? undefined : model.fields.get(head);
-  if (field?.type !== 'many2one' || !field.store) return undefined;
+  if (field?.type !== 'many2one' || !field.store) return false;
   const comodel = db.models.get(field.relation ?? '');
   const children =
     comodel &&
     [...comodel.fields.values()].find(
       (f) => f.type === 'one2many' && f.inverse === head && f.relation === model.name,
     );
-  if (!comodel || !children) return undefined;
-  const parents = selectRows(db, { ...env, activeTest: false }, comodel, sub);
+  if (!comodel || !children) return false;
   const kids = getter(db, children);
   const rows = db.table(model.name).rows;
   const link = getter(db, field);
-  const out: Rec[] = [];
-  for (const p of parents) {
+  selectRows(db, { ...env, activeTest: false }, comodel, sub, (p) => {
     const v = kids(p);
-    if (!Array.isArray(v)) continue;
+    if (!Array.isArray(v)) return;
     for (const id of v) {
       const r = rows[id];
-      if (r && link(r) === p.id) out.push(r);
+      if (r && link(r) === p.id) visit(r);
     }
-  }
-  return out;
+  });
+  return true;
 }
 
 function groupRows(
@@ -369,7 +366,6 @@ function groupRows(
   gbs: GroupSpec[],
   aggs: AggSpec[],
 ): Acc[] {
-  const recs = selectRows(db, env, model, domain);
   // Values as SQL sees them: an unset many2one, char or date is NULL; a boolean False is a value.
   const getters = aggs.map((a): ((r: Rec) => Stored) => {
     if (a.field.name === 'id') return (r) => r.id;
@@ -428,7 +424,7 @@ function groupRows(
       walk(i + 1, r);
     }
   };
-  for (const r of recs) {
+  selectRows(db, env, model, domain, (r) => {
     // Each many2many value makes its own group (a LEFT JOIN on the relation table).
     let multi = false;
     for (let i = 0; i < n; i++) {
@@ -439,7 +435,7 @@ function groupRows(
     }
     if (multi) walk(0, r);
     else add(cur, r);
-  }
+  });
   // Without groupby SQL still answers one row (count 0) when nothing matches.
   if (n === 0 && all.length === 0)
     all.push({ keys: [], count: 0, vals: aggs.map((a) => startAcc(a.fn)), out: [] });

@@ -152,6 +152,27 @@ export function search(
   limitArg: unknown,
   order: unknown,
 ): Rec[] {
+  const out: Rec[] = [];
+  scan(db, env, model, domain, offsetArg, limitArg, order, (r) => {
+    out.push(r);
+  });
+  return out;
+}
+
+/**
+ * The records `search` finds, in its order, each given to `visit` as it is found, rather than
+ * gathered into one array first (grouping hundreds of thousands of rows keeps none of them).
+ */
+export function scan(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  domain: unknown,
+  offsetArg: unknown,
+  limitArg: unknown,
+  order: unknown,
+  visit: (r: Rec) => void,
+): void {
   const compiled = compileDomain(db, model, domain, env);
   const terms = parseOrder(db, model, order);
   let pred = withActive(db, env, model, domain, compiled.pred);
@@ -159,8 +180,8 @@ export function search(
   const rows = table.rows;
   let skip = typeof offsetArg === 'number' && offsetArg > 0 ? Math.floor(offsetArg) : 0;
   const limit = asLimit(limitArg);
-  const out: Rec[] = [];
-  if (limit === 0) return out;
+  if (limit === 0) return;
+  let found = 0;
   const lo = Math.max(1, compiled.idLo);
   const hi = Math.min(rows.length - 1, compiled.idHi);
   const take = (r: Rec | undefined): boolean => {
@@ -169,8 +190,8 @@ export function search(
       skip--;
       return false;
     }
-    out.push(r);
-    return out.length >= limit;
+    visit(r);
+    return ++found >= limit;
   };
   const first = terms[0];
   if (terms.length === 0 || (terms.length === 1 && first?.field.name === 'id')) {
@@ -184,14 +205,14 @@ export function search(
       } else {
         for (let id = lo + jump; id <= hi; id++) if (take(rows[id])) break;
       }
-      return out;
+      return;
     }
     if (first?.desc) {
       for (let id = hi; id >= lo; id--) if (take(rows[id])) break;
     } else {
       for (let id = lo; id <= hi; id++) if (take(rows[id])) break;
     }
-    return out;
+    return;
   }
   const { ids, first: keys } = sortedIds(db, table, terms);
   // When the domain bounds the first sort key (a date range, a keyset page on write_date), start
@@ -232,7 +253,6 @@ export function search(
     if (id < lo || id > hi) continue;
     if (take(rows[id])) break;
   }
-  return out;
 }
 
 export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, limitArg: unknown): number {
