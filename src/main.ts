@@ -12,7 +12,7 @@ import { EXIT } from './core/errors.js';
 import { say } from './core/redact.js';
 import { removePendingTemps } from './sink/pending.js';
 
-/** The registry: every command, in the order `posdata --help` lists them. */
+/** The registry: every command, in the order `posdata --help` lists them (each in its group). */
 export const COMMANDS: readonly Entry[] = [
   { name: 'login', load: async () => (await import('./commands/login.js')).login },
   { name: 'logout', load: async () => (await import('./commands/logout.js')).logout },
@@ -22,13 +22,13 @@ export const COMMANDS: readonly Entry[] = [
     name,
     load: async () => (await import('./commands/list.js')).listCommand(name),
   })),
+  { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
   { name: 'reconcile', load: async () => (await import('./commands/reconcile.js')).reconcile },
   { name: 'sync', load: async () => (await import('./commands/sync.js')).sync },
-  { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
   { name: 'tap', load: async () => (await import('./commands/tap.js')).tap },
-  { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
   { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },
   { name: 'doctor', load: async () => (await import('./commands/doctor.js')).doctor },
+  { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
   { name: 'completion', load: async () => (await import('./commands/completion.js')).completion },
 ] as Entry[];
 

@@ -13,8 +13,22 @@ export interface Argument {
   offer?: readonly string[];
 }
 
+/** Where `posdata --help` and the man page list a command, as gh groups its commands. */
+export type CommandGroup = 'profile' | 'data' | 'report' | 'pipeline' | 'tool';
+
+/** Each group's heading, in the order the help shows them. */
+export const COMMAND_GROUP_HEADINGS: Readonly<Record<CommandGroup, string>> = {
+  profile: 'Profile commands:',
+  data: 'POS data commands:',
+  report: 'Report commands:',
+  pipeline: 'Pipeline commands:',
+  tool: 'Other commands:',
+};
+
 export interface Command<O = unknown> {
   name: string;
+  /** Where the root help lists it. */
+  group: CommandGroup;
   /** One line, for `posdata --help` and the command's own help. */
   summary: string;
   args?: readonly Argument[];

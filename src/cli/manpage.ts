@@ -3,7 +3,7 @@
 // program's examples and exit codes (program.ts). `npm run build` writes them to man/
 // (scripts/generated.mjs): posdata(1) for the program and its commands, posdata-COMMAND(1) for each
 // command, as git and gh split theirs. roff is written directly: the source is data, not prose.
-import type { Command } from './command.js';
+import { COMMAND_GROUP_HEADINGS, type Command } from './command.js';
 import { type Flag, GROUP_HEADINGS, type GroupName, HELP_FLAG, takesValue } from './flags.js';
 import { DESCRIPTION, EXIT_CODE_LIST, ROOT_EXAMPLES } from './program.js';
 
@@ -118,7 +118,13 @@ function programPage(commands: readonly Command<unknown>[], version: string): Ma
   text += `${section('Synopsis')}.B posdata\n\\fIcommand\\fR [\\fIoptions\\fR]\n.br\n.B posdata\n\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR\n`;
   text += `${section('Description')}.PP\n${esc(DESCRIPTION)}\n.PP\n${esc('Each command has its own page, and its help: posdata COMMAND --help.')}\n`;
   text += section('Commands');
-  for (const c of commands) text += `.TP\n.BR posdata\\-${esc(c.name)} (1)\n${esc(c.summary)}\n`;
+  // In the groups of `posdata --help`, in its order.
+  for (const [group, heading] of Object.entries(COMMAND_GROUP_HEADINGS)) {
+    const members = commands.filter((c) => c.group === group);
+    if (members.length === 0) continue;
+    text += `.SS ${esc(heading.replace(/:$/, ''))}\n`;
+    for (const c of members) text += `.TP\n.BR posdata\\-${esc(c.name)} (1)\n${esc(c.summary)}\n`;
+  }
   text += section('Options');
   text += `.TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nshow the help (of a command: posdata COMMAND \\-\\-help)\n`;
   text += `.TP\n\\fB\\-V\\fR, \\fB\\-\\-version\\fR\n${esc('the version on the first line, then Node.js, the platform and the protocols')}\n`;

@@ -5,7 +5,7 @@ import { Command as Commander, CommanderError, Option } from 'commander';
 import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
 import { own, type Said, say, stackSaid } from '../core/redact.js';
 import { isPipeClosed } from '../sink/stdout.js';
-import type { Command, Entry } from './command.js';
+import { COMMAND_GROUP_HEADINGS, type Command, type Entry } from './command.js';
 import type { Context } from './context.js';
 import { type Flag, GROUP_HEADINGS, globalOptions, HELP_FLAG } from './flags.js';
 import type { IO } from './io.js';
@@ -88,7 +88,10 @@ function build(
     .version(versionText(version), '-V, --version', 'show the version, with Node.js and the protocols')
     .showSuggestionAfterError(true)
     .configureHelp({ sortSubcommands: false })
-    .addHelpText('after', examples(ROOT_EXAMPLES) + EXIT_CODES);
+    .addHelpText('after', examples(ROOT_EXAMPLES) + EXIT_CODES)
+    // The commands in groups, as gh lists them; `help` with the other commands.
+    .commandsGroup(COMMAND_GROUP_HEADINGS.tool)
+    .helpCommand('help [command]', 'display help for command');
   program.exitOverride();
   program.configureOutput({
     writeOut: (s) => io.out.write(s),
@@ -96,7 +99,7 @@ function build(
     outputError: () => undefined,
   });
   for (const c of commands) {
-    const sub = program.command(c.name).description(c.summary);
+    const sub = program.command(c.name).description(c.summary).helpGroup(COMMAND_GROUP_HEADINGS[c.group]);
     for (const a of c.args ?? []) sub.argument(a.spec, a.description);
     // Grouped as gh does: the command's own flags first, then query, output, connection, global.
     for (const g of c.flags) for (const f of g.flags) sub.addOption(option(f, GROUP_HEADINGS[g.name]));

@@ -7,6 +7,7 @@ import { nameList, say } from '../core/redact.js';
 
 export const completion = command<{ shell: Shell }>({
   name: 'completion',
+  group: 'tool',
   summary: 'Print the shell completion script for bash, zsh, fish or powershell',
   args: [{ spec: '<shell>', description: 'bash, zsh, fish or powershell', offer: SHELLS }],
   flags: [],

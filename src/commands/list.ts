@@ -178,6 +178,7 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
   const resource = RESOURCES[name];
   return command<ListOptions>({
     name,
+    group: 'data',
     // The HTTP path reads one ticket's lines; the command also a range's.
     summary:
       name === 'lines'

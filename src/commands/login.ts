@@ -17,6 +17,7 @@ export interface LoginOptions extends ConnectionOptions {
 
 export const login = command<LoginOptions>({
   name: 'login',
+  group: 'profile',
   summary:
     'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
   flags: [

@@ -12,6 +12,7 @@ export interface LogoutOptions {
 
 export const logout = command<LogoutOptions>({
   name: 'logout',
+  group: 'profile',
   summary: 'Forget the stored secret and user id of the profile',
   flags: [
     group('own', [

@@ -13,6 +13,7 @@ export interface ProfilesOptions {
 
 export const profiles = command<ProfilesOptions>({
   name: 'profiles',
+  group: 'profile',
   summary: 'List the stored profiles; --use NAME makes one the default, --remove NAME forgets one',
   flags: [
     group('own', [

@@ -27,6 +27,7 @@ export interface ReconcileOptions extends SessionRange, ReportOptions {
 
 export const reconcile = command<ReconcileOptions>({
   name: 'reconcile',
+  group: 'report',
   summary: 'Daily cash reconciliation: expected against counted cash per closed session',
   flags: [
     group('own', [

@@ -30,6 +30,7 @@ function instant(flag: string) {
 
 export const sandbox = command<SandboxOptions & { host: string; port: number }>({
   name: 'sandbox',
+  group: 'tool',
   summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
   longRunning: true,
   flags: [

@@ -36,6 +36,7 @@ function displayHost(host: string): string {
 
 export const serve = command<ServeOptions>({
   name: 'serve',
+  group: 'pipeline',
   summary: "Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)",
   longRunning: true,
   flags: [

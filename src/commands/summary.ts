@@ -28,6 +28,7 @@ export interface SummaryOptions extends SummaryParams, ReportOptions {
 
 export const summary = command<SummaryOptions>({
   name: 'summary',
+  group: 'report',
   summary:
     "The day's figures (X and Z reports), computed by Odoo: orders, items, discounts, refunds, tax, payment methods",
   flags: [

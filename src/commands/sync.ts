@@ -44,6 +44,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 export const sync = command<SyncOptions>({
   name: 'sync',
+  group: 'pipeline',
   summary: 'Load POS data into PostgreSQL tables, incrementally and exactly once (upsert by id)',
   args: [
     {

@@ -82,6 +82,7 @@ function about(format: 'json' | 'text'): string {
 
 export const tap = command<TapOptions>({
   name: 'tap',
+  group: 'pipeline',
   summary: 'Singer tap: SCHEMA, RECORD and STATE messages on stdout (Meltano, Airflow, Dagster)',
   flags: [
     group('own', [

@@ -8,6 +8,7 @@ export interface WhoamiOptions extends ConnectionOptions {
 
 export const whoami = command<WhoamiOptions>({
   name: 'whoami',
+  group: 'profile',
   summary: 'Show the profile, URL, database, login, user id, protocol and server version',
   flags: [
     group('own', [{ spec: '--format <fmt>', description: 'text or json', choices: ['text', 'json'] }]),

@@ -2,6 +2,8 @@
 // only what the command has; suggestions for a mistyped command or flag that point at the
 // command's help; --version with what a bug report needs.
 import { describe, expect, it } from 'vitest';
+import { COMMAND_GROUP_HEADINGS } from '../../src/cli/command.js';
+import { COMMANDS } from '../../src/main.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 
 /** The group headings of a help text, in order. */
@@ -48,6 +50,26 @@ describe('help grouped as gh does', () => {
     const sales = await runCli(['sales', '--help']);
     expect(sales.stdout).toMatch(/IANA zone for --from\/--to/);
     expect(sales.stdout).toMatch(/"date_order desc, id"/);
+  });
+});
+
+describe('posdata --help', () => {
+  it('lists every command once, in groups as gh does (profile, POS data, reports, pipelines, other)', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    const commands = await Promise.all(COMMANDS.map((e) => e.load()));
+    const blocks = r.stdout.split('\n\n').filter((b) => / commands:\n/.test(b));
+    expect(blocks.map((b) => b.split('\n')[0])).toEqual(Object.values(COMMAND_GROUP_HEADINGS));
+    const seen: string[] = [];
+    for (const block of blocks) {
+      const group = Object.entries(COMMAND_GROUP_HEADINGS).find(([, h]) => h === block.split('\n')[0])?.[0];
+      const names = [...block.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1] as string);
+      const want = commands.filter((c) => c.group === group).map((c) => c.name);
+      expect(names).toEqual(group === 'tool' ? [...want, 'help'] : want);
+      seen.push(...names);
+    }
+    expect(seen.sort()).toEqual([...commands.map((c) => c.name), 'help'].sort());
+    expect(r.stdout).not.toMatch(/^Commands:$/m);
   });
 });
 

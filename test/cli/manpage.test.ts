@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Command } from '../../src/cli/command.js';
+import { COMMAND_GROUP_HEADINGS, type Command } from '../../src/cli/command.js';
 import { type ManPage, manPages } from '../../src/cli/manpage.js';
 import { VERSION } from '../../src/cli/version.js';
 import { COMMANDS } from '../../src/main.js';
@@ -42,6 +42,24 @@ describe('man pages', () => {
     const main = rendered(join(dir, 'posdata.1')).text;
     for (const c of commands) expect(main).toContain(`posdata-${c.name}(1)`);
     expect(main).toMatch(/EXIT STATUS[\s\S]*130\s+interrupted/);
+  });
+
+  it("posdata(1) lists the commands in --help's groups, each under its own", async () => {
+    const main = rendered(join(dir, 'posdata.1')).text;
+    const listed = main.split('\nCOMMANDS\n')[1]?.split('\nOPTIONS\n')[0] ?? '';
+    const help = (await runCli(['--help'])).stdout;
+    const helpHeadings = help.split('\n').filter((l) => / commands:$/.test(l));
+    const pageHeadings = listed
+      .split('\n')
+      .filter((l) => /^ {3}\S/.test(l))
+      .map((l) => `${l.trim()}:`);
+    expect(pageHeadings).toEqual(helpHeadings);
+    for (const block of listed.split(/\n(?= {3}\S)/).filter((b) => b.trim() !== '')) {
+      const heading = `${block.trim().split('\n')[0]}:`;
+      const group = Object.entries(COMMAND_GROUP_HEADINGS).find(([, h]) => h === heading)?.[0];
+      const names = [...block.matchAll(/posdata-(\w+)\(1\)/g)].map((m) => m[1]);
+      expect(names).toEqual(commands.filter((c) => c.group === group).map((c) => c.name));
+    }
   });
 
   it('groff -man -Tutf8 -ww warns about nothing', () => {
