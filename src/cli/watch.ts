@@ -78,11 +78,16 @@ export class Screen {
 
   constructor(private readonly io: IO) {}
 
-  /** Replaces the block drawn last (and the lines said below it) with `text`. */
+  /**
+   * Replaces the block drawn last (and the lines said below it) with `text`, cut to the
+   * terminal's height: the cursor cannot go back up over what scrolled off the top, so a taller
+   * block would be drawn again under itself at every refresh.
+   */
   draw(text: string): void {
+    const shown = fitHeight(text, this.io.out.width, this.io.out.height);
     const up = this.lines > 0 ? `\x1b[${this.lines}A` : '';
-    this.io.out.write(`${up}\r\x1b[J${text}`);
-    this.lines = countLines(text, this.io.out.width);
+    this.io.out.write(`${up}\r\x1b[J${shown}`);
+    this.lines = countLines(shown, this.io.out.width);
   }
 
   /** A line was written below the block on the same terminal (standard error there too). */
@@ -104,4 +109,32 @@ export function countLines(text: string, width: number): number {
   return stripVTControlCharacters(body)
     .split('\n')
     .reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / Math.max(1, width))), 0);
+}
+
+/**
+ * `text` as a terminal `height` rows tall shows it whole: as it is when it fits, else its first
+ * lines and one line saying how many more there are (as watch(1) cuts what does not fit). It
+ * leaves two rows: the cursor's under the block, and the command's above it (a block that
+ * starts on the screen's first row is pushed into tmux's scrollback by each redraw's clear).
+ */
+export function fitHeight(text: string, width: number, height: number | undefined): string {
+  if (height === undefined || countLines(text, width) <= height - 2) return text;
+  const lines = (text.endsWith('\n') ? text.slice(0, -1) : text).split('\n');
+  // Rows for the kept lines: all but the note's and the two left.
+  const room = Math.max(0, height - 3);
+  let kept = 0;
+  let used = 0;
+  for (const l of lines) {
+    const rows = countLines(l, width);
+    if (used + rows > room) break;
+    used += rows;
+    kept++;
+  }
+  const left = lines.length - kept;
+  const note = `… ${left} more line${left === 1 ? '' : 's'} below: the terminal has ${height} rows; a taller one shows them all`;
+  const head = lines
+    .slice(0, kept)
+    .map((l) => `${l}\n`)
+    .join('');
+  return `${head}${[...note].slice(0, Math.max(1, width)).join('')}\n`;
 }

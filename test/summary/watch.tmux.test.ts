@@ -127,3 +127,45 @@ describe.skipIf(!present)('summary --watch in a terminal (tmux)', () => {
     expect(after).not.toContain('^C');
   });
 });
+
+describe.skipIf(!present)('summary --watch of a table taller than the terminal (tmux)', () => {
+  let sandbox: SandboxHandle;
+  const pane = (all = false): string => tmux('capture-pane', '-p', '-t', 'tall', ...(all ? ['-S', '-'] : []));
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox({ seed: 12, orders: 400, days: 20, live: 0.05 });
+    const env = await loginEnv(sandbox.url);
+    const run = ['env', `POSDATA_CONFIG_DIR=${env.POSDATA_CONFIG_DIR}`, 'NO_COLOR=1', process.execPath, BIN]
+      .concat(['summary', '--from', '2000-01-01', '--by', 'day', '--watch', '1', '--rate', '0'])
+      .map(quote)
+      .join(' ');
+    const script = `echo 'the line before'; ${run}; echo EXIT=$?; sleep 600`;
+    tmux('new-session', '-d', '-s', 'tall', '-x', '120', '-y', '12', `bash -c ${quote(script)}`);
+  });
+
+  afterAll(async () => {
+    try {
+      tmux('kill-session', '-t', 'tall');
+    } catch {
+      /* already gone */
+    }
+    await sandbox?.close();
+  });
+
+  it('shows what fits and says how much more there is; redrawn in place, never under itself', async () => {
+    const first = await until(() => /refreshed (\d\d:\d\d:\d\d)/.exec(pane())?.[1], 'the first refresh');
+    await until(() => {
+      const at = /refreshed (\d\d:\d\d:\d\d)/.exec(pane())?.[1];
+      return at && at !== first ? at : undefined;
+    }, 'a second refresh');
+    const shown = pane();
+    expect(shown).toMatch(/^… \d+ more lines below: the terminal has 12 rows; a taller one shows them all$/m);
+    expect(shown.trimEnd().split('\n').length).toBeLessThanOrEqual(12);
+    // One heading and one table head in the whole scrollback, however many refreshes.
+    const history = pane(true);
+    expect(history.match(/^summary of /gm), history).toHaveLength(1);
+    expect(history.match(/^│ day /gm), history).toHaveLength(1);
+    tmux('send-keys', '-t', 'tall', 'C-c');
+    expect(await until(() => /^EXIT=(\d+)$/m.exec(pane())?.[1], 'the exit')).toBe('0');
+  });
+});
