@@ -278,7 +278,8 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
         await renderer.begin();
       }
-      await renderer?.page([liveRow(r, at, o.tz)]);
+      const excel = o.output.format === 'csv' && o.output.excel;
+      await renderer?.page([liveRow(r, at, o.tz, excel ? zone : undefined)]);
     });
     return undefined;
   });

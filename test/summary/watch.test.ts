@@ -62,6 +62,22 @@ describe('summary --watch, not on a terminal', () => {
       { env },
     );
     expect(JSON.parse(zoned.stdout).refreshed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30$/);
+    // With --excel, as every datetime there: the zone's wall-clock time, no offset.
+    const before = Date.now();
+    const excel = await runCli(
+      ['summary', '--watch', '1', '--times', '1', '--format', 'csv', '--excel', '--tz', 'Asia/Kolkata', ...Q],
+      { env },
+    );
+    const [head, row] = excel.stdout
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    const stampAt = (row as string).split(',')[(head as string).split(',').indexOf('refreshed_at')] as string;
+    expect(stampAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    // Read as UTC it is 5 h 30 ahead of the moment it was taken.
+    const ahead = Date.parse(`${stampAt.replace(' ', 'T')}Z`) - before;
+    expect(ahead).toBeGreaterThan(5.5 * 3600e3 - 2000);
+    expect(ahead).toBeLessThan(5.5 * 3600e3 + 60e3);
     const text = await runCli(['summary', '--watch', '1', '--times', '2', '--format', 'table', ...Q], {
       env,
     });
