@@ -314,7 +314,7 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (
       break;
     }
   }
-  scan(db, env, model, domain, 0, null, order, visit);
+  scan([db, env, model, domain, 0, null, order], visit);
 }
 
 /**

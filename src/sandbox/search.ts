@@ -143,17 +143,20 @@ function asLimit(v: unknown): number {
   return typeof v === 'number' && v > 0 ? Math.floor(v) : Number.POSITIVE_INFINITY;
 }
 
-export function search(
+/** What a search is given: the store, the caller's env, the model, domain, offset, limit, order. */
+export type SearchArgs = [
   db: Db,
   env: Env,
   model: ModelDef,
   domain: unknown,
-  offsetArg: unknown,
-  limitArg: unknown,
+  offset: unknown,
+  limit: unknown,
   order: unknown,
-): Rec[] {
+];
+
+export function search(...args: SearchArgs): Rec[] {
   const out: Rec[] = [];
-  scan(db, env, model, domain, offsetArg, limitArg, order, (r) => {
+  scan(args, (r) => {
     out.push(r);
   });
   return out;
@@ -164,13 +167,7 @@ export function search(
  * gathered into one array first (grouping hundreds of thousands of rows keeps none of them).
  */
 export function scan(
-  db: Db,
-  env: Env,
-  model: ModelDef,
-  domain: unknown,
-  offsetArg: unknown,
-  limitArg: unknown,
-  order: unknown,
+  [db, env, model, domain, offsetArg, limitArg, order]: SearchArgs,
   visit: (r: Rec) => void,
 ): void {
   const compiled = compileDomain(db, model, domain, env);

@@ -29,6 +29,35 @@ async function until<T>(look: () => T | undefined, what: string, tries = 400): P
   throw new Error(`never saw ${what}; the pane shows:\n${screen()}`);
 }
 
+/** tmux, to stop what may be gone already. */
+function tmuxQuietly(...args: string[]): void {
+  try {
+    tmux(...args);
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * A tmux session `name`, 120 columns and `rows` rows, where a line is echoed, then
+ * `posdata summary ARGS` runs, then its exit code is echoed.
+ */
+function openPane(name: string, rows: number, env: Record<string, string>, args: string[]): void {
+  const run = [
+    'env',
+    `POSDATA_CONFIG_DIR=${env.POSDATA_CONFIG_DIR}`,
+    'NO_COLOR=1',
+    process.execPath,
+    BIN,
+    'summary',
+  ]
+    .concat(args)
+    .map(quote)
+    .join(' ');
+  const script = `echo 'the line before'; ${run}; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', String(rows), `bash -c ${quote(script)}`);
+}
+
 /** The heading's refresh time and the register row's orders, once both are on the screen. */
 function figures(text: string): { at: string; orders: number } | undefined {
   const at = /^summary of .* · refreshed (\d\d:\d\d:\d\d) ·/m.exec(text)?.[1];
@@ -41,14 +70,7 @@ describe.skipIf(!present)('summary --watch in a terminal (tmux)', () => {
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ seed: 11, orders: 100, live: 0.05 });
-    const env = await loginEnv(sandbox.url);
-    const run = [
-      'env',
-      `POSDATA_CONFIG_DIR=${env.POSDATA_CONFIG_DIR}`,
-      'NO_COLOR=1',
-      process.execPath,
-      BIN,
-      'summary',
+    openPane('w', 30, await loginEnv(sandbox.url), [
       '--date',
       'today',
       '--watch',
@@ -57,19 +79,11 @@ describe.skipIf(!present)('summary --watch in a terminal (tmux)', () => {
       '0',
       '--retries',
       '0',
-    ]
-      .map(quote)
-      .join(' ');
-    const script = `echo 'the line before'; ${run}; echo EXIT=$?; sleep 600`;
-    tmux('new-session', '-d', '-s', 'w', '-x', '120', '-y', '30', `bash -c ${quote(script)}`);
+    ]);
   });
 
   afterAll(async () => {
-    try {
-      tmux('kill-server');
-    } catch {
-      /* already gone */
-    }
+    tmuxQuietly('kill-server');
     await sandbox?.close();
   });
 
@@ -134,21 +148,20 @@ describe.skipIf(!present)('summary --watch of a table taller than the terminal (
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ seed: 12, orders: 400, days: 20, live: 0.05 });
-    const env = await loginEnv(sandbox.url);
-    const run = ['env', `POSDATA_CONFIG_DIR=${env.POSDATA_CONFIG_DIR}`, 'NO_COLOR=1', process.execPath, BIN]
-      .concat(['summary', '--from', '2000-01-01', '--by', 'day', '--watch', '1', '--rate', '0'])
-      .map(quote)
-      .join(' ');
-    const script = `echo 'the line before'; ${run}; echo EXIT=$?; sleep 600`;
-    tmux('new-session', '-d', '-s', 'tall', '-x', '120', '-y', '12', `bash -c ${quote(script)}`);
+    openPane('tall', 12, await loginEnv(sandbox.url), [
+      '--from',
+      '2000-01-01',
+      '--by',
+      'day',
+      '--watch',
+      '1',
+      '--rate',
+      '0',
+    ]);
   });
 
   afterAll(async () => {
-    try {
-      tmux('kill-session', '-t', 'tall');
-    } catch {
-      /* already gone */
-    }
+    tmuxQuietly('kill-session', '-t', 'tall');
     await sandbox?.close();
   });
 
