@@ -214,8 +214,8 @@ export type Trace = ((line: Said) => void) | undefined;
  */
 export interface Db {
   query(sql: string, values?: unknown[]): Promise<pg.QueryResult>;
-  /** COPY … FROM STDIN of `body`. */
-  copyIn(sql: string, body: string): Promise<void>;
+  /** COPY … FROM STDIN of `body`, which is the caller's again once this has settled. */
+  copyIn(sql: string, body: Uint8Array): Promise<void>;
   /** Ends the session: at once when it failed (nothing more is asked of it), else politely. */
   close(failed: boolean): Promise<void>;
   /** Drops the connection now (an interrupt). */
@@ -258,7 +258,7 @@ function bounded(client: pg.Client, t: Target, timeoutSeconds: number, trace: Tr
     copyIn(sql, body) {
       trace?.(say`${sql.slice(0, 200)}`);
       const copy = client.query(copyFrom(sql));
-      return within('COPY', pipeline(Readable.from([Buffer.from(body)]), copy as unknown as Writable));
+      return within('COPY', pipeline(Readable.from([body]), copy as unknown as Writable));
     },
     async close(failed) {
       if (failed) {
