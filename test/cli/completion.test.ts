@@ -2,7 +2,7 @@
 // `posdata completion SHELL` call it at each Tab, with the words a shell passes; and a real
 // bash with bash-completion, sourcing the script and completing COMP_WORDS through the built CLI.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -249,6 +249,58 @@ describe('the scripts', () => {
       tmux('kill-server');
     }
   });
+
+  // zsh completes only at a terminal: an interactive zsh (no rc files) in a tmux pane, with
+  // compinit and the script, Tab typed as a person would.
+  it.skipIf(!existsSync('/usr/bin/zsh'))(
+    'in an interactive zsh, Tab completes commands, flag values and files',
+    async () => {
+      const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
+      symlinkSync(BIN, join(bin, 'posdata'));
+      const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
+      writeFileSync(join(files, 'export-one.csv'), '');
+      const socket = `posdata-zsh-${process.pid}`;
+      const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+      const shell = `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 zsh -f`;
+      tmux('new-session', '-d', '-s', 'tab', '-x', '150', '-y', '20', shell);
+      /** The pane's text once `want` holds of it (looked at every 100 ms, for up to 20 s). */
+      const pane = async (want: (text: string) => boolean) => {
+        let text = '';
+        for (let i = 0; i < 200 && !want(text); i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          text = tmux('capture-pane', '-p', '-t', 'tab');
+        }
+        return text;
+      };
+      /** What the pane shows after a Tab at the end of `line` (the line typed afresh). */
+      const tab = async (line: string, want: (text: string) => boolean) => {
+        tmux('send-keys', '-t', 'tab', 'C-u', line, 'Tab');
+        return pane(want);
+      };
+      try {
+        tmux(
+          'send-keys',
+          '-t',
+          'tab',
+          `cd ${files}; autoload -U compinit; compinit -u; source <(posdata completion zsh); echo ready`,
+          'Enter',
+        );
+        await pane((t) => /^ready$/m.test(t));
+        expect(await tab('posdata sal', (t) => / posdata sales\s*$/m.test(t))).toMatch(/ posdata sales\s*$/m);
+        const formats = await tab('posdata sales --format ', (t) => /parquet/.test(t));
+        for (const f of ['table', 'json', 'ndjson', 'csv', 'parquet'])
+          expect(formats).toMatch(new RegExp(`\\b${f}\\b`));
+        expect(await tab('posdata summary --by we', (t) => /--by weekday/.test(t))).toMatch(
+          /posdata summary --by weekday/,
+        );
+        expect(await tab('posdata sales -o exp', (t) => /export-one\.csv/.test(t))).toMatch(
+          /posdata sales -o export-one\.csv/,
+        );
+      } finally {
+        tmux('kill-server');
+      }
+    },
+  );
 
   // fish completes a command line without a terminal: `complete -C LINE` prints what Tab offers.
   it('a real fish completes through the built CLI, files included', () => {
