@@ -159,6 +159,51 @@ describe('values from the server, remembered by earlier runs', () => {
   });
 });
 
+/**
+ * An interactive `shell` (no rc files) in a tmux pane, in a folder holding export-one.csv, with
+ * the built CLI on PATH as `posdata`, as `npm install -g` puts it: keys typed as a person
+ * would, and the pane read back.
+ */
+function interactive(shell: string) {
+  const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
+  symlinkSync(BIN, join(bin, 'posdata'));
+  const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
+  writeFileSync(join(files, 'export-one.csv'), '');
+  const socket = `posdata-${shell.split(' ')[0]}-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'tab',
+    '-x',
+    '150',
+    '-y',
+    '20',
+    `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 ${shell}`,
+  );
+  /** The pane's text once `want` holds of it (looked at every 100 ms, for up to 20 s). */
+  const pane = async (want: (text: string) => boolean) => {
+    let text = '';
+    for (let i = 0; i < 200 && !want(text); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      text = tmux('capture-pane', '-p', '-t', 'tab');
+    }
+    return text;
+  };
+  const keys = (...k: string[]) => tmux('send-keys', '-t', 'tab', ...k);
+  return {
+    pane,
+    keys,
+    /** Runs `line` in the files' folder and waits for it to be done. */
+    run: async (line: string) => {
+      keys(`cd ${files}; ${line}; echo ready`, 'Enter');
+      await pane((t) => /^ready$/m.test(t));
+    },
+    close: () => tmux('kill-server'),
+  };
+}
+
 describe('the scripts', () => {
   it('posdata completion SHELL prints the script for each shell; another shell is a usage error', async () => {
     const bash = await runCli(['completion', 'bash']);
@@ -213,40 +258,17 @@ describe('the scripts', () => {
   // What COMP_WORDS cannot show: readline's own file names where posdata offers none (-o),
   // and none where it asked for none (--limit). bash in a tmux pane, Tab typed as a person would.
   it('in an interactive bash, Tab after -o lists files, after --limit nothing', async () => {
-    const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
-    symlinkSync(BIN, join(bin, 'posdata'));
-    const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
-    writeFileSync(join(files, 'export-one.csv'), '');
-    const socket = `posdata-test-${process.pid}`;
-    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-    const shell = `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 bash --norc --noprofile`;
-    tmux('new-session', '-d', '-s', 'tab', '-x', '150', '-y', '20', shell);
-    /** The pane's text once `want` holds of it (looked at every 100 ms, for up to 20 s). */
-    const pane = async (want: (text: string) => boolean) => {
-      let text = '';
-      for (let i = 0; i < 200 && !want(text); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        text = tmux('capture-pane', '-p', '-t', 'tab');
-      }
-      return text;
-    };
+    const t = interactive('bash --norc --noprofile');
     try {
-      tmux(
-        'send-keys',
-        '-t',
-        'tab',
-        `cd ${files}; source ${bashCompletion}; source <(posdata completion bash); echo ready`,
-        'Enter',
-      );
-      await pane((t) => /^ready$/m.test(t));
-      tmux('send-keys', '-t', 'tab', 'posdata sales -o exp', 'Tab');
-      expect(await pane((t) => t.includes('export-one.csv'))).toMatch(/posdata sales -o export-one\.csv/);
-      tmux('send-keys', '-t', 'tab', 'C-u', 'posdata sales --limit ', 'Tab', 'Tab', ' ; echo done', 'Enter');
-      const after = await pane((t) => /^done$/m.test(t));
+      await t.run(`source ${bashCompletion}; source <(posdata completion bash)`);
+      t.keys('posdata sales -o exp', 'Tab');
+      expect(await t.pane((x) => x.includes('export-one.csv'))).toMatch(/posdata sales -o export-one\.csv/);
+      t.keys('C-u', 'posdata sales --limit ', 'Tab', 'Tab', ' ; echo done', 'Enter');
+      const after = await t.pane((x) => /^done$/m.test(x));
       expect(after).toMatch(/posdata sales --limit {2}; echo done/);
       expect(after.split('--limit')[1]).not.toContain('export-one.csv');
     } finally {
-      tmux('kill-server');
+      t.close();
     }
   });
 
@@ -255,49 +277,24 @@ describe('the scripts', () => {
   it.skipIf(!existsSync('/usr/bin/zsh'))(
     'in an interactive zsh, Tab completes commands, flag values and files',
     async () => {
-      const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
-      symlinkSync(BIN, join(bin, 'posdata'));
-      const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
-      writeFileSync(join(files, 'export-one.csv'), '');
-      const socket = `posdata-zsh-${process.pid}`;
-      const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-      const shell = `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 zsh -f`;
-      tmux('new-session', '-d', '-s', 'tab', '-x', '150', '-y', '20', shell);
-      /** The pane's text once `want` holds of it (looked at every 100 ms, for up to 20 s). */
-      const pane = async (want: (text: string) => boolean) => {
-        let text = '';
-        for (let i = 0; i < 200 && !want(text); i++) {
-          await new Promise((r) => setTimeout(r, 100));
-          text = tmux('capture-pane', '-p', '-t', 'tab');
-        }
-        return text;
-      };
+      const t = interactive('zsh -f');
       /** What the pane shows after a Tab at the end of `line` (the line typed afresh). */
-      const tab = async (line: string, want: (text: string) => boolean) => {
-        tmux('send-keys', '-t', 'tab', 'C-u', line, 'Tab');
-        return pane(want);
+      const tab = (line: string, want: RegExp) => {
+        t.keys('C-u', line, 'Tab');
+        return t.pane((x) => want.test(x));
       };
       try {
-        tmux(
-          'send-keys',
-          '-t',
-          'tab',
-          `cd ${files}; autoload -U compinit; compinit -u; source <(posdata completion zsh); echo ready`,
-          'Enter',
-        );
-        await pane((t) => /^ready$/m.test(t));
-        expect(await tab('posdata sal', (t) => / posdata sales\s*$/m.test(t))).toMatch(/ posdata sales\s*$/m);
-        const formats = await tab('posdata sales --format ', (t) => /parquet/.test(t));
+        await t.run('autoload -U compinit; compinit -u; source <(posdata completion zsh)');
+        expect(await tab('posdata sal', / posdata sales\s*$/m)).toMatch(/ posdata sales\s*$/m);
+        const formats = await tab('posdata sales --format ', /parquet/);
         for (const f of ['table', 'json', 'ndjson', 'csv', 'parquet'])
           expect(formats).toMatch(new RegExp(`\\b${f}\\b`));
-        expect(await tab('posdata summary --by we', (t) => /--by weekday/.test(t))).toMatch(
-          /posdata summary --by weekday/,
-        );
-        expect(await tab('posdata sales -o exp', (t) => /export-one\.csv/.test(t))).toMatch(
+        expect(await tab('posdata summary --by we', /--by weekday/)).toMatch(/posdata summary --by weekday/);
+        expect(await tab('posdata sales -o exp', /export-one\.csv/)).toMatch(
           /posdata sales -o export-one\.csv/,
         );
       } finally {
-        tmux('kill-server');
+        t.close();
       }
     },
   );
