@@ -278,8 +278,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
         await renderer.begin();
       }
-      const excel = o.output.format === 'csv' && o.output.excel;
-      await renderer?.page([liveRow(r, at, o.tz, excel ? zone : undefined)]);
+      await renderer?.page([liveRow(r, at, o.tz)]);
     });
     return undefined;
   });

@@ -213,13 +213,12 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
     bounds: (field) => boundsOf(root, field),
     ...(onlyAnd
       ? {
-          inIndex: (field: FieldDef) => {
-            const b = (n: Node) => boundsOf(n, field);
-            return allOf(
-              root,
-              (n) => n.kind === 'leaf' && n.field === field.name && (!!b(n).lo || !!b(n).hi),
-            );
-          },
+          inIndex: (field: FieldDef) =>
+            allOf(root, (n) => {
+              if (n.kind !== 'leaf' || n.field !== field.name) return false;
+              const { lo, hi } = boundsOf(n, field);
+              return lo !== undefined || hi !== undefined;
+            }),
         }
       : {}),
   };

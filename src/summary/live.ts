@@ -21,24 +21,18 @@ function stamp(at: Date, tz?: string): string {
     : DateTime.fromJSDate(at, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss');
 }
 
-/**
- * The totals of every group (not only --top's), stamped: one record per refresh. `wallClock`
- * (--excel, for a spreadsheet, which knows no zones): the time as that zone's clocks show it,
- * `YYYY-MM-DD HH:MM:SS` with no offset, as every datetime of an --excel CSV.
- */
-export function liveRow(r: SummaryResult, at: Date, tz?: string, wallClock?: string): SummaryRow {
+/** The totals of every group (not only --top's), stamped: one record per refresh. */
+export function liveRow(r: SummaryResult, at: Date, tz?: string): SummaryRow {
   const figures = totalOf(r.summary.groups, r.summary.methodKeys);
-  const refreshed = wallClock
-    ? DateTime.fromJSDate(at, { zone: wallClock }).toFormat('yyyy-MM-dd HH:mm:ss')
-    : stamp(at, tz);
-  return { refreshed_at: refreshed, ...toRow({ keys: [], figures }, r.summary) };
+  return { refreshed_at: stamp(at, tz), ...toRow({ keys: [], figures }, r.summary) };
 }
 
 /** The record's fields: the refresh time, the figures, a column per payment method. */
 export function liveFields(r: SummaryResult): { fields: string[]; defs: FieldMap } {
   const { defs } = summaryFields(r, []);
   const fields = ['refreshed_at', ...FIGURE_KEYS, ...r.summary.methodKeys];
-  return { fields, defs: { ...defs, refreshed_at: { type: 'char' } } };
+  // A datetime: an --excel CSV writes it as the zone's wall-clock time, as every other.
+  return { fields, defs: { ...defs, refreshed_at: { type: 'datetime' } } };
 }
 
 const MONEY = new Set(['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket']);
