@@ -485,8 +485,8 @@ async function exportRecords(
   const toFile = output.file !== undefined;
   // A table shows registers by their own name (on 16/17 Odoo's label carries the session
   // user), and a register's payment methods by name rather than as ids.
-  let names: Record<string, Map<number, string>> | undefined;
-  if (output.format === 'table') {
+  const readNames = async (): Promise<Record<string, Map<number, string>> | undefined> => {
+    if (output.format !== 'table') return undefined;
     // A many2one's label is a method's name already; both models are read at once.
     const linked: [string, string][] = [];
     for (const f of prepared.outFields) {
@@ -497,14 +497,14 @@ async function exportRecords(
       )
         linked.push([f, def.relation]);
     }
-    names = Object.fromEntries(
+    return Object.fromEntries(
       await Promise.all(
         linked.map(
           async ([f, model]): Promise<[string, Map<number, string>]> => [f, await ownNames(client, model)],
         ),
       ),
     );
-  }
+  };
   const progress = new Progress(io, toFile || !io.out.isTTY);
   progress.watch(session.limiter);
   let count = 0;
@@ -536,12 +536,35 @@ async function exportRecords(
     };
   };
   const memory = heldMemory();
+  // CSV and Parquet are written from Odoo's records directly, the other formats from rows.
+  const fromRecords = output.format === 'csv' || output.format === 'parquet';
   // A table for a person is paged on a terminal when it is long.
   const render = async (sink: Sink): Promise<AfterWriting> => {
+    // Once the output is open, as every request of the export. The first pages, the money's
+    // decimals (the company's currency, read once where records are shown), a table's names
+    // and the count for the progress bar are asked for at once, not one round trip after
+    // another: against a distant Odoo, the first record comes one round trip after the
+    // query's fields, not three or four.
+    const counted = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+    const counting = progress.enabled ? client.searchCount(resource.model, counted) : undefined;
+    counting?.catch(() => undefined);
+    const naming = readNames();
+    naming.catch(() => undefined);
+    const pricing = inCompanyCurrency(client, prepared);
+    pricing.catch(() => undefined);
+    const pages = streamRows(client, prepared, {
+      pageSize: o.pageSize,
+      extraDomain: window?.domain,
+      order: window ? 'write_date, id' : undefined,
+      tz: o.tz,
+      rows: !fromRecords,
+      priced: pricing,
+    })[Symbol.asyncIterator]();
+    const first = pages.next();
+    first.catch(() => undefined);
     try {
-      // Money at the decimals of the company's currency: read once, where records are shown
-      // (once the output is open, as every other request of the export).
-      prepared = await inCompanyCurrency(client, prepared);
+      prepared = await pricing;
+      const names = await naming;
       const renderer = await makeRenderer({
         format: output.format,
         sink,
@@ -562,12 +585,10 @@ async function exportRecords(
         countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
         noun: resource.name,
         names,
-        normalizer:
-          output.format === 'csv' || output.format === 'parquet' ? normalizerFor(prepared, o.tz) : undefined,
+        normalizer: fromRecords ? normalizerFor(prepared, o.tz) : undefined,
       });
-      if (progress.enabled) {
-        const domain = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
-        const total = await client.searchCount(resource.model, domain);
+      if (counting) {
+        const total = await counting;
         progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
       }
       // The header waits for the first page: a refusal on the first read prints nothing.
@@ -578,13 +599,8 @@ async function exportRecords(
       };
       const seen = window ? new Set<number>() : undefined;
       const direct = renderer.pageRecords;
-      for await (const { rows, records } of streamRows(client, prepared, {
-        pageSize: o.pageSize,
-        extraDomain: window?.domain,
-        order: window ? 'write_date, id' : undefined,
-        tz: o.tz,
-        rows: direct === undefined,
-      })) {
+      for (let page = await first; !page.done; page = await pages.next()) {
+        const { rows, records } = page.value;
         // Within one run a record is written once, even if it moved while we read.
         const keep = seen
           ? records.map((r) => {
@@ -617,6 +633,8 @@ async function exportRecords(
       await begin();
       await renderer.end();
     } finally {
+      // Stopped early: the pages' own cleanup, once the page being read is in.
+      pages.return?.(undefined)?.catch(() => undefined);
       progress.done();
     }
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:

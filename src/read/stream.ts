@@ -71,6 +71,12 @@ export interface StreamOptions {
   offset?: number;
   /** Build the normalised rows (default); a renderer that reads records directly skips them. */
   rows?: boolean;
+  /**
+   * `p` with money at the company's decimals (inCompanyCurrency), still being read: the
+   * first pages are asked for meanwhile (the query is the same), and worked on once it is in.
+   * Against a distant server that is two round trips less before the first record.
+   */
+  priced?: Promise<Prepared>;
 }
 
 interface MethodInfo {
@@ -152,13 +158,10 @@ export function normalizerFor(p: Prepared, tz?: string): Normalizer {
 
 export async function* streamRows(
   client: OdooClient,
-  p: Prepared,
+  unpriced: Prepared,
   opts: StreamOptions,
 ): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
-  const normalizer = new Normalizer(p.outFields, p.defs, { tz: opts.tz });
-  const needRefundFill = p.outFields.includes('refunded_order_id') && !('refunded_order_id' in p.fields);
-  const payments = p.withPayments ? new PaymentResolver(client, p.moneyDigits) : undefined;
-  const checkAmounts = amountCheck(p.query.model, p.outFields, p.defs);
+  const p = unpriced;
   const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
   const pages = namedPages(
     client,
@@ -172,17 +175,32 @@ export async function* streamRows(
       offset: opts.offset,
     },
     p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one'),
-  );
-  for await (const records of pages) {
-    checkAmounts(records);
-    if (needRefundFill) await fillRefundedOrder(client, records);
-    if (payments) await payments.attach(records);
-    if (opts.rows === false) {
-      yield { rows: [], records };
-      continue;
+  )[Symbol.asyncIterator]();
+  try {
+    // The first page is asked for now; the money's decimals may still be on their way.
+    const first = pages.next();
+    first.catch(() => undefined);
+    const q = opts.priced ? await opts.priced : p;
+    const normalizer = new Normalizer(q.outFields, q.defs, { tz: opts.tz });
+    const needRefundFill = q.outFields.includes('refunded_order_id') && !('refunded_order_id' in q.fields);
+    const payments = q.withPayments ? new PaymentResolver(client, q.moneyDigits) : undefined;
+    const checkAmounts = amountCheck(q.query.model, q.outFields, q.defs);
+    for (let next = await first; !next.done; next = await pages.next()) {
+      const records = next.value;
+      checkAmounts(records);
+      if (needRefundFill) await fillRefundedOrder(client, records);
+      if (payments) await payments.attach(records);
+      if (opts.rows === false) {
+        yield { rows: [], records };
+        continue;
+      }
+      const rows = new Array<Row>(records.length);
+      for (let i = 0; i < records.length; i++) rows[i] = normalizer.row(records[i]);
+      yield { rows, records };
     }
-    const rows = new Array<Row>(records.length);
-    for (let i = 0; i < records.length; i++) rows[i] = normalizer.row(records[i]);
-    yield { rows, records };
+  } finally {
+    // Stopped early (an error, a consumer done): the pages' own cleanup, as for-await does,
+    // once the page being read is in.
+    pages.return?.(undefined)?.catch(() => undefined);
   }
 }

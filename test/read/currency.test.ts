@@ -104,6 +104,52 @@ describe.each([
     expect(total).toMatch(money);
   });
 
+  it('the first pages are asked for while the currency is read, and come out at its decimals all the same', async () => {
+    proxy.reset();
+    // The currency's reply is held until the proxy sees a page of sales asked for (at most
+    // 5 s): an export that waits for the decimals before its first page waits out the 5 s.
+    const held: string[] = [];
+    let pageAsked = (): void => undefined;
+    proxy.before.set('search_read', async (body) => {
+      if (body.includes('"pos.order"')) pageAsked();
+    });
+    const gated = (args: string[], extra: Record<string, string> = {}) => {
+      const asked = new Promise<void>((r) => {
+        pageAsked = r;
+      });
+      proxy.before.set('read', async (body) => {
+        if (!body.includes('res.currency')) return;
+        held.push(
+          await Promise.race([
+            asked.then(() => 'a page'),
+            new Promise<string>((r) => setTimeout(() => r('nothing'), 5000)),
+          ]),
+        );
+      });
+      return runCli(['sales', ...P, ...args], { env: { ...env, ...extra } });
+    };
+    const csv = await gated(['--format', 'csv', '--fields', 'id,amount_total']);
+    const table = await gated(['--format', 'table', '--fields', 'id,amount_total,config_id'], {
+      COLUMNS: '120',
+    });
+    expect(held).toEqual(['a page', 'a page']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(table.code, table.stderr).toBe(0);
+    const odoo = await rpc.searchRead('pos.order', [], { fields: ['amount_total'], order: 'id', limit: 300 });
+    const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => Number(r.amount_total))).toEqual(
+      odoo.map((o) => roundAt(o.amount_total as number, digits)),
+    );
+    const money = digits === 0 ? /^-?\d+$/ : new RegExp(`^-?\\d+\\.\\d{${digits}}$`);
+    const cells = table.stdout
+      .split('\n')
+      .filter((l) => /^│\s+\d+ │/.test(l))
+      .map((l) => (l.split('│')[2] ?? '').trim());
+    expect(cells.length).toBe(odoo.length);
+    for (const c of cells) expect(c).toMatch(money);
+    expect((proxy.seen.get('read') ?? []).filter((b) => b.includes('res.currency'))).toHaveLength(2);
+  });
+
   it("reconcile: each difference is Odoo's cash_register_difference at the currency's decimals, in json and the table", async () => {
     const json = await runCli(
       ['reconcile', '--rate', '0', '--from', '2000-01-01', '--to', 'today', '--format', 'json'],
