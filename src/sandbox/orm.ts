@@ -198,6 +198,14 @@ const METHODS: Record<string, MethodSpec> = {
     until: 17,
     run: (c) => createFromUi(c.db, c.env, c.get('orders', []), c.get('draft', false)),
   },
+  // The web client's list read (17+): records shaped by a specification, relations nested.
+  web_search_read: {
+    params: ['domain', 'specification', 'offset', 'limit', 'order', 'count_limit'],
+    required: 2,
+    ids: false,
+    op: 'read',
+    run: (c) => webSearchRead(c, (recs) => webRead(c.db, c.env, c.model, recs, c.get('specification', {}))),
+  },
   get_sale_details: {
     params: ['date_start', 'date_stop', 'config_ids', 'session_ids'],
     required: 0,
@@ -206,6 +214,21 @@ const METHODS: Record<string, MethodSpec> = {
     // 18+ take **kwargs and hand them to _get_domain, which takes none: a TypeError (500 on JSON-2).
     varkwSince: 18,
     run: saleDetails,
+  },
+};
+
+/** Odoo 16's own signatures where later versions changed them. */
+const METHODS_16: Record<string, MethodSpec> = {
+  // 16 reads a list of fields, as search_read does (17 made it a specification).
+  web_search_read: {
+    params: ['domain', 'fields', 'offset', 'limit', 'order', 'count_limit'],
+    required: 0,
+    ids: false,
+    op: 'read',
+    run: (c) =>
+      webSearchRead(c, (recs) =>
+        readRecs(c.db, c.env, c.model, recs, fieldList(c.db, c.model, c.get('fields', null)), true),
+      ),
   },
 };
 
@@ -240,7 +263,12 @@ export function resolve(db: Db, call: Call): { model: ModelDef; spec: MethodSpec
         : `Private methods (such as ${call.method}) cannot be called remotely.`,
     );
   }
-  const spec = Object.hasOwn(METHODS, call.method) ? METHODS[call.method] : undefined;
+  const spec =
+    db.version === 16 && Object.hasOwn(METHODS_16, call.method)
+      ? METHODS_16[call.method]
+      : Object.hasOwn(METHODS, call.method)
+        ? METHODS[call.method]
+        : undefined;
   if (
     !spec ||
     (spec.only && spec.only !== model.name) ||
@@ -332,6 +360,63 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
 function readFound(c: Invocation, fieldsArg: string, many2oneNames: boolean): Json {
   const fields = fieldList(c.db, c.model, c.get(fieldsArg, null));
   return readRecs(c.db, c.env, c.model, searched(c), fields, many2oneNames);
+}
+
+/**
+ * web_search_read: `{length, records}`. The length is the records' count past the offset,
+ * unless a full page came back: then the domain's count, up to count_limit (Odoo's
+ * _format_web_search_read_results).
+ */
+function webSearchRead(c: Invocation, shape: (recs: Rec[]) => Json[]): Json {
+  const offset = Number(c.get('offset', 0)) || 0;
+  const limit = c.get('limit', null) as number | null;
+  const countLimit = c.get('count_limit', null) as number | null;
+  const records = shape(searched(c));
+  if (records.length === 0) return { length: 0, records: [] };
+  const current = records.length + offset;
+  const length =
+    limit && records.length === limit && !(countLimit && countLimit <= current)
+      ? searchCount(c.db, c.env, c.model, c.get('domain', []), countLimit)
+      : current;
+  return { length, records };
+}
+
+/**
+ * web_read's shape of records (17+): the fields of the specification, a many2one as its id,
+ * or with `fields` as `{id, ...}` read from its model with the user's rights; a one2many or
+ * many2many as its ids, or with `fields` as a list of such objects.
+ */
+function webRead(db: Db, env: Env, model: ModelDef, recs: Rec[], specification: unknown): Json[] {
+  const spec = (specification && typeof specification === 'object' ? specification : {}) as Record<
+    string,
+    { fields?: unknown } | null
+  >;
+  const names = Object.keys(spec);
+  if (names.length === 0) return recs.map((r) => ({ id: r.id }));
+  const rows = readRecs(db, env, model, recs, fieldList(db, model, names), false) as { [k: string]: Json }[];
+  for (const name of names) {
+    const nested = spec[name]?.fields;
+    const def = model.fields.get(name);
+    if (nested === undefined || !def?.relation) continue;
+    const comodel = db.models.get(def.relation);
+    if (!comodel) continue;
+    checkAccess(comodel, env, 'read');
+    const table = db.table(comodel.name);
+    const wanted = new Set<number>();
+    for (const row of rows) {
+      const v = row[name];
+      for (const id of Array.isArray(v) ? v : [v]) if (typeof id === 'number') wanted.add(id);
+    }
+    const found = [...wanted].map((id) => table.get(id)).filter((r): r is Rec => r !== undefined);
+    const byId = new Map(webRead(db, env, comodel, found, nested).map((o) => [(o as { id: number }).id, o]));
+    for (const row of rows) {
+      const v = row[name];
+      if (Array.isArray(v))
+        row[name] = v.flatMap((id) => (byId.has(id as number) ? [byId.get(id as number) as Json] : []));
+      else if (typeof v === 'number') row[name] = byId.get(v) ?? { id: v };
+    }
+  }
+  return rows;
 }
 
 /** read: the records that exist, in the order of the ids asked for. */

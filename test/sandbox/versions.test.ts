@@ -260,3 +260,23 @@ describe('posdata sandbox --odoo-version', () => {
     }
   });
 });
+
+describe('web_search_read', () => {
+  const spec = { currency_id: { fields: { decimal_places: {} } } };
+  it.each([17, 18, 19])('%i reads a specification, relations nested', async (v) => {
+    const got = await rpc(v).ok<{ length: number; records: R[] }>('res.company', 'web_search_read', [[]], {
+      specification: spec,
+    });
+    expect(got).toEqual({ length: 1, records: [{ id: 1, currency_id: { id: 1, decimal_places: 2 } }] });
+  });
+  it('16 reads a list of fields, as its search_read does (17 made it a specification)', async () => {
+    const got = await rpc(16).ok<{ length: number; records: R[] }>('res.company', 'web_search_read', [[]], {
+      fields: ['currency_id'],
+    });
+    expect(got).toEqual({ length: 1, records: [{ id: 1, currency_id: [1, 'EUR'] }] });
+    expect(await error(16, 'res.company', 'web_search_read', [[]], { specification: spec })).toMatchObject({
+      name: 'builtins.TypeError',
+      message: "BaseModel.web_search_read() got an unexpected keyword argument 'specification'",
+    });
+  });
+});
