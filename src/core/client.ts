@@ -200,6 +200,11 @@ export class OdooClient {
     this.opts.trace?.(line);
   }
 
+  /** The server's version if this run has asked for it already (no request). */
+  get knownVersion(): ServerVersion | undefined {
+    return this.versionCache;
+  }
+
   async version(): Promise<ServerVersion> {
     if (!this.versionCache) {
       const t = Date.now();

@@ -36,6 +36,7 @@ const MODEL_METHODS: Record<string, readonly string[]> = {
   read_group: ['domain', 'fields', 'groupby', 'offset', 'limit', 'orderby', 'lazy'],
   formatted_read_group: ['domain', 'groupby', 'aggregates', 'having', 'offset', 'limit', 'order'],
   name_search: ['name', 'domain', 'operator', 'limit'],
+  web_search_read: ['domain', 'specification', 'offset', 'limit', 'order', 'count_limit'],
   create: ['vals_list'],
 };
 
@@ -95,6 +96,7 @@ const RESULT_SHAPE: Record<string, (v: unknown) => boolean> = {
   search_count: (v) => typeof v === 'number',
   fields_get: isObject,
   context_get: isObject,
+  web_search_read: isObject,
 };
 
 type Parsed = { json: true; value: unknown } | { json: false; html: boolean };

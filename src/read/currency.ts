@@ -3,6 +3,7 @@
 // per run where money is shown, and kept with the client for the rest of the run.
 import type { OdooClient } from '../core/client.js';
 import { ServerError } from '../core/errors.js';
+import { majorVersion } from '../core/json2.js';
 import { DEFAULT_MONEY_DIGITS } from '../records/normalize.js';
 
 const known = new WeakMap<OdooClient, Promise<number>>();
@@ -22,7 +23,41 @@ export function moneyDigits(client: OdooClient): Promise<number> {
   return digits;
 }
 
+/** The most decimals of these currencies' decimal_places; two where none is readable. */
+function mostOf(places: unknown[]): number {
+  const ok = places.filter(
+    (d): d is number => Number.isInteger(d) && (d as number) >= 0 && (d as number) <= 6,
+  );
+  return ok.length > 0 ? Math.max(...ok) : DEFAULT_MONEY_DIGITS;
+}
+
+const refused = (err: unknown): boolean =>
+  err instanceof ServerError && /AccessError/i.test(`${err.odooName} ${err}`);
+
+/**
+ * Odoo 17+ in one request, where the run knows the server's version already (summary asks
+ * for it): the companies with their currency's decimal_places nested, as the web client
+ * reads them (web_search_read's specification). Undefined where that is not for this server.
+ */
+async function readNested(client: OdooClient): Promise<number | undefined> {
+  const known = client.knownVersion;
+  if (!known || !(majorVersion(known) >= 17)) return undefined;
+  try {
+    const reply = (await client.executeKw('res.company', 'web_search_read', [[]], {
+      specification: { currency_id: { fields: { decimal_places: {} } } },
+    })) as { records?: { currency_id?: { decimal_places?: unknown } | false }[] } | null;
+    if (!Array.isArray(reply?.records)) return undefined;
+    return mostOf(reply.records.map((c) => (c.currency_id ? c.currency_id.decimal_places : undefined)));
+  } catch (err) {
+    if (refused(err)) return DEFAULT_MONEY_DIGITS;
+    // Another answer (a server that has it otherwise): the two plain reads say it.
+    return undefined;
+  }
+}
+
 async function readDigits(client: OdooClient): Promise<number> {
+  const nested = await readNested(client);
+  if (nested !== undefined) return nested;
   try {
     // The companies this user (and the run's allowed_company_ids) sees, then their currencies.
     const companies = await client.searchRead('res.company', [], { fields: ['currency_id'] });
@@ -35,13 +70,9 @@ async function readDigits(client: OdooClient): Promise<number> {
     ];
     if (ids.length === 0) return DEFAULT_MONEY_DIGITS;
     const currencies = await client.read('res.currency', ids, ['decimal_places']);
-    const places = currencies
-      .map((c) => c.decimal_places)
-      .filter((d): d is number => Number.isInteger(d) && (d as number) >= 0 && (d as number) <= 6);
-    return places.length > 0 ? Math.max(...places) : DEFAULT_MONEY_DIGITS;
+    return mostOf(currencies.map((c) => c.decimal_places));
   } catch (err) {
-    if (err instanceof ServerError && /AccessError/i.test(`${err.odooName} ${err}`))
-      return DEFAULT_MONEY_DIGITS;
+    if (refused(err)) return DEFAULT_MONEY_DIGITS;
     throw err;
   }
 }

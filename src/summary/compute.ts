@@ -76,6 +76,8 @@ export interface Summary {
   methodNames: Map<number, string>;
   /** What could not be computed, for a notice on stderr (Odoo's values in holes). */
   notes: Said[];
+  /** The decimals of the company's currency: every amount is rounded to them. */
+  digits: number;
 }
 
 /** The pos.order domain of the summary: counted states, the range, a register, a session. */
@@ -107,7 +109,8 @@ export async function computeSummary(
         ? await byLine(client, api, q, found)
         : await byPayment(api, q, found);
   await nameRegisters(client, q.keys, gathered.folder);
-  const { groups, methodIds, methodKeys: keys } = groupsOf(level, gathered, found.methodNames);
+  const digits = await q.digits;
+  const { groups, methodIds, methodKeys: keys } = groupsOf(level, gathered, found.methodNames, digits);
   return {
     keys: q.keys,
     level,
@@ -116,6 +119,7 @@ export async function computeSummary(
     methodIds,
     methodNames: found.methodNames,
     notes: found.notes,
+    digits,
   };
 }
 
@@ -143,34 +147,37 @@ async function nameRegisters(client: OdooClient, keys: Key[], folder: Folder): P
 }
 
 /**
- * The groups' figures in cents, each column adding up to the range's own (apportioned), the
- * payment methods as `method:<name>` columns, the groups in key order.
+ * The groups' figures in the currency's smallest unit (cents for EUR), each column adding up
+ * to the range's own (apportioned), the payment methods as `method:<name>` columns, the
+ * groups in key order.
  */
 function groupsOf(
   level: Level,
   { folder, exactDiscount, exactSales }: Gathered,
   methodNames: Map<number, string>,
+  digits: number,
 ): { groups: SummaryGroup[]; methodIds: number[]; methodKeys: string[] } {
+  const apportioned = (values: (number | null)[], exact?: number) => inUnits(values, digits, exact);
   const methodIds = [...methodNames.keys()].sort((a, b) => a - b);
   const keyOf = methodKeys(methodIds, methodNames);
   const accs = [...folder.accs.values()];
-  const discounts = inCents(
+  const discounts = apportioned(
     accs.map((a) => a.discounts),
     exactDiscount,
   );
-  const gross = inCents(
+  const gross = apportioned(
     accs.map((a) => (a.salesIncl === null || a.discounts === null ? null : a.salesIncl + a.discounts)),
     exactSales === undefined || exactDiscount === undefined ? undefined : exactSales + exactDiscount,
   );
-  const refunds = inCents(accs.map((a) => a.refunds));
-  const net = inCents(accs.map((a) => a.net));
-  const tax = inCents(accs.map((a) => a.tax));
-  const total = inCents(accs.map((a) => a.total));
+  const refunds = apportioned(accs.map((a) => a.refunds));
+  const net = apportioned(accs.map((a) => a.net));
+  const tax = apportioned(accs.map((a) => a.tax));
+  const total = apportioned(accs.map((a) => a.total));
   const hasMethods = accs.map(
     (a) => a.methods !== null || (level !== 'line' && methodIds.length > 0 && a.salesIncl !== null),
   );
   const perMethod = methodIds.map((id) =>
-    inCents(accs.map((a, i) => (hasMethods[i] ? (a.methods?.get(id) ?? 0) : null))),
+    apportioned(accs.map((a, i) => (hasMethods[i] ? (a.methods?.get(id) ?? 0) : null))),
   );
   const groups: SummaryGroup[] = accs.map((a, i) => {
     let methods: Record<string, number> | null = null;
@@ -199,33 +206,38 @@ function groupsOf(
 }
 
 /**
- * One figure of every group in cents, adding up to the range's figure rounded once, whatever the
- * grouping: amounts with fractions of a cent (discounts, a line's amount) rounded group by group
- * would make a day's total a cent apart between `--by register` and `--by hour`. Largest
- * remainder: each group gets its amount's whole cents, and the cents left go to the largest
- * fractions, so a group is within a cent of its own amount. With `exact` (the lines' own sum,
- * where the groups' amounts are report.pos.order's estimates, 16-18) the estimates are scaled to
- * it first. Groups without the figure (null) stay null.
+ * One figure of every group in the currency's smallest unit (a cent for EUR, a fils for KWD),
+ * adding up to the range's figure rounded once, whatever the grouping: amounts with fractions
+ * of a cent (discounts, a line's amount) rounded group by group would make a day's total a
+ * cent apart between `--by register` and `--by hour`. Largest remainder: each group gets its
+ * amount's whole cents, and the cents left go to the largest fractions, so a group is within a
+ * cent of its own amount. With `exact` (the lines' own sum, where the groups' amounts are
+ * report.pos.order's estimates, 16-18) the estimates are scaled to it first. Groups without
+ * the figure (null) stay null.
  */
-function inCents(values: (number | null)[], exact?: number): (number | null)[] {
+function inUnits(values: (number | null)[], digits: number, exact?: number): (number | null)[] {
   const at = values.flatMap((v, i) => (v === null ? [] : [i]));
   const present = at.map((i) => values[i] ?? 0);
   const sum = present.reduce((a, b) => a + b, 0);
   const total = exact ?? sum;
   const scaled =
     exact !== undefined && Math.abs(sum) > 1e-9 ? present.map((v) => (v * exact) / sum) : present;
-  const rounded = apportion(scaled, total);
+  const rounded = apportion(scaled, total, digits);
   const out: (number | null)[] = values.map(() => null);
   for (const [j, i] of at.entries()) out[i] = rounded[j] ?? 0;
   return out;
 }
 
-/** Amounts rounded to cents so that they add up to `total` rounded once (largest remainder). */
-export function apportion(values: number[], total: number): number[] {
-  const cents = values.map((v) => v * 100);
+/**
+ * Amounts rounded to `digits` decimals (cents at two) so that they add up to `total` rounded
+ * once (largest remainder).
+ */
+export function apportion(values: number[], total: number, digits = 2): number[] {
+  const unit = 10 ** digits;
+  const cents = values.map((v) => v * unit);
   // 1e-6 of a cent: what floating point adds to a sum of cents is not a fraction of one.
   const floors = cents.map((c) => Math.floor(c + 1e-6));
-  let left = Math.round(total * 100) - floors.reduce((a, b) => a + b, 0);
+  let left = Math.round(total * unit) - floors.reduce((a, b) => a + b, 0);
   const fraction = cents.map((c, i) => c - (floors[i] as number));
   const order = fraction
     .map((_, i) => i)
@@ -238,10 +250,8 @@ export function apportion(values: number[], total: number): number[] {
     floors[i] = (floors[i] as number) + step;
     left -= step;
   }
-  return floors.map((c) => c / 100);
+  return floors.map((c) => c / unit);
 }
-
-const r2 = (v: number): number => roundAt(v, 2);
 
 function compareGroups(a: SummaryGroup, b: SummaryGroup): number {
   for (let i = 0; i < a.keys.length; i++) {
@@ -275,7 +285,7 @@ export function topGroups(groups: SummaryGroup[], n: number | undefined): Summar
 export type SummaryRow = Record<string, Cell>;
 
 /** A group as json, ndjson and csv carry it. */
-export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'level'>): SummaryRow {
+export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'digits'>): SummaryRow {
   const row: SummaryRow = {};
   for (const k of g.keys) Object.assign(row, k.cells);
   const f = g.figures;
@@ -288,13 +298,17 @@ export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'level'>)
   row.net = f.net;
   row.tax = f.tax;
   row.total = f.total;
-  row.average_ticket = f.orders > 0 ? r2(f.total / f.orders) : null;
+  row.average_ticket = f.orders > 0 ? roundAt(f.total / f.orders, s.digits) : null;
   for (const k of s.methodKeys) row[k] = f.methods ? (f.methods[k] ?? 0) : null;
   return row;
 }
 
 /** The totals of several groups (the table's last row, --check-odoo). */
-export function totalOf(groups: SummaryGroup[], methodKeys: string[]): Figures {
+export function totalOf(
+  groups: SummaryGroup[],
+  { methodKeys, digits }: Pick<Summary, 'methodKeys' | 'digits'>,
+): Figures {
+  const r2 = (v: number): number => roundAt(v, digits);
   const nsum = (pick: (f: Figures) => number | null): number | null =>
     groups.some((g) => pick(g.figures) === null)
       ? null

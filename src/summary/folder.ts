@@ -29,6 +29,8 @@ export interface SummaryQuery {
   cashierField: string;
   /** Whether pos.order stores `config_id` (16 relates it to the session without storing it). */
   configStored: boolean;
+  /** The decimals of the company's currency (read while the groups are): money is rounded to them. */
+  digits: Promise<number>;
 }
 
 export const SALES: Domain = [['amount_total', '>=', 0]];

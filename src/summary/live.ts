@@ -23,7 +23,7 @@ function stamp(at: Date, tz?: string): string {
 
 /** The totals of every group (not only --top's), stamped: one record per refresh. */
 export function liveRow(r: SummaryResult, at: Date, tz?: string): SummaryRow {
-  const figures = totalOf(r.summary.groups, r.summary.methodKeys);
+  const figures = totalOf(r.summary.groups, r.summary);
   return { refreshed_at: stamp(at, tz), ...toRow({ keys: [], figures }, r.summary) };
 }
 
@@ -46,7 +46,7 @@ export function liveLine(r: SummaryResult, at: Date, zone: string): string {
     if (v === null || v === undefined) continue;
     const name = k.startsWith('method:') ? k.slice('method:'.length) : k;
     parts.push(
-      `${name} ${typeof v === 'number' && (MONEY.has(k) || k.startsWith('method:')) ? fixedDecimals(v, 2) : String(v)}`,
+      `${name} ${typeof v === 'number' && (MONEY.has(k) || k.startsWith('method:')) ? fixedDecimals(v, r.summary.digits) : String(v)}`,
     );
   }
   return `${parts.join('  ')}\n`;

@@ -9,6 +9,7 @@ import { majorVersion } from '../core/json2.js';
 import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { parseWhen, toOdoo } from '../query/time.js';
+import { moneyDigits } from '../read/currency.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
 import { computeSummary, ordersDomain, type Summary, type SummaryGroup, topGroups } from './compute.js';
 import { groupingApi } from './grouping.js';
@@ -141,6 +142,9 @@ export async function fetchSummary(
     const state = typeof s.state === 'string' ? s.state : 'opened';
     if (figures) cash = { report: state === 'closed' ? 'Z' : 'X', state, figures };
   };
+  // The currency's decimals are read while the groups are (awaited once they are in).
+  const digits = moneyDigits(client);
+  digits.catch(() => undefined);
   const [summary] = await Promise.all([
     computeSummary(client, api, {
       keys,
@@ -149,6 +153,7 @@ export async function fetchSummary(
       orderDomain: ordersDomain(rangeDomain(range), p.configId, p.sessionId),
       cashierField,
       configStored,
+      digits,
     }),
     sessionPart(),
   ]);

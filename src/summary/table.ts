@@ -1,4 +1,4 @@
-// The summary as a person reads it in the morning: names, money right-aligned with two
+// The summary as a person reads it in the morning: names, money right-aligned at the currency's
 // decimals, a totals row, and for --by hour or day a bar per row (on a terminal only, so
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
@@ -28,9 +28,17 @@ export function bar(value: number, max: number, width = BAR_WIDTH): string {
   return '█'.repeat(Math.floor(eighths / 8)) + (EIGHTHS[eighths % 8] ?? '');
 }
 
-const money = (v: number | null): string => (v === null ? '' : fixedDecimals(v, 2));
+/** Money at the currency's decimals (two for EUR, three for KWD, none for JPY). */
+const moneyIn =
+  (digits: number) =>
+  (v: number | null): string =>
+    v === null ? '' : fixedDecimals(v, digits);
 
-function cellsOf(f: Figures, methodKeys: string[]): Record<string, string> {
+function cellsOf(
+  f: Figures,
+  methodKeys: string[],
+  money: (v: number | null) => string,
+): Record<string, string> {
   const out: Record<string, string> = {
     orders: String(f.orders),
     items: f.items === null ? '' : String(f.items),
@@ -50,6 +58,7 @@ function cellsOf(f: Figures, methodKeys: string[]): Record<string, string> {
 export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
   const { summary } = r;
+  const money = moneyIn(summary.digits);
   const k = [...summary.keys].sort().join(',');
   if (k === 'hour,weekday' && r.shown.length === summary.groups.length) return heatMap(r, o, chalk);
   const keyCols: Column[] = summary.keys.map((k, i) => {
@@ -81,7 +90,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const max = Math.max(0, ...r.shown.map((g) => g.figures.total));
   const keyText = (v: Cell): string => (v === null ? '(none)' : String(v));
   const lines: { cells: Record<string, string>; total: boolean }[] = r.shown.map((g: SummaryGroup) => {
-    const cells = cellsOf(g.figures, summary.methodKeys);
+    const cells = cellsOf(g.figures, summary.methodKeys, money);
     for (const [i, k] of summary.keys.entries()) {
       const cols = KEY_COLUMNS[k];
       const name = cols[cols.length - 1] as string;
@@ -92,8 +101,8 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
     return { cells, total: false };
   });
   if (r.shown.length > 1) {
-    const t = totalOf(r.shown, summary.methodKeys);
-    const cells = cellsOf(t, summary.methodKeys);
+    const t = totalOf(r.shown, summary);
+    const cells = cellsOf(t, summary.methodKeys, money);
     if (keyCols[0])
       cells[keyCols[0].key] = r.shown.length < summary.groups.length ? `top ${r.shown.length}` : 'total';
     lines.push({ cells, total: true });
@@ -124,7 +133,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   if (r.shown.length < n) close += `, top ${r.shown.length} by total shown`;
   if (lines.length > 0) out += leftOutNote(columns, kept, o.columns);
   out += `${close}\n`;
-  if (r.cash) out += cashSection(r.cash, chalk);
+  if (r.cash) out += cashSection(r.cash, chalk, r.summary.digits);
   return out;
 }
 
@@ -135,6 +144,7 @@ const SHADES = [' ', '░', '▒', '▓', '█'];
  * a shade from light to dark by its share of the busiest hour: the week's shape at a glance.
  */
 function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<typeof Chalk>): string {
+  const money = moneyIn(r.summary.digits);
   const hi = r.summary.keys.indexOf('hour');
   const wi = r.summary.keys.indexOf('weekday');
   const cells = new Map<string, number>();
@@ -175,7 +185,7 @@ function heatMap(r: SummaryResult, o: SummaryTableOptions, chalk: InstanceType<t
     ['total', ...order.map((d) => money(dayTotals.get(d) ?? 0)), money(all)].map((t) => chalk.bold(t)),
   );
   const n = r.summary.groups.length;
-  return `${table.toString()}\ntotal by hour and weekday, ${n} group${n === 1 ? '' : 's'}; --format csv gives every figure\n${r.cash ? cashSection(r.cash, chalk) : ''}`;
+  return `${table.toString()}\ntotal by hour and weekday, ${n} group${n === 1 ? '' : 's'}; --format csv gives every figure\n${r.cash ? cashSection(r.cash, chalk, r.summary.digits) : ''}`;
 }
 
 /** An open session's state as the X report's title says it. */
@@ -185,7 +195,8 @@ const OPEN_STATES: Record<string, string> = {
   closing_control: 'closing, its cash being counted',
 };
 
-function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string {
+function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>, digits: number): string {
+  const money = moneyIn(digits);
   const f = c.figures;
   const title = `${c.report} report: ${f.session} (${f.register}), ${c.report === 'X' ? (OPEN_STATES[c.state] ?? `open (${c.state})`) : 'closed'}`;
   const rows: [string, string][] = [
@@ -196,7 +207,7 @@ function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>): string 
   ];
   if (c.report === 'Z') {
     rows.push(['counted cash', money(f.countedCash)]);
-    rows.push(['difference', signed(f.difference)]);
+    rows.push(['difference', signed(f.difference, digits)]);
   }
   const w = Math.max(...rows.map(([, v]) => v.length));
   return `\n${chalk.bold(visible(title))}\n${rows.map(([k, v]) => `  ${k.padEnd(14)}${v.padStart(w)}`).join('\n')}\n`;

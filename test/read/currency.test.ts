@@ -4,8 +4,8 @@
 // currency is read once per run.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roundAt } from '../../src/records/normalize.js';
-import { loginEnv, runCli } from '../helpers/cli.js';
+import { fixedDecimals, roundAt } from '../../src/records/normalize.js';
+import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -14,6 +14,8 @@ import { get, login, startServe } from '../serve/serve-process.js';
 type Sale = { id: number; amount_total: number; amount_tax: number; payments: { amount: number }[] };
 
 const decimalsOf = (v: number): number => (String(v).split('.')[1] ?? '').length;
+
+const MONEY = ['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket'];
 
 describe.each([
   ['KWD', 3],
@@ -207,6 +209,61 @@ describe.each([
     }
   });
 
+  it("summary: every amount at the currency's decimals, the columns adding up to Odoo's own sums rounded once", async () => {
+    proxy.reset();
+    const args = [
+      'summary',
+      '--rate',
+      '0',
+      '--tz',
+      'UTC',
+      '--from',
+      '2000-01-01',
+      '--to',
+      'today',
+      '--by',
+      'register',
+    ];
+    const [json, table] = await Promise.all([
+      runCli([...args, '--format', 'json'], { env }),
+      runCli([...args, '--format', 'table'], { env: { ...env, COLUMNS: '250' } }),
+    ]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(table.code, table.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as Record<string, unknown>[];
+    const counted = await rpc.searchRead('pos.order', [['state', 'in', ['paid', 'done', 'invoiced']]], {
+      fields: ['amount_total', 'amount_tax'],
+    });
+    const odoo = (k: string): number =>
+      roundAt(
+        counted.reduce((a, o) => a + (o[k] as number), 0),
+        digits,
+      );
+    const ours = (k: string): number =>
+      roundAt(
+        rows.reduce((a, r) => a + (r[k] as number), 0),
+        digits,
+      );
+    expect(ours('total')).toBe(odoo('amount_total'));
+    expect(ours('tax')).toBe(odoo('amount_tax'));
+    const money = rows.flatMap((r) =>
+      Object.entries(r)
+        .filter(([k, v]) => typeof v === 'number' && (MONEY.includes(k) || k.startsWith('method:')))
+        .map(([, v]) => v as number),
+    );
+    for (const v of money) expect(decimalsOf(v), String(v)).toBeLessThanOrEqual(digits);
+    if (digits > 2) expect(money.filter((v) => decimalsOf(v) === digits).length).toBeGreaterThan(3);
+    // The table's totals row shows Odoo's total at the currency's decimals.
+    const totals = table.stdout.split('\n').find((l) => /^│ total /.test(l)) ?? '';
+    const cells = totals.split('│').map((c) => c.trim());
+    expect(cells).toContain(fixedDecimals(odoo('amount_total'), digits));
+    // The decimals read once a run, in one request (Odoo 17: web_search_read).
+    expect((proxy.seen.get('web_search_read') ?? []).filter((b) => b.includes('res.company'))).toHaveLength(
+      2,
+    );
+    expect((proxy.seen.get('read') ?? []).filter((b) => b.includes('res.currency'))).toHaveLength(0);
+  });
+
   it('doctor: every check holds in this currency', async () => {
     const r = await runCli(['doctor', '--rate', '0', '--tz', 'UTC', '--date', '2026-11-19'], { env });
     expect(r.code, r.stdout).toBe(0);
@@ -214,4 +271,64 @@ describe.each([
       /^ok +reconcile +2026-11-19: the difference of \d+ closed sessions? is Odoo's cash_register_difference/m,
     );
   });
+});
+
+describe("the summary's decimals: one request on Odoo 17 and 19 (web_search_read), two on 16", () => {
+  const cases = [
+    [16, 'admin', 'jsonrpc'],
+    [17, 'admin', 'jsonrpc'],
+    [19, SUITE_SECRET, 'json2'],
+  ] as const;
+  it.each(cases)(
+    'Odoo %i, KWD: the amounts at three decimals (logged in with %s, over %s)',
+    async (version, secret, protocol) => {
+      const sandbox = await startTestSandbox({
+        seed: 9,
+        orders: 300,
+        days: 3,
+        currency: 'KWD',
+        odooVersion: version,
+        adminKey: SUITE_SECRET,
+        now: new Date('2026-11-20T12:00:00Z'),
+      });
+      try {
+        const env = await loginEnv(sandbox.url, 'admin', secret);
+        const r = await runCli(
+          [
+            'summary',
+            '--rate',
+            '0',
+            '--tz',
+            'UTC',
+            '--from',
+            '2000-01-01',
+            '--to',
+            'today',
+            '--format',
+            'json',
+            '--debug',
+          ],
+          { env },
+        );
+        expect(r.code, r.stderr).toBe(0);
+        const calls = r.stderr.split('\n').filter((l) => l.includes(`→ ${protocol} `));
+        expect(calls.length).toBeGreaterThan(3);
+        const currency = calls.filter((l) => /→ \S+ res\.(company|currency)\./.test(l));
+        expect(currency.map((l) => /res\.\w+\.\w+/.exec(l)?.[0])).toEqual(
+          version === 16 ? ['res.company.search_read', 'res.currency.read'] : ['res.company.web_search_read'],
+        );
+        const rows = JSON.parse(r.stdout) as Record<string, number>[];
+        const total = rows.reduce((a, x) => a + (x.total as number), 0);
+        const rpc = new Rpc(sandbox.url);
+        const counted = await rpc.searchRead('pos.order', [['state', 'in', ['paid', 'done', 'invoiced']]], {
+          fields: ['amount_total'],
+        });
+        const odoo = counted.reduce((a, o) => a + (o.amount_total as number), 0);
+        expect(roundAt(total, 3)).toBe(roundAt(odoo, 3));
+        expect(rows.some((x) => decimalsOf(x.total as number) === 3)).toBe(true);
+      } finally {
+        await sandbox.close();
+      }
+    },
+  );
 });

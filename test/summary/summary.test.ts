@@ -265,10 +265,14 @@ for (const setup of SUMMARY_SETUPS) {
         const rows = JSON.parse(r.stdout) as Row[];
         // Odoo 16-18 cannot group payments by their order's cashier: one request per cashier
         // instead of the one payments request.
-        // Odoo 16 groups orders by session for a register, and reads each session's register.
+        // A register's name is read (16: and each session's register, orders grouped by session).
+        // The currency's decimals take one request on 17+ (web_search_read), two on 16.
+        const currency = setup.odooVersion === 16 ? 2 : 1;
         const limit =
-          (key === 'cashier' && setup.odooVersion < 19 ? 9 + rows.length : 10) +
-          (key === 'register' && setup.odooVersion === 16 ? 1 : 0);
+          (key === 'cashier' && setup.odooVersion < 19 ? 9 + rows.length : 9) +
+          (key === 'register' ? 1 : 0) +
+          (key === 'register' && setup.odooVersion === 16 ? 1 : 0) +
+          currency;
         expect(requests, `--by ${key}: ${requests} requests`).toBeLessThanOrEqual(limit);
         // The discounted rows once per tax rate: the sandbox has three.
         const perRate = r.stderr.split('\n').filter((l) => /report\.pos\.order.*"product_id","in"/.test(l));
