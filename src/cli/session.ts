@@ -171,6 +171,7 @@ export async function openSession(opts: SessionOptions, io: IO, env: Env): Promi
     trace: trace(io),
     context: o.odooContext,
     redactor: io.redactor,
+    rememberedVersion: sameTarget ? profile.serverVersion : undefined,
   });
   return { client, store, profileName, profile, url, protocol, limiter: http.limiter };
 }

@@ -2,6 +2,7 @@
 // (secret masked) and streaming reads. No terminal knowledge here.
 import { ConnectionError, isTransient, PosdataError, ProtocolError } from './errors.js';
 import type { RetryPolicy } from './http.js';
+import { majorVersion } from './json2.js';
 import { jsonSaid, MASK, own, type Redactor, type Said, say } from './redact.js';
 import type { Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
@@ -141,6 +142,11 @@ export interface ClientOptions {
   context?: Record<string, unknown>;
   /** Masks this client's secret from now on (the run's IO, or `posdata serve`'s log). */
   redactor?: Redactor;
+  /**
+   * The server's version as login found it (`17.0-20240709`): a hint for the shape of a
+   * request that has a fallback (the currency's decimals), never for what a command computes.
+   */
+  rememberedVersion?: string;
 }
 
 export class OdooClient {
@@ -200,9 +206,13 @@ export class OdooClient {
     this.opts.trace?.(line);
   }
 
-  /** The server's version if this run has asked for it already (no request). */
-  get knownVersion(): ServerVersion | undefined {
-    return this.versionCache;
+  /**
+   * The server's major version without a request: this run's answer if it asked, else the one
+   * login stored (a hint: the server may have been upgraded since). NaN when neither is there.
+   */
+  get majorHint(): number {
+    if (this.versionCache) return majorVersion(this.versionCache);
+    return Number.parseInt(this.opts.rememberedVersion?.replace(/^saas~/, '') ?? '', 10);
   }
 
   async version(): Promise<ServerVersion> {

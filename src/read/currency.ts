@@ -3,7 +3,6 @@
 // per run where money is shown, and kept with the client for the rest of the run.
 import type { OdooClient } from '../core/client.js';
 import { ServerError } from '../core/errors.js';
-import { majorVersion } from '../core/json2.js';
 import { DEFAULT_MONEY_DIGITS } from '../records/normalize.js';
 
 const known = new WeakMap<OdooClient, Promise<number>>();
@@ -35,13 +34,13 @@ const refused = (err: unknown): boolean =>
   err instanceof ServerError && /AccessError/i.test(`${err.odooName} ${err}`);
 
 /**
- * Odoo 17+ in one request, where the run knows the server's version already (summary asks
- * for it): the companies with their currency's decimal_places nested, as the web client
- * reads them (web_search_read's specification). Undefined where that is not for this server.
+ * Odoo 17+ in one request, where the run knows the server's version (summary asks for it) or
+ * login stored it: the companies with their currency's decimal_places nested, as the web
+ * client reads them (web_search_read's specification). Undefined where that is not for this
+ * server (16, or a server upgraded since login that answers otherwise).
  */
 async function readNested(client: OdooClient): Promise<number | undefined> {
-  const known = client.knownVersion;
-  if (!known || !(majorVersion(known) >= 17)) return undefined;
+  if (!(client.majorHint >= 17)) return undefined;
   try {
     const reply = (await client.executeKw('res.company', 'web_search_read', [[]], {
       specification: { currency_id: { fields: { decimal_places: {} } } },
@@ -50,8 +49,10 @@ async function readNested(client: OdooClient): Promise<number | undefined> {
     return mostOf(reply.records.map((c) => (c.currency_id ? c.currency_id.decimal_places : undefined)));
   } catch (err) {
     if (refused(err)) return DEFAULT_MONEY_DIGITS;
-    // Another answer (a server that has it otherwise): the two plain reads say it.
-    return undefined;
+    // Odoo's own error (a server that has the method otherwise, 16's TypeError): the two plain
+    // reads say it. A failure of the network or the session is the run's.
+    if (err instanceof ServerError) return undefined;
+    throw err;
   }
 }
 

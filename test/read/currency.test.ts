@@ -2,6 +2,8 @@
 // format: a sandbox whose company keeps its books in KWD (3 decimals) shows 3, one in JPY none,
 // one in EUR 2 as before. The values are Odoo's own (search_read) at those decimals, and the
 // currency is read once per run.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedDecimals, roundAt } from '../../src/records/normalize.js';
@@ -74,8 +76,11 @@ describe.each([
       expect(s.amount_total).toBe(roundAt(o.amount_total, digits));
       expect(s.amount_tax).toBe(roundAt(o.amount_tax, digits));
     }
-    const currencyReads = (proxy.seen.get('read') ?? []).filter((b) => b.includes('res.currency'));
-    expect(currencyReads).toHaveLength(1);
+    // Once, and in one request: the sandbox is an Odoo 17, as login stored it.
+    expect((proxy.seen.get('web_search_read') ?? []).filter((b) => b.includes('res.company'))).toHaveLength(
+      1,
+    );
+    expect((proxy.seen.get('read') ?? []).filter((b) => b.includes('res.currency'))).toHaveLength(0);
   });
 
   it("csv carries the json values; the table shows every amount and the total with the currency's decimals", async () => {
@@ -119,8 +124,8 @@ describe.each([
       const asked = new Promise<void>((r) => {
         pageAsked = r;
       });
-      proxy.before.set('read', async (body) => {
-        if (!body.includes('res.currency')) return;
+      proxy.before.set('web_search_read', async (body) => {
+        if (!body.includes('res.company')) return;
         held.push(
           await Promise.race([
             asked.then(() => 'a page'),
@@ -149,7 +154,9 @@ describe.each([
       .map((l) => (l.split('│')[2] ?? '').trim());
     expect(cells.length).toBe(odoo.length);
     for (const c of cells) expect(c).toMatch(money);
-    expect((proxy.seen.get('read') ?? []).filter((b) => b.includes('res.currency'))).toHaveLength(2);
+    expect((proxy.seen.get('web_search_read') ?? []).filter((b) => b.includes('res.company'))).toHaveLength(
+      2,
+    );
   });
 
   it("reconcile: each difference is Odoo's cash_register_difference at the currency's decimals, in json and the table", async () => {
@@ -331,4 +338,40 @@ describe("the summary's decimals: one request on Odoo 17 and 19 (web_search_read
       }
     },
   );
+});
+
+describe('a login that remembers Odoo 17, a server that is 16 now', () => {
+  it("web_search_read is refused with 16's TypeError: the two plain reads give the decimals", async () => {
+    const opts = { seed: 9, orders: 200, days: 3, currency: 'KWD', now: new Date('2026-11-20T12:00:00Z') };
+    const [v17, v16] = await Promise.all([
+      startTestSandbox({ ...opts, odooVersion: 17 }),
+      startTestSandbox({ ...opts, odooVersion: 16 }),
+    ]);
+    try {
+      const env = await loginEnv(v17.url);
+      // The stored profile now points at the 16 (same data, same uid): it still says 17.
+      const file = join(env.POSDATA_CONFIG_DIR as string, 'config.json');
+      const store = JSON.parse(readFileSync(file, 'utf8'));
+      expect(store.profiles.default.serverVersion).toMatch(/^17\./);
+      store.profiles.default.url = `${v16.url.replace(/\/$/, '')}/`;
+      writeFileSync(file, JSON.stringify(store));
+      const r = await runCli(['sales', '--rate', '0', '--limit', '50', '--format', 'json', '--debug'], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const currency = r.stderr
+        .split('\n')
+        .filter((l) => /→ \S+ res\.(company|currency)\./.test(l))
+        .map((l) => /res\.\w+\.\w+/.exec(l)?.[0]);
+      expect(currency).toEqual([
+        'res.company.web_search_read',
+        'res.company.search_read',
+        'res.currency.read',
+      ]);
+      const sales = JSON.parse(r.stdout) as Sale[];
+      expect(sales.some((s) => decimalsOf(s.amount_total) === 3)).toBe(true);
+    } finally {
+      await Promise.all([v17.close(), v16.close()]);
+    }
+  });
 });
