@@ -149,3 +149,14 @@ export async function loginEnv(
   if (r.code !== 0) throw new Error(`login failed (${r.code}): ${r.stderr}`);
   return env;
 }
+
+/** `posdata summary`'s range over all time, in UTC, unthrottled. */
+export const ALL_TIME = ['--rate', '0', '--tz', 'UTC', '--from', '2000-01-01', '--to', 'today'];
+
+/** The ORM calls (`model.method`) a `--debug` run sent, in order, from its standard error. */
+export function debugCalls(stderr: string): string[] {
+  return stderr.split('\n').flatMap((l) => {
+    const m = /\[rpc\] → \S+ ([\w.]+\.\w+) /.exec(l);
+    return m ? [m[1] as string] : [];
+  });
+}

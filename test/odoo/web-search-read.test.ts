@@ -5,7 +5,7 @@
 // (the domain's count once a page comes back full, else what came back past the offset).
 // The values themselves differ: the two hold different data.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { ALL_TIME, debugCalls, runCli } from '../helpers/cli.js';
 import { loginOdoo, rpcOdoo } from '../helpers/odoo17.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -114,28 +114,9 @@ describe('posdata summary on the real Odoo 17', () => {
     "as %s: the currency's decimals in one web_search_read, the figures at them",
     async (who) => {
       const env = await loginOdoo(odoo, who);
-      const r = await runCli(
-        [
-          'summary',
-          '--rate',
-          '0',
-          '--tz',
-          'UTC',
-          '--from',
-          '2000-01-01',
-          '--to',
-          'today',
-          '--format',
-          'json',
-          '--debug',
-        ],
-        { env },
-      );
+      const r = await runCli(['summary', ...ALL_TIME, '--format', 'json', '--debug'], { env });
       expect(r.code, r.stderr).toBe(0);
-      const currency = r.stderr
-        .split('\n')
-        .filter((l) => /→ \S+ res\.(company|currency)\./.test(l))
-        .map((l) => /res\.\w+\.\w+/.exec(l)?.[0]);
+      const currency = debugCalls(r.stderr).filter((c) => /^res\.(company|currency)\./.test(c));
       expect(currency).toEqual(['res.company.web_search_read']);
       const rows = JSON.parse(r.stdout) as { total: number }[];
       expect(rows.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedDecimals, roundAt } from '../../src/records/normalize.js';
-import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { ALL_TIME, debugCalls, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -218,19 +218,7 @@ describe.each([
 
   it("summary: every amount at the currency's decimals, the columns adding up to Odoo's own sums rounded once", async () => {
     proxy.reset();
-    const args = [
-      'summary',
-      '--rate',
-      '0',
-      '--tz',
-      'UTC',
-      '--from',
-      '2000-01-01',
-      '--to',
-      'today',
-      '--by',
-      'register',
-    ];
+    const args = ['summary', ...ALL_TIME, '--by', 'register'];
     const [json, table] = await Promise.all([
       runCli([...args, '--format', 'json'], { env }),
       runCli([...args, '--format', 'table'], { env: { ...env, COLUMNS: '250' } }),
@@ -300,28 +288,11 @@ describe("the summary's decimals: one request on Odoo 17 and 19 (web_search_read
       });
       try {
         const env = await loginEnv(sandbox.url, 'admin', secret);
-        const r = await runCli(
-          [
-            'summary',
-            '--rate',
-            '0',
-            '--tz',
-            'UTC',
-            '--from',
-            '2000-01-01',
-            '--to',
-            'today',
-            '--format',
-            'json',
-            '--debug',
-          ],
-          { env },
-        );
+        const r = await runCli(['summary', ...ALL_TIME, '--format', 'json', '--debug'], { env });
         expect(r.code, r.stderr).toBe(0);
-        const calls = r.stderr.split('\n').filter((l) => l.includes(`→ ${protocol} `));
-        expect(calls.length).toBeGreaterThan(3);
-        const currency = calls.filter((l) => /→ \S+ res\.(company|currency)\./.test(l));
-        expect(currency.map((l) => /res\.\w+\.\w+/.exec(l)?.[0])).toEqual(
+        expect(r.stderr.split('\n').filter((l) => l.includes(`→ ${protocol} `)).length).toBeGreaterThan(3);
+        const currency = debugCalls(r.stderr).filter((c) => /^res\.(company|currency)\./.test(c));
+        expect(currency).toEqual(
           version === 16 ? ['res.company.search_read', 'res.currency.read'] : ['res.company.web_search_read'],
         );
         const rows = JSON.parse(r.stdout) as Record<string, number>[];
@@ -359,10 +330,7 @@ describe('a login that remembers Odoo 17, a server that is 16 now', () => {
         env,
       });
       expect(r.code, r.stderr).toBe(0);
-      const currency = r.stderr
-        .split('\n')
-        .filter((l) => /→ \S+ res\.(company|currency)\./.test(l))
-        .map((l) => /res\.\w+\.\w+/.exec(l)?.[0]);
+      const currency = debugCalls(r.stderr).filter((c) => /^res\.(company|currency)\./.test(c));
       expect(currency).toEqual([
         'res.company.web_search_read',
         'res.company.search_read',
