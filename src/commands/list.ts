@@ -559,9 +559,7 @@ async function exportRecords(
       tz: o.tz,
       rows: !fromRecords,
       priced: pricing,
-    })[Symbol.asyncIterator]();
-    const first = pages.next();
-    first.catch(() => undefined);
+    });
     try {
       prepared = await pricing;
       const names = await naming;
@@ -599,8 +597,7 @@ async function exportRecords(
       };
       const seen = window ? new Set<number>() : undefined;
       const direct = renderer.pageRecords;
-      for (let page = await first; !page.done; page = await pages.next()) {
-        const { rows, records } = page.value;
+      for await (const { rows, records } of pages) {
         // Within one run a record is written once, even if it moved while we read.
         const keep = seen
           ? records.map((r) => {
@@ -633,8 +630,6 @@ async function exportRecords(
       await begin();
       await renderer.end();
     } finally {
-      // Stopped early: the pages' own cleanup, once the page being read is in.
-      pages.return?.(undefined)?.catch(() => undefined);
       progress.done();
     }
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:

@@ -156,12 +156,16 @@ export function normalizerFor(p: Prepared, tz?: string): Normalizer {
   return new Normalizer(p.outFields, p.defs, { tz });
 }
 
-export async function* streamRows(
+/**
+ * The query's records page by page, with their rows. The first page is asked for at the call,
+ * not at the first `next()`: a caller that still has things to get ready (the money's
+ * decimals, `priced`) has it in flight meanwhile.
+ */
+export function streamRows(
   client: OdooClient,
-  unpriced: Prepared,
+  p: Prepared,
   opts: StreamOptions,
 ): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
-  const p = unpriced;
   const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
   const pages = namedPages(
     client,
@@ -176,11 +180,20 @@ export async function* streamRows(
     },
     p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one'),
   )[Symbol.asyncIterator]();
+  const first = pages.next();
+  first.catch(() => undefined);
+  return rowsOf(client, pages, first, opts.priced ?? Promise.resolve(p), opts);
+}
+
+async function* rowsOf(
+  client: OdooClient,
+  pages: AsyncIterator<OdooRecord[]>,
+  first: Promise<IteratorResult<OdooRecord[]>>,
+  priced: Promise<Prepared>,
+  opts: StreamOptions,
+): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
   try {
-    // The first page is asked for now; the money's decimals may still be on their way.
-    const first = pages.next();
-    first.catch(() => undefined);
-    const q = opts.priced ? await opts.priced : p;
+    const q = await priced;
     const normalizer = new Normalizer(q.outFields, q.defs, { tz: opts.tz });
     const needRefundFill = q.outFields.includes('refunded_order_id') && !('refunded_order_id' in q.fields);
     const payments = q.withPayments ? new PaymentResolver(client, q.moneyDigits) : undefined;
