@@ -9,7 +9,8 @@
  * and data/closing.ts.
  */
 import { bankPayments, closeDay, type Drawers } from './data/closing.js';
-import { CURRENCIES, DAY, type Gen, roundTo } from './data/context.js';
+import { CURRENCIES, DAY, type Gen } from './data/context.js';
+import { roundTo } from './money.js';
 
 export { CURRENCIES } from './data/context.js';
 

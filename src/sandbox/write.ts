@@ -1,6 +1,7 @@
 /** create, write and unlink, with the links Odoo keeps (x2many lists, related fields, write stamps). */
 import { checkAccess } from './access.js';
 import { missingError, OdooError, userError } from './errors.js';
+import { companyCurrency } from './money.js';
 import { invalidField } from './read.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import type { Env, Json, Rec, Stored } from './types.js';
@@ -57,10 +58,6 @@ function attachToParent(
   const next = field === 'payment_ids' ? [childId, ...list] : [...list, childId];
   parent[field] = next;
   db.changed(parentModel);
-}
-
-function round2(x: number): number {
-  return Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * 100) / 100;
 }
 
 export function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Json {
@@ -122,7 +119,7 @@ export function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Jso
       const price = typeof rec.price_unit === 'number' ? rec.price_unit : 0;
       const disc = typeof rec.discount === 'number' ? rec.discount : 0;
       rec.qty = qty;
-      rec.price_subtotal ??= round2(qty * price * (1 - disc / 100));
+      rec.price_subtotal ??= companyCurrency(db).round(qty * price * (1 - disc / 100));
       rec.price_subtotal_incl ??= rec.price_subtotal;
     } else if (model.name === 'pos.session') {
       rec.state ??= 'opening_control';

@@ -26,7 +26,7 @@ interface SaleDetails {
   payments?: Payment[];
   taxes?: { name?: string; tax_amount?: number }[];
   refund_taxes?: { name?: string; tax_amount?: number }[];
-  currency?: { total_paid?: number };
+  currency?: { total_paid?: number; precision?: number };
 }
 
 export interface CheckResult {
@@ -36,13 +36,6 @@ export interface CheckResult {
   differ: number;
   compared: number;
 }
-
-/**
- * The most decimals compared. Odoo's Sales Details rounds its figures to the currency, line
- * by line for taxes; for a currency of three decimals that rounding is not checked against a
- * real server (the Odoo 17 of the tests keeps its books in USD), so KWD compares at two.
- */
-const COMPARED_DIGITS = 2;
 
 /** A figure in units of the currency's last decimal (cents for EUR, yen for JPY). */
 const units = (v: number, digits: number): number => Math.round(v * 10 ** digits);
@@ -92,9 +85,11 @@ export async function checkOdoo(
       return none(say`not compared: Odoo's Sales Details failed (${oneLine(err.line())})`);
     throw err;
   }
-  // Odoo rounds to the company's currency, as the summary does: the comparison is at its
-  // decimals (two at most, COMPARED_DIGITS).
-  return compare(d, r, Math.min(r.summary.digits, COMPARED_DIGITS));
+  // Odoo rounds to its report's currency (the registers', which is the company's when they
+  // share it), line by line for products and taxes, and says its decimals; the summary rounds
+  // to the company's. The comparison is at the fewer of the two.
+  const theirs = d.currency?.precision;
+  return compare(d, r, typeof theirs === 'number' ? Math.min(r.summary.digits, theirs) : r.summary.digits);
 }
 
 /** Odoo's figures against the summary's totals, each where both sides mean the same. */

@@ -104,3 +104,38 @@ describe('the check-odoo lines and the secret (issue 23)', () => {
     }
   });
 });
+
+describe("summary --check-odoo at the currency's decimals", () => {
+  // Odoo rounds its Sales Details at the currency's decimals and says them (currency.precision):
+  // in a three-decimal currency 4 fils are a difference, and the yen has no cents to forgive.
+  it.each([
+    ['KWD', 0.004, /^posdata: check-odoo: method .+: Odoo \d+\.\d{3}, posdata \d+\.\d{3} \(-0\.004\)$/m],
+    ['JPY', 1, /^posdata: check-odoo: method .+: Odoo \d+, posdata \d+ \(-1\)$/m],
+  ] as const)(
+    '%s: agreeing figures pass; %s apart on a method is a difference',
+    async (currency, apart, shown) => {
+      const own = await startTestSandbox({ seed: 33, orders: 300, currency });
+      const ownProxy = await startRpcProxy(own.url);
+      try {
+        const ownEnv = await loginEnv(ownProxy.url);
+        const args = ['summary', ...P, '--check-odoo', '--fail-on-difference'];
+        const agreeing = await runCli(args, { env: ownEnv });
+        expect(agreeing.code, agreeing.stderr).toBe(0);
+        expect(agreeing.stderr).toMatch(/check-odoo: Odoo's Sales Details agrees on \d+ figures/);
+        ownProxy.rewrite.set('get_sale_details', (r) => {
+          const d = r as { payments: Pay[] };
+          return {
+            ...d,
+            payments: d.payments.map((p, i) => (i === 0 ? { ...p, total: (p.total ?? 0) + apart } : p)),
+          };
+        });
+        const apartRun = await runCli(args, { env: ownEnv });
+        expect(apartRun.code, apartRun.stderr).toBe(7);
+        expect(apartRun.stderr).toMatch(shown);
+      } finally {
+        await ownProxy.close();
+        await own.close();
+      }
+    },
+  );
+});

@@ -24,27 +24,21 @@ export interface Currency {
   name: string;
   symbol: string;
   decimals: number;
+  /** Where Odoo's data puts the symbol (base/data/res_currency_data.xml; 'after' unless set). */
+  position: 'after' | 'before';
 }
 
 /** The company currencies the sandbox can keep its books in (--currency), with Odoo's decimals. */
 export const CURRENCIES: Record<string, Currency> = {
-  EUR: { name: 'EUR', symbol: '€', decimals: 2 },
-  USD: { name: 'USD', symbol: '$', decimals: 2 },
-  KWD: { name: 'KWD', symbol: 'KD', decimals: 3 },
-  BHD: { name: 'BHD', symbol: 'BD', decimals: 3 },
-  TND: { name: 'TND', symbol: 'DT', decimals: 3 },
-  JPY: { name: 'JPY', symbol: '¥', decimals: 0 },
+  EUR: { name: 'EUR', symbol: '€', decimals: 2, position: 'after' },
+  USD: { name: 'USD', symbol: '$', decimals: 2, position: 'before' },
+  KWD: { name: 'KWD', symbol: 'KD', decimals: 3, position: 'after' },
+  BHD: { name: 'BHD', symbol: 'BD', decimals: 3, position: 'after' },
+  TND: { name: 'TND', symbol: 'DT', decimals: 3, position: 'after' },
+  JPY: { name: 'JPY', symbol: '¥', decimals: 0, position: 'before' },
 };
-
-/** Rounding to a currency's decimals, half away from zero as Odoo's float_round. */
-export function roundTo(decimals: number): (x: number) => number {
-  const f = 10 ** decimals;
-  return (x) => Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * f) / f;
-}
 
 export function insert(g: Gen, model: string, rec: Rec): Rec {
   g.db.table(model).insert(rec);
   return rec;
 }
-
-export const round2 = (x: number): number => Math.round((x + (x >= 0 ? 1e-9 : -1e-9)) * 100) / 100;

@@ -80,6 +80,7 @@ export function referenceData(g: Gen, posHr: boolean): void {
     symbol: c.symbol,
     decimal_places: c.decimals,
     rounding: 10 ** -c.decimals,
+    position: c.position,
     ...stamp,
   });
   ins('res.company', { id: 1, name: 'My Company', currency_id: 1, ...stamp });

@@ -4,13 +4,15 @@
  * draft; its lines, its payments (cash with change given back as a negative row, card, or both)
  * and its state. Draws from the PRNG in a fixed order, so a seed gives the same orders.
  */
+
+import { roundTo } from '../money.js';
 import type { Table } from '../store.js';
 import { fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
-import { type Gen, round2 } from './context.js';
+import type { Gen } from './context.js';
 
 /** The run's currency rounding (set by sellDay from the generation's currency). */
-let roundMoney = round2;
+let roundMoney = roundTo(2);
 
 import { TAXES } from './reference.js';
 import type { SessionPlan } from './sessions.js';

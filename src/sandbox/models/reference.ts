@@ -126,6 +126,13 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
         fd('symbol', 'char', 'Symbol'),
         fd('rounding', 'float', 'Rounding Factor', { dflt: () => 0.01 }),
         fd('decimal_places', 'integer', 'Decimal Places', { dflt: () => 2 }),
+        fd('position', 'selection', 'Symbol Position', {
+          selection: [
+            ['after', 'After Amount'],
+            ['before', 'Before Amount'],
+          ],
+          dflt: () => 'after',
+        }),
         fd('active', 'boolean', 'Active', { dflt: () => true }),
       ],
       'active desc, name',

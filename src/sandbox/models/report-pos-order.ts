@@ -1,4 +1,5 @@
 /** report.pos.order: Odoo's reporting view over orders and their lines (a SQL view, rows worked out). */
+import { companyCurrency } from '../money.js';
 import type { Db, FieldDef, ModelDef } from '../store.js';
 import type { Rec, Stored } from '../types.js';
 import { build, fd, POS_ORDER_STATES_17, type Version } from './define.js';
@@ -72,9 +73,10 @@ export function reportPosOrder({ v19, posHr }: Version): ModelDef {
 }
 
 const fix6 = (v: number): number => Math.round(v * 1e6) / 1e6;
-const round2 = (v: number): number => Math.round((v + Number.EPSILON * Math.sign(v)) * 100) / 100;
 
 function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
+  // price_total: SUM(ROUND(price_subtotal_incl / rate, cu.decimal_places)), the company's currency.
+  const round = companyCurrency(db).round;
   const om = db.models.get('pos.order') as ModelDef;
   const [fDate, fPartner, fState, fUser, fConfig, fSession, fMove, fEmployee] = [
     'date_order',
@@ -139,7 +141,7 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
       const qty = typeof l.qty === 'number' ? l.qty : 0;
       const price = typeof l.price_unit === 'number' ? l.price_unit : 0;
       const disc = typeof l.discount === 'number' ? l.discount : 0;
-      const incl = round2(typeof l.price_subtotal_incl === 'number' ? l.price_subtotal_incl : 0);
+      const incl = round(typeof l.price_subtotal_incl === 'number' ? l.price_subtotal_incl : 0);
       const before = qty * price;
       const off = (before * disc) / 100;
       const seen = v19 ? undefined : byProduct.get(pid);

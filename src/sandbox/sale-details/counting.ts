@@ -4,11 +4,12 @@
  * closing payment; a session without a cash entry a "Cash <session>" line. Entries of sessions
  * the call does not resolve keep `count: false` and none of these keys.
  */
+import type { Round } from '../money.js';
 import type { Db } from '../store.js';
 import type { Env, Json, Rec } from '../types.js';
-import { type Dict, num, round2, searchAs } from './query.js';
+import { type Dict, num, searchAs } from './query.js';
 
-export function countSessions(db: Db, env: Env, sessions: Rec[], payments: Dict[]): void {
+export function countSessions(db: Db, env: Env, sessions: Rec[], payments: Dict[], round: Round): void {
   for (const p of payments) p.count = false;
   for (const s of sessions) {
     let isCash = false;
@@ -24,7 +25,7 @@ export function countSessions(db: Db, env: Env, sessions: Rec[], payments: Dict[
         countCash(db, env, s, p);
       } else countBank(p, accountPayments);
     }
-    if (!isCash) payments.unshift(noCashEntry(db, env, s));
+    if (!isCash) payments.unshift(noCashEntry(db, env, s, round));
   }
 }
 
@@ -74,7 +75,7 @@ function countCash(db: Db, env: Env, s: Rec, p: Dict): void {
  * the previous closing's count plus the cash moves, the moves listed without the closing's
  * difference line.
  */
-function noCashEntry(db: Db, env: Env, s: Rec): Dict {
+function noCashEntry(db: Db, env: Env, s: Rec, round: (x: number) => number): Dict {
   const name = `Cash ${String(s.name)}`;
   const endReal = num(s.cash_register_balance_end_real);
   if (db.version === 17 || db.version === 16) {
@@ -100,7 +101,7 @@ function noCashEntry(db: Db, env: Env, s: Rec): Dict {
     [['pos_session_id', '=', s.id]],
     'date asc, id',
   );
-  if (round2(difference) !== 0) lines = lines.slice(0, -1);
+  if (round(difference) !== 0) lines = lines.slice(0, -1);
   const moves: Json[] = [];
   if (prev > 0) moves.push({ name: 'Cash Opening', amount: prev });
   for (const mv of lines) moves.push({ name: (mv.payment_ref as Json) ?? false, amount: num(mv.amount) });

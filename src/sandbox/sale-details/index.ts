@@ -12,7 +12,7 @@ import type { Env, Json } from '../types.js';
 import { countSessions } from './counting.js';
 import { nameBySession, paymentsPerMethod, paymentsPerMethodAndSession } from './payments.js';
 import { productFigures } from './products.js';
-import { type Dict, round2 } from './query.js';
+import { type Dict, reportCurrency } from './query.js';
 import { resolveScope, type SaleDetailsArgs } from './scope.js';
 import { discounts, invoices, sessionsPaid } from './sessions.js';
 
@@ -23,19 +23,25 @@ export function getSaleDetails(db: Db, env: Env, args: SaleDetailsArgs): Json {
   const { orders, sessions } = scope;
   let total = 0;
   for (const o of orders) total += typeof o.amount_total === 'number' ? o.amount_total : 0;
-  const figures = productFigures(db, orders);
+  const currency = reportCurrency(db);
+  const figures = productFigures(db, orders, currency.round);
   const payments = paymentsPerMethodAndSession(db, env, orders);
-  countSessions(db, env, sessions, payments);
+  countSessions(db, env, sessions, payments, currency.round);
 
   const one = sessions.length === 1 ? sessions[0] : undefined;
-  const discount = discounts(db, sessions, orders);
+  const discount = discounts(db, sessions, orders, currency.round);
   const invoiced = invoices(db, sessions);
   nameBySession(db, payments);
   const out: Dict = {
     opening_note: one ? ((one.opening_notes as Json) ?? false) : false,
     closing_note: one ? ((one.closing_notes as Json) ?? false) : false,
     state: one ? String(one.state) : 'multiple',
-    currency: { symbol: '€', position: true, total_paid: round2(total), precision: 2 },
+    currency: {
+      symbol: currency.symbol,
+      position: currency.after,
+      total_paid: currency.round(total),
+      precision: currency.decimals,
+    },
     nbr_orders: orders.length,
     date_start: one ? ((one.start_at as Json) ?? false) : scope.dateStart,
     date_stop: one ? ((one.stop_at as Json) ?? false) : scope.dateStop,

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../store.js';
 import type { Json, Rec } from '../types.js';
-import { type Dict, num, round2, value } from './query.js';
+import { type Dict, num, value } from './query.js';
 
 interface Row {
   product: number;
@@ -31,10 +31,12 @@ class Side {
   signedBase = 0;
 }
 
-/** compute_all of one percent tax on a line (round per line): [base, tax]. */
-export function computeAll(priceUnit: number, qty: number, rate: number): [number, number] {
-  const base = round2(priceUnit * qty);
-  return [base, round2(base * rate)];
+import type { Round } from '../money.js';
+
+/** compute_all of one percent tax on a line (round per line, at the currency): [base, tax]. */
+export function computeAll(priceUnit: number, qty: number, rate: number, round: Round): [number, number] {
+  const base = round(priceUnit * qty);
+  return [base, round(base * rate)];
 }
 
 export interface ProductFigures {
@@ -48,7 +50,7 @@ export interface ProductFigures {
   refundTaxesInfo: Dict;
 }
 
-export function productFigures(db: Db, orders: Rec[]): ProductFigures {
+export function productFigures(db: Db, orders: Rec[], round: Round): ProductFigures {
   const v19 = db.version === 19;
   const taxRate = new Map<number, { name: string; rate: number }>();
   for (const t of db.table('account.tax').rows)
@@ -64,7 +66,16 @@ export function productFigures(db: Db, orders: Rec[]): ProductFigures {
       if (!l) continue;
       const qty = num(l.qty);
       const side = (v19 ? refundOrder : qty < 0) ? refunded : sold;
-      addLine(db, side, l, qty, categoryOf(l.product_id as number), taxRate, v19 ? refundOrder : undefined);
+      addLine(
+        db,
+        side,
+        l,
+        qty,
+        categoryOf(l.product_id as number),
+        taxRate,
+        v19 ? refundOrder : undefined,
+        round,
+      );
     }
   }
   const [products, productsInfo] = listProducts(db, sold);
@@ -107,6 +118,7 @@ function addLine(
   category: string,
   taxRate: Map<number, { name: string; rate: number }>,
   refundOrder: boolean | undefined,
+  round: Round,
 ): void {
   const v19 = refundOrder !== undefined;
   const pu = num(l.price_unit);
@@ -124,14 +136,14 @@ function addLine(
   }
   // 19 rounds the quantity to the UoM's precision and counts it unsigned.
   row.qty = v19 ? Math.round((row.qty + Math.abs(qty)) * 100) / 100 : row.qty + qty;
-  row.total += round2((pu * qty * (100 - disc)) / 100);
+  row.total += round((pu * qty * (100 - disc)) / 100);
   row.base += num(l.price_subtotal);
   const lineTaxes = value(db, 'pos.order.line', 'tax_ids_after_fiscal_position', l) as number[];
   if (lineTaxes.length > 0) {
     const bases = new Map<number, number>();
     for (const tid of lineTaxes) {
       const t = taxRate.get(tid) ?? { name: String(tid), rate: 0 };
-      const [base, amount] = computeAll(pu * (1 - disc / 100), qty, t.rate);
+      const [base, amount] = computeAll(pu * (1 - disc / 100), qty, t.rate, round);
       let e = side.taxes.get(tid);
       if (!e) {
         e = { name: t.name, tax_amount: 0, base_amount: 0 };
@@ -142,7 +154,7 @@ function addLine(
     }
     // 19 rounds each tax's base to the currency; 17/18 add it as compute_all gives it.
     for (const [tid, base] of bases)
-      (side.taxes.get(tid) as TaxEntry).base_amount += v19 ? round2(base) : base;
+      (side.taxes.get(tid) as TaxEntry).base_amount += v19 ? round(base) : base;
   } else {
     let e = side.taxes.get(0);
     if (!e) {

@@ -2,6 +2,7 @@
  * What Sales Details says per resolved session beyond its payments: discounts (17 per session;
  * 18/19 from the report's own orders), invoices, and the session's figures.
  */
+import type { Round } from '../money.js';
 import type { Db } from '../store.js';
 import type { Json, Rec } from '../types.js';
 import { computeAll } from './products.js';
@@ -19,10 +20,10 @@ function sessionOrders(db: Db, s: Rec): Rec[] {
 }
 
 /** pos.order.line._get_discount_amount: the price before discount, taxes included, minus the line's total. */
-function discountOf(db: Db, l: Rec): number {
+function discountOf(db: Db, l: Rec, round: Round): number {
   let rate = 0;
   for (const id of l.tax_ids as number[]) rate += num(db.get('account.tax', id)?.amount) / 100;
-  const [base, tax] = computeAll(num(l.price_unit), num(l.qty), rate);
+  const [base, tax] = computeAll(num(l.price_unit), num(l.qty), rate, round);
   return base + tax - num(l.price_subtotal_incl);
 }
 
@@ -30,7 +31,12 @@ function discountOf(db: Db, l: Rec): number {
  * 17: per session, the orders (any state) with a discounted line, and get_total_discount over
  * its closed orders. 18/19: the report's orders with a discounted line, and their discount.
  */
-export function discounts(db: Db, sessions: Rec[], orders: Rec[]): { number: number; amount: number } {
+export function discounts(
+  db: Db,
+  sessions: Rec[],
+  orders: Rec[],
+  round: Round,
+): { number: number; amount: number } {
   let number = 0;
   let amount = 0;
   const discounted = (o: Rec) => linesOf(db, o).filter((l) => num(l.discount) > 0);
@@ -38,7 +44,7 @@ export function discounts(db: Db, sessions: Rec[], orders: Rec[]): { number: num
     for (const o of orders) {
       const ls = discounted(o);
       if (ls.length > 0) number++;
-      for (const l of ls) amount += discountOf(db, l);
+      for (const l of ls) amount += discountOf(db, l, round);
     }
     return { number, amount };
   }
@@ -50,7 +56,7 @@ export function discounts(db: Db, sessions: Rec[], orders: Rec[]): { number: num
       .filter((o) => o.state !== 'draft' && o.state !== 'cancel')
       .flatMap(discounted)
       .sort((a, b) => a.id - b.id);
-    for (const l of lines) amount += discountOf(db, l);
+    for (const l of lines) amount += discountOf(db, l, round);
   }
   return { number, amount };
 }
