@@ -62,6 +62,9 @@ const LABELS: Record<string, string> = {
   list_price: 'price',
 };
 
+/** A column not drawn when the table has the one named here, which shows the same, named. */
+const SHOWN_BETTER: Record<string, string> = { payment_ids: 'payments' };
+
 const PLURAL = new Intl.PluralRules('en');
 
 /** The noun for a count: the resource's name, made singular for one (1 line, 1 sale). */
@@ -223,7 +226,8 @@ export class TableRenderer implements Renderer {
   /**
    * The columns that fit the width, in the order the fields were asked in, and the fields
    * left out for want of room. A column that shows what another one already shows (lines'
-   * product and its full name) is not drawn twice.
+   * product and its full name) is not drawn twice, nor one that another shows better (the
+   * ids of a sale's payments beside `--with-payments`' methods and amounts, both "payments").
    */
   private chooseColumns(): { cols: TableColumn[]; left: string[] } {
     const order = [
@@ -254,7 +258,8 @@ export class TableRenderer implements Renderer {
     };
     const cols = all.filter(
       (c, i) =>
-        !all.slice(0, i).some((d) => d.label === c.label && this.rows.length > 0 && same(d.field, c.field)),
+        !all.slice(0, i).some((d) => d.label === c.label && this.rows.length > 0 && same(d.field, c.field)) &&
+        !all.some((d) => d.field === SHOWN_BETTER[c.field]),
     );
     // Each column costs its width plus 3 (padding and border). Preferred columns come
     // first; wide text columns are narrowed (down to 12) before any column is dropped.

@@ -127,6 +127,31 @@ describe('lines, configs and the X report as a person reads them', () => {
     expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 line, total -?\d+\.\d\d$/);
   });
 
+  it('--with-payments: one payments column, the methods and amounts, not the ids beside them', async () => {
+    const r = await runCli(['sales', '--limit', '5', '--with-payments', '--format', 'table', ...R, ...ALL], {
+      env,
+      columns: 250,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(headings(r.stdout).filter((h) => h === 'payments')).toHaveLength(1);
+    const rows = tableLines(r.stdout).slice(2, -1);
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(row).toMatch(/│ [^│]*\d+\.\d\d(, [^│]*\d+\.\d\d)* *│$/);
+    // Without it, the ids are the sale's only payments column; json keeps both keys.
+    const plain = await runCli(['sales', '--limit', '5', '--format', 'table', ...R, ...ALL], {
+      env,
+      columns: 250,
+    });
+    expect(headings(plain.stdout).filter((h) => h === 'payments')).toHaveLength(1);
+    const json = await runCli(
+      ['sales', '--limit', '1', '--with-payments', '--format', 'json', ...R, ...ALL],
+      { env },
+    );
+    expect(Object.keys(JSON.parse(json.stdout)[0])).toEqual(
+      expect.arrayContaining(['payment_ids', 'payments']),
+    );
+  });
+
   it("configs names each register's payment methods", async () => {
     const rpc = rpcClient(sandbox.url);
     const configs = await rpc.ok<{ name: string; payment_method_ids: number[] }[]>(
