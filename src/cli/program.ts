@@ -7,7 +7,15 @@ import { own, type Said, say, stackSaid } from '../core/redact.js';
 import { isPipeClosed } from '../sink/stdout.js';
 import { COMMAND_GROUP_HEADINGS, type Command, type Entry } from './command.js';
 import type { Context } from './context.js';
-import { type Flag, GROUP_HEADINGS, globalOptions, HELP_FLAG } from './flags.js';
+import {
+  CONNECTION,
+  type Flag,
+  GLOBAL,
+  GROUP_HEADINGS,
+  globalOptions,
+  HELP_FLAG,
+  takesValue,
+} from './flags.js';
 import type { IO } from './io.js';
 import { versionText } from './version.js';
 
@@ -48,9 +56,43 @@ function option(f: Flag, heading: string): Option {
   return o;
 }
 
-/** The first word that is not a flag: the command (program options come before it). */
+/**
+ * The options that may come before the command (`posdata [global options] <command>`): the
+ * global ones and the connection's, which every command that talks to Odoo takes.
+ */
+const LEADING: readonly Flag[] = [...GLOBAL.flags, ...CONNECTION.flags];
+
+function leadingFlag(arg: string): Flag | undefined {
+  const name = arg.split('=')[0];
+  return LEADING.find((f) => f.spec.split(/[ ,|]+/).includes(name as string));
+}
+
+/** Where the command word is: the first word that is not an option or an option's value. */
+function commandAt(argv: readonly string[]): number | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') return undefined;
+    if (!a.startsWith('-')) return i;
+    const f = leadingFlag(a);
+    if (f && takesValue(f) && !a.includes('=')) i++;
+  }
+  return undefined;
+}
+
+/** The command word, past the global options given before it. */
 export function commandWord(argv: readonly string[]): string | undefined {
-  return argv.find((a) => !a.startsWith('-'));
+  const at = commandAt(argv);
+  return at === undefined ? undefined : argv[at];
+}
+
+/**
+ * The command first, then the options given before it, then the rest: commander reads a
+ * command's options after its name, and the global ones are every command's own.
+ */
+export function commandFirst(argv: readonly string[]): string[] {
+  const at = commandAt(argv);
+  if (at === undefined || at === 0) return [...argv];
+  return [argv[at] as string, ...argv.slice(0, at), ...argv.slice(at + 1)];
 }
 
 /** A commander that stays quiet and throws: for the suggestion of a command name. */
@@ -154,7 +196,7 @@ function usage(what: Said, command?: string, meant?: string): UsageError {
  * (the process entry handles signals by it).
  */
 export async function runCommandLine(
-  argv: readonly string[],
+  given: readonly string[],
   registry: readonly Entry[],
   version: string,
   ctx: Context & { end(): Promise<void> },
@@ -162,10 +204,11 @@ export async function runCommandLine(
 ): Promise<number> {
   const { io } = ctx;
   // The shells' completion scripts ask `posdata complete -- WORDS` at each Tab.
-  if (argv[0] === 'complete') {
+  if (given[0] === 'complete') {
     const { complete } = await import('./completion.js');
-    return complete(argv.slice(1), registry, io, ctx.env);
+    return complete(given.slice(1), registry, io, ctx.env);
   }
+  const argv = commandFirst(given);
   const debug = argv.includes('--debug');
   const names = registry.map((e) => e.name);
   const first = commandWord(argv);
@@ -173,6 +216,18 @@ export async function runCommandLine(
   // `posdata salez --help` would print the root help with exit 0, as if all were well, and
   // `posdata help salez` nothing at all.
   if (asked !== undefined && asked !== 'help' && !names.includes(asked)) {
+    // `posdata --format json sales`: a command's own option before the command took its value for the command.
+    const before = given[given.indexOf(asked) - 1];
+    const next = given.slice(given.indexOf(asked) + 1).find((a) => names.includes(a));
+    if (before?.startsWith('-') && !leadingFlag(before) && next !== undefined)
+      return report(
+        usage(
+          say`${before} is an option of the command; give it after the command: posdata ${own(next)} ${before} ${asked}`,
+          next,
+        ),
+        io,
+        debug,
+      );
     const meant = nearestCommand(asked, names);
     return report(usage(say`unknown command '${asked}'`, meant, meant), io, debug);
   }

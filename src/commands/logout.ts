@@ -1,6 +1,6 @@
 // `posdata logout`: forget the stored secret and user id of a profile, or the whole profile.
 import { command } from '../cli/command.js';
-import { group } from '../cli/flags.js';
+import { GLOBAL, group } from '../cli/flags.js';
 import { AuthError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { ProfileStore } from '../store/profiles.js';
@@ -19,6 +19,7 @@ export const logout = command<LogoutOptions>({
       { spec: '--profile <name>', description: 'profile to log out of', value: 'profile' },
       { spec: '--remove', description: 'forget the whole profile, not only its secret' },
     ]),
+    GLOBAL,
   ],
   examples: ['posdata logout', 'posdata logout --profile staging --remove'],
   options: (f) => ({ profile: f.profile as string | undefined, remove: f.remove === true }),

@@ -1,6 +1,6 @@
 // `posdata profiles`: list the stored profiles; --use makes one the default, --remove forgets one.
 import { command } from '../cli/command.js';
-import { group } from '../cli/flags.js';
+import { GLOBAL, group } from '../cli/flags.js';
 import { UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { serverKey, showUrl } from '../core/url.js';
@@ -20,6 +20,7 @@ export const profiles = command<ProfilesOptions>({
       { spec: '--use <name>', description: 'make this profile the default', value: 'profile' },
       { spec: '--remove <name>', description: 'forget this profile', value: 'profile' },
     ]),
+    GLOBAL,
   ],
   examples: ['posdata profiles', 'posdata profiles --use staging'],
   options: (f) => ({ use: f.use as string | undefined, remove: f.remove as string | undefined }),
