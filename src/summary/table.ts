@@ -19,6 +19,9 @@ export interface SummaryTableOptions {
 
 type Column = ReportColumn;
 
+/** The columns that count orders (and the average over them). */
+const COUNTS_OF_ORDERS = ['orders', 'refund_count', 'average_ticket'] as const;
+
 const BAR_WIDTH = 20;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
@@ -103,6 +106,9 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   if (r.shown.length > 1) {
     const t = totalOf(r.shown, summary);
     const cells = cellsOf(t, summary.methodKeys, money);
+    // Rows of lines or payments share their orders (one per product, or per method that paid
+    // it): their counts do not add up to the orders', so the totals row leaves them out.
+    if (summary.level !== 'order') for (const k of COUNTS_OF_ORDERS) cells[k] = '';
     if (keyCols[0])
       cells[keyCols[0].key] = r.shown.length < summary.groups.length ? `top ${r.shown.length}` : 'total';
     lines.push({ cells, total: true });

@@ -408,6 +408,35 @@ for (const setup of SUMMARY_SETUPS) {
       expect(lines[lines.length - 1]).toMatch(/^\d+ groups/);
     });
 
+    it('the totals row counts the orders once; rows that share orders (lines, payments) leave the counts out', async () => {
+      const totals = async (by: string): Promise<Record<string, string>> => {
+        const r = await runCli(['summary', ...ALL, '--tz', 'UTC', '--by', by, '--format', 'table', ...P], {
+          env: s.env,
+          columns: 300,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        const cellsOf = (l: string) =>
+          l
+            .split('│')
+            .slice(1, -1)
+            .map((c) => c.trim());
+        const lines = r.stdout.split('\n').filter((l) => l.startsWith('│'));
+        const head = cellsOf(lines[0] as string);
+        const total = cellsOf(lines.find((l) => /^│\s*total\s*│/.test(l)) as string);
+        return Object.fromEntries(head.map((h, i) => [h, total[i] as string]));
+      };
+      const byRegister = await totals('register');
+      expect(byRegister.orders).toBe(String(data.orders.length));
+      expect(Number(byRegister['refunds#'])).toBe(
+        data.orders.filter((o) => (o.amount_total as number) < 0).length,
+      );
+      for (const by of ['category', 'method']) {
+        const t = await totals(by);
+        expect([t.orders, t['refunds#'], t['avg ticket']], by).toEqual(['', '', '']);
+        expect(Number(t.total), by).toBeCloseTo(Number(byRegister.total), 2);
+      }
+    });
+
     it('csv has a header and -o writes the file atomically', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'posdata-summary-'));
       try {
