@@ -415,6 +415,7 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
   }
   if (o.count) {
     const n = await client.searchCount(resource.model, domain);
+    if (n === 0) await (await import('../read/exists.js')).mustExist(client, o);
     ctx.io.out.write(`${o.limit !== undefined ? Math.min(n, o.limit) : n}\n`);
     return;
   }
@@ -472,12 +473,14 @@ async function exportRecords(
     { heldMemory },
     { Progress },
     checkpoints,
+    { mustExist },
   ] = await Promise.all([
     import('../read/stream.js'),
     import('../render/renderer.js'),
     import('../runtime/memory.js'),
     import('../cli/progress.js'),
     import('../read/checkpoint.js'),
+    import('../read/exists.js'),
   ]);
   const { refuseReplace, stageCheckpoint } = checkpoints;
   const { resource, output } = o;
@@ -627,6 +630,8 @@ async function exportRecords(
         progress.update(count);
         memory.after(count);
       }
+      // Before the header: a register that does not exist writes nothing.
+      if (received === 0) await mustExist(client, o);
       await begin();
       await renderer.end();
     } finally {

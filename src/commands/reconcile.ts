@@ -77,6 +77,7 @@ export const reconcile = command<ReconcileOptions>({
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = o.tz ?? session.profile.tz ?? machineZone();
     const { inputs } = await fetchReconciliation(session.client, sessionsDomain(o, zone));
+    if (inputs.sessions.length === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
     // The figures at the decimals of the company's currency, read once where there are figures.
     const { moneyDigits } = await import('../read/currency.js');
     const digits = inputs.sessions.length > 0 ? await moneyDigits(session.client) : DEFAULT_MONEY_DIGITS;

@@ -135,6 +135,7 @@ export const summary = command<SummaryOptions>({
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = o.tz ?? profile.tz ?? machineZone();
     const r = await fetchSummary(client, o, zone);
+    if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
     const requests = client.requestCount;
     const { format, file } = o.output;

@@ -333,6 +333,54 @@ describe.each(SETUPS)('$name', (setup) => {
       expect(missing.stderr).toMatch(/^posdata: .*99999999.*does not exist/);
     });
 
+    it('a --config-id or --session-id that does not exist is exit 4, nothing written; one with no match is an empty success', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'posdata-missing-'));
+      const file = join(dir, 'out.csv');
+      for (const [args, what] of [
+        [['sales', '--config-id', '99999', '--format', 'csv'], /^posdata: register 99999 does not exist; /],
+        [['payments', '--config-id', '99999', '-o', file], /^posdata: register 99999 does not exist; /],
+        [
+          ['refunds', '--session-id', '99999', '--format', 'json'],
+          /^posdata: session 99999 does not exist; /,
+        ],
+        [['closures', '--config-id', '99999', '--count'], /^posdata: register 99999 does not exist; /],
+        [
+          ['reconcile', '--config-id', '99999', '--format', 'json'],
+          /^posdata: register 99999 does not exist; /,
+        ],
+        [
+          ['summary', '--config-id', '99999', '--format', 'json'],
+          /^posdata: register 99999 does not exist; /,
+        ],
+      ] as const) {
+        const r = await runCli([...args, ...P], { env });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(4);
+        expect(r.stdout).toBe('');
+        expect(r.stderr).toMatch(what);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      }
+      expect(existsSync(file)).toBe(false);
+      // A register that exists, in a range without sales: the header, exit 0.
+      const [config] = await rpc.searchRead('pos.config', [], { fields: ['id'], limit: 1 });
+      const empty = await runCli(
+        [
+          'sales',
+          '--config-id',
+          String(config?.id),
+          '--from',
+          '2000-01-01',
+          '--to',
+          '2000-01-02',
+          '--format',
+          'csv',
+          ...P,
+        ],
+        { env },
+      );
+      expect(empty.code, empty.stderr).toBe(0);
+      expect(empty.stdout.trim().split('\n')).toHaveLength(1);
+    });
+
     it('refunds are the orders with refunded lines, each with refunded_order_id filled', async () => {
       const out = await json(['refunds']);
       // Version-independent reference: an order is a refund when one of its lines refunds

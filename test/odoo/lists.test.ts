@@ -214,6 +214,23 @@ describe.each(['admin', 'cashier'] as const)('as %s', (who) => {
     );
   });
 
+  it('a register or session that does not exist: exit 4 and one line, for lists, summary and reconcile', async () => {
+    // Odoo answers a read of `id` alone with any id; posdata asks for the name, which it does not.
+    const [last] = await rpc.searchRead('pos.config', [], { fields: ['id'], order: 'id desc', limit: 1 });
+    const none = String((last?.id as number) + 1000);
+    for (const args of [
+      ['sales', '--config-id', none],
+      ['payments', '--session-id', none],
+      ['summary', '--config-id', none],
+      ['reconcile', '--config-id', none],
+    ]) {
+      const r = await runCli([...args, '--format', 'json', '--rate', '0'], { env });
+      expect(r.code, `${who}: ${args.join(' ')}: ${r.stderr}`).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^posdata: (register|session) ${none} does not exist; [^\n]+\n$`));
+    }
+  });
+
   it('sales --tz: every datetime in that zone, the same instant as Odoo stores', async () => {
     const s = SPECS.find((x) => x.name === 'sales') as Spec;
     const zone = 'Asia/Kolkata';
