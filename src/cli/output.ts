@@ -52,6 +52,7 @@ export interface OutputOptions {
 /** The output flags, checked: the format, csv's dialect, and -o (a folder or a device is refused). */
 export function outputOptions(f: Flags, io: IO): OutputOptions {
   const format = chooseFormat(f.format as string | undefined, f.output as string | undefined, io);
+  if (format !== 'csv') csvOnly(f, format);
   const path = checkOutput(f as { output?: string; decimal?: string; delimiter?: string });
   const file = f.output !== undefined && f.output !== '-' ? String(f.output) : undefined;
   return {
@@ -75,6 +76,23 @@ export function chooseFormat(format: string | undefined, output: string | undefi
   return chosen;
 }
 
+/** --excel, --delimiter and --decimal shape CSV: with another format they would do nothing. */
+function csvOnly(f: Flags, format: Format): void {
+  const given = [
+    f.excel === true ? '--excel' : undefined,
+    f.delimiter !== undefined && f.delimiter !== ',' ? '--delimiter' : undefined,
+    f.decimal !== undefined && f.decimal !== '.' ? '--decimal' : undefined,
+  ].filter((x): x is string => x !== undefined);
+  if (given.length === 0) return;
+  throw new UsageError(
+    say`${own(given.join(' and '))} ${own(given.length === 1 ? 'shapes' : 'shape')} CSV, and the format is ${own(format)}`,
+    say`add --format csv (or -o FILE.csv), or leave ${own(given.join(' and '))} out`,
+  );
+}
+
+/** Spreadsheet workbooks, which posdata does not write: CSV under such a name does not open. */
+const WORKBOOKS = ['.xlsx', '.xlsm', '.xls', '.ods', '.numbers'];
+
 function pick(format: string | undefined, output: string | undefined, io: IO): Format {
   if (format !== undefined) {
     if (!FORMATS.includes(format as Format)) {
@@ -90,6 +108,11 @@ function pick(format: string | undefined, output: string | undefined, io: IO): F
     if (ext === '.json') return 'json';
     if (ext === '.ndjson' || ext === '.jsonl') return 'ndjson';
     if (ext === '.parquet') return 'parquet';
+    if (WORKBOOKS.includes(ext))
+      throw new UsageError(
+        say`-o ${output}: posdata writes no ${own(ext)} workbooks, and CSV under that name does not open in a spreadsheet`,
+        say`write -o ${own(output.slice(0, -ext.length))}.csv --excel, which spreadsheets open as it is`,
+      );
     return 'csv';
   }
   return io.out.isTTY ? 'table' : 'csv';

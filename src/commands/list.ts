@@ -268,7 +268,7 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     orderId,
     configId: f.configId as number | undefined,
     sessionId: f.sessionId as number | undefined,
-    state: str('state') ? commaList(str('state') as string) : undefined,
+    state: states(str('state')),
     from: str('from'),
     to: str('to'),
     tz,
@@ -286,6 +286,18 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     overlap,
     named,
   };
+}
+
+/** --state as a list; given empty (an unset variable in a cron line), it is refused, not every state. */
+function states(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = commaList(raw);
+  if (list.length === 0)
+    throw new UsageError(
+      say`--state is empty`,
+      say`give order states, comma-separated (${own(ORDER_STATES.join(', '))}), or leave --state out for every state`,
+    );
+  return list;
 }
 
 /** The checkpoint would overwrite the export it describes. */

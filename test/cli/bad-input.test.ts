@@ -57,6 +57,36 @@ const rows: Row[] = [
   ['fields unknown', ['sales', '--fields', 'name,bogus'], 2, { match: /valid fields:/ }],
   ['fields empty', ['sales', '--fields', ''], 2],
   ['state unknown', ['sales', '--state', 'lost'], 2, { match: /unknown state 'lost'/ }],
+  // An unset variable in a cron line (--state "$STATES"): not every state.
+  ['state empty', ['sales', '--state', ''], 2, { match: /^posdata: --state is empty; / }],
+  ['state only commas', ['sales', '--state', ' , '], 2, { match: /--state is empty/ }],
+  // CSV under a workbook's name does not open in the spreadsheet it names.
+  [
+    'output a workbook',
+    ['sales', '-o', 'sales.xlsx'],
+    2,
+    { match: /writes no \.xlsx workbooks.*-o sales\.csv --excel/ },
+  ],
+  ['output an ods workbook', ['refunds', '-o', 'r.ODS'], 2, { match: /writes no \.ods workbooks/ }],
+  // CSV's dialect with another format would be ignored without a word.
+  [
+    'excel with json',
+    ['sales', '--format', 'json', '--excel'],
+    2,
+    { match: /--excel shapes CSV, and the format is json/ },
+  ],
+  [
+    'delimiter with ndjson',
+    ['sales', '-o', 'x.ndjson', '--delimiter', ';'],
+    2,
+    { match: /--delimiter shapes CSV/ },
+  ],
+  [
+    'decimal with the summary as json',
+    ['summary', '--format', 'json', '--decimal', ',', '--delimiter', ';'],
+    2,
+    { match: /--delimiter and --decimal shape CSV, and the format is json/ },
+  ],
   ['domain not JSON', ['sales', '--domain', '[state = paid]'], 2, { match: /not JSON/ }],
   ['domain not a list', ['sales', '--domain', '{"state":"paid"}'], 2],
   ['domain bad leaf', ['sales', '--domain', '[["state","paid"]]'], 2],
