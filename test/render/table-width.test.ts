@@ -89,6 +89,18 @@ describe('a sales table at 60, 80 and 200 columns', () => {
   });
 });
 
+describe('closures at 80 columns', () => {
+  it('shows the counted cash and the payments, and every line fits', async () => {
+    const r = await runCli(['closures', ...ALL, '--format', 'table', ...R], { env, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableLines(r.stdout).length).toBeGreaterThan(3);
+    for (const l of r.stdout.split('\n')) expect([...l].length).toBeLessThanOrEqual(80);
+    expect(headings(r.stdout)).toEqual(expect.arrayContaining(['counted cash', 'payments']));
+    // What gives way is named as before: the opening time, and the state every closure shares.
+    expect(noteOf(r.stdout)).toMatch(/^2 columns left out for width: start_at, state /);
+  });
+});
+
 describe('the summary at 80 and 200 columns', () => {
   it('names the columns it leaves out at 80 (gross, discounts, the payment methods), none at 200', async () => {
     const [eighty, wide] = await Promise.all(
