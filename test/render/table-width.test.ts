@@ -164,6 +164,26 @@ describe('lines, configs and the X report as a person reads them', () => {
     );
   });
 
+  it('refunds head the order a refund refunds "refunded order", and name it there', async () => {
+    const args = ['refunds', ...ALL, '--limit', '5', '--sort', 'id', ...R];
+    const [table, json] = await Promise.all([
+      runCli([...args, '--format', 'table'], { env, columns: 200 }),
+      runCli([...args, '--format', 'json'], { env }),
+    ]);
+    expect(table.code, table.stderr).toBe(0);
+    const head = headings(table.stdout);
+    const at = head.indexOf('refunded order');
+    expect(at, head.join('|')).toBeGreaterThan(0);
+    const cells = tableLines(table.stdout)
+      .slice(2, -1)
+      .map((l) => l.split('│').slice(1, -1)[at]?.trim());
+    const refunded = (JSON.parse(json.stdout) as { refunded_order_id: [number, string] }[]).map(
+      (r) => r.refunded_order_id[1],
+    );
+    expect(refunded).toHaveLength(5);
+    expect(cells).toEqual(refunded);
+  });
+
   it("configs names each register's payment methods", async () => {
     const rpc = rpcClient(sandbox.url);
     const configs = await rpc.ok<{ name: string; payment_method_ids: number[] }[]>(
