@@ -331,14 +331,15 @@ const CATALOG: Row[] = [
       timeField: 'stop_at',
       filterFields: { config: 'config_id', time: 'stop_at' },
       checkpoint: true,
+      // The money is what a closure is read for: at 80 columns the opening time gives way first.
       tableColumns: [
         'id',
         'name',
         'config_id',
-        'start_at',
         'stop_at',
         'cash_register_balance_end_real',
         'total_payments_amount',
+        'start_at',
       ],
       path: '/api/v1/sessions/closures',
       examples: ['posdata closures --from 7d', 'posdata closures --sort "stop_at desc" --limit 20'],

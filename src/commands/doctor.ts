@@ -3,10 +3,10 @@
 import { command } from '../cli/command.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
 import { positiveInt } from '../cli/values.js';
-import { DifferenceError, UsageError } from '../core/errors.js';
+import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Check } from '../doctor/checks.js';
-import { parseWhen } from '../query/time.js';
+import { parseDay } from '../query/time.js';
 import { checkZone, machineZone } from '../query/zone.js';
 
 export interface DoctorOptions {
@@ -52,8 +52,7 @@ export const doctor = command<DoctorOptions>({
     const tz = f.tz as string | undefined;
     if (tz) checkZone(tz);
     const date = (f.date as string | undefined) ?? 'yesterday';
-    if (!parseWhen(date, tz ?? 'UTC', '--date').wholeDay)
-      throw new UsageError(say`--date '${date}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
+    parseDay(date, tz ?? 'UTC', '--date');
     return {
       connection: connectionOptions(f),
       date,
@@ -67,7 +66,7 @@ export const doctor = command<DoctorOptions>({
     const session = await ctx.odoo(o.connection);
     const zone = o.tz ?? session.profile.tz ?? machineZone();
     // The day as a date, in the shop's zone: every line names the same day.
-    const day = parseWhen(o.date, zone, '--date').at.toISODate() as string;
+    const day = parseDay(o.date, zone, '--date').toISODate() as string;
     const { runChecks } = await import('../doctor/checks.js');
     const checks: Check[] = [];
     const text = (c: Check): string => io.redactor.said(c.detail);

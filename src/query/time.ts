@@ -64,6 +64,22 @@ export function parseWhen(raw: string, zone: string, flag: string, now: DateTime
   throw badWhen(raw, flag);
 }
 
+/**
+ * A whole day (`--date`): `YYYY-MM-DD`, today or yesterday, as its first instant in `zone`.
+ * Anything else, a time, a span or no date at all, gets the one hint of what a day is.
+ */
+export function parseDay(raw: string, zone: string, flag: string, now?: DateTime): DateTime {
+  let b: Bound | undefined;
+  try {
+    b = parseWhen(raw, zone, flag, now);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+  }
+  if (!b?.wholeDay)
+    throw new UsageError(say`${own(flag)} '${raw}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
+  return b.at;
+}
+
 function badWhen(raw: string, flag: string): UsageError {
   return new UsageError(
     say`${own(flag)} '${raw}' is not a date or time`,

@@ -5,7 +5,7 @@ import type { OdooClient } from '../core/client.js';
 import { ServerError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
-import { parseWhen, rangeDomain, utcToZoneIso } from '../query/time.js';
+import { parseDay, rangeDomain, utcToZoneIso } from '../query/time.js';
 import { DEFAULT_MONEY_DIGITS, inCurrency, roundAt } from '../records/normalize.js';
 
 /** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
@@ -89,9 +89,7 @@ export function sessionsDomain(r: SessionRange, zone: string): Domain {
   if (r.date === undefined) domain.push(...rangeDomain('stop_at', r.from, r.to, zone));
   else {
     // A span such as 2h is refused rather than read as "from two hours ago".
-    if (!parseWhen(r.date, zone, '--date').wholeDay) {
-      throw new UsageError(say`--date '${r.date}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
-    }
+    parseDay(r.date, zone, '--date');
     domain.push(...rangeDomain('stop_at', r.date, r.date, zone));
   }
   if (r.configId !== undefined) domain.push(['config_id', '=', r.configId]);

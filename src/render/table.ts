@@ -58,7 +58,7 @@ const LABELS: Record<string, string> = {
   price_unit: 'unit price',
   price_subtotal: 'subtotal',
   price_subtotal_incl: 'total',
-  refunded_order_id: 'refunds order',
+  refunded_order_id: 'refunded order',
   list_price: 'price',
 };
 

@@ -8,7 +8,7 @@ import { NotFoundError, UsageError } from '../core/errors.js';
 import { majorVersion } from '../core/json2.js';
 import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
-import { parseWhen, toOdoo } from '../query/time.js';
+import { parseDay, parseWhen, toOdoo } from '../query/time.js';
 import { moneyDigits } from '../read/currency.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
 import { computeSummary, ordersDomain, type Summary, type SummaryGroup, topGroups } from './compute.js';
@@ -63,10 +63,8 @@ export function rangeOf(p: SummaryParams, zone: string, dayStarts: number, now?:
   const shift = (d: DateTime): DateTime => dayCut(d, dayStarts);
   if (p.date !== undefined || (p.from === undefined && p.to === undefined && p.sessionId === undefined)) {
     const raw = p.date ?? 'today';
-    const b = parseWhen(raw, zone, '--date', now);
-    if (!b.wholeDay)
-      throw new UsageError(say`--date '${raw}' is not a day`, say`use YYYY-MM-DD, today or yesterday`);
-    return { start: toOdoo(shift(b.at)), end: toOdoo(shift(b.at.plus({ days: 1 }).startOf('day'))) };
+    const day = parseDay(raw, zone, '--date', now);
+    return { start: toOdoo(shift(day)), end: toOdoo(shift(day.plus({ days: 1 }).startOf('day'))) };
   }
   const f = p.from !== undefined ? parseWhen(p.from, zone, '--from', now) : undefined;
   const t = p.to !== undefined ? parseWhen(p.to, zone, '--to', now) : undefined;

@@ -49,6 +49,34 @@ const rows: Row[] = [
   ['from not a date', ['sales', '--from', 'someday'], 2, { match: /--from 'someday' is not a date/ }],
   ['to impossible date', ['sales', '--to', '2026-02-30'], 2],
   ['from after to', ['sales', '--from', '2026-11-21', '--to', '2026-11-01'], 2, { match: /is not before/ }],
+  // --date takes a day only, and its hint says what a day is, whatever was wrong with the value.
+  ...(
+    [
+      ['summary', 'tomorrow'],
+      ['summary', '7d'],
+      ['summary', '2026-02-30'],
+      ['reconcile', 'tomorrow'],
+      ['reconcile', '2026-02-30'],
+      ['reconcile', '2026-11-20 10:00'],
+    ] as const
+  ).map(
+    ([command, value]): Row => [
+      `${command} --date ${value}`,
+      [command, '--date', value],
+      2,
+      { match: new RegExp(`^posdata: --date '${value}' is not a day; use YYYY-MM-DD, today or yesterday$`) },
+    ],
+  ),
+  // --from and --to take times and spans too, and say so.
+  [
+    'summary --from not a date',
+    ['summary', '--from', 'tomorrow'],
+    2,
+    {
+      match:
+        /^posdata: --from 'tomorrow' is not a date or time; use YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday or a span such as 2h or 7d$/,
+    },
+  ],
   ['unknown zone', ['sales', '--tz', 'Mars/Olympus'], 2, { match: /unknown time zone/ }],
   ['format unknown', ['sales', '--format', 'xml'], 2],
   ['sort unknown field', ['sales', '--sort', 'nope desc'], 2, { match: /unknown field 'nope'/ }],

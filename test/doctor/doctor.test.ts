@@ -202,10 +202,12 @@ describe('posdata doctor', () => {
   });
 
   it('--date that is not a day: one line, exit 2, before any request', async () => {
-    const r = await runCli(['doctor', '--date', '2h'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("posdata: --date '2h' is not a day; use YYYY-MM-DD, today or yesterday\n");
+    for (const value of ['2h', 'tomorrow', '2026-02-30']) {
+      const r = await runCli(['doctor', '--date', value], { env });
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`posdata: --date '${value}' is not a day; use YYYY-MM-DD, today or yesterday\n`);
+    }
   });
 
   it('a user without POS rights: the checks it cannot make say cannot and why; exit 0, not a failure', async () => {

@@ -89,6 +89,18 @@ describe('a sales table at 60, 80 and 200 columns', () => {
   });
 });
 
+describe('closures at 80 columns', () => {
+  it('shows the counted cash and the payments, and every line fits', async () => {
+    const r = await runCli(['closures', ...ALL, '--format', 'table', ...R], { env, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableLines(r.stdout).length).toBeGreaterThan(3);
+    for (const l of r.stdout.split('\n')) expect([...l].length).toBeLessThanOrEqual(80);
+    expect(headings(r.stdout)).toEqual(expect.arrayContaining(['counted cash', 'payments']));
+    // What gives way is named as before: the opening time, and the state every closure shares.
+    expect(noteOf(r.stdout)).toMatch(/^2 columns left out for width: start_at, state /);
+  });
+});
+
 describe('the summary at 80 and 200 columns', () => {
   it('names the columns it leaves out at 80 (gross, discounts, the payment methods), none at 200', async () => {
     const [eighty, wide] = await Promise.all(
@@ -150,6 +162,26 @@ describe('lines, configs and the X report as a person reads them', () => {
     expect(Object.keys(JSON.parse(json.stdout)[0])).toEqual(
       expect.arrayContaining(['payment_ids', 'payments']),
     );
+  });
+
+  it('refunds head the order a refund refunds "refunded order", and name it there', async () => {
+    const args = ['refunds', ...ALL, '--limit', '5', '--sort', 'id', ...R];
+    const [table, json] = await Promise.all([
+      runCli([...args, '--format', 'table'], { env, columns: 200 }),
+      runCli([...args, '--format', 'json'], { env }),
+    ]);
+    expect(table.code, table.stderr).toBe(0);
+    const head = headings(table.stdout);
+    const at = head.indexOf('refunded order');
+    expect(at, head.join('|')).toBeGreaterThan(0);
+    const cells = tableLines(table.stdout)
+      .slice(2, -1)
+      .map((l) => l.split('│').slice(1, -1)[at]?.trim());
+    const refunded = (JSON.parse(json.stdout) as { refunded_order_id: [number, string] }[]).map(
+      (r) => r.refunded_order_id[1],
+    );
+    expect(refunded).toHaveLength(5);
+    expect(cells).toEqual(refunded);
   });
 
   it("configs names each register's payment methods", async () => {
