@@ -1,24 +1,27 @@
 // Parsing of flag values: one clear usage error per bad value.
 import { UsageError } from '../core/errors.js';
 import { MIN_RATE } from '../core/ratelimit.js';
-import { own, say } from '../core/redact.js';
+import { own, type Said, say } from '../core/redact.js';
 
-export function positiveInt(flag: string, min = 1) {
+/**
+ * A whole number of at least `min`. `what` says what the number names and where a person finds
+ * it (an id), for the hint: a register's name where its id was wanted.
+ */
+export function positiveInt(flag: string, min = 1, what?: Said) {
+  const hint = what ?? say`give ${own(flag)} a number of at least ${min}`;
   return (raw: string): number => {
-    if (!/^\d+$/.test(raw.trim()))
-      throw new UsageError(
-        say`${own(flag)} '${raw}' is not a whole number`,
-        say`give ${own(flag)} a number of at least ${min}`,
-      );
+    if (!/^[+-]?\d+$/.test(raw.trim()))
+      throw new UsageError(say`${own(flag)} '${raw}' is not a whole number`, hint);
     const n = Number(raw);
     if (!Number.isSafeInteger(n) || n < min)
-      throw new UsageError(
-        say`${own(flag)} '${raw}' is out of range`,
-        say`give ${own(flag)} a number of at least ${min}`,
-      );
+      throw new UsageError(say`${own(flag)} '${raw}' is out of range`, hint);
     return n;
   };
 }
+
+/** What --config-id and --session-id name, and where their ids are listed. */
+export const REGISTER_ID = say`give --config-id a register's id, the id column of posdata configs`;
+export const SESSION_ID = say`give --session-id a session's id, the id column of posdata closures (a register's open session: current_session_id in posdata configs)`;
 
 export function number(flag: string, min = 0) {
   return (raw: string): number => {

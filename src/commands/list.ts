@@ -26,7 +26,7 @@ import {
   writeOutput,
 } from '../cli/output.js';
 import type { Session } from '../cli/session.js';
-import { number, positiveInt } from '../cli/values.js';
+import { number, positiveInt, REGISTER_ID, SESSION_ID } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { nameList, own, say } from '../core/redact.js';
@@ -85,13 +85,19 @@ function queryFlags(r: Resource): FlagGroup {
           {
             spec: '--config-id <id>',
             description: 'one register',
-            parse: positiveInt('--config-id'),
+            parse: positiveInt('--config-id', 1, REGISTER_ID),
             value: 'register' as const,
           },
         ]
       : []),
     ...(ff.session
-      ? [{ spec: '--session-id <id>', description: 'one session', parse: positiveInt('--session-id') }]
+      ? [
+          {
+            spec: '--session-id <id>',
+            description: 'one session',
+            parse: positiveInt('--session-id', 1, SESSION_ID),
+          },
+        ]
       : []),
     ...(ff.state
       ? [
@@ -240,7 +246,7 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
       if (!/^\d+$/.test(arg) || Number(arg) < 1) {
         throw new UsageError(
           say`'${arg}' is not an order id`,
-          say`give the numeric id of a sales ticket: posdata lines 42`,
+          say`give the numeric id of a sales ticket, the id column of posdata sales: posdata lines 42`,
         );
       }
       orderId = Number(arg);

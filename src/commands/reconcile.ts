@@ -4,7 +4,7 @@ import { command } from '../cli/command.js';
 import { CONNECTION, GLOBAL, group } from '../cli/flags.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
-import { number, positiveInt } from '../cli/values.js';
+import { number, positiveInt, REGISTER_ID } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { machineZone } from '../query/zone.js';
@@ -37,7 +37,7 @@ export const reconcile = command<ReconcileOptions>({
       {
         spec: '--config-id <id>',
         description: 'one register',
-        parse: positiveInt('--config-id'),
+        parse: positiveInt('--config-id', 1, REGISTER_ID),
         value: 'register',
       },
       {

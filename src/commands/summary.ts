@@ -6,7 +6,7 @@ import { CONNECTION, GLOBAL, group } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
-import { positiveInt } from '../cli/values.js';
+import { positiveInt, REGISTER_ID, SESSION_ID } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -45,13 +45,13 @@ export const summary = command<SummaryOptions>({
       {
         spec: '--config-id <id>',
         description: 'one register',
-        parse: positiveInt('--config-id'),
+        parse: positiveInt('--config-id', 1, REGISTER_ID),
         value: 'register',
       },
       {
         spec: '--session-id <id>',
         description: 'one session: the X report (open) or Z report (closed), with its cash',
-        parse: positiveInt('--session-id'),
+        parse: positiveInt('--session-id', 1, SESSION_ID),
       },
       {
         spec: '--by <keys>',

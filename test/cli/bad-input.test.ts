@@ -36,7 +36,7 @@ const OUT = () => join(dir, 'out.csv');
 const rows: Row[] = [
   // flag values
   ['limit zero', ['sales', '--limit', '0'], 2],
-  ['limit negative', ['sales', '--limit', '-5'], 2],
+  ['limit negative', ['sales', '--limit', '-5'], 2, { match: /--limit '-5' is out of range/ }],
   ['limit not a number', ['sales', '--limit', 'ten'], 2],
   ['limit fractional', ['sales', '--limit', '2.5'], 2],
   ['page size zero', ['sales', '--page-size', '0'], 2],
@@ -44,7 +44,20 @@ const rows: Row[] = [
   ['rate negative', ['sales', '--rate', '-1'], 2],
   ['rate text', ['sales', '--rate', 'fast'], 2],
   ['timeout zero', ['sales', '--timeout', '0'], 2],
-  ['config id text', ['sales', '--config-id', 'shop'], 2],
+  // A register's name or a session's where the id was wanted: the hint says where ids are listed.
+  [
+    'config id text',
+    ['sales', '--config-id', 'shop'],
+    2,
+    { match: /a register's id, the id column of posdata configs/ },
+  ],
+  [
+    'session id a name',
+    ['summary', '--session-id', 'POS/00040'],
+    2,
+    { match: /a session's id, the id column of posdata closures/ },
+  ],
+  ['lines of a ticket name', ['lines', 'POS/000002'], 2, { match: /the id column of posdata sales/ }],
   ['session id zero', ['sales', '--session-id', '0'], 2],
   ['from not a date', ['sales', '--from', 'someday'], 2, { match: /--from 'someday' is not a date/ }],
   ['to impossible date', ['sales', '--to', '2026-02-30'], 2],
