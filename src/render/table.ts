@@ -305,5 +305,10 @@ function leftOut(left: string[]): string {
 }
 
 function truncate(s: string, width: number): string {
-  return s.length <= width ? s : `${s.slice(0, Math.max(1, width - 1))}…`;
+  if (s.length <= width) return s;
+  // A product's display name leads with its internal reference ("[FURN_0007] Drawer Unit"):
+  // cut short, a person would see the code alone, so the name goes first.
+  const coded = /^\[[^\]]*\]\s+(.+)$/.exec(s);
+  const t = coded ? (coded[1] as string) : s;
+  return t.length <= width ? t : `${t.slice(0, Math.max(1, width - 1))}…`;
 }

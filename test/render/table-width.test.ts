@@ -184,6 +184,28 @@ describe('lines, configs and the X report as a person reads them', () => {
     expect(cells).toEqual(refunded);
   });
 
+  it("lines at 80 columns: a product's name, not its internal reference cut short", async () => {
+    const r = await runCli(['lines', '--format', 'table', '--limit', '30', ...R, ...ALL], {
+      env,
+      columns: 80,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const head = headings(r.stdout);
+    const at = head.indexOf('product');
+    expect(at).toBeGreaterThanOrEqual(0);
+    const cells = tableLines(r.stdout)
+      .slice(2, -1)
+      .map((l) => (l.split('│')[at + 1] ?? '').trim());
+    expect(cells).toHaveLength(30);
+    // The sandbox's products carry references ([FURN_0007] ...): none is shown instead of the name.
+    for (const c of cells) expect(c).not.toMatch(/^\[/);
+    const wide = await runCli(['lines', '--format', 'table', '--limit', '30', ...R, ...ALL], {
+      env,
+      columns: 250,
+    });
+    expect(wide.stdout).toMatch(/│ \[[A-Z]+_\d+\] /);
+  });
+
   it("configs names each register's payment methods", async () => {
     const rpc = rpcClient(sandbox.url);
     const configs = await rpc.ok<{ name: string; payment_method_ids: number[] }[]>(
