@@ -39,9 +39,15 @@ export function checkFields(resource: Resource, fields: FieldMap, wanted: string
   const virtual = Object.keys(VIRTUAL_FIELDS[resource.name] ?? {});
   const unknown = wanted.filter((f) => !(f in fields) && !virtual.includes(f));
   if (unknown.length > 0) {
+    // config_name, a column of posdata's CSV, is the name of the relation config_id.
+    const named = unknown
+      .map((u) => /^(.+)_name$/.exec(u)?.[1])
+      .find((base) => base !== undefined && fields[`${base}_id`]?.type === 'many2one');
     throw new UsageError(
       say`unknown field${unknown.length > 1 ? own('s') : ''} ${unknown.map((u) => `'${u}'`).join(', ')} on ${own(resource.model)}`,
-      say`valid fields: ${listFields(fields, virtual)}`,
+      named !== undefined
+        ? say`${own(`${named}_name`)} is the CSV column of ${own(`${named}_id`)}'s name: --fields ${own(`${named}_id`)} gives both columns; valid fields: ${listFields(fields, virtual)}`
+        : say`valid fields: ${listFields(fields, virtual)}`,
     );
   }
 }

@@ -97,6 +97,15 @@ const rows: Row[] = [
   ['sort non-stored field', ['sales', '--sort', 'is_refunded'], 2, { match: /does not store/ }],
   ['fields unknown', ['sales', '--fields', 'name,bogus'], 2, { match: /valid fields:/ }],
   ['fields empty', ['sales', '--fields', ''], 2],
+  [
+    "fields a CSV column's name",
+    ['sales', '--fields', 'name,config_name'],
+    2,
+    {
+      match:
+        /unknown field 'config_name' on pos\.order; config_name is the CSV column of config_id's name: --fields config_id gives both columns; valid fields: /,
+    },
+  ],
   ['state unknown', ['sales', '--state', 'lost'], 2, { match: /unknown state 'lost'/ }],
   // An unset variable in a cron line (--state "$STATES"): not every state.
   ['state empty', ['sales', '--state', ''], 2, { match: /^posdata: --state is empty; / }],
