@@ -5,6 +5,7 @@
  * inside the range; a date range alone resolves none.
  */
 import { fromLocal, toLocal } from '../calendar.js';
+import { pyRepr, valueError } from '../errors.js';
 import type { Db } from '../store.js';
 import { fmtDatetime, parseDatetime } from '../time.js';
 import type { Env, Json, Rec } from '../types.js';
@@ -33,8 +34,33 @@ export interface Scope {
 }
 
 /** `2026-11-24` alone is midnight; Odoo's from_string accepts both forms. */
-function fromString(s: string): number {
-  return parseDatetime(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s} 00:00:00` : s.slice(0, 19));
+const DATETIME_FORMAT = '%Y-%m-%d %H:%M:%S';
+
+/**
+ * fields.Datetime.from_string as Odoo 17 has it: `datetime.strptime(value,
+ * DATETIME_FORMAT[:len(value) - 2])`. A date alone, a time to the hour, the minute or the second
+ * are read; anything else is Python's ValueError in strptime's words (an ISO `T`, fractions of
+ * a second, a word), where the sandbox used to read what it could, or loop on a word.
+ */
+function fromString(value: string): number {
+  const format = DATETIME_FORMAT.slice(0, Math.max(0, value.length - 2));
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2})(?::(\d{2})(?::(\d{2}))?)?)?/.exec(value);
+  if (m && m[0].length === value.length) {
+    const [y, mo, d, h, mi, se] = m.slice(1).map((x) => Number(x ?? 0)) as number[];
+    // strptime's %m, %d, %H, %M and %S match 1-12, 1-31, 0-23, 0-59 and 0-61 only; the day
+    // of the month is checked after.
+    const outside = (mo as number) < 1 || (mo as number) > 12 || (d as number) < 1 || (d as number) > 31;
+    if (outside || (h as number) > 23 || (mi as number) > 59 || (se as number) > 61)
+      throw valueError(`time data ${pyRepr(value)} does not match format ${pyRepr(format)}`);
+    const t = Date.UTC(y as number, (mo as number) - 1, d, h, mi, Math.min(se as number, 59));
+    if (new Date(t).getUTCDate() !== d || (mo as number) > 12)
+      throw valueError('day is out of range for month');
+    return t / 1000;
+  }
+  if (format.replace(/%[YmdHMS]/g, '').endsWith('%')) throw valueError(`stray % in format ${pyRepr(format)}`);
+  if (m && format === DATETIME_FORMAT && m[0].length === 19)
+    throw valueError(`unconverted data remains: ${value.slice(19)}`);
+  throw valueError(`time data ${pyRepr(value)} does not match format ${pyRepr(format)}`);
 }
 
 /**
