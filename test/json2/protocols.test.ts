@@ -3,7 +3,7 @@
 // with the same key as the JSON-RPC password (Odoo accepts a key in place of a password).
 // Also: whoami names the protocol and version; auto picks JSON-2 for a key and JSON-RPC for
 // a password; the key never shows in any output, --debug included.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,11 @@ import { ADMIN_KEY, mustLogin, type Sandbox, start19 } from './harness.js';
 let sbx: Sandbox;
 let j2: Record<string, string>;
 let rpc: Record<string, string>;
+/** This file's own folder: files named after the pid outlived the run and met a later one's pid. */
+let dir: string;
 
 beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'posdata-j2-'));
   sbx = await start19({ orders: 400 });
   [j2, rpc] = await Promise.all([
     mustLogin(sbx.url, ADMIN_KEY, 'json2'),
@@ -24,6 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sbx?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function both(args: string[]): Promise<{ json2: string; jsonrpc: string }> {
@@ -112,10 +116,9 @@ describe('every read command: identical json over json2 and jsonrpc', () => {
   });
 
   it('csv and ndjson exports to files are byte-identical', async () => {
-    const dir = tmpdir();
     for (const ext of ['csv', 'ndjson']) {
-      const fa = join(dir, `j2-${process.pid}-a.${ext}`);
-      const fb = join(dir, `j2-${process.pid}-b.${ext}`);
+      const fa = join(dir, `a.${ext}`);
+      const fb = join(dir, `b.${ext}`);
       const [a, b] = await Promise.all([
         runCli(['payments', '-o', fa], { env: j2 }),
         runCli(['payments', '-o', fb], { env: rpc }),
@@ -139,9 +142,8 @@ describe('exports and reconcile: identical over json2 and jsonrpc', () => {
   });
 
   it('a checkpoint export, then its incremental second run', async () => {
-    const dir = tmpdir();
-    const ca = join(dir, `j2-${process.pid}-a.checkpoint`);
-    const cb = join(dir, `j2-${process.pid}-b.checkpoint`);
+    const ca = join(dir, 'a.checkpoint');
+    const cb = join(dir, 'b.checkpoint');
     for (let run = 1; run <= 2; run++) {
       const [a, b] = await Promise.all([
         runCli(['sales', '--checkpoint', ca, '--format', 'ndjson'], { env: j2 }),
