@@ -599,6 +599,95 @@ const CATALOG: Record<string, ModelCatalog> = {
   },
 };
 
+/**
+ * What fields_get says of an inert field beyond its tuple, where Odoo says anything: `digits`
+ * and the `related` path. Taken from the real 17's fields_get; 16 and 18 take 17's (their
+ * point_of_sale sources define these fields alike), 19 what its sources show (`v19`), the rest
+ * of 19's product fields left undescribed.
+ */
+export interface Described {
+  digits?: [number, number] | 0 | false;
+  related?: string;
+}
+type Descriptions = Record<string, Described>;
+
+/** mail.activity.mixin's fields related to the activities. */
+const ACTIVITIES_DESCRIBED: Descriptions = {
+  activity_type_id: { related: 'activity_ids.activity_type_id' },
+  activity_type_icon: { related: 'activity_ids.icon' },
+  activity_summary: { related: 'activity_ids.summary' },
+};
+
+/** Quantities of stock: digits 'Product Unit of Measure'. */
+const STOCK_QTY: Described = { digits: [16, 2] };
+
+const DESCRIBED: Record<string, { both: Descriptions; v17: Descriptions; v19: Descriptions }> = {
+  'pos.order': {
+    both: {
+      margin_percent: { digits: [12, 4] },
+      country_code: { related: 'company_id.account_fiscal_country_id.code' },
+      currency_rate: { digits: 0 },
+      picking_type_id: { related: 'session_id.config_id.picking_type_id' },
+      sale_journal: { related: 'session_id.config_id.journal_id' },
+      session_move_id: { related: 'session_id.move_id' },
+      next_online_payment_amount: { digits: 0 },
+    },
+    v17: {},
+    v19: {
+      order_edit_tracking: { related: 'config_id.order_edit_tracking' },
+      available_payment_method_ids: { related: 'config_id.payment_method_ids' },
+    },
+  },
+  'pos.order.line': {
+    both: {
+      margin_percent: { digits: [12, 4] },
+      product_uom_id: { related: 'product_id.uom_id' },
+    },
+    // digits='Product Price'; 19 gives it only min_display_digits.
+    v17: { total_cost: { digits: [16, 2] } },
+    v19: { total_cost: { digits: false } },
+  },
+  'pos.payment': {
+    both: {
+      currency_rate: { digits: 0, related: 'pos_order_id.currency_rate' },
+      partner_id: { related: 'pos_order_id.partner_id' },
+    },
+    v17: {},
+    v19: { user_id: { related: 'session_id.user_id' } },
+  },
+  'pos.session': { both: ACTIVITIES_DESCRIBED, v17: {}, v19: {} },
+  'product.template': {
+    both: {
+      ...ACTIVITIES_DESCRIBED,
+      image_1024: { related: 'image_1920' },
+      image_512: { related: 'image_1920' },
+      image_256: { related: 'image_1920' },
+      image_128: { related: 'image_1920' },
+      uom_name: { related: 'uom_id.name' },
+    },
+    v17: {
+      standard_price: { digits: [16, 2] },
+      volume: { digits: [16, 2] },
+      weight: { digits: [16, 2] },
+      qty_available: STOCK_QTY,
+      virtual_available: STOCK_QTY,
+      incoming_qty: STOCK_QTY,
+      outgoing_qty: STOCK_QTY,
+      route_from_categ_ids: { related: 'categ_id.total_route_ids' },
+      cost_method: { related: 'categ_id.property_cost_method' },
+      valuation: { related: 'categ_id.property_valuation' },
+    },
+    v19: { standard_price: { digits: false } },
+  },
+};
+
+/** What fields_get says of the inert fields of a model on a version, beyond their tuples. */
+export function describedFields(model: string, version: OdooVersion): Descriptions {
+  const d = DESCRIBED[model];
+  if (!d) return {};
+  return { ...d.both, ...(version === 19 ? d.v19 : d.v17) };
+}
+
 /** The inert fields of a model on a version. */
 export function inertFields(model: string, version: OdooVersion): InertField[] {
   const c = CATALOG[model];

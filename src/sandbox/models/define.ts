@@ -31,10 +31,15 @@ export const computed = (
   opts: Opts = {},
 ): FieldDef => ({ name, type, string, store: false, readonly: true, compute, ...opts });
 
-/** A related many2one that is not stored (read and searched through the relation): the one company and currency. */
-export const related = (name: string, string: string, relation: string): FieldDef =>
-  computed(name, 'many2one', string, () => 1, { relation, searchable: true });
-export const relatedCurrency = (): FieldDef => related('currency_id', 'Currency', 'res.currency');
+/**
+ * A related many2one that is not stored (read and searched through the relation): the one
+ * company and currency. `path` is Odoo's `related`.
+ */
+export const related = (name: string, string: string, relation: string, path: string): FieldDef =>
+  computed(name, 'many2one', string, () => 1, { relation, searchable: true, related: path });
+/** A POS record's currency, related along `path` to its register's. */
+export const relatedCurrency = (path: string): FieldDef =>
+  related('currency_id', 'Currency', 'res.currency', path);
 
 /** An inverse one2many: Odoo reports it stored (`store: true`) though it has no column. */
 export const inverse = (
