@@ -46,6 +46,13 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     reportPosOrder(v),
   ];
 
+  // display_name has no search method on 16/17 (fields_get: not searchable; the sandbox still
+  // filters on it, for name_search); 18 gave it _search_display_name.
+  for (const d of defs) {
+    const f = d.fields.get('display_name');
+    if (f) f.search = version >= 18;
+  }
+
   // What a real server has beyond what the sandbox models: present, empty.
   for (const d of defs) {
     const described = describedFields(d.name, version);

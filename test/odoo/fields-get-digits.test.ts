@@ -1,5 +1,5 @@
 // fields_get as posdata asks it (FIELD_ATTRIBUTES, what client.fieldsGet sends): the sandbox
-// answers `digits` and `related` as the real Odoo 17 does, field by field, for
+// answers `digits`, `related` and `searchable` as the real Odoo 17 does, field by field, for
 // every field both servers have on the models posdata reads. posdata rounds a float at its
 // `digits` (records/normalize.ts precisionOf) and types a column by them (columnsOf), so the
 // precision and column it draws from each server's answer must agree too: a line's qty at
@@ -37,10 +37,10 @@ const MODELS = [
   'account.tax',
 ];
 
-const ATTRS = ['digits', 'related'] as const;
+const ATTRS = ['digits', 'related', 'searchable'] as const;
 const shown = (d: FieldDef, k: (typeof ATTRS)[number]): unknown => (k in d ? d[k] : '(absent)');
 
-describe('fields_get digits and related: the sandbox as the real Odoo 17', () => {
+describe('fields_get digits, related and searchable: the sandbox as the real Odoo 17', () => {
   let sandbox: SandboxHandle;
   let real: Rpc;
   let ours: Rpc;
@@ -61,7 +61,7 @@ describe('fields_get digits and related: the sandbox as the real Odoo 17', () =>
     await sandbox?.close();
   });
 
-  it.each(MODELS)('%s: every field both have says the same digits and related', (m) => {
+  it.each(MODELS)('%s: every field both have says the same digits, related and searchable', (m) => {
     const [r, s] = got.get(m) as [FieldMap, FieldMap];
     const both = Object.keys(s).filter((f) => f in r);
     expect(both.length).toBeGreaterThan(3);
@@ -86,6 +86,10 @@ describe('fields_get digits and related: the sandbox as the real Odoo 17', () =>
     for (const f of ['price_unit', 'discount', 'price_subtotal', 'price_subtotal_incl'])
       expect(field('pos.order.line', f).digits).toBe(0);
     expect(field('pos.order', 'config_id').related).toBe('session_id.config_id');
+    // display_name has no search method on 17; a related field searches through its path.
+    expect(field('pos.order', 'display_name').searchable).toBe(false);
+    expect(field('pos.payment', 'partner_id').searchable).toBe(true);
+    expect(field('product.product', 'lst_price').searchable).toBe(false);
   });
 
   it.each(MODELS)('%s: posdata rounds and types each float of both alike (precisionOf, columnsOf)', (m) => {

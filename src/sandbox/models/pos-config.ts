@@ -56,7 +56,8 @@ export function posConfig({ v18, v19 }: Version): ModelDef {
       ),
       fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, dflt: () => 1 }),
       // A register's currency: computed (_compute_currency, the journal's or the company's), not
-      // stored, on 16-18 (not related: fields_get sends no path); stored on 19.
+      // stored on 16-18, so Odoo cannot search it (the sandbox filters on it all the same);
+      // stored on 19.
       v19
         ? fd('currency_id', 'many2one', 'Currency', {
             relation: 'res.currency',
@@ -66,6 +67,7 @@ export function posConfig({ v18, v19 }: Version): ModelDef {
         : computed('currency_id', 'many2one', 'Currency', () => 1, {
             relation: 'res.currency',
             searchable: true,
+            search: false,
           }),
     ],
   });

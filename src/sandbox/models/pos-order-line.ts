@@ -61,7 +61,7 @@ export function posOrderLine({ v18, v19 }: Version): ModelDef {
         dflt: () => 1,
         related: 'order_id.company_id',
       }),
-      relatedCurrency('order_id.currency_id'),
+      relatedCurrency('order_id.currency_id', v19),
     ],
   });
 }

@@ -71,7 +71,7 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
           dflt: sessionConfig,
           ...(v19 ? {} : { related: 'session_id.config_id' }),
         }),
-    relatedCurrency('config_id.currency_id'),
+    relatedCurrency('config_id.currency_id', v19),
     fd('payment_ids', 'one2many', 'Payments', {
       relation: 'pos.payment',
       inverse: 'pos_order_id',
@@ -85,10 +85,12 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
           ? `Order ${String(rec.session_id).padStart(5, '0')}-001-${String(rec._n).padStart(4, '0')}`
           : false,
     }),
-    // Computed on 16-18 (not stored), stored on 19.
+    // Computed on 16-18 (not stored), stored on 19. 17/18 search it (_search_tracking_number,
+    // on pos_reference): fields_get says searchable, though the sandbox ignores such a leaf.
     fd('tracking_number', 'char', 'Order Number', {
       store: v19,
       readonly: true,
+      ...(version === 17 || version === 18 ? { search: true } : {}),
       dflt: (rec) => (typeof rec._n === 'number' ? String(100 + (rec._n % 900)) : false),
     }),
     fd('to_invoice', 'boolean', 'To invoice', {

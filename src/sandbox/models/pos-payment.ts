@@ -11,7 +11,7 @@ export function formatAmount(amount: number): string {
   return `${amount < 0 ? '-' : ''}${s} €`;
 }
 
-export function posPayment(_v: Version): ModelDef {
+export function posPayment({ v19 }: Version): ModelDef {
   return build({
     name: 'pos.payment',
     description: 'Point of Sale Payments',
@@ -32,7 +32,7 @@ export function posPayment(_v: Version): ModelDef {
         required: true,
       }),
       fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
-      relatedCurrency('pos_order_id.currency_id'),
+      relatedCurrency('pos_order_id.currency_id', v19),
       fd('session_id', 'many2one', 'Session', {
         relation: 'pos.session',
         readonly: true,

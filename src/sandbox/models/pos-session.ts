@@ -94,7 +94,7 @@ export function posSession({ v18, v19 }: Version): ModelDef {
         },
       ),
       related('company_id', 'Company', 'res.company', 'config_id.company_id'),
-      relatedCurrency('config_id.currency_id'),
+      relatedCurrency('config_id.currency_id', v19),
     ],
   });
 }

@@ -61,10 +61,15 @@ export function productProduct({ v18, v19 }: Version): ModelDef {
       fd('default_code', 'char', 'Internal Reference', {
         dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.default_code ?? false,
       }),
-      fd('lst_price', 'float', 'Sales Price', {
-        dflt: (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.list_price ?? 0,
-        digits: priceDigits(v19),
-      }),
+      // The template's price (plus variant extras, none here), computed and not stored, with no
+      // search method: Odoo can neither search, sort nor group it.
+      computed(
+        'lst_price',
+        'float',
+        'Sales Price',
+        (rec, db) => db.get('product.template', rec.product_tmpl_id as number)?.list_price ?? 0,
+        { readonly: false, digits: priceDigits(v19) },
+      ),
       fd('priority', 'selection', 'Favorite', {
         selection: [
           ['0', 'Normal'],
