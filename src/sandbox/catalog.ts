@@ -599,6 +599,123 @@ const CATALOG: Record<string, ModelCatalog> = {
   },
 };
 
+/**
+ * What fields_get says of an inert field beyond its tuple, where Odoo says anything: `digits`,
+ * the `related` path, and `search` where Odoo can search a field it does not store (a search
+ * method of its own, or a related field's `_search_related`). Taken from the real 17's
+ * fields_get; 16 and 18 take 17's (their point_of_sale sources define these fields alike), 19
+ * what its sources show (`v19`), the rest of 19's product fields left undescribed.
+ */
+export interface Described {
+  digits?: [number, number] | 0 | false;
+  related?: string;
+  search?: boolean;
+}
+type Descriptions = Record<string, Described>;
+
+/** mail.activity.mixin's: computed with search methods, or related to the activities. */
+const ACTIVITIES_DESCRIBED: Descriptions = {
+  activity_state: { search: true },
+  activity_user_id: { search: true },
+  activity_type_id: { related: 'activity_ids.activity_type_id', search: true },
+  activity_type_icon: { related: 'activity_ids.icon', search: true },
+  activity_date_deadline: { search: true },
+  my_activity_date_deadline: { search: true },
+  activity_summary: { related: 'activity_ids.summary', search: true },
+  activity_exception_decoration: { search: true },
+};
+
+/** mail.thread's computed fields with search methods. */
+const MAIL_THREAD_DESCRIBED: Descriptions = Object.fromEntries(
+  [
+    'message_is_follower',
+    'message_partner_ids',
+    'has_message',
+    'message_needaction',
+    'message_has_error',
+    'message_has_sms_error',
+  ].map((f) => [f, { search: true }]),
+);
+
+/** Quantities of stock (digits 'Product Unit of Measure'), computed with search methods. */
+const STOCK_QTY: Described = { digits: [16, 2], search: true };
+
+const DESCRIBED: Record<string, { both: Descriptions; v17: Descriptions; v19: Descriptions }> = {
+  'pos.order': {
+    both: {
+      ...MAIL_THREAD_DESCRIBED,
+      margin_percent: { digits: [12, 4] },
+      country_code: { related: 'company_id.account_fiscal_country_id.code', search: true },
+      currency_rate: { digits: 0 },
+      picking_type_id: { related: 'session_id.config_id.picking_type_id', search: true },
+      sale_journal: { related: 'session_id.config_id.journal_id' },
+      session_move_id: { related: 'session_id.move_id', search: true },
+      next_online_payment_amount: { digits: 0 },
+    },
+    v17: {},
+    v19: {
+      order_edit_tracking: { related: 'config_id.order_edit_tracking', search: true },
+      available_payment_method_ids: { related: 'config_id.payment_method_ids', search: true },
+    },
+  },
+  'pos.order.line': {
+    both: {
+      margin_percent: { digits: [12, 4] },
+      product_uom_id: { related: 'product_id.uom_id', search: true },
+    },
+    // digits='Product Price'; 19 gives it only min_display_digits.
+    v17: { total_cost: { digits: [16, 2] } },
+    v19: { total_cost: { digits: false } },
+  },
+  'pos.payment': {
+    both: {
+      currency_rate: { digits: 0, related: 'pos_order_id.currency_rate', search: true },
+      partner_id: { related: 'pos_order_id.partner_id', search: true },
+    },
+    v17: {},
+    v19: { user_id: { related: 'session_id.user_id', search: true } },
+  },
+  'pos.session': { both: { ...ACTIVITIES_DESCRIBED, ...MAIL_THREAD_DESCRIBED }, v17: {}, v19: {} },
+  'product.template': {
+    both: {
+      ...ACTIVITIES_DESCRIBED,
+      ...MAIL_THREAD_DESCRIBED,
+      image_1024: { related: 'image_1920' },
+      image_512: { related: 'image_1920' },
+      image_256: { related: 'image_1920' },
+      image_128: { related: 'image_1920' },
+      barcode: { search: true },
+      uom_name: { related: 'uom_id.name', search: true },
+    },
+    v17: {
+      standard_price: { digits: [16, 2], search: true },
+      volume: { digits: [16, 2] },
+      weight: { digits: [16, 2] },
+      qty_available: STOCK_QTY,
+      virtual_available: STOCK_QTY,
+      incoming_qty: STOCK_QTY,
+      outgoing_qty: STOCK_QTY,
+      route_from_categ_ids: { related: 'categ_id.total_route_ids' },
+      // company_dependent: searchable through their properties.
+      property_account_income_id: { search: true },
+      property_account_expense_id: { search: true },
+      responsible_id: { search: true },
+      property_stock_production: { search: true },
+      property_stock_inventory: { search: true },
+      cost_method: { related: 'categ_id.property_cost_method', search: true },
+      valuation: { related: 'categ_id.property_valuation', search: true },
+    },
+    v19: { standard_price: { digits: false, search: true } },
+  },
+};
+
+/** What fields_get says of the inert fields of a model on a version, beyond their tuples. */
+export function describedFields(model: string, version: OdooVersion): Descriptions {
+  const d = DESCRIBED[model];
+  if (!d) return {};
+  return { ...d.both, ...(version === 19 ? d.v19 : d.v17) };
+}
+
 /** The inert fields of a model on a version. */
 export function inertFields(model: string, version: OdooVersion): InertField[] {
   const c = CATALOG[model];

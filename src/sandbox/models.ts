@@ -4,7 +4,7 @@
  * non-stored ones are worked out on read (and, as on the real server, cannot be searched). One
  * module per model (or family) under models/; catalog.ts adds what a real server has beyond them.
  */
-import { inertFields } from './catalog.js';
+import { describedFields, inertFields } from './catalog.js';
 import { accountMove, accountPayment, bankStatementLine, saleDetailsReport } from './models/accounting.js';
 import type { Version } from './models/define.js';
 import { posConfig } from './models/pos-config.js';
@@ -46,8 +46,16 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     reportPosOrder(v),
   ];
 
+  // display_name has no search method on 16/17 (fields_get: not searchable; the sandbox still
+  // filters on it, for name_search); 18 gave it _search_display_name.
+  for (const d of defs) {
+    const f = d.fields.get('display_name');
+    if (f) f.search = version >= 18;
+  }
+
   // What a real server has beyond what the sandbox models: present, empty.
-  for (const d of defs)
+  for (const d of defs) {
+    const described = describedFields(d.name, version);
     for (const [name, type, string, stored, rel] of inertFields(d.name, version)) {
       if (d.fields.has(name)) continue;
       d.fields.set(name, {
@@ -57,8 +65,10 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
         store: stored === 1,
         readonly: true,
         ...(typeof rel === 'string' ? { relation: rel } : rel ? { selection: rel } : {}),
+        ...described[name],
       });
     }
+  }
 
   return new Map(defs.map((d) => [d.name, d]));
 }

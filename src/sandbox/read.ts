@@ -132,7 +132,7 @@ export function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attribute
       name: f.name,
       readonly: f.readonly ?? false,
       required: f.required ?? false,
-      searchable: f.store || f.searchable === true,
+      searchable: f.store || (f.search ?? f.searchable === true),
       sortable: f.store && f.type !== 'one2many' && f.type !== 'many2many',
       store: f.store,
       string: f.string,
@@ -143,6 +143,8 @@ export function fieldsGet(db: Db, model: ModelDef, allfields: unknown, attribute
       d.domain = [];
     }
     if (f.selection) d.selection = f.selection;
+    if (f.digits !== undefined) d.digits = f.digits;
+    if (f.related) d.related = f.related;
     const agg = defaultAggregator(f);
     if (agg) d[aggKey] = agg;
     if (f.type === 'char' || f.type === 'text') d.translate = f.translate ?? false;

@@ -22,6 +22,21 @@ export interface FieldDef {
   translate?: boolean;
   /** Non-stored but searchable (related fields, inverse one2many): filtered on its computed value. */
   searchable?: boolean;
+  /**
+   * What fields_get says of searching it, where that is not the sandbox's own rule (`store ||
+   * searchable`): Odoo's `searchable` is `store or search`, a method of the field's own or, for
+   * a related field, `_search_related` when the end of its path is searchable. display_name on
+   * 16/17 and a register's computed currency are read and filtered here, yet Odoo says false.
+   */
+  search?: boolean;
+  /**
+   * fields_get's `digits` (Odoo's Float `digits`): [precision, scale], a named decimal precision
+   * resolved (`'Product Price'` → [16, 2]), or 0 (`digits=0`: a numeric column at full
+   * precision); false on 19 for a field with only `min_display_digits`. Unset: not sent.
+   */
+  digits?: [number, number] | 0 | false;
+  /** fields_get's `related`: the path of a related field (`session_id.config_id`), `_inherits` ones too. */
+  related?: string;
   /** Inherited through `_inherits` (a related field Odoo turns into a join): groupable though not stored. */
   inherited?: boolean;
   /** Non-stored computed value. */

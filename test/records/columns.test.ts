@@ -52,11 +52,11 @@ describe('columns from fields_get', () => {
     });
   }
 
-  it('lines: a quantity with no known precision is a float, prices are decimals', async () => {
+  it("lines: the quantity at its Product Unit of Measure digits, prices at the currency's, the discount a float", async () => {
     const defs = await fieldsGet(s17, 'pos.order.line');
     const cols = columnsFor(['qty', 'price_unit', 'discount', 'price_subtotal_incl', 'order_id'], defs);
     expect(shape(cols)).toEqual([
-      ['qty', 'float', null, true],
+      ['qty', 'decimal', 2, true],
       ['price_unit', 'decimal', 2, true],
       ['discount', 'float', null, true],
       ['price_subtotal_incl', 'decimal', 2, true],

@@ -197,7 +197,8 @@ describe.each(SETUPS)('$name', (setup) => {
         expect(rows.every((r) => typeof r.refunded_order_name === 'string')).toBe(true);
         expect(rows.some((r) => (r.amount_total as number) < 0)).toBe(true);
       }
-      if (command === 'lines') expect(types.qty).toBe('DOUBLE');
+      // Odoo gives qty digits [16, 2] (Product Unit of Measure): a decimal, as on a real server.
+      if (command === 'lines') expect(types.qty).toBe('DECIMAL(18,2)');
     });
   }
 

@@ -36,7 +36,10 @@ export function accountMove(_v: Version): ModelDef {
 }
 
 // The closing of a session books one payment per bank method (combined), linked to the session.
-export function accountPayment({ v19 }: Version): ModelDef {
+export function accountPayment({ v18, v19 }: Version): ModelDef {
+  // 16/17: a payment _inherits its account.move, whose number and date it shows (related);
+  // 18 made it a model of its own with a stored name and date.
+  const fromMove = (path: string) => (v18 ? {} : { related: path });
   return build({
     name: 'account.payment',
     description: 'Payments',
@@ -48,8 +51,8 @@ export function accountPayment({ v19 }: Version): ModelDef {
       : ['Invoicing/Billing', 'Technical/Show Accounting Features - Readonly'],
     created: (rec) => rec._at,
     fields: [
-      fd('name', 'char', 'Number', { readonly: true }),
-      fd('date', 'date', 'Date', { required: true }),
+      fd('name', 'char', 'Number', { readonly: true, ...fromMove('move_id.name') }),
+      fd('date', 'date', 'Date', { required: true, ...fromMove('move_id.date') }),
       fd('amount', 'monetary', 'Amount'),
       fd('payment_type', 'selection', 'Payment Type', {
         selection: [
@@ -92,12 +95,17 @@ export function bankStatementLine(_v: Version): ModelDef {
       fd('pos_session_id', 'many2one', 'Session', { relation: 'pos.session' }),
       fd('amount', 'monetary', 'Amount'),
       fd('payment_ref', 'char', 'Label'),
-      fd('date', 'date', 'Date', { required: true }),
+      // _inherits account.move: its date and company are the entry's.
+      fd('date', 'date', 'Date', { required: true, related: 'move_id.date' }),
       fd('internal_index', 'char', 'Internal Reference', {
         dflt: (rec) => `${rec.date}${String(rec.id).padStart(10, '0')}`,
       }),
       fd('currency_id', 'many2one', 'Journal Currency', { relation: 'res.currency', dflt: () => 1 }),
-      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      fd('company_id', 'many2one', 'Company', {
+        relation: 'res.company',
+        dflt: () => 1,
+        related: 'move_id.company_id',
+      }),
     ],
   });
 }

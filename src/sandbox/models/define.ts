@@ -31,10 +31,26 @@ export const computed = (
   opts: Opts = {},
 ): FieldDef => ({ name, type, string, store: false, readonly: true, compute, ...opts });
 
-/** A related many2one that is not stored (read and searched through the relation): the one company and currency. */
-export const related = (name: string, string: string, relation: string): FieldDef =>
-  computed(name, 'many2one', string, () => 1, { relation, searchable: true });
-export const relatedCurrency = (): FieldDef => related('currency_id', 'Currency', 'res.currency');
+/**
+ * A related many2one that is not stored, read and searched here through the relation (the one
+ * company and currency). `path` is Odoo's `related`; `search` whether Odoo can search it
+ * (`_search_related`, which it has when the field at the end of the path is searchable).
+ */
+export const related = (
+  name: string,
+  string: string,
+  relation: string,
+  path: string,
+  search = true,
+): FieldDef =>
+  computed(name, 'many2one', string, () => 1, { relation, searchable: true, related: path, search });
+/**
+ * A POS record's currency, related along `path` to its register's. The register's is computed
+ * and not stored on 16-18 (pos.config `_compute_currency`), so Odoo cannot search these there
+ * (fields_get: searchable false); 19 stores it, and they are searchable.
+ */
+export const relatedCurrency = (path: string, v19: boolean): FieldDef =>
+  related('currency_id', 'Currency', 'res.currency', path, v19);
 
 /** An inverse one2many: Odoo reports it stored (`store: true`) though it has no column. */
 export const inverse = (

@@ -2,7 +2,7 @@
 import type { Db, ModelDef } from '../store.js';
 import { localDate, parseDatetime } from '../time.js';
 import type { Rec } from '../types.js';
-import { ALL, build, computed, fd, inverse, num, relatedCurrency, type Version } from './define.js';
+import { ALL, build, computed, fd, inverse, num, type Version } from './define.js';
 
 export function posConfig({ v18, v19 }: Version): ModelDef {
   const configDisplay = (rec: Rec, db: Db): string => {
@@ -55,14 +55,20 @@ export function posConfig({ v18, v19 }: Version): ModelDef {
         [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
       ),
       fd('company_id', 'many2one', 'Company', { relation: 'res.company', required: true, dflt: () => 1 }),
-      // A register's currency: related on 16-18, stored on 19.
+      // A register's currency: computed (_compute_currency, the journal's or the company's), not
+      // stored on 16-18, so Odoo cannot search it (the sandbox filters on it all the same);
+      // stored on 19.
       v19
         ? fd('currency_id', 'many2one', 'Currency', {
             relation: 'res.currency',
             readonly: true,
             dflt: () => 1,
           })
-        : relatedCurrency(),
+        : computed('currency_id', 'many2one', 'Currency', () => 1, {
+            relation: 'res.currency',
+            searchable: true,
+            search: false,
+          }),
     ],
   });
 }

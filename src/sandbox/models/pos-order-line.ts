@@ -22,16 +22,20 @@ export function posOrderLine({ v18, v19 }: Version): ModelDef {
         dflt: (rec, db) =>
           typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : false,
       }),
-      fd('qty', 'float', 'Quantity', { dflt: () => 1 }),
-      fd('price_unit', 'float', 'Unit Price'),
-      fd('discount', 'float', 'Discount (%)'),
+      // digits='Product Unit of Measure' (19: 'Product Unit'), a decimal precision of 2 places.
+      fd('qty', 'float', 'Quantity', { dflt: () => 1, digits: [16, 2] }),
+      // Float(digits=0): full precision, `digits: 0` on the wire. 16-18's subtotals too; 19's are Monetary.
+      fd('price_unit', 'float', 'Unit Price', { digits: 0 }),
+      fd('discount', 'float', 'Discount (%)', { digits: 0 }),
       fd('price_subtotal', v19 ? 'monetary' : 'float', v18 ? 'Tax Excl.' : 'Subtotal w/o Tax', {
         readonly: true,
         required: true,
+        ...(v19 ? {} : { digits: 0 }),
       }),
       fd('price_subtotal_incl', v19 ? 'monetary' : 'float', v18 ? 'Tax Incl.' : 'Subtotal', {
         readonly: true,
         required: true,
+        ...(v19 ? {} : { digits: 0 }),
       }),
       fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax', readonly: true }),
       // No fiscal positions in the sandbox: the taxes after mapping are the line's taxes.
@@ -52,8 +56,12 @@ export function posOrderLine({ v18, v19 }: Version): ModelDef {
           q -= num(db.get('pos.order.line', id)?.qty);
         return q;
       }),
-      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
-      relatedCurrency(),
+      fd('company_id', 'many2one', 'Company', {
+        relation: 'res.company',
+        dflt: () => 1,
+        related: 'order_id.company_id',
+      }),
+      relatedCurrency('order_id.currency_id', v19),
     ],
   });
 }

@@ -25,14 +25,18 @@ function cashierOf(rec: Rec, db: Db): number {
 }
 
 export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
+  // 16-18 amounts are Float(digits=0): fields_get says `digits: 0` (full precision); 19's are
+  // Monetary, which has none.
+  const amountType = v19 ? 'monetary' : 'float';
+  const amountDigits: Pick<FieldDef, 'digits'> = v19 ? {} : { digits: 0 };
   const orderFields: FieldDef[] = [
     fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
     fd('date_order', 'datetime', 'Date', { readonly: true }),
     fd('user_id', 'many2one', v18 ? 'Employee' : 'Responsible', { relation: 'res.users', dflt: cashierOf }),
-    fd('amount_tax', v19 ? 'monetary' : 'float', 'Taxes', { readonly: true, required: true }),
-    fd('amount_total', v19 ? 'monetary' : 'float', 'Total', { readonly: true, required: true }),
-    fd('amount_paid', v19 ? 'monetary' : 'float', 'Paid', { readonly: true, required: true }),
-    fd('amount_return', v19 ? 'monetary' : 'float', 'Returned', { readonly: true, required: true }),
+    fd('amount_tax', amountType, 'Taxes', { readonly: true, required: true, ...amountDigits }),
+    fd('amount_total', amountType, 'Total', { readonly: true, required: true, ...amountDigits }),
+    fd('amount_paid', amountType, 'Paid', { readonly: true, required: true, ...amountDigits }),
+    fd('amount_return', amountType, 'Returned', { readonly: true, required: true, ...amountDigits }),
     fd('lines', 'one2many', 'Order Lines', {
       relation: 'pos.order.line',
       inverse: 'order_id',
@@ -59,13 +63,15 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
       ? computed('config_id', 'many2one', 'Point of Sale', (rec, db) => sessionConfig(rec, db), {
           relation: 'pos.config',
           searchable: true,
+          related: 'session_id.config_id',
         })
       : fd('config_id', 'many2one', 'Point of Sale', {
           relation: 'pos.config',
           readonly: true,
           dflt: sessionConfig,
+          ...(v19 ? {} : { related: 'session_id.config_id' }),
         }),
-    relatedCurrency(),
+    relatedCurrency('config_id.currency_id', v19),
     fd('payment_ids', 'one2many', 'Payments', {
       relation: 'pos.payment',
       inverse: 'pos_order_id',
@@ -79,10 +85,12 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
           ? `Order ${String(rec.session_id).padStart(5, '0')}-001-${String(rec._n).padStart(4, '0')}`
           : false,
     }),
-    // Computed on 16-18 (not stored), stored on 19.
+    // Computed on 16-18 (not stored), stored on 19. 17/18 search it (_search_tracking_number,
+    // on pos_reference): fields_get says searchable, though the sandbox ignores such a leaf.
     fd('tracking_number', 'char', 'Order Number', {
       store: v19,
       readonly: true,
+      ...(version === 17 || version === 18 ? { search: true } : {}),
       dflt: (rec) => (typeof rec._n === 'number' ? String(100 + (rec._n % 900)) : false),
     }),
     fd('to_invoice', 'boolean', 'To invoice', {
@@ -99,7 +107,7 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
         ? [fd('general_note', 'text', 'General Note')]
         : [fd('note', 'text', 'Internal Notes')]),
     // No tips in the generated data: the fields are there, at zero, as on a shop without tipping.
-    fd('tip_amount', v19 ? 'monetary' : 'float', 'Tip Amount', { readonly: true, dflt: () => 0 }),
+    fd('tip_amount', amountType, 'Tip Amount', { readonly: true, dflt: () => 0, ...amountDigits }),
     fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
     ...(posHr
       ? [

@@ -11,7 +11,7 @@ export function formatAmount(amount: number): string {
   return `${amount < 0 ? '-' : ''}${s} €`;
 }
 
-export function posPayment(_v: Version): ModelDef {
+export function posPayment({ v19 }: Version): ModelDef {
   return build({
     name: 'pos.payment',
     description: 'Point of Sale Payments',
@@ -32,16 +32,21 @@ export function posPayment(_v: Version): ModelDef {
         required: true,
       }),
       fd('payment_date', 'datetime', 'Date', { required: true, readonly: true }),
-      relatedCurrency(),
+      relatedCurrency('pos_order_id.currency_id', v19),
       fd('session_id', 'many2one', 'Session', {
         relation: 'pos.session',
         readonly: true,
+        related: 'pos_order_id.session_id',
         dflt: (rec, db) => db.get('pos.order', rec.pos_order_id as number)?.session_id ?? false,
       }),
       fd('card_type', 'char', 'Type of card used'),
       fd('transaction_id', 'char', 'Payment Transaction ID'),
       fd('is_change', 'boolean', 'Is this payment change?'),
-      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      fd('company_id', 'many2one', 'Company', {
+        relation: 'res.company',
+        dflt: () => 1,
+        related: 'pos_order_id.company_id',
+      }),
     ],
   });
 }

@@ -90,10 +90,11 @@ export function posSession({ v18, v19 }: Version): ModelDef {
         {
           searchable: true,
           relation: 'pos.payment.method',
+          related: 'config_id.payment_method_ids',
         },
       ),
-      related('company_id', 'Company', 'res.company'),
-      relatedCurrency(),
+      related('company_id', 'Company', 'res.company', 'config_id.company_id'),
+      relatedCurrency('config_id.currency_id', v19),
     ],
   });
 }

@@ -12,15 +12,21 @@ export function resUsers(_v: Version): ModelDef {
     readGroups: ['Internal User'],
     extraMethods: ['context_get'],
     fields: [
-      fd('name', 'char', 'Name', { required: true }),
+      // _inherits res.partner: name, tz and lang are the partner's (related, not stored in Odoo).
+      fd('name', 'char', 'Name', { required: true, related: 'partner_id.name' }),
       fd('login', 'char', 'Login', { required: true }),
       fd('tz', 'selection', 'Timezone', {
         selection: [
           ['Europe/Brussels', 'Europe/Brussels'],
           ['UTC', 'UTC'],
         ],
+        related: 'partner_id.tz',
       }),
-      fd('lang', 'selection', 'Language', { selection: [['en_US', 'English (US)']], dflt: () => 'en_US' }),
+      fd('lang', 'selection', 'Language', {
+        selection: [['en_US', 'English (US)']],
+        dflt: () => 'en_US',
+        related: 'partner_id.lang',
+      }),
       fd('active', 'boolean', 'Active', { dflt: () => true }),
       fd('partner_id', 'many2one', 'Related Partner', { relation: 'res.partner', required: true }),
       fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
@@ -110,7 +116,7 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
       'res.company',
       'Companies',
       [
-        fd('name', 'char', 'Company Name', { required: true }),
+        fd('name', 'char', 'Company Name', { required: true, related: 'partner_id.name' }),
         fd('sequence', 'integer', 'Sequence', { dflt: () => 10 }),
         fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' }),
       ],
@@ -124,7 +130,7 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
       [
         fd('name', 'char', 'Currency', { required: true }),
         fd('symbol', 'char', 'Symbol'),
-        fd('rounding', 'float', 'Rounding Factor', { dflt: () => 0.01 }),
+        fd('rounding', 'float', 'Rounding Factor', { dflt: () => 0.01, digits: [12, 6] }),
         fd('decimal_places', 'integer', 'Decimal Places', { dflt: () => 2 }),
         fd('position', 'selection', 'Symbol Position', {
           selection: [
@@ -145,7 +151,7 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
       [
         fd('name', 'char', 'Tax Name', { required: true }),
         fd('sequence', 'integer', 'Sequence', { dflt: () => 1 }),
-        fd('amount', 'float', 'Amount'),
+        fd('amount', 'float', 'Amount', { digits: [16, 4] }),
         fd('amount_type', 'selection', 'Tax Computation', {
           selection: [
             ['group', 'Group of Taxes'],
