@@ -60,7 +60,8 @@ function about(format: 'json' | 'text'): string {
       };
     return `${JSON.stringify(
       {
-        name: 'posdata',
+        // The plugin's name, as Meltano's taps give it (tap-posdata, the executable too).
+        name: 'tap-posdata',
         description: 'Odoo point-of-sale data (sales, lines, payments, sessions, registers, products)',
         version: VERSION,
         capabilities,
@@ -71,7 +72,7 @@ function about(format: 'json' | 'text'): string {
     )}\n`;
   }
   const lines = [
-    `posdata ${VERSION}: a Singer tap of Odoo point-of-sale data`,
+    `tap-posdata ${VERSION}: a Singer tap of Odoo point-of-sale data`,
     `Capabilities: ${capabilities.join(', ')}`,
     `Streams: ${SYNC_RESOURCES.map((r) => r.name).join(', ')}`,
     'Settings (the config file):',

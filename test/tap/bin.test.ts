@@ -17,7 +17,7 @@ it('tap-posdata --about --format json is posdata tap --about', async () => {
   const r = await run(['--about', '--format', 'json']);
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout)).toMatchObject({
-    name: 'posdata',
+    name: 'tap-posdata',
     capabilities: ['catalog', 'discover', 'state', 'about'],
   });
 });

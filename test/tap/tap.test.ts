@@ -243,6 +243,8 @@ describe('bad input', () => {
       settings: { properties: Record<string, { secret?: boolean }> };
     };
     expect(about.capabilities).toEqual(['catalog', 'discover', 'state', 'about']);
+    // The plugin's name, as Meltano's taps report theirs, not the CLI's.
+    expect((about as unknown as { name: string }).name).toBe('tap-posdata');
     expect(about.settings.properties.password?.secret).toBe(true);
   });
 });
