@@ -149,6 +149,8 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
     return { pred: undefined, idLo, idHi, bounds: none };
   if (!Array.isArray(domain)) throw valueError(`Invalid domain: ${String(domain)}`);
   if (domain.length === 0) return { pred: undefined, idLo, idHi, bounds: none };
+  if (db.version < 19 && isFalse(domain))
+    return { pred: () => false, idLo: Number.MAX_SAFE_INTEGER, idHi: 0, bounds: none };
   const onlyAnd = domain.every((t) => t === '&' || isLeaf(t));
   const stack: Node[] = [];
   for (let i = domain.length - 1; i >= 0; i--) {
@@ -222,6 +224,51 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
         }
       : {}),
   };
+}
+
+/** Python's truth value of a JSON value. */
+export const pyTruthy = (v: unknown): boolean => {
+  if (v === false || v === null || v === undefined || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v).length > 0;
+  return true;
+};
+
+/**
+ * 16-18's `expression.is_false`, which `_search` and `_read_group` ask before reading a leaf:
+ * three-valued logic (-1 false, 0 unknown, +1 true) where `in` with a falsy value (`[]`,
+ * False, None, 0, '') is false and `not in` with one true. A domain it finds false matches
+ * nothing, whatever its other leaves say (an unknown field there raises nothing). A domain
+ * that is not well-formed is left to the compile, which reports it.
+ */
+function isFalse(domain: unknown[]): boolean {
+  const stack: number[] = [];
+  for (let i = domain.length - 1; i >= 0; i--) {
+    const t = domain[i];
+    if (t === '!') {
+      const a = stack.pop();
+      if (a === undefined) return false;
+      stack.push(-a);
+    } else if (t === '&' || t === '|') {
+      const a = stack.pop();
+      const b = stack.pop();
+      if (a === undefined || b === undefined) return false;
+      stack.push(t === '&' ? Math.min(a, b) : Math.max(a, b));
+    } else if (Array.isArray(t) && t.length === 3) {
+      const [l, o, r] = t;
+      const one = (x: unknown): boolean => x === 1 || x === true;
+      if (o === '=' && one(r) && (one(l) || l === 0 || l === false)) stack.push(one(l) ? 1 : -1);
+      else if (o === 'in' && !pyTruthy(r)) stack.push(-1);
+      else if (o === 'not in' && !pyTruthy(r)) stack.push(1);
+      else stack.push(0);
+    } else if (Array.isArray(t)) {
+      return false;
+    } else {
+      stack.push(0);
+    }
+  }
+  // normalize_domain's implicit '&' between what is left.
+  return stack.length > 0 && Math.min(...stack) === -1;
 }
 
 /** A leaf that reads another model's records (`order_id.amount_total`, `any`): the dearer kind. */
@@ -356,7 +403,12 @@ function pathPredicate(
       throw valueError(
         `Invalid field ${model.name}.${path.join('.')} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`,
       );
-    const sub = pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
+    // 16-18 search the comodel with the rest of the path (`any`), is_false first: `in` a falsy
+    // value finds none there.
+    const none = db.version < 19 && op === 'in' && !pyTruthy(value);
+    const sub = none
+      ? () => false
+      : pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
     if (sub === 'true' && field.type === 'many2one') return (r) => typeof get(r) === 'number';
     const key = JSON.stringify([model.name, path, op, value, env.tz]);
     return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
@@ -377,6 +429,11 @@ function pathPredicate(
   }
 
   let o = op === '<>' ? '!=' : op === '==' ? '=' : op === 'child_of' || op === 'parent_of' ? 'in' : op;
+  // normalize_leaf: `in` a boolean is `=` it (16-18; 19 reads `in False` as an empty list), `=` a
+  // list is `in` it.
+  if (db.version < 19 && typeof value === 'boolean' && (o === 'in' || o === 'not in'))
+    o = o === 'in' ? '=' : '!=';
+  if (Array.isArray(value) && (o === '=' || o === '!=')) o = o === '=' ? 'in' : 'not in';
   if (o === '=?') {
     if (value === false || value === null || value === undefined) return 'true';
     o = '=';
@@ -563,6 +620,13 @@ function scalarPredicate(
   const type = field.type;
   const nullable = type !== 'boolean' && type !== 'integer' && type !== 'float' && type !== 'monetary';
   if (op === 'in' || op === 'not in') {
+    // 16-18 take only a list here (__leaf_to_sql); 19 reads a single value as a list of one.
+    if (!Array.isArray(value) && db.version < 19) {
+      // A datetime's 10-character value has had its time of day added by then.
+      const shown =
+        type === 'datetime' && typeof value === 'string' && value.length === 10 ? `${value} 00:00:00` : value;
+      throw valueError(`Invalid domain term ${leafRepr([field.name, op, shown])}`);
+    }
     const list = Array.isArray(value) ? value : [value];
     const withNull = list.some((x) => x === false || x === null);
     const set = new Set(list.filter((x) => x !== false && x !== null));
