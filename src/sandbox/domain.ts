@@ -649,10 +649,16 @@ function scalarPredicate(
     op === 'not =ilike'
   ) {
     const positive = positiveOf(op);
-    const re = likeRegex(String(value ?? ''), positive.startsWith('='), positive.endsWith('ilike'));
+    // The pattern is pycompat.to_text(value): False and None are ''.
+    const text =
+      value === false || value === null || value === undefined ? '' : value === true ? 'True' : String(value);
+    const re = likeRegex(text, positive.startsWith('='), positive.endsWith('ilike'));
+    // `like`/`ilike` an empty value ('%%') also take the empty (NULL) rows: expression.py adds
+    // `OR col IS NULL` when `need_wildcard and not right` (the negative ones always take them).
+    const withNull = !NEGATIVE.has(op) && !positive.startsWith('=') && !pyTruthy(value);
     const hit = (r: Rec): boolean => {
       const v = get(r);
-      if (isEmpty(v) && nullable) return false;
+      if (isEmpty(v) && nullable) return withNull;
       return re.test(String(v));
     };
     return NEGATIVE.has(op) ? (r) => !hit(r) : hit;
