@@ -5,7 +5,7 @@
  * strings against datetimes, and non-stored fields ignored (17) or refused (19).
  */
 import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
-import { leafRepr, valueError } from './errors.js';
+import { leafRepr, OdooError, pyRepr, valueError } from './errors.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
@@ -609,6 +609,47 @@ function stringTest(op: string, values: string[]): (s: string) => boolean {
 
 const isEmpty = (v: Stored): boolean => v === false || v === undefined || v === '';
 
+/** PostgreSQL's cast of a quoted literal to an integer column (`id = '3'`), or its error. */
+function pgInteger(value: unknown): unknown {
+  const text = value === true ? 'True' : String(value);
+  if (typeof value === 'number' ? Number.isInteger(value) : /^\s*[+-]?\d+\s*$/.test(text))
+    return Number(text);
+  // Odoo passes psycopg2's message on; its second line quotes the SQL, which is not the sandbox's.
+  throw new OdooError(
+    'psycopg2.errors.InvalidTextRepresentation',
+    `invalid input syntax for type integer: "${text}"`,
+  );
+}
+
+/**
+ * A value as `field.convert_to_column` hands it to PostgreSQL in a comparison: Python's
+ * int() for an integer field (`'3'` is 3, `'abc'` its ValueError), float() for a float; `id`
+ * has no conversion, PostgreSQL casts its text (`id = '3'` is `id = 3`). Other types as given.
+ */
+function columnValue(field: FieldDef, value: unknown): unknown {
+  if (field.name === 'id') return pgInteger(value);
+  if (field.type === 'integer') {
+    if (!pyTruthy(value)) return 0;
+    if (typeof value === 'number') return Math.trunc(value);
+    if (value === true) return 1;
+    if (typeof value === 'string') {
+      if (/^\s*[+-]?\d+(?:_\d+)*\s*$/.test(value)) return Number(value.replace(/[\s_]/g, ''));
+      throw valueError(`invalid literal for int() with base 10: ${pyRepr(value)}`);
+    }
+  }
+  if (field.type === 'float' || field.type === 'monetary') {
+    if (!pyTruthy(value)) return 0;
+    if (value === true) return 1;
+    if (typeof value === 'string') {
+      const t = value.trim().replace(/(\d)_(?=\d)/g, '$1');
+      if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(t)) return Number(t);
+      if (/^[+-]?(?:inf|infinity)$/i.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+      throw valueError(`could not convert string to float: ${pyRepr(value)}`);
+    }
+  }
+  return value;
+}
+
 function scalarPredicate(
   db: Db,
   field: FieldDef,
@@ -629,7 +670,14 @@ function scalarPredicate(
     }
     const list = Array.isArray(value) ? value : [value];
     const withNull = list.some((x) => x === false || x === null);
-    const set = new Set(list.filter((x) => x !== false && x !== null));
+    // Each converted as the column takes it, except for `id`, whose values go to PostgreSQL as given.
+    const set = new Set(
+      list
+        .filter((x) => x !== false && x !== null)
+        .map((x) =>
+          field.name === 'id' ? (typeof x === 'string' ? pgInteger(x) : x) : columnValue(field, x),
+        ),
+    );
     const hit = (r: Rec): boolean => {
       const v = get(r);
       if (type === 'boolean') return set.has(v === true) || (withNull && v !== true);
@@ -673,7 +721,7 @@ function scalarPredicate(
     if (op === '!=') return (r) => !nullable || !isEmpty(get(r));
     return () => false;
   }
-  let bound: unknown = value;
+  let bound: unknown = columnValue(field, value);
   let cmp = op;
   if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     if (db.version === 19) {
