@@ -669,6 +669,12 @@ function scalarPredicate(
       throw valueError(`Invalid domain term ${leafRepr([field.name, op, shown])}`);
     }
     const list = Array.isArray(value) ? value : [value];
+    if (type === 'boolean' && db.version < 19) {
+      // Python's `True in right`: 1 is True, 0 is False; None is neither.
+      const t = list.some((x) => x === true || x === 1);
+      const f = list.some((x) => x === false || x === 0);
+      return op === 'in' ? (r) => (get(r) === true ? t : f) : (r) => (get(r) === true ? !t : !f);
+    }
     const withNull = list.some((x) => x === false || x === null);
     // Each converted as the column takes it, except for `id`, whose values go to PostgreSQL as given.
     const set = new Set(
@@ -711,7 +717,22 @@ function scalarPredicate(
     };
     return NEGATIVE.has(op) ? (r) => !hit(r) : hit;
   }
-  if (type === 'boolean') {
+  if (type === 'boolean' && db.version < 19) {
+    // bool(value) (convert_to_column): `= 'x'` is `= True`. None is `IS NULL`, below.
+    if (value !== null && value !== undefined) {
+      const want = Number(pyTruthy(value));
+      const cmp: Record<string, (n: number) => boolean> = {
+        '=': (n) => n === want,
+        '!=': (n) => n !== want,
+        '<': (n) => n < want,
+        '<=': (n) => n <= want,
+        '>': (n) => n > want,
+        '>=': (n) => n >= want,
+      };
+      const test = cmp[op];
+      if (test) return (r) => test(Number(get(r) === true));
+    }
+  } else if (type === 'boolean') {
     const want = value === true || value === 1;
     if (op === '=') return (r) => (get(r) === true) === want;
     if (op === '!=') return (r) => (get(r) === true) !== want;
