@@ -621,13 +621,42 @@ function pgInteger(value: unknown): unknown {
   );
 }
 
+const TIMESTAMP =
+  /^\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(?:Z|[+-]\d{1,2}(?::?\d{2})?)?\s*$/i;
+
+/**
+ * PostgreSQL's cast of text to a `timestamp without time zone` (Odoo's datetime columns), as
+ * the sandbox stores them: `YYYY-MM-DD HH:MM:SS` and the microseconds if any. A zone offset is
+ * read and dropped, not applied (`'2026-11-14 00:00:00+01:00'` is midnight); `T` may separate
+ * the time. Text it does not read is left as it is.
+ */
+function pgTimestamp(value: string): string {
+  const m = TIMESTAMP.exec(value);
+  if (!m) return value;
+  const [, day, h, min, sec = '00', frac] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+  ];
+  const micro = frac ? Math.round(Number(`0.${frac}`) * 1e6) : 0;
+  const base = `${day} ${h.padStart(2, '0')}:${min}:${sec}`;
+  if (micro === 0) return base;
+  if (micro >= 1e6) return fmtDatetime(parseDatetime(base) + 1);
+  return `${base}.${String(micro).padStart(6, '0')}`;
+}
+
 /**
  * A value as `field.convert_to_column` hands it to PostgreSQL in a comparison: Python's
  * int() for an integer field (`'3'` is 3, `'abc'` its ValueError), float() for a float; `id`
- * has no conversion, PostgreSQL casts its text (`id = '3'` is `id = 3`). Other types as given.
+ * has no conversion, PostgreSQL casts its text (`id = '3'` is `id = 3`), and a datetime's
+ * text too (16-18; 19 reads it with datetime.fromisoformat). Other types as given.
  */
-function columnValue(field: FieldDef, value: unknown): unknown {
+function columnValue(field: FieldDef, value: unknown, version: number): unknown {
   if (field.name === 'id') return pgInteger(value);
+  if (field.type === 'datetime' && typeof value === 'string' && version < 19) return pgTimestamp(value);
   if (field.type === 'integer') {
     if (!pyTruthy(value)) return 0;
     if (typeof value === 'number') return Math.trunc(value);
@@ -681,7 +710,11 @@ function scalarPredicate(
       list
         .filter((x) => x !== false && x !== null)
         .map((x) =>
-          field.name === 'id' ? (typeof x === 'string' ? pgInteger(x) : x) : columnValue(field, x),
+          field.name === 'id'
+            ? typeof x === 'string'
+              ? pgInteger(x)
+              : x
+            : columnValue(field, x, db.version),
         ),
     );
     const hit = (r: Rec): boolean => {
@@ -742,7 +775,7 @@ function scalarPredicate(
     if (op === '!=') return (r) => !nullable || !isEmpty(get(r));
     return () => false;
   }
-  let bound: unknown = columnValue(field, value);
+  let bound: unknown = columnValue(field, value, db.version);
   let cmp = op;
   if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     if (db.version === 19) {
