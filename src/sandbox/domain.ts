@@ -5,7 +5,7 @@
  * strings against datetimes, and non-stored fields ignored (17) or refused (19).
  */
 import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
-import { leafRepr, OdooError, pyRepr, valueError } from './errors.js';
+import { leafRepr, missingError, OdooError, pyRepr, valueError } from './errors.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
@@ -428,7 +428,10 @@ function pathPredicate(
     return op === 'any' ? p : (r) => !p(r);
   }
 
-  let o = op === '<>' ? '!=' : op === '==' ? '=' : op === 'child_of' || op === 'parent_of' ? 'in' : op;
+  if (op === 'child_of' || op === 'parent_of')
+    return hierarchyPredicate(db, env, model, field, get, op, value, leaf);
+
+  let o = op === '<>' ? '!=' : op === '==' ? '=' : op;
   // normalize_leaf: `in` a boolean is `=` it (16-18; 19 reads `in False` as an empty list), `=` a
   // list is `in` it.
   if (db.version < 19 && typeof value === 'boolean' && (o === 'in' || o === 'not in'))
@@ -473,6 +476,133 @@ function pathPredicate(
   }
 
   return scalarPredicate(db, field, get, o, value, env);
+}
+
+/**
+ * `child_of` / `parent_of` (expression.py): on `id`, the records below (or above) the given
+ * ones in the model's tree; on a relation to another model, the records whose related record is
+ * in that model's tree; on a relation to the model itself, the field is the parent link and the
+ * records are those of the tree (on `id`). Any other field has no SQL operator for it: 16-18's
+ * KeyError.
+ */
+function hierarchyPredicate(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  field: FieldDef,
+  get: (r: Rec) => Stored,
+  op: 'child_of' | 'parent_of',
+  value: unknown,
+  leaf: unknown[],
+): Predicate {
+  const relational = field.type === 'many2one' || field.type === 'one2many' || field.type === 'many2many';
+  const tree = field.name === 'id' ? model : relational ? db.models.get(field.relation ?? '') : undefined;
+  if (!tree) {
+    if (db.version === 19)
+      throw valueError(
+        `Cannot execute ${op} for ${model.name}.${field.name}, works only for relational fields in condition ${leafRepr(leaf)}`,
+      );
+    throw new OdooError('builtins.KeyError', op);
+  }
+  const ids = hierarchyIds(db, tree, value);
+  if (field.name === 'id' || tree.name === model.name) {
+    const parent = field.name === 'id' || field.type === 'many2many' ? 'parent_id' : field.name;
+    const found = hierarchy(db, env, tree, op, ids, parent);
+    return (r) => found.has(r.id);
+  }
+  return idsHit(field, get, hierarchy(db, env, tree, op, ids, 'parent_id'));
+}
+
+/** expression.py `to_ids`: names (name_search, `ilike`), an id (0 and False: none) or a list of ids. */
+function hierarchyIds(db: Db, tree: ModelDef, value: unknown): number[] {
+  const names =
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')
+        ? (value as string[])
+        : [];
+  if (names.length > 0) {
+    const tests = names.map((n) => stringTest('ilike', [n]));
+    const found: number[] = [];
+    for (const c of db.table(tree.name).rows) {
+      if (!c) continue;
+      const name = tree.displayName(c, db);
+      if (tests.some((t) => t(name))) found.push(c.id);
+    }
+    return found;
+  }
+  if (typeof value === 'number') return value ? [value] : [];
+  if (Array.isArray(value)) return value.filter((x): x is number => typeof x === 'number');
+  return [];
+}
+
+/**
+ * child_of_domain / parent_of_domain: `ids` and the records below them (child_of) or above
+ * them (parent_of) in `tree`, along `parent`, archived ones too. A model with _parent_store
+ * reads each record's parent_path instead (along parent_id whatever `parent` is), so its ids
+ * must exist (MissingError); a model without the parent field is the KeyError Odoo raises
+ * when it reads it (19 searches on it for child_of: its "Invalid field").
+ */
+function hierarchy(
+  db: Db,
+  env: Env,
+  tree: ModelDef,
+  op: 'child_of' | 'parent_of',
+  given: number[],
+  parent: string,
+): Set<number> {
+  const ids = op === 'parent_of' ? given.filter((id) => id) : given;
+  const found = new Set<number>();
+  if (ids.length === 0) return found;
+  const rows = db.table(tree.name).rows;
+  const missing = (list: number[]): void => {
+    const id = list.find((i) => !rows[i]);
+    if (id !== undefined) throw missingError(tree.name, [id], env.uid);
+  };
+  const name = tree.parentStore ? 'parent_id' : parent;
+  if (tree.parentStore) missing(ids);
+  const field = tree.fields.get(name);
+  if (!field) {
+    if (db.version === 19 && op === 'child_of')
+      throw valueError(
+        `Invalid field ${tree.name}.${name} in condition ('${name}', 'in', OrderedSet([${[...new Set(ids)].join(', ')}]))`,
+      );
+    throw new OdooError('builtins.KeyError', name);
+  }
+  if (op === 'child_of' && field.relation !== tree.name)
+    throw valueError(`Invalid parent field: ${tree.name}.${name}`);
+  const get = getter(db, field);
+  const linked = (r: Rec): number[] => {
+    const v = get(r);
+    return typeof v === 'number' ? [v] : Array.isArray(v) ? v : [];
+  };
+  let frontier = [...new Set(ids)];
+  if (op === 'parent_of') {
+    while (frontier.length > 0) {
+      missing(frontier);
+      for (const id of frontier) found.add(id);
+      const next = new Set<number>();
+      for (const id of frontier) for (const p of linked(rows[id] as Rec)) if (!found.has(p)) next.add(p);
+      frontier = [...next];
+    }
+    return found;
+  }
+  const children = new Map<number, number[]>();
+  for (const r of rows) {
+    if (!r) continue;
+    for (const p of linked(r)) {
+      const list = children.get(p);
+      if (list) list.push(r.id);
+      else children.set(p, [r.id]);
+    }
+  }
+  while (frontier.length > 0) {
+    for (const id of frontier) found.add(id);
+    const next = new Set<number>();
+    for (const id of frontier) for (const c of children.get(id) ?? []) if (!found.has(c)) next.add(c);
+    frontier = [...next];
+  }
+  return found;
 }
 
 function positiveOf(op: string): string {
