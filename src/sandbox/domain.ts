@@ -5,7 +5,7 @@
  * strings against datetimes, and non-stored fields ignored (17) or refused (19).
  */
 import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
-import { leafRepr, valueError } from './errors.js';
+import { leafRepr, missingError, OdooError, pyRepr, valueError } from './errors.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
@@ -149,6 +149,8 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
     return { pred: undefined, idLo, idHi, bounds: none };
   if (!Array.isArray(domain)) throw valueError(`Invalid domain: ${String(domain)}`);
   if (domain.length === 0) return { pred: undefined, idLo, idHi, bounds: none };
+  if (db.version < 19 && isFalse(domain))
+    return { pred: () => false, idLo: Number.MAX_SAFE_INTEGER, idHi: 0, bounds: none };
   const onlyAnd = domain.every((t) => t === '&' || isLeaf(t));
   const stack: Node[] = [];
   for (let i = domain.length - 1; i >= 0; i--) {
@@ -222,6 +224,51 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
         }
       : {}),
   };
+}
+
+/** Python's truth value of a JSON value. */
+export const pyTruthy = (v: unknown): boolean => {
+  if (v === false || v === null || v === undefined || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v === 'object') return Object.keys(v).length > 0;
+  return true;
+};
+
+/**
+ * 16-18's `expression.is_false`, which `_search` and `_read_group` ask before reading a leaf:
+ * three-valued logic (-1 false, 0 unknown, +1 true) where `in` with a falsy value (`[]`,
+ * False, None, 0, '') is false and `not in` with one true. A domain it finds false matches
+ * nothing, whatever its other leaves say (an unknown field there raises nothing). A domain
+ * that is not well-formed is left to the compile, which reports it.
+ */
+function isFalse(domain: unknown[]): boolean {
+  const stack: number[] = [];
+  for (let i = domain.length - 1; i >= 0; i--) {
+    const t = domain[i];
+    if (t === '!') {
+      const a = stack.pop();
+      if (a === undefined) return false;
+      stack.push(-a);
+    } else if (t === '&' || t === '|') {
+      const a = stack.pop();
+      const b = stack.pop();
+      if (a === undefined || b === undefined) return false;
+      stack.push(t === '&' ? Math.min(a, b) : Math.max(a, b));
+    } else if (Array.isArray(t) && t.length === 3) {
+      const [l, o, r] = t;
+      const one = (x: unknown): boolean => x === 1 || x === true;
+      if (o === '=' && one(r) && (one(l) || l === 0 || l === false)) stack.push(one(l) ? 1 : -1);
+      else if (o === 'in' && !pyTruthy(r)) stack.push(-1);
+      else if (o === 'not in' && !pyTruthy(r)) stack.push(1);
+      else stack.push(0);
+    } else if (Array.isArray(t)) {
+      return false;
+    } else {
+      stack.push(0);
+    }
+  }
+  // normalize_domain's implicit '&' between what is left.
+  return stack.length > 0 && Math.min(...stack) === -1;
 }
 
 /** A leaf that reads another model's records (`order_id.amount_total`, `any`): the dearer kind. */
@@ -356,7 +403,12 @@ function pathPredicate(
       throw valueError(
         `Invalid field ${model.name}.${path.join('.')} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`,
       );
-    const sub = pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
+    // 16-18 search the comodel with the rest of the path (`any`), is_false first: `in` a falsy
+    // value finds none there.
+    const none = db.version < 19 && op === 'in' && !pyTruthy(value);
+    const sub = none
+      ? () => false
+      : pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
     if (sub === 'true' && field.type === 'many2one') return (r) => typeof get(r) === 'number';
     const key = JSON.stringify([model.name, path, op, value, env.tz]);
     return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
@@ -376,7 +428,15 @@ function pathPredicate(
     return op === 'any' ? p : (r) => !p(r);
   }
 
-  let o = op === '<>' ? '!=' : op === '==' ? '=' : op === 'child_of' || op === 'parent_of' ? 'in' : op;
+  if (op === 'child_of' || op === 'parent_of')
+    return hierarchyPredicate(db, env, model, field, get, op, value, leaf);
+
+  let o = op === '<>' ? '!=' : op === '==' ? '=' : op;
+  // normalize_leaf: `in` a boolean is `=` it (16-18; 19 reads `in False` as an empty list), `=` a
+  // list is `in` it.
+  if (db.version < 19 && typeof value === 'boolean' && (o === 'in' || o === 'not in'))
+    o = o === 'in' ? '=' : '!=';
+  if (Array.isArray(value) && (o === '=' || o === '!=')) o = o === '=' ? 'in' : 'not in';
   if (o === '=?') {
     if (value === false || value === null || value === undefined) return 'true';
     o = '=';
@@ -416,6 +476,133 @@ function pathPredicate(
   }
 
   return scalarPredicate(db, field, get, o, value, env);
+}
+
+/**
+ * `child_of` / `parent_of` (expression.py): on `id`, the records below (or above) the given
+ * ones in the model's tree; on a relation to another model, the records whose related record is
+ * in that model's tree; on a relation to the model itself, the field is the parent link and the
+ * records are those of the tree (on `id`). Any other field has no SQL operator for it: 16-18's
+ * KeyError.
+ */
+function hierarchyPredicate(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  field: FieldDef,
+  get: (r: Rec) => Stored,
+  op: 'child_of' | 'parent_of',
+  value: unknown,
+  leaf: unknown[],
+): Predicate {
+  const relational = field.type === 'many2one' || field.type === 'one2many' || field.type === 'many2many';
+  const tree = field.name === 'id' ? model : relational ? db.models.get(field.relation ?? '') : undefined;
+  if (!tree) {
+    if (db.version === 19)
+      throw valueError(
+        `Cannot execute ${op} for ${model.name}.${field.name}, works only for relational fields in condition ${leafRepr(leaf)}`,
+      );
+    throw new OdooError('builtins.KeyError', op);
+  }
+  const ids = hierarchyIds(db, tree, value);
+  if (field.name === 'id' || tree.name === model.name) {
+    const parent = field.name === 'id' || field.type === 'many2many' ? 'parent_id' : field.name;
+    const found = hierarchy(db, env, tree, op, ids, parent);
+    return (r) => found.has(r.id);
+  }
+  return idsHit(field, get, hierarchy(db, env, tree, op, ids, 'parent_id'));
+}
+
+/** expression.py `to_ids`: names (name_search, `ilike`), an id (0 and False: none) or a list of ids. */
+function hierarchyIds(db: Db, tree: ModelDef, value: unknown): number[] {
+  const names =
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value) && value.length > 0 && value.every((x) => typeof x === 'string')
+        ? (value as string[])
+        : [];
+  if (names.length > 0) {
+    const tests = names.map((n) => stringTest('ilike', [n]));
+    const found: number[] = [];
+    for (const c of db.table(tree.name).rows) {
+      if (!c) continue;
+      const name = tree.displayName(c, db);
+      if (tests.some((t) => t(name))) found.push(c.id);
+    }
+    return found;
+  }
+  if (typeof value === 'number') return value ? [value] : [];
+  if (Array.isArray(value)) return value.filter((x): x is number => typeof x === 'number');
+  return [];
+}
+
+/**
+ * child_of_domain / parent_of_domain: `ids` and the records below them (child_of) or above
+ * them (parent_of) in `tree`, along `parent`, archived ones too. A model with _parent_store
+ * reads each record's parent_path instead (along parent_id whatever `parent` is), so its ids
+ * must exist (MissingError); a model without the parent field is the KeyError Odoo raises
+ * when it reads it (19 searches on it for child_of: its "Invalid field").
+ */
+function hierarchy(
+  db: Db,
+  env: Env,
+  tree: ModelDef,
+  op: 'child_of' | 'parent_of',
+  given: number[],
+  parent: string,
+): Set<number> {
+  const ids = op === 'parent_of' ? given.filter((id) => id) : given;
+  const found = new Set<number>();
+  if (ids.length === 0) return found;
+  const rows = db.table(tree.name).rows;
+  const missing = (list: number[]): void => {
+    const id = list.find((i) => !rows[i]);
+    if (id !== undefined) throw missingError(tree.name, [id], env.uid);
+  };
+  const name = tree.parentStore ? 'parent_id' : parent;
+  if (tree.parentStore) missing(ids);
+  const field = tree.fields.get(name);
+  if (!field) {
+    if (db.version === 19 && op === 'child_of')
+      throw valueError(
+        `Invalid field ${tree.name}.${name} in condition ('${name}', 'in', OrderedSet([${[...new Set(ids)].join(', ')}]))`,
+      );
+    throw new OdooError('builtins.KeyError', name);
+  }
+  if (op === 'child_of' && field.relation !== tree.name)
+    throw valueError(`Invalid parent field: ${tree.name}.${name}`);
+  const get = getter(db, field);
+  const linked = (r: Rec): number[] => {
+    const v = get(r);
+    return typeof v === 'number' ? [v] : Array.isArray(v) ? v : [];
+  };
+  let frontier = [...new Set(ids)];
+  if (op === 'parent_of') {
+    while (frontier.length > 0) {
+      missing(frontier);
+      for (const id of frontier) found.add(id);
+      const next = new Set<number>();
+      for (const id of frontier) for (const p of linked(rows[id] as Rec)) if (!found.has(p)) next.add(p);
+      frontier = [...next];
+    }
+    return found;
+  }
+  const children = new Map<number, number[]>();
+  for (const r of rows) {
+    if (!r) continue;
+    for (const p of linked(r)) {
+      const list = children.get(p);
+      if (list) list.push(r.id);
+      else children.set(p, [r.id]);
+    }
+  }
+  while (frontier.length > 0) {
+    for (const id of frontier) found.add(id);
+    const next = new Set<number>();
+    for (const id of frontier) for (const c of children.get(id) ?? []) if (!found.has(c)) next.add(c);
+    frontier = [...next];
+  }
+  return found;
 }
 
 function positiveOf(op: string): string {
@@ -552,6 +739,76 @@ function stringTest(op: string, values: string[]): (s: string) => boolean {
 
 const isEmpty = (v: Stored): boolean => v === false || v === undefined || v === '';
 
+/** PostgreSQL's cast of a quoted literal to an integer column (`id = '3'`), or its error. */
+function pgInteger(value: unknown): unknown {
+  const text = value === true ? 'True' : String(value);
+  if (typeof value === 'number' ? Number.isInteger(value) : /^\s*[+-]?\d+\s*$/.test(text))
+    return Number(text);
+  // Odoo passes psycopg2's message on; its second line quotes the SQL, which is not the sandbox's.
+  throw new OdooError(
+    'psycopg2.errors.InvalidTextRepresentation',
+    `invalid input syntax for type integer: "${text}"`,
+  );
+}
+
+const TIMESTAMP =
+  /^\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?\s*(?:Z|[+-]\d{1,2}(?::?\d{2})?)?\s*$/i;
+
+/**
+ * PostgreSQL's cast of text to a `timestamp without time zone` (Odoo's datetime columns), as
+ * the sandbox stores them: `YYYY-MM-DD HH:MM:SS` and the microseconds if any. A zone offset is
+ * read and dropped, not applied (`'2026-11-14 00:00:00+01:00'` is midnight); `T` may separate
+ * the time. Text it does not read is left as it is.
+ */
+function pgTimestamp(value: string): string {
+  const m = TIMESTAMP.exec(value);
+  if (!m) return value;
+  const [, day, h, min, sec = '00', frac] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+  ];
+  const micro = frac ? Math.round(Number(`0.${frac}`) * 1e6) : 0;
+  const base = `${day} ${h.padStart(2, '0')}:${min}:${sec}`;
+  if (micro === 0) return base;
+  if (micro >= 1e6) return fmtDatetime(parseDatetime(base) + 1);
+  return `${base}.${String(micro).padStart(6, '0')}`;
+}
+
+/**
+ * A value as `field.convert_to_column` hands it to PostgreSQL in a comparison: Python's
+ * int() for an integer field (`'3'` is 3, `'abc'` its ValueError), float() for a float; `id`
+ * has no conversion, PostgreSQL casts its text (`id = '3'` is `id = 3`), and a datetime's
+ * text too (16-18; 19 reads it with datetime.fromisoformat). Other types as given.
+ */
+function columnValue(field: FieldDef, value: unknown, version: number): unknown {
+  if (field.name === 'id') return pgInteger(value);
+  if (field.type === 'datetime' && typeof value === 'string' && version < 19) return pgTimestamp(value);
+  if (field.type === 'integer') {
+    if (!pyTruthy(value)) return 0;
+    if (typeof value === 'number') return Math.trunc(value);
+    if (value === true) return 1;
+    if (typeof value === 'string') {
+      if (/^\s*[+-]?\d+(?:_\d+)*\s*$/.test(value)) return Number(value.replace(/[\s_]/g, ''));
+      throw valueError(`invalid literal for int() with base 10: ${pyRepr(value)}`);
+    }
+  }
+  if (field.type === 'float' || field.type === 'monetary') {
+    if (!pyTruthy(value)) return 0;
+    if (value === true) return 1;
+    if (typeof value === 'string') {
+      const t = value.trim().replace(/(\d)_(?=\d)/g, '$1');
+      if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i.test(t)) return Number(t);
+      if (/^[+-]?(?:inf|infinity)$/i.test(t)) return t.startsWith('-') ? -Infinity : Infinity;
+      throw valueError(`could not convert string to float: ${pyRepr(value)}`);
+    }
+  }
+  return value;
+}
+
 function scalarPredicate(
   db: Db,
   field: FieldDef,
@@ -563,9 +820,33 @@ function scalarPredicate(
   const type = field.type;
   const nullable = type !== 'boolean' && type !== 'integer' && type !== 'float' && type !== 'monetary';
   if (op === 'in' || op === 'not in') {
+    // 16-18 take only a list here (__leaf_to_sql); 19 reads a single value as a list of one.
+    if (!Array.isArray(value) && db.version < 19) {
+      // A datetime's 10-character value has had its time of day added by then.
+      const shown =
+        type === 'datetime' && typeof value === 'string' && value.length === 10 ? `${value} 00:00:00` : value;
+      throw valueError(`Invalid domain term ${leafRepr([field.name, op, shown])}`);
+    }
     const list = Array.isArray(value) ? value : [value];
+    if (type === 'boolean' && db.version < 19) {
+      // Python's `True in right`: 1 is True, 0 is False; None is neither.
+      const t = list.some((x) => x === true || x === 1);
+      const f = list.some((x) => x === false || x === 0);
+      return op === 'in' ? (r) => (get(r) === true ? t : f) : (r) => (get(r) === true ? !t : !f);
+    }
     const withNull = list.some((x) => x === false || x === null);
-    const set = new Set(list.filter((x) => x !== false && x !== null));
+    // Each converted as the column takes it, except for `id`, whose values go to PostgreSQL as given.
+    const set = new Set(
+      list
+        .filter((x) => x !== false && x !== null)
+        .map((x) =>
+          field.name === 'id'
+            ? typeof x === 'string'
+              ? pgInteger(x)
+              : x
+            : columnValue(field, x, db.version),
+        ),
+    );
     const hit = (r: Rec): boolean => {
       const v = get(r);
       if (type === 'boolean') return set.has(v === true) || (withNull && v !== true);
@@ -585,15 +866,36 @@ function scalarPredicate(
     op === 'not =ilike'
   ) {
     const positive = positiveOf(op);
-    const re = likeRegex(String(value ?? ''), positive.startsWith('='), positive.endsWith('ilike'));
+    // The pattern is pycompat.to_text(value): False and None are ''.
+    const text =
+      value === false || value === null || value === undefined ? '' : value === true ? 'True' : String(value);
+    const re = likeRegex(text, positive.startsWith('='), positive.endsWith('ilike'));
+    // `like`/`ilike` an empty value ('%%') also take the empty (NULL) rows: expression.py adds
+    // `OR col IS NULL` when `need_wildcard and not right` (the negative ones always take them).
+    const withNull = !NEGATIVE.has(op) && !positive.startsWith('=') && !pyTruthy(value);
     const hit = (r: Rec): boolean => {
       const v = get(r);
-      if (isEmpty(v) && nullable) return false;
+      if (isEmpty(v) && nullable) return withNull;
       return re.test(String(v));
     };
     return NEGATIVE.has(op) ? (r) => !hit(r) : hit;
   }
-  if (type === 'boolean') {
+  if (type === 'boolean' && db.version < 19) {
+    // bool(value) (convert_to_column): `= 'x'` is `= True`. None is `IS NULL`, below.
+    if (value !== null && value !== undefined) {
+      const want = Number(pyTruthy(value));
+      const cmp: Record<string, (n: number) => boolean> = {
+        '=': (n) => n === want,
+        '!=': (n) => n !== want,
+        '<': (n) => n < want,
+        '<=': (n) => n <= want,
+        '>': (n) => n > want,
+        '>=': (n) => n >= want,
+      };
+      const test = cmp[op];
+      if (test) return (r) => test(Number(get(r) === true));
+    }
+  } else if (type === 'boolean') {
     const want = value === true || value === 1;
     if (op === '=') return (r) => (get(r) === true) === want;
     if (op === '!=') return (r) => (get(r) === true) !== want;
@@ -603,7 +905,7 @@ function scalarPredicate(
     if (op === '!=') return (r) => !nullable || !isEmpty(get(r));
     return () => false;
   }
-  let bound: unknown = value;
+  let bound: unknown = columnValue(field, value, db.version);
   let cmp = op;
   if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
     if (db.version === 19) {

@@ -55,6 +55,8 @@ export interface ModelDef {
   description: string;
   order: string;
   hasActive: boolean;
+  /** Odoo's `_parent_store`: child_of and parent_of read parent_path, so their ids must exist. */
+  parentStore?: boolean;
   fields: Map<string, FieldDef>;
   displayName: (rec: Rec, db: Db) => string;
   /** Operations per role, as letters r w c u (read write create unlink). */

@@ -408,3 +408,62 @@ describe('domains against a reference filter', () => {
     );
   });
 });
+
+describe('edge leaves, as Odoo reads them (test/odoo/domain-edges.test.ts checks 17 against a real one)', () => {
+  const count = (d: unknown[], model = 'pos.order') => rpc.ok<number>(model, 'search_count', [d]);
+  const fails = async (d: unknown[], model = 'pos.order') =>
+    (await rpc.kw(model, 'search_count', [d])).error?.data.message;
+
+  it("`ilike ''` takes the empty rows, `= [x]` is `in`, an id as text is the id, `= 'x'` on a boolean is True", async () => {
+    const all = rows.length;
+    expect(await count([['note', 'ilike', '']])).toBe(all);
+    const [a, b] = rows.map((r) => r.id);
+    expect(await count([['id', '=', [a, b]]])).toBe(2);
+    expect(await count([['id', '=', String(a)]])).toBe(1);
+    expect(await count([['id', 'in', [String(a), String(b)]]])).toBe(2);
+    expect(await count([['is_change', '=', 'x']], 'pos.payment')).toBe(
+      await count([['is_change', '=', true]], 'pos.payment'),
+    );
+    const at = rows[Math.floor(all / 2)]?.date_order as string;
+    expect(await count([['date_order', '=', `${at}+01:00`]])).toBe(await count([['date_order', '=', at]]));
+    expect(await fails([['id', '=', 'abc']])).toBe('invalid input syntax for type integer: "abc"');
+  });
+
+  it('`in` a falsy value finds nothing alone, a single value is refused; child_of walks parent_id', async () => {
+    expect(await count([['account_move', 'in', false]])).toBe(0);
+    expect(
+      await count([
+        ['id', 'in', []],
+        ['nope', '=', 1],
+      ]),
+    ).toBe(0);
+    expect(await fails([['state', 'in', 'paid']])).toBe("Invalid domain term ('state', 'in', 'paid')");
+    const cats = await rpc.ok<{ id: number; parent_id: [number, string] | false }[]>(
+      'product.category',
+      'search_read',
+      [[]],
+      { fields: ['parent_id'] },
+    );
+    expect(await count([['id', 'child_of', 1]], 'product.category')).toBe(cats.length);
+    expect(await fails([['config_id', 'child_of', 1]])).toBe('parent_id');
+    expect(await fails([['id', 'child_of', 999]], 'product.category')).toBe(
+      'Record does not exist or has been deleted.\n(Record: product.category(999,), User: 2)',
+    );
+  });
+
+  it('16 and 18 as 17; 19 reads a single value as a list (orm/domains.py)', async () => {
+    for (const odooVersion of [16, 18, 19] as const) {
+      const other = await startTestSandbox({ odooVersion, seed: 5, orders: 50, days: 2 });
+      try {
+        const r = rpcClient(other.url);
+        const reply = await r.kw('pos.order', 'search_count', [[['state', 'in', 'paid']]]);
+        if (odooVersion === 19)
+          expect(reply.result).toBe(await r.ok('pos.order', 'search_count', [[['state', 'in', ['paid']]]]));
+        else expect(reply.error?.data.message).toBe("Invalid domain term ('state', 'in', 'paid')");
+        expect(await r.ok('pos.order', 'search_count', [[['id', '=', '1']]])).toBe(1);
+      } finally {
+        await other.close();
+      }
+    }
+  });
+});

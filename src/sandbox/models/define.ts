@@ -102,6 +102,7 @@ export interface ModelSpec {
   description: string;
   order: string;
   hasActive?: boolean;
+  parentStore?: boolean;
   fields: FieldDef[];
   displayName?: (rec: Rec, db: Db) => string;
   acl: Record<Role, string>;
@@ -129,6 +130,7 @@ export function build(spec: ModelSpec): ModelDef {
     description: spec.description,
     order: spec.order,
     hasActive: spec.hasActive ?? false,
+    ...(spec.parentStore ? { parentStore: true } : {}),
     fields,
     displayName:
       spec.displayName ?? ((rec) => (typeof rec.name === 'string' ? rec.name : `${spec.name},${rec.id}`)),

@@ -66,7 +66,7 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
         fd('parent_id', 'many2one', 'Parent Category', { relation: 'product.category' }),
       ],
       'complete_name',
-      { displayName: (rec) => String(rec.complete_name ?? rec.name) },
+      { displayName: (rec) => String(rec.complete_name ?? rec.name), parentStore: true },
     ),
   );
   defs.push(
