@@ -233,6 +233,9 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         client = session.client;
         zone = o.tz ?? session.profile.tz ?? machineZone();
         const r = await fetchSummary(session.client, o, zone);
+        // A register that does not exist ends the watch at its first refresh, as without --watch.
+        if (!noted && r.summary.groups.length === 0)
+          await (await import('../read/exists.js')).mustExist(session.client, o);
         // What could not be computed is said once, not at every refresh.
         if (!noted && !io.quiet)
           for (const n of r.summary.notes) tell(`${io.redactor.said(say`posdata: note: ${n}`)}\n`);

@@ -46,6 +46,18 @@ describe('summary --watch, not on a terminal', () => {
     expect(day).toBeGreaterThanOrEqual(orders[2] as number);
   });
 
+  it('a register that does not exist ends the watch at its first refresh: exit 4, one line', async () => {
+    const r = await runCli(
+      ['summary', '--watch', '1', '--times', '3', '--config-id', '99999', '--format', 'ndjson', ...Q],
+      {
+        env,
+      },
+    );
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^posdata: register 99999 does not exist; [^\n]+\n$/);
+  });
+
   it('ndjson: one object per refresh; table: one line of text per refresh', async () => {
     const nd = await runCli(['summary', '--watch', '1', '--times', '2', '--format', 'ndjson', ...Q], { env });
     const objs = nd.stdout
