@@ -78,14 +78,16 @@ export async function negotiateProtocol(
   db: string,
   login: string,
   secret: string,
+  /** Probe over this Http (serve: its --rate budget) instead of a short-lived unlimited one. */
+  shared?: Http,
 ): Promise<Protocol> {
   if (requested === 'jsonrpc' || requested === 'json2') return requested;
-  const http = probeHttp(url, o);
+  const http = shared ?? probeHttp(url, o);
   try {
     const { detectProtocol } = await import('../core/json2.js');
     return await detectProtocol(http, db, login, secret);
   } finally {
-    await http.close();
+    if (!shared) await http.close();
   }
 }
 

@@ -30,6 +30,15 @@ export interface ServeOptions {
   headerTimeout: number;
 }
 
+/**
+ * Login attempts a minute for the whole service: a sixth of --rate (at least two), so that
+ * callers who are not logged in (each attempt is an Odoo `authenticate`, and a guess costs
+ * them nothing) leave most of the budget to those who are; 0 (no limit) with --rate 0.
+ */
+export function loginShare(rate: number): number {
+  return rate === 0 ? 0 : Math.max(2, Math.ceil(rate / 6));
+}
+
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -92,7 +101,7 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const { OdooClient } = await import('../core/client.js');
   const { UPSTREAM_CONNECTIONS } = await import('../core/http.js');
   const { buildApp } = await import('../serve/app.js');
-  const { FairGate, FairTransport } = await import('../serve/fair.js');
+  const { FairGate, FairTransport, LOGIN_LANE } = await import('../serve/fair.js');
   // Read only: serve never writes the store (a serve before any login leaves no file).
   const store = ProfileStore.read(env);
   const profileName = store.currentName(c.profile, env);
@@ -142,8 +151,12 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   );
   ctx.atEnd(() => gate.close());
   const connect = async (login: string, password: string) => {
-    const protocol = only ?? (await negotiateProtocol(c.protocol, url, c, db, login, password));
-    const transport = new FairTransport(await transportFor(protocol), gate, login.toLowerCase());
+    // The protocol probes of a login (--protocol auto) are requests to Odoo like any other:
+    // within --rate, in the lane all logins share.
+    const protocol =
+      only ??
+      (await gate.run(LOGIN_LANE, () => negotiateProtocol(c.protocol, url, c, db, login, password, http)));
+    const transport = new FairTransport(await transportFor(protocol), gate, login);
     return new OdooClient(transport, { db, login, secret: password }, undefined, {
       trace: trace(io),
       redactor: io.redactor,
@@ -154,6 +167,7 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
     connect,
     tokenTtlSeconds: o.tokenTtl,
     clientRate: o.clientRate,
+    loginsPerMinute: loginShare(c.rate ?? 60),
     connections: {
       max: o.maxConnections,
       headerTimeoutMs: o.headerTimeout * 1000,

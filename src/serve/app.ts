@@ -27,6 +27,8 @@ export interface ServeConfig {
   tokenTtlSeconds: number;
   /** Requests a minute per token (and per address for login). */
   clientRate: number;
+  /** Login attempts a minute for the whole service, their share of --rate; 0 = no limit. */
+  loginsPerMinute?: number;
   /** Records per Odoo request when streaming. */
   pageSize?: number;
   /** Caps on client connections (slowloris: many idle or slow ones). */
@@ -48,6 +50,7 @@ type Limits = NonNullable<ServeConfig['connections']>;
 export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   const tokens = new TokenStore(config.tokenTtlSeconds * 1000);
   const limiter = new ClientLimiter(config.clientRate);
+  const logins = new ClientLimiter(config.loginsPerMinute ?? 0);
   const limits = config.connections ?? { max: 256, headerTimeoutMs: 10_000, idleTimeoutMs: 150_000 };
   const app = server(limits);
   // Replies are either streams, buffers or small objects: plain JSON.stringify for the
@@ -59,6 +62,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     tokens.close();
     limiter.close();
+    logins.close();
   });
   if (config.log) {
     const log = config.log;
@@ -93,6 +97,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   const requireToken = authRoutes(app, {
     tokens,
     limiter,
+    logins,
     connect: config.connect,
     redactor: config.redactor,
   });

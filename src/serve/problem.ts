@@ -41,7 +41,7 @@ const TYPES: Record<number, { slug: string; title: string }> = {
   431: { slug: 'headers-too-large', title: 'Request headers too large' },
   500: { slug: 'internal', title: 'Internal error' },
   502: { slug: 'bad-gateway', title: 'Odoo did not answer properly' },
-  503: { slug: 'unavailable', title: 'Shutting down' },
+  503: { slug: 'unavailable', title: 'Service unavailable' },
   504: { slug: 'gateway-timeout', title: 'Odoo did not answer in time' },
 };
 

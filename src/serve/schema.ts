@@ -123,7 +123,7 @@ export const PROBLEM_SCHEMA: Schema = {
   required: ['type', 'title', 'status', 'detail', 'instance'],
 };
 
-function problemResponse(description: string): Schema {
+export function problemResponse(description: string): Schema {
   return { description, content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } } };
 }
 

@@ -1,0 +1,139 @@
+// `posdata serve` against callers who are not logged in, and against an Odoo that fails
+// (issue: the security/API review of serve). A counting proxy between the service and the
+// sandbox records every request that reaches "Odoo", in order; nothing is mocked.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshConfigDir } from '../helpers/cli.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { get, login, post, type Served, startServe } from './serve-process.js';
+
+interface Proxy {
+  url: string;
+  /** What reached Odoo, in order: `authenticate <login>` or `<model>.<method>`. */
+  calls: string[];
+  close(): Promise<void>;
+}
+
+/** A plain HTTP proxy in front of the sandbox that notes each JSON-RPC call it forwards. */
+async function countingProxy(target: string): Promise<Proxy> {
+  const t = new URL(target);
+  const calls: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      try {
+        const p = (JSON.parse(body.toString('utf8')) as { params?: { method?: string; args?: unknown[] } })
+          .params;
+        if (p?.method === 'authenticate') calls.push(`authenticate ${String(p.args?.[1])}`);
+        else if (p?.method === 'execute_kw') calls.push(`${String(p.args?.[3])}.${String(p.args?.[4])}`);
+        else calls.push(String(p?.method ?? req.url));
+      } catch {
+        calls.push(String(req.url));
+      }
+      const out = request(
+        { host: t.hostname, port: t.port, path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
+      out.on('error', () => res.destroy());
+      out.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const open: { sandbox?: SandboxHandle; proxy?: Proxy; served?: Served }[] = [];
+
+afterEach(async () => {
+  for (const o of open.splice(0)) {
+    await o.served?.stop();
+    await o.proxy?.close();
+    await o.sandbox?.close();
+  }
+});
+
+async function setup(args: string[], faults?: string) {
+  const sandbox = await startTestSandbox({ seed: 7, orders: 40, faults });
+  const proxy = await countingProxy(sandbox.url);
+  const entry: { sandbox?: SandboxHandle; proxy?: Proxy; served?: Served } = { sandbox, proxy };
+  open.push(entry);
+  const served = await startServe(['--url', proxy.url, '--db', 'demo', '--protocol', 'jsonrpc', ...args], {
+    POSDATA_CONFIG_DIR: freshConfigDir(),
+  });
+  entry.served = served;
+  return { sandbox, proxy, served };
+}
+
+function problemOf(r: { status: number; type: string; text: string }): Record<string, unknown> {
+  expect(r.type).toBe('application/problem+json');
+  return JSON.parse(r.text) as Record<string, unknown>;
+}
+
+describe('callers who are not logged in cannot deny service to those who are', () => {
+  it('a burst of bogus logins gets a small share of --rate; a logged-in read is answered', async () => {
+    // --rate 12: logins share at most 2 attempts a minute. Before, each bogus login name took
+    // its own turn towards Odoo from the same 12 slots: the read waited behind them all and,
+    // with no slot left within --timeout, was a 504.
+    const { proxy, served } = await setup(['--rate', '12', '--timeout', '3']);
+    const token = await login(served.base, 'pos', 'pos');
+    const bogus = Array.from({ length: 20 }, (_, i) =>
+      post(served.base, '/api/v1/auth/login', { login: `intruder${i}`, password: 'guess' }),
+    );
+    const read = get(served.base, '/api/v1/sales?limit=1', token);
+    const [answers, mine] = await Promise.all([Promise.all(bogus), read]);
+    expect(mine.status).toBe(200);
+    expect(JSON.parse(mine.text)).toHaveLength(1);
+    const statuses = answers.map((a) => a.status).sort();
+    // One attempt of the two left for the minute reaches Odoo (401); the others do not.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 503)).toHaveLength(19);
+    const refused = answers.find((a) => a.status === 503);
+    expect(refused?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(String(problemOf(refused as NonNullable<typeof refused>).detail)).toMatch(
+      /login attempts a minute/,
+    );
+    expect(proxy.calls.filter((c) => c.startsWith('authenticate'))).toEqual([
+      'authenticate pos',
+      expect.stringMatching(/^authenticate intruder\d+$/),
+    ]);
+  });
+});
+
+describe('login attempts take one turn together towards Odoo', () => {
+  it('a logged-in read waits on at most one login per turn, not on every login name', async () => {
+    // No --rate (so no login share either): only the four connections are shared, and every
+    // Odoo request takes 300 ms. Before, each of the 16 login names had a turn of its own,
+    // so the read's first request went out after all 16 attempts.
+    const { proxy, served } = await setup(['--rate', '0'], 'every=1:slow300');
+    const token = await login(served.base, 'pos', 'pos');
+    const bogus = Array.from({ length: 16 }, (_, i) =>
+      post(served.base, '/api/v1/auth/login', { login: `intruder${i}`, password: 'guess' }),
+    );
+    // Four attempts are at Odoo (all four connections), the other twelve wait for a turn.
+    const attempts = () => proxy.calls.filter((c) => c.startsWith('authenticate intruder')).length;
+    while (attempts() < 4) await new Promise((r) => setTimeout(r, 20));
+    const mine = await get(served.base, '/api/v1/sales?limit=1', token);
+    expect(mine.status).toBe(200);
+    // The read's first request (fields_get) had the next turn after the four in flight: it
+    // reached Odoo before the sixth attempt. (Its later ones each wait for one slot too, while
+    // the other three connections serve logins.)
+    const first = proxy.calls.indexOf('pos.order.fields_get');
+    const before = proxy.calls.slice(0, first).filter((c) => c.startsWith('authenticate intruder'));
+    expect(before.length).toBeLessThanOrEqual(5);
+    expect((await Promise.all(bogus)).map((a) => a.status)).toEqual(Array(16).fill(401));
+  });
+});
