@@ -56,6 +56,9 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   // Replies are either streams, buffers or small objects: plain JSON.stringify for the
   // objects, so the response schemas serve the documentation only.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Bodies are JSON only (the login): Fastify's default text/plain parser would take a
+  // cross-site form's body as a string and answer 400 where 415 is the truth.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('posdata', null);
   app.decorateRequest('mask', null);
   app.server.maxConnections = limits.max;

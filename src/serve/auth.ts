@@ -115,8 +115,10 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): TokenCheck {
   app.post(
     '/api/v1/auth/login',
     {
-      onRequest: limitByAddress,
-      preHandler: [limitByLogin, limitShare],
+      // After the body is parsed and checked: a request that is not a login (text/plain from a
+      // cross-site page, a missing field) is refused as such and takes none of the address's
+      // logins, or a page anyone visits could lock the address out.
+      preHandler: [limitByAddress, limitByLogin, limitShare],
       schema: {
         tags: ['auth'],
         summary: 'Log in as an Odoo user; answers a bearer token',

@@ -137,3 +137,26 @@ describe('login attempts take one turn together towards Odoo', () => {
     expect((await Promise.all(bogus)).map((a) => a.status)).toEqual(Array(16).fill(401));
   });
 });
+
+describe('the per-address login limit counts well-formed attempts only', () => {
+  it('logins that are not JSON, or lack a field, neither reach Odoo nor use up the limit', async () => {
+    // A cross-site page can POST text/plain without a preflight: before, each such request
+    // took one of the address's logins, and --client-rate of them locked it out (429).
+    const { proxy, served } = await setup(['--rate', '0', '--client-rate', '3']);
+    for (let i = 0; i < 5; i++) {
+      const plain = await fetch(`${served.base}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: '{"login":"pos","password":"pos"}',
+      });
+      expect(plain.status).toBe(415);
+      await plain.arrayBuffer();
+      const partial = await post(served.base, '/api/v1/auth/login', { login: 'pos' });
+      expect(partial.status).toBe(400);
+    }
+    expect(proxy.calls.filter((c) => c.startsWith('authenticate'))).toEqual([]);
+    const r = await post(served.base, '/api/v1/auth/login', { login: 'pos', password: 'pos' });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('ratelimit')).toMatch(/r=2;/);
+  });
+});
