@@ -24,6 +24,7 @@ export interface ServeOptions {
   connection: ConnectionOptions;
   host: string;
   port: number;
+  allowRemote: boolean;
   tokenTtl: number;
   clientRate: number;
   maxConnections: number;
@@ -51,6 +52,11 @@ export const serve = command<ServeOptions>({
   flags: [
     group('own', [
       ...listenFlags(8080),
+      {
+        spec: '--allow-remote',
+        description:
+          'listen on a --host that is not loopback; serve speaks plain HTTP, so put a TLS proxy in front',
+      },
       {
         spec: '--token-ttl <seconds>',
         description: 'token lifetime',
@@ -84,6 +90,7 @@ export const serve = command<ServeOptions>({
     connection: connectionOptions(f),
     host: (f.host as string | undefined) ?? '127.0.0.1',
     port: (f.port as number | undefined) ?? 8080,
+    allowRemote: f.allowRemote === true,
     tokenTtl: (f.tokenTtl as number | undefined) ?? 3600,
     clientRate: (f.clientRate as number | undefined) ?? 60,
     maxConnections: (f.maxConnections as number | undefined) ?? 256,
@@ -95,6 +102,18 @@ export const serve = command<ServeOptions>({
 async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const { io, env } = ctx;
   const c = o.connection;
+  // Passwords and tokens in clear on a network: only when the operator says a TLS proxy is
+  // in front, and then said even under --quiet (a warning that can be silenced is missed).
+  if (!isLoopback(o.host)) {
+    if (!o.allowRemote)
+      throw new UsageError(
+        say`refusing to listen on ${o.host}: serve speaks plain HTTP, so passwords and tokens would cross the network in clear`,
+        say`put a TLS proxy in front and give --allow-remote, or keep --host on loopback`,
+      );
+    io.err.line(
+      say`posdata serve: warning: listening on ${o.host} without TLS: passwords and tokens cross the network in clear; only a TLS proxy in front should reach it`,
+    );
+  }
   const { makeHttp, makeTransport, negotiateProtocol, resolveServerUrl, trace } = await import(
     '../cli/session.js'
   );
@@ -201,10 +220,6 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const bound = typeof addr === 'object' && addr ? addr.port : o.port;
   const base = `http://${displayHost(o.host)}:${bound}`;
   io.err.line(say`posdata serve: ${base} (docs at ${base}/docs) for ${url.href} database ${db}`);
-  if (!isLoopback(o.host) && !io.quiet)
-    io.err.line(
-      say`posdata serve: warning: listening on ${o.host} without TLS: passwords and tokens cross the network in clear; put a TLS proxy in front`,
-    );
   const signal = await ctx.stopped;
   // Open streams are cut; nothing is written anywhere, so this is a clean stop (exit 0).
   if (!io.quiet) io.err.line(say`posdata serve: stopping (${signal})`);

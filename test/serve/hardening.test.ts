@@ -4,7 +4,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freshConfigDir } from '../helpers/cli.js';
+import { freshConfigDir, runCli } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 import { get, login, post, type Served, startServe } from './serve-process.js';
 
@@ -158,5 +158,42 @@ describe('the per-address login limit counts well-formed attempts only', () => {
     const r = await post(served.base, '/api/v1/auth/login', { login: 'pos', password: 'pos' });
     expect(r.status).toBe(200);
     expect(r.headers.get('ratelimit')).toMatch(/r=2;/);
+  });
+});
+
+describe('listening beyond loopback', () => {
+  // No Odoo at this URL: a run that got past the check would fail on it (exit 6) before it
+  // listened, so nothing here binds a non-loopback address.
+  const NOWHERE = ['--url', 'http://127.0.0.1:9', '--db', 'demo', '--port', '0'];
+
+  it('is refused without --allow-remote: exit 2, one line, before anything else', async () => {
+    for (const host of ['0.0.0.0', '::', '192.0.2.10']) {
+      const r = await runCli(['serve', '--host', host, ...NOWHERE], {
+        env: { POSDATA_CONFIG_DIR: freshConfigDir() },
+      });
+      expect(r.code, host).toBe(2);
+      expect(r.stderr, host).toBe(
+        `posdata: refusing to listen on ${host}: serve speaks plain HTTP, so passwords and tokens would cross the network in clear; put a TLS proxy in front and give --allow-remote, or keep --host on loopback\n`,
+      );
+    }
+  });
+
+  it('with --allow-remote it warns, even with --quiet', async () => {
+    const r = await runCli(['serve', '--host', '0.0.0.0', '--allow-remote', '--quiet', ...NOWHERE], {
+      env: { POSDATA_CONFIG_DIR: freshConfigDir() },
+    });
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(
+      /^posdata serve: warning: listening on 0\.0\.0\.0 without TLS: passwords and tokens cross the network in clear/,
+    );
+  });
+
+  it('loopback names need no flag', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1']) {
+      const r = await runCli(['serve', '--host', host, ...NOWHERE], {
+        env: { POSDATA_CONFIG_DIR: freshConfigDir() },
+      });
+      expect(r.code, host).toBe(6);
+    }
   });
 });
