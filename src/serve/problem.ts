@@ -98,12 +98,32 @@ export function statusOf(err: unknown): number {
   return 500;
 }
 
+/**
+ * What a caller is told when Odoo failed: the core's own words name Odoo's host and port and
+ * give the operator's hints (`check that --url …`), which are for serve's stderr only; the
+ * public pages and every caller, logged in or not, learn nothing of where Odoo is.
+ */
+export function upstreamDetail(err: unknown): Said | undefined {
+  if (err instanceof SlotTimeout) return undefined; // the service's own budget: names no Odoo
+  if (err instanceof ConnectionError)
+    return err.timedOut || isTimeout(err)
+      ? say`Odoo did not answer in time; retry later`
+      : say`Odoo could not be reached; retry later, or tell the service's operator (the reason is on its log)`;
+  if (err instanceof ProtocolError)
+    return say`Odoo answered in a way the service cannot use; retry later, or tell the service's operator (the reason is on its log)`;
+  if (err instanceof ServerError && statusOf(err) === 502)
+    return say`Odoo refused the request (${err.odooName.split('.').pop() ?? 'error'}); tell the service's operator if it persists (the reason is on its log)`;
+  return undefined;
+}
+
 /** The problem document for any error a handler throws. */
 export function problemOf(err: unknown, instance: string, mask: Redactor): Problem {
   const status = statusOf(err);
   // The commands' hints for authentication say "run posdata login"; here it is the login path.
   if (err instanceof AuthError)
     return problem(status, say`${err.said}; log in again with POST /api/v1/auth/login`, instance, mask);
+  const upstream = upstreamDetail(err);
+  if (upstream) return problem(status, upstream, instance, mask);
   if (err instanceof PosdataError) return problem(status, err, instance, mask);
   return problem(
     500,
@@ -205,6 +225,9 @@ export function errorHandler(hooks: {
     }
     const p = problemOf(err, instance, mask);
     if (p.status === 400) p.detail = asParameters(p.detail);
+    // Where Odoo failed and what to check: for the operator, on serve's stderr.
+    if (err instanceof PosdataError && upstreamDetail(err))
+      hooks.warn(say`${req.method} ${req.url}: ${err.said}${err.hint ? say`; ${err.hint}` : ''}`);
     // Odoo no longer accepts this user's credentials (password changed, user archived):
     // the token is dead too.
     if (p.status === 401 && req.posdata) hooks.revoke(req.posdata.token);

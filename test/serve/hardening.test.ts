@@ -197,3 +197,39 @@ describe('listening beyond loopback', () => {
     }
   });
 });
+
+describe("callers are not told where Odoo is; serve's stderr is", () => {
+  it('Odoo gone: the login and the read are 502s that name no host; stderr names it', async () => {
+    const { sandbox, proxy, served } = await setup(['--rate', '0']);
+    const token = await login(served.base, 'pos', 'pos');
+    const where = new URL(proxy.url).host;
+    await proxy.close();
+    await sandbox.close();
+    for (const r of [
+      await post(served.base, '/api/v1/auth/login', { login: 'admin', password: 'admin' }),
+      await get(served.base, '/api/v1/sales?limit=1', token),
+    ]) {
+      expect(r.status).toBe(502);
+      const detail = String(problemOf(r).detail);
+      expect(detail).toMatch(/^Odoo could not be reached/);
+      expect(r.text).not.toContain(where);
+      expect(r.text).not.toMatch(/127\.0\.0\.1|--url|is Odoo running/);
+    }
+    expect(served.stderr()).toContain(`connection to ${where} refused; is Odoo running at that address?`);
+  });
+
+  it("Odoo answering HTML: a 502 without the operator's hint; stderr has it", async () => {
+    // Requests 1-3 are the start-up probe and the login (authenticate, context_get); the
+    // read's first request gets an HTML page, as from a login page or proxy in between.
+    const { proxy, served } = await setup(['--rate', '0'], 'html@4');
+    const token = await login(served.base, 'pos', 'pos');
+    const r = await get(served.base, '/api/v1/sales?limit=1', token);
+    expect(r.status).toBe(502);
+    expect(String(problemOf(r).detail)).toMatch(/^Odoo answered in a way the service cannot use/);
+    expect(r.text).not.toMatch(/--url|127\.0\.0\.1/);
+    expect(r.text).not.toContain(new URL(proxy.url).host);
+    expect(served.stderr()).toMatch(
+      /posdata serve: GET \/api\/v1\/sales\?limit=1: .*check that --url is the Odoo server/,
+    );
+  });
+});
