@@ -81,6 +81,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       revoke: (token) => tokens.revoke(token),
       warn: config.warn,
       stacks: config.log !== undefined,
+      log: config.log,
     }),
   );
   // Integers in decimal only: Ajv's coercion would take `0x10` for 16 and `1e3` for 1000.

@@ -182,10 +182,18 @@ export function errorHandler(hooks: {
   warn: (line: Said) => void;
   /** Stacks in the warning (--debug). */
   stacks: boolean;
+  /** --debug's line per request: what became of one whose client went away. */
+  log?: (line: Said) => void;
 }): (err: unknown, req: FastifyRequest, reply: FastifyReply) => FastifyReply {
   return (err, req, reply) => {
     const instance = req.url;
     const mask = req.mask ?? NOTHING;
+    // The client closed the connection (or Node's request timeout cut a slow body, after its
+    // 408) while the body was read: nobody is there to answer, and it is not a bug.
+    if ((err as { code?: string }).code === 'ECONNRESET' && req.raw.destroyed) {
+      hooks.log?.(say`${req.method} ${req.url}: the client went away before its request arrived`);
+      return sendProblem(reply, problem(400, say`the request was cut off`, instance, mask));
+    }
     if (err instanceof HttpProblem)
       return sendProblem(reply, problem(err.status, err.said, instance, mask), err.headers);
     const fe = err as {

@@ -2,7 +2,7 @@
 // (issue: the security/API review of serve). A counting proxy between the service and the
 // sandbox records every request that reaches "Odoo", in order; nothing is mocked.
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -231,5 +231,28 @@ describe("callers are not told where Odoo is; serve's stderr is", () => {
     expect(served.stderr()).toMatch(
       /posdata serve: GET \/api\/v1\/sales\?limit=1: .*check that --url is the Odoo server/,
     );
+  });
+});
+
+describe('a client that goes away is not a bug', () => {
+  it('a login body cut off by the client: no internal error on stderr', async () => {
+    const { served } = await setup(['--rate', '0', '--debug']);
+    const u = new URL(served.base);
+    await new Promise<void>((resolve) => {
+      const s = connect(Number(u.port), u.hostname, () => {
+        s.write(
+          'POST /api/v1/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"login":',
+        );
+        // The headers are in and the body has begun; then the client is gone.
+        setTimeout(() => s.destroy(), 200);
+      });
+      s.on('close', () => resolve());
+      s.on('error', () => resolve());
+    });
+    // The service says (under --debug) what became of that request, or that it failed.
+    while (!/went away|internal error/.test(served.stderr())) await new Promise((r) => setTimeout(r, 20));
+    expect(served.stderr()).not.toMatch(/internal error/);
+    expect(served.stderr()).toMatch(/posdata serve: POST \/api\/v1\/auth\/login: the client went away/);
+    expect(await served.stop()).toBe(0);
   });
 });
