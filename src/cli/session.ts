@@ -39,7 +39,7 @@ export async function makeTransport(protocol: Protocol, http: Http, db: string):
   return new JsonRpcTransport(http, db);
 }
 
-export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
+export function makeHttp(url: URL, o: ConnectionOptions, io: IO, callDeadlineMs?: number): Http {
   if (o.insecure)
     io.err.line(say`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
   return new Http(url, {
@@ -47,6 +47,7 @@ export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
     maxReplyBytes: o.maxReply,
     rate: o.rate ?? 60,
     retries: o.retries ?? 4,
+    callDeadlineMs,
     caFile: o.caFile,
     insecure: o.insecure,
     onRetry: io.debug

@@ -134,7 +134,9 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
     );
   }
   // One connection pool and one --rate budget towards Odoo for the whole service.
-  const http = makeHttp(url, c, io);
+  // Each call to Odoo, retries included, ends within --timeout: with the wait for a slot
+  // (--timeout at most) a caller has its answer or a 504 before the socket limit below.
+  const http = makeHttp(url, c, io, (c.timeout ?? 60) * 1000);
   ctx.atEnd(() => http.close());
   const transports = new Map<Protocol, Awaited<ReturnType<typeof makeTransport>>>();
   const transportFor = async (p: Protocol) => {

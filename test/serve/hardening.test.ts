@@ -256,3 +256,22 @@ describe('a client that goes away is not a bug', () => {
     expect(await served.stop()).toBe(0);
   });
 });
+
+describe('an Odoo that hangs gets the caller a 504 within --timeout per request', () => {
+  it('a read that times out is not retried past --timeout: one attempt, then 504', async () => {
+    // Requests 1-3 are the start-up probe and the login; the read's request and any retry of
+    // it (4 to 8) get no answer for 3 s, past --timeout 1. Before, each read was tried
+    // --retries + 1 = 5 times, so a caller waited (retries + 1) x --timeout, which at the
+    // default 60 s outlasted the service's own socket limit (2 x --timeout + 30 s): the
+    // caller saw a dropped connection instead of the 504.
+    const { proxy, served } = await setup(
+      ['--rate', '0', '--timeout', '1', '--retries', '4'],
+      'slow3000@4,5,6,7,8',
+    );
+    const token = await login(served.base, 'pos', 'pos');
+    const r = await get(served.base, '/api/v1/sales?limit=1', token);
+    expect(r.status).toBe(504);
+    expect(String(problemOf(r).detail)).toMatch(/^Odoo did not answer in time/);
+    expect(proxy.calls.filter((c) => c === 'pos.order.fields_get')).toHaveLength(1);
+  });
+});
