@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OdooClient } from '../core/client.js';
 import { AuthError } from '../core/errors.js';
-import { Redactor, say } from '../core/redact.js';
+import { own, Redactor, say } from '../core/redact.js';
 import { SECURITY_SCHEME } from './docs.js';
 import type { ClientLimiter } from './limiter.js';
 import { HttpProblem } from './problem.js';
@@ -112,9 +112,20 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): TokenCheck {
     }
   };
 
+  // The schema's coercion would take 123 for '123' and ['pos'] for 'pos': a login and a
+  // password are sent as JSON strings or refused, before the schema sees them.
+  const stringsOnly = async (req: FastifyRequest): Promise<void> => {
+    const body = req.body as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+    for (const name of ['login', 'password'])
+      if (name in body && typeof body[name] !== 'string')
+        throw new HttpProblem(400, say`body field ${own(name)} must be a string`);
+  };
+
   app.post(
     '/api/v1/auth/login',
     {
+      preValidation: stringsOnly,
       // After the body is parsed and checked: a request that is not a login (text/plain from a
       // cross-site page, a missing field) is refused as such and takes none of the address's
       // logins, or a page anyone visits could lock the address out.

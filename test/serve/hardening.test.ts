@@ -275,3 +275,36 @@ describe('an Odoo that hangs gets the caller a 504 within --timeout per request'
     expect(proxy.calls.filter((c) => c === 'pos.order.fields_get')).toHaveLength(1);
   });
 });
+
+describe('bad input is a 400', () => {
+  it('a limit or offset beyond 2^31-1 (or 2^53) is a 400, never a query sent to Odoo', async () => {
+    const { proxy, served } = await setup(['--rate', '0']);
+    const token = await login(served.base, 'pos', 'pos');
+    const before = proxy.calls.length;
+    for (const q of ['limit=2147483648', 'limit=99999999999999999999', 'offset=9007199254740993']) {
+      const r = await get(served.base, `/api/v1/sales?${q}`, token);
+      expect(r.status, q).toBe(400);
+      expect(String(problemOf(r).detail), q).toMatch(
+        /^query parameter (limit|offset) '\d+' must be <= 2147483647/,
+      );
+    }
+    expect(proxy.calls.length).toBe(before);
+    expect((await get(served.base, '/api/v1/sales?limit=2147483647&offset=0', token)).status).toBe(200);
+  });
+
+  it("the login body's login and password are strings, not numbers or arrays", async () => {
+    const { proxy, served } = await setup(['--rate', '0']);
+    for (const body of [
+      { login: 123, password: 'pos' },
+      { login: ['pos'], password: 'pos' },
+      { login: 'pos', password: 42 },
+      { login: 'pos', password: ['pos'] },
+      { login: 'pos', password: true },
+    ]) {
+      const r = await post(served.base, '/api/v1/auth/login', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(String(problemOf(r).detail)).toMatch(/^body field (login|password) must be a string$/);
+    }
+    expect(proxy.calls.filter((c) => c.startsWith('authenticate'))).toEqual([]);
+  });
+});
