@@ -89,12 +89,46 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     const bad = undecimal(req);
     if (bad) throw new HttpProblem(400, bad);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendProblem(
+  // Every route's methods by path pattern, so that a known path asked with another method is
+  // a 405 naming the allowed ones (RFC 9110 §15.5.6), not a 404; HEAD included (not served).
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
+    const escaped = route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`^${escaped.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+    routes.push({ pattern, methods });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
+      const allow = allowed.join(', ');
+      return sendProblem(
+        reply,
+        problem(
+          405,
+          say`${req.method} is not allowed on ${path}; use ${own(allow)}`,
+          req.url,
+          req.mask ?? NOTHING,
+        ),
+        { Allow: allow },
+      );
+    }
+    return sendProblem(
       reply,
-      problem(404, say`no such path: ${req.method} ${req.url.split('?')[0]}`, req.url, req.mask ?? NOTHING),
-    ),
-  );
+      problem(404, say`no such path: ${req.method} ${path}`, req.url, req.mask ?? NOTHING),
+    );
+  });
+  // Every answer: no MIME sniffing (a problem's detail echoes the caller's input), and no
+  // framing anywhere (the docs page holds a login form and the token: clickjacking).
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    const csp = reply.getHeader('Content-Security-Policy');
+    if (csp === undefined) reply.header('Content-Security-Policy', "frame-ancestors 'none'");
+    else if (!String(csp).includes('frame-ancestors'))
+      reply.header('Content-Security-Policy', `${String(csp)}; frame-ancestors 'none'`);
+  });
 
   await app.register(swagger, openapiOptions(config));
 
@@ -147,7 +181,7 @@ function server(limits: Limits): FastifyInstance {
       const body = JSON.stringify(problem(status, own(detail), '', NOTHING));
       if (socket.writable)
         socket.write(
-          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       socket.destroy();
     },

@@ -308,3 +308,43 @@ describe('bad input is a 400', () => {
     expect(proxy.calls.filter((c) => c.startsWith('authenticate'))).toEqual([]);
   });
 });
+
+describe('HTTP details', () => {
+  it('a known path with another method is a 405 with Allow; HEAD on a GET path too', async () => {
+    const { served } = await setup(['--rate', '0']);
+    const cases: [string, string, string][] = [
+      ['DELETE', '/api/v1/sales', 'GET'],
+      ['HEAD', '/api/v1/sales', 'GET'],
+      ['PUT', '/api/v1/sales/5/lines', 'GET'],
+      ['GET', '/api/v1/auth/login', 'POST'],
+      ['POST', '/api/v1/openapi.json', 'GET'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await fetch(served.base + path, { method });
+      const text = await res.text();
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.get('allow'), `${method} ${path}`).toBe(allow);
+      if (method !== 'HEAD')
+        expect(JSON.parse(text).detail).toBe(`${method} is not allowed on ${path}; use ${allow}`);
+    }
+    expect((await fetch(`${served.base}/api/v1/nothing`, { method: 'DELETE' })).status).toBe(404);
+    expect((await get(served.base, '/api/v1/nothing')).status).toBe(404);
+  });
+
+  it('answers carry nosniff; none may be framed', async () => {
+    const { served } = await setup(['--rate', '0']);
+    for (const path of [
+      '/api/v1/openapi.json',
+      '/docs/static/index.html',
+      '/docs',
+      '/api/v1/nothing',
+      '/api/v1/sales',
+    ]) {
+      const res = await fetch(served.base + path);
+      await res.arrayBuffer();
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+    }
+  });
+});
