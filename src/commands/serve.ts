@@ -25,6 +25,7 @@ export interface ServeOptions {
   host: string;
   port: number;
   allowRemote: boolean;
+  allowHosts: string[];
   tokenTtl: number;
   clientRate: number;
   maxConnections: number;
@@ -56,6 +57,16 @@ export const serve = command<ServeOptions>({
         spec: '--allow-remote',
         description:
           'listen on a --host that is not loopback; serve speaks plain HTTP, so put a TLS proxy in front',
+      },
+      {
+        spec: '--allow-host <names>',
+        description:
+          'Host names answered besides loopback ones, comma-separated (a proxy in front that passes its own Host)',
+        parse: (v: string) =>
+          v
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean),
       },
       {
         spec: '--token-ttl <seconds>',
@@ -91,6 +102,7 @@ export const serve = command<ServeOptions>({
     host: (f.host as string | undefined) ?? '127.0.0.1',
     port: (f.port as number | undefined) ?? 8080,
     allowRemote: f.allowRemote === true,
+    allowHosts: (f.allowHost as string[] | undefined) ?? [],
     tokenTtl: (f.tokenTtl as number | undefined) ?? 3600,
     clientRate: (f.clientRate as number | undefined) ?? 60,
     maxConnections: (f.maxConnections as number | undefined) ?? 256,
@@ -189,6 +201,9 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
     tokenTtlSeconds: o.tokenTtl,
     clientRate: o.clientRate,
     loginsPerMinute: loginShare(c.rate ?? 60),
+    // On loopback only loopback names (and --allow-host's) are answered: a web page cannot
+    // rebind its own name to 127.0.0.1 and read the API from the user's browser.
+    allowedHosts: isLoopback(o.host) ? o.allowHosts : undefined,
     connections: {
       max: o.maxConnections,
       headerTimeoutMs: o.headerTimeout * 1000,

@@ -11,6 +11,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { OdooClient } from '../core/client.js';
 import { own, type Redactor, type Said, say } from '../core/redact.js';
+import { isLoopback } from '../core/url.js';
 import { authRoutes } from './auth.js';
 import { dataRoutes } from './data.js';
 import { docsOptions, openapiOptions } from './docs.js';
@@ -31,6 +32,12 @@ export interface ServeConfig {
   loginsPerMinute?: number;
   /** Records per Odoo request when streaming. */
   pageSize?: number;
+  /**
+   * The Host names answered besides loopback ones (DNS rebinding: a page on evil.example
+   * that rebinds its name to 127.0.0.1 sends Host: evil.example); undefined: any Host (a
+   * service that listens beyond loopback, behind its proxy).
+   */
+  allowedHosts?: string[];
   /** Caps on client connections (slowloris: many idle or slow ones). */
   connections?: { max: number; headerTimeoutMs: number; idleTimeoutMs: number };
   version: string;
@@ -84,6 +91,24 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       log: config.log,
     }),
   );
+  if (config.allowedHosts) {
+    const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
+    app.addHook('onRequest', async (req) => {
+      const given = req.headers.host;
+      if (given === undefined) return; // HTTP/1.0 without Host: no browser sends that
+      let name: string | undefined;
+      try {
+        name = new URL(`http://${given}`).hostname;
+      } catch {
+        name = undefined;
+      }
+      if (name !== undefined && (isLoopback(name) || allowed.has(name))) return;
+      throw new HttpProblem(
+        421,
+        say`this service answers to loopback names only, not to Host ${given}; behind a proxy that passes its own Host, start it with --allow-host NAME`,
+      );
+    });
+  }
   // Integers in decimal only: Ajv's coercion would take `0x10` for 16 and `1e3` for 1000.
   app.addHook('preValidation', async (req) => {
     const bad = undecimal(req);

@@ -37,6 +37,7 @@ const TYPES: Record<number, { slug: string; title: string }> = {
   413: { slug: 'too-large', title: 'Request body too large' },
   415: { slug: 'unsupported-media-type', title: 'Unsupported media type' },
   416: { slug: 'range-not-satisfiable', title: 'Range not satisfiable' },
+  421: { slug: 'misdirected', title: 'Not a name this service answers to' },
   429: { slug: 'rate-limited', title: 'Too many requests' },
   431: { slug: 'headers-too-large', title: 'Request headers too large' },
   500: { slug: 'internal', title: 'Internal error' },

@@ -348,3 +348,46 @@ describe('HTTP details', () => {
     }
   });
 });
+
+/** A GET with a Host header of the test's choosing (fetch may not set one). */
+function getWithHost(base: string, path: string, host: string): Promise<{ status: number; text: string }> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const r = request({ host: u.hostname, port: u.port, path, headers: { host } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => {
+        text += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    r.on('error', reject);
+    r.end();
+  });
+}
+
+describe('DNS rebinding', () => {
+  it('on loopback, a request whose Host is not a loopback name is refused (421)', async () => {
+    const { served } = await setup(['--rate', '0']);
+    const port = new URL(served.base).port;
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      '192.0.2.1',
+      `attacker.localhost.evil:${port}`,
+    ]) {
+      const r = await getWithHost(served.base, '/api/v1/openapi.json', host);
+      expect(r.status, host).toBe(421);
+      expect(JSON.parse(r.text).detail, host).toMatch(/^this service answers to loopback names only/);
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost', `[::1]:${port}`]) {
+      expect((await getWithHost(served.base, '/api/v1/openapi.json', host)).status, host).toBe(200);
+    }
+  });
+
+  it("--allow-host names the proxy's public name, which is then answered too", async () => {
+    const { served } = await setup(['--rate', '0', '--allow-host', 'pos.shop.example,other.example']);
+    expect((await getWithHost(served.base, '/api/v1/openapi.json', 'pos.shop.example')).status).toBe(200);
+    expect((await getWithHost(served.base, '/api/v1/openapi.json', 'POS.shop.example:443')).status).toBe(200);
+    expect((await getWithHost(served.base, '/api/v1/openapi.json', 'evil.example')).status).toBe(421);
+  });
+});
