@@ -39,7 +39,7 @@ export async function makeTransport(protocol: Protocol, http: Http, db: string):
   return new JsonRpcTransport(http, db);
 }
 
-export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
+export function makeHttp(url: URL, o: ConnectionOptions, io: IO, callDeadlineMs?: number): Http {
   if (o.insecure)
     io.err.line(say`posdata: warning: TLS certificate verification is off for ${url.host} (--insecure)`);
   return new Http(url, {
@@ -47,6 +47,7 @@ export function makeHttp(url: URL, o: ConnectionOptions, io: IO): Http {
     maxReplyBytes: o.maxReply,
     rate: o.rate ?? 60,
     retries: o.retries ?? 4,
+    callDeadlineMs,
     caFile: o.caFile,
     insecure: o.insecure,
     onRetry: io.debug
@@ -78,14 +79,16 @@ export async function negotiateProtocol(
   db: string,
   login: string,
   secret: string,
+  /** Probe over this Http (serve: its --rate budget) instead of a short-lived unlimited one. */
+  shared?: Http,
 ): Promise<Protocol> {
   if (requested === 'jsonrpc' || requested === 'json2') return requested;
-  const http = probeHttp(url, o);
+  const http = shared ?? probeHttp(url, o);
   try {
     const { detectProtocol } = await import('../core/json2.js');
     return await detectProtocol(http, db, login, secret);
   } finally {
-    await http.close();
+    if (!shared) await http.close();
   }
 }
 

@@ -24,10 +24,21 @@ export interface ServeOptions {
   connection: ConnectionOptions;
   host: string;
   port: number;
+  allowRemote: boolean;
+  allowHosts: string[];
   tokenTtl: number;
   clientRate: number;
   maxConnections: number;
   headerTimeout: number;
+}
+
+/**
+ * Login attempts a minute for the whole service: a sixth of --rate (at least two), so that
+ * callers who are not logged in (each attempt is an Odoo `authenticate`, and a guess costs
+ * them nothing) leave most of the budget to those who are; 0 (no limit) with --rate 0.
+ */
+export function loginShare(rate: number): number {
+  return rate === 0 ? 0 : Math.max(2, Math.ceil(rate / 6));
 }
 
 function displayHost(host: string): string {
@@ -42,6 +53,21 @@ export const serve = command<ServeOptions>({
   flags: [
     group('own', [
       ...listenFlags(8080),
+      {
+        spec: '--allow-remote',
+        description:
+          'listen on a --host that is not loopback; serve speaks plain HTTP, so put a TLS proxy in front',
+      },
+      {
+        spec: '--allow-host <names>',
+        description:
+          'Host names answered besides loopback ones, comma-separated (a proxy in front that passes its own Host)',
+        parse: (v: string) =>
+          v
+            .split(',')
+            .map((h) => h.trim())
+            .filter(Boolean),
+      },
       {
         spec: '--token-ttl <seconds>',
         description: 'token lifetime',
@@ -75,6 +101,8 @@ export const serve = command<ServeOptions>({
     connection: connectionOptions(f),
     host: (f.host as string | undefined) ?? '127.0.0.1',
     port: (f.port as number | undefined) ?? 8080,
+    allowRemote: f.allowRemote === true,
+    allowHosts: (f.allowHost as string[] | undefined) ?? [],
     tokenTtl: (f.tokenTtl as number | undefined) ?? 3600,
     clientRate: (f.clientRate as number | undefined) ?? 60,
     maxConnections: (f.maxConnections as number | undefined) ?? 256,
@@ -86,13 +114,25 @@ export const serve = command<ServeOptions>({
 async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const { io, env } = ctx;
   const c = o.connection;
+  // Passwords and tokens in clear on a network: only when the operator says a TLS proxy is
+  // in front, and then said even under --quiet (a warning that can be silenced is missed).
+  if (!isLoopback(o.host)) {
+    if (!o.allowRemote)
+      throw new UsageError(
+        say`refusing to listen on ${o.host}: serve speaks plain HTTP, so passwords and tokens would cross the network in clear`,
+        say`put a TLS proxy in front and give --allow-remote, or keep --host on loopback`,
+      );
+    io.err.line(
+      say`posdata serve: warning: listening on ${o.host} without TLS: passwords and tokens cross the network in clear; only a TLS proxy in front should reach it`,
+    );
+  }
   const { makeHttp, makeTransport, negotiateProtocol, resolveServerUrl, trace } = await import(
     '../cli/session.js'
   );
   const { OdooClient } = await import('../core/client.js');
   const { UPSTREAM_CONNECTIONS } = await import('../core/http.js');
   const { buildApp } = await import('../serve/app.js');
-  const { FairGate, FairTransport } = await import('../serve/fair.js');
+  const { FairGate, FairTransport, LOGIN_LANE } = await import('../serve/fair.js');
   // Read only: serve never writes the store (a serve before any login leaves no file).
   const store = ProfileStore.read(env);
   const profileName = store.currentName(c.profile, env);
@@ -106,7 +146,9 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
     );
   }
   // One connection pool and one --rate budget towards Odoo for the whole service.
-  const http = makeHttp(url, c, io);
+  // Each call to Odoo, retries included, ends within --timeout: with the wait for a slot
+  // (--timeout at most) a caller has its answer or a 504 before the socket limit below.
+  const http = makeHttp(url, c, io, (c.timeout ?? 60) * 1000);
   ctx.atEnd(() => http.close());
   const transports = new Map<Protocol, Awaited<ReturnType<typeof makeTransport>>>();
   const transportFor = async (p: Protocol) => {
@@ -142,8 +184,12 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   );
   ctx.atEnd(() => gate.close());
   const connect = async (login: string, password: string) => {
-    const protocol = only ?? (await negotiateProtocol(c.protocol, url, c, db, login, password));
-    const transport = new FairTransport(await transportFor(protocol), gate, login.toLowerCase());
+    // The protocol probes of a login (--protocol auto) are requests to Odoo like any other:
+    // within --rate, in the lane all logins share.
+    const protocol =
+      only ??
+      (await gate.run(LOGIN_LANE, () => negotiateProtocol(c.protocol, url, c, db, login, password, http)));
+    const transport = new FairTransport(await transportFor(protocol), gate, login);
     return new OdooClient(transport, { db, login, secret: password }, undefined, {
       trace: trace(io),
       redactor: io.redactor,
@@ -154,6 +200,10 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
     connect,
     tokenTtlSeconds: o.tokenTtl,
     clientRate: o.clientRate,
+    loginsPerMinute: loginShare(c.rate ?? 60),
+    // On loopback only loopback names (and --allow-host's) are answered: a web page cannot
+    // rebind its own name to 127.0.0.1 and read the API from the user's browser.
+    allowedHosts: isLoopback(o.host) ? o.allowHosts : undefined,
     connections: {
       max: o.maxConnections,
       headerTimeoutMs: o.headerTimeout * 1000,
@@ -187,10 +237,6 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const bound = typeof addr === 'object' && addr ? addr.port : o.port;
   const base = `http://${displayHost(o.host)}:${bound}`;
   io.err.line(say`posdata serve: ${base} (docs at ${base}/docs) for ${url.href} database ${db}`);
-  if (!isLoopback(o.host) && !io.quiet)
-    io.err.line(
-      say`posdata serve: warning: listening on ${o.host} without TLS: passwords and tokens cross the network in clear; put a TLS proxy in front`,
-    );
   const signal = await ctx.stopped;
   // Open streams are cut; nothing is written anywhere, so this is a clean stop (exit 0).
   if (!io.quiet) io.err.line(say`posdata serve: stopping (${signal})`);

@@ -35,6 +35,12 @@ export interface HttpOptions {
   rate: number;
   /** Retries after the first try, for read calls. */
   retries: number;
+  /**
+   * Bound on each call, its retries and their backoff included (`posdata serve`: a caller
+   * waits for its answer, and the service's own socket limits must not cut it off first).
+   * Without it each attempt has timeoutMs, and a hung read is tried retries + 1 times.
+   */
+  callDeadlineMs?: number;
   minBackoffMs?: number;
   maxBackoffMs?: number;
   caFile?: string;
@@ -72,6 +78,11 @@ const AUTH_RETRY_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
 
 /** The code of the error a request gets when --timeout ends it. */
 const DEADLINE = 'POSDATA_DEADLINE';
+
+/** Dispatch options that carry the call's deadline (HttpOptions.callDeadlineMs) to each attempt. */
+interface DeadlineOptions {
+  posdataGiveUpAt?: number;
+}
 
 /** 256 MiB, 1.5 KiB, 900 B. */
 function formatBytes(n: number): string {
@@ -120,12 +131,16 @@ function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInt
     const h = handler as Dispatcher.DispatchHandler;
     return dispatch(opts, {
       onRequestStart(controller, context) {
+        // An attempt ends at --timeout, or sooner where the whole call's deadline falls.
+        const giveUpAt = (opts as DeadlineOptions).posdataGiveUpAt;
+        const ms =
+          giveUpAt === undefined ? timeoutMs : Math.max(1, Math.min(timeoutMs, giveUpAt - Date.now()));
         timer = setTimeout(() => {
           expired = true;
           const err = new Error(`no complete reply within ${timeoutMs / 1000} s`) as Error & { code: string };
           err.code = DEADLINE;
           controller.abort(err);
-        }, timeoutMs);
+        }, ms);
         timer.unref?.();
         h.onRequestStart?.(controller, context);
       },
@@ -205,7 +220,7 @@ export class Http {
         errorCodes: codes,
         throwOnError: false,
         // undici's default policy, with jitter so that many cron jobs do not retry in step.
-        retry(err, { state }, cb) {
+        retry(err, { state, opts: dispatched }, cb) {
           const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string> };
           const retriable =
             (e.statusCode != null && statuses.includes(e.statusCode)) ||
@@ -217,6 +232,9 @@ export class Http {
             Number.isFinite(after) && after > 0
               ? Math.min(after * 1000, maxB) + Math.random() * 100
               : backoff / 2 + (Math.random() * backoff) / 2;
+          // No retry that would start after the call's deadline: the error as it is.
+          const giveUpAt = (dispatched as DeadlineOptions).posdataGiveUpAt;
+          if (giveUpAt !== undefined && Date.now() + waitMs >= giveUpAt) return cb(err);
           onRetry?.({
             attempt: state.counter,
             waitMs: Math.round(waitMs),
@@ -346,6 +364,9 @@ export class Http {
             path: `${url.pathname}${url.search}`,
             method,
             body,
+            ...(this.opts.callDeadlineMs !== undefined
+              ? { posdataGiveUpAt: Date.now() + this.opts.callDeadlineMs }
+              : {}),
             headers: {
               ...(body === undefined ? {} : { 'content-type': 'application/json' }),
               accept: 'application/json',

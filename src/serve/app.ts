@@ -11,6 +11,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { OdooClient } from '../core/client.js';
 import { own, type Redactor, type Said, say } from '../core/redact.js';
+import { isLoopback } from '../core/url.js';
 import { authRoutes } from './auth.js';
 import { dataRoutes } from './data.js';
 import { docsOptions, openapiOptions } from './docs.js';
@@ -27,8 +28,16 @@ export interface ServeConfig {
   tokenTtlSeconds: number;
   /** Requests a minute per token (and per address for login). */
   clientRate: number;
+  /** Login attempts a minute for the whole service, their share of --rate; 0 = no limit. */
+  loginsPerMinute?: number;
   /** Records per Odoo request when streaming. */
   pageSize?: number;
+  /**
+   * The Host names answered besides loopback ones (DNS rebinding: a page on evil.example
+   * that rebinds its name to 127.0.0.1 sends Host: evil.example); undefined: any Host (a
+   * service that listens beyond loopback, behind its proxy).
+   */
+  allowedHosts?: string[];
   /** Caps on client connections (slowloris: many idle or slow ones). */
   connections?: { max: number; headerTimeoutMs: number; idleTimeoutMs: number };
   version: string;
@@ -48,17 +57,22 @@ type Limits = NonNullable<ServeConfig['connections']>;
 export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
   const tokens = new TokenStore(config.tokenTtlSeconds * 1000);
   const limiter = new ClientLimiter(config.clientRate);
+  const logins = new ClientLimiter(config.loginsPerMinute ?? 0);
   const limits = config.connections ?? { max: 256, headerTimeoutMs: 10_000, idleTimeoutMs: 150_000 };
   const app = server(limits);
   // Replies are either streams, buffers or small objects: plain JSON.stringify for the
   // objects, so the response schemas serve the documentation only.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Bodies are JSON only (the login): Fastify's default text/plain parser would take a
+  // cross-site form's body as a string and answer 400 where 415 is the truth.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('posdata', null);
   app.decorateRequest('mask', null);
   app.server.maxConnections = limits.max;
   app.addHook('onClose', async () => {
     tokens.close();
     limiter.close();
+    logins.close();
   });
   if (config.log) {
     const log = config.log;
@@ -74,25 +88,79 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       revoke: (token) => tokens.revoke(token),
       warn: config.warn,
       stacks: config.log !== undefined,
+      log: config.log,
     }),
   );
+  if (config.allowedHosts) {
+    const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
+    app.addHook('onRequest', async (req) => {
+      const given = req.headers.host;
+      if (given === undefined) return; // HTTP/1.0 without Host: no browser sends that
+      let name: string | undefined;
+      try {
+        name = new URL(`http://${given}`).hostname;
+      } catch {
+        name = undefined;
+      }
+      if (name !== undefined && (isLoopback(name) || allowed.has(name))) return;
+      throw new HttpProblem(
+        421,
+        say`this service answers to loopback names only, not to Host ${given}; behind a proxy that passes its own Host, start it with --allow-host NAME`,
+      );
+    });
+  }
   // Integers in decimal only: Ajv's coercion would take `0x10` for 16 and `1e3` for 1000.
   app.addHook('preValidation', async (req) => {
     const bad = undecimal(req);
     if (bad) throw new HttpProblem(400, bad);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendProblem(
+  // Every route's methods by path pattern, so that a known path asked with another method is
+  // a 405 naming the allowed ones (RFC 9110 §15.5.6), not a 404; HEAD included (not served).
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
+    const escaped = route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`^${escaped.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+    routes.push({ pattern, methods });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
+    if (allowed.length > 0 && !allowed.includes(req.method)) {
+      const allow = allowed.join(', ');
+      return sendProblem(
+        reply,
+        problem(
+          405,
+          say`${req.method} is not allowed on ${path}; use ${own(allow)}`,
+          req.url,
+          req.mask ?? NOTHING,
+        ),
+        { Allow: allow },
+      );
+    }
+    return sendProblem(
       reply,
-      problem(404, say`no such path: ${req.method} ${req.url.split('?')[0]}`, req.url, req.mask ?? NOTHING),
-    ),
-  );
+      problem(404, say`no such path: ${req.method} ${path}`, req.url, req.mask ?? NOTHING),
+    );
+  });
+  // Every answer: no MIME sniffing (a problem's detail echoes the caller's input), and no
+  // framing anywhere (the docs page holds a login form and the token: clickjacking).
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    const csp = reply.getHeader('Content-Security-Policy');
+    if (csp === undefined) reply.header('Content-Security-Policy', "frame-ancestors 'none'");
+    else if (!String(csp).includes('frame-ancestors'))
+      reply.header('Content-Security-Policy', `${String(csp)}; frame-ancestors 'none'`);
+  });
 
   await app.register(swagger, openapiOptions(config));
 
   const requireToken = authRoutes(app, {
     tokens,
     limiter,
+    logins,
     connect: config.connect,
     redactor: config.redactor,
   });
@@ -138,7 +206,7 @@ function server(limits: Limits): FastifyInstance {
       const body = JSON.stringify(problem(status, own(detail), '', NOTHING));
       if (socket.writable)
         socket.write(
-          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
         );
       socket.destroy();
     },

@@ -4,11 +4,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { OdooClient } from '../core/client.js';
 import { AuthError } from '../core/errors.js';
-import { Redactor, say } from '../core/redact.js';
+import { own, Redactor, say } from '../core/redact.js';
 import { SECURITY_SCHEME } from './docs.js';
 import type { ClientLimiter } from './limiter.js';
 import { HttpProblem } from './problem.js';
-import { DATA_ERRORS, LOGIN_BODY, LOGIN_REPLY } from './schema.js';
+import { DATA_ERRORS, LOGIN_BODY, LOGIN_REPLY, problemResponse } from './schema.js';
 import type { TokenEntry, TokenStore } from './tokens.js';
 
 declare module 'fastify' {
@@ -25,6 +25,8 @@ export type TokenCheck = (req: FastifyRequest, reply: FastifyReply) => Promise<v
 export interface AuthDeps {
   tokens: TokenStore;
   limiter: ClientLimiter;
+  /** Login attempts a minute for the whole service (key `all`): their share of --rate. */
+  logins: ClientLimiter;
   /** A client for these credentials on the configured Odoo (not yet authenticated). */
   connect(login: string, password: string): Promise<OdooClient>;
   /** The service's secrets (serve's log masks them): each password and token while in use. */
@@ -95,11 +97,39 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): TokenCheck {
     if (left === undefined || v.remaining < left) reply.headers(limiter.headers(v));
   };
 
+  // Each attempt that passes the checks above is an Odoo `authenticate` from the budget all
+  // users share: attempts together get a small share of it, so that callers who are not
+  // logged in cannot use up the turns of those who are. Checked last: only an attempt that
+  // will reach Odoo takes one.
+  const limitShare = async (): Promise<void> => {
+    const v = deps.logins.take('all');
+    if (!v.allowed) {
+      throw new HttpProblem(
+        503,
+        say`more than ${deps.logins.quota} login attempts a minute on this service (their share of the requests to Odoo); retry in ${v.resetSeconds} s`,
+        { 'Retry-After': String(v.resetSeconds) },
+      );
+    }
+  };
+
+  // The schema's coercion would take 123 for '123' and ['pos'] for 'pos': a login and a
+  // password are sent as JSON strings or refused, before the schema sees them.
+  const stringsOnly = async (req: FastifyRequest): Promise<void> => {
+    const body = req.body as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+    for (const name of ['login', 'password'])
+      if (name in body && typeof body[name] !== 'string')
+        throw new HttpProblem(400, say`body field ${own(name)} must be a string`);
+  };
+
   app.post(
     '/api/v1/auth/login',
     {
-      onRequest: limitByAddress,
-      preHandler: limitByLogin,
+      preValidation: stringsOnly,
+      // After the body is parsed and checked: a request that is not a login (text/plain from a
+      // cross-site page, a missing field) is refused as such and takes none of the address's
+      // logins, or a page anyone visits could lock the address out.
+      preHandler: [limitByAddress, limitByLogin, limitShare],
       schema: {
         tags: ['auth'],
         summary: 'Log in as an Odoo user; answers a bearer token',
@@ -114,6 +144,9 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps): TokenCheck {
           401: { ...(DATA_ERRORS[401] as object), description: 'Odoo rejected the login or password' },
           429: DATA_ERRORS[429],
           502: DATA_ERRORS[502],
+          503: problemResponse(
+            'more login attempts on the service this minute than their share of the requests to Odoo; see Retry-After',
+          ),
           504: DATA_ERRORS[504],
         },
       },

@@ -3,10 +3,15 @@
 // and a free slot goes to the next user in the ring, not to the oldest request. One user's
 // burst (or export) therefore delays another by at most one request per turn. A request
 // that cannot get a slot within --timeout fails as a timeout (504) instead of waiting on.
+// Every login attempt, whatever name it tries, waits in one lane of its own (LOGIN_LANE):
+// callers who are not logged in take one turn in the ring together, never one each.
 import { ConnectionError } from '../core/errors.js';
 import type { RateLimiter } from '../core/ratelimit.js';
 import { say } from '../core/redact.js';
 import type { Credentials, Transport } from '../core/transport.js';
+
+/** The lane all login attempts share until Odoo accepts one; users' lanes are `user:<login>`. */
+export const LOGIN_LANE = 'login';
 
 /** Waited too long for a slot of the shared budget: the service's own 504. */
 export class SlotTimeout extends ConnectionError {}
@@ -106,13 +111,21 @@ export class FairGate {
   }
 }
 
-/** A user's view of the shared transport: every request to Odoo waits for its turn. */
+/**
+ * A user's view of the shared transport: every request to Odoo waits for its turn, in the
+ * login lane until Odoo has accepted the credentials, then in the user's own.
+ */
 export class FairTransport implements Transport {
+  private lane = LOGIN_LANE;
+  private readonly user: string;
+
   constructor(
     private readonly inner: Transport,
     private readonly gate: FairGate,
-    private readonly user: string,
-  ) {}
+    login: string,
+  ) {
+    this.user = `user:${login.toLowerCase()}`;
+  }
 
   get protocol() {
     return this.inner.protocol;
@@ -123,11 +136,13 @@ export class FairTransport implements Transport {
   }
 
   version() {
-    return this.gate.run(this.user, () => this.inner.version());
+    return this.gate.run(this.lane, () => this.inner.version());
   }
 
-  authenticate(creds: Credentials): Promise<number> {
-    return this.gate.run(this.user, () => this.inner.authenticate(creds));
+  async authenticate(creds: Credentials): Promise<number> {
+    const uid = await this.gate.run(this.lane, () => this.inner.authenticate(creds));
+    this.lane = this.user;
+    return uid;
   }
 
   get serverDate(): number | undefined {
@@ -135,7 +150,7 @@ export class FairTransport implements Transport {
   }
 
   executeKw(...call: Parameters<Transport['executeKw']>): Promise<unknown> {
-    return this.gate.run(this.user, () => this.inner.executeKw(...call));
+    return this.gate.run(this.lane, () => this.inner.executeKw(...call));
   }
 
   describeCall(...call: Parameters<Transport['describeCall']>): ReturnType<Transport['describeCall']> {

@@ -37,11 +37,12 @@ const TYPES: Record<number, { slug: string; title: string }> = {
   413: { slug: 'too-large', title: 'Request body too large' },
   415: { slug: 'unsupported-media-type', title: 'Unsupported media type' },
   416: { slug: 'range-not-satisfiable', title: 'Range not satisfiable' },
+  421: { slug: 'misdirected', title: 'Not a name this service answers to' },
   429: { slug: 'rate-limited', title: 'Too many requests' },
   431: { slug: 'headers-too-large', title: 'Request headers too large' },
   500: { slug: 'internal', title: 'Internal error' },
   502: { slug: 'bad-gateway', title: 'Odoo did not answer properly' },
-  503: { slug: 'unavailable', title: 'Shutting down' },
+  503: { slug: 'unavailable', title: 'Service unavailable' },
   504: { slug: 'gateway-timeout', title: 'Odoo did not answer in time' },
 };
 
@@ -98,12 +99,32 @@ export function statusOf(err: unknown): number {
   return 500;
 }
 
+/**
+ * What a caller is told when Odoo failed: the core's own words name Odoo's host and port and
+ * give the operator's hints (`check that --url …`), which are for serve's stderr only; the
+ * public pages and every caller, logged in or not, learn nothing of where Odoo is.
+ */
+export function upstreamDetail(err: unknown): Said | undefined {
+  if (err instanceof SlotTimeout) return undefined; // the service's own budget: names no Odoo
+  if (err instanceof ConnectionError)
+    return err.timedOut || isTimeout(err)
+      ? say`Odoo did not answer in time; retry later`
+      : say`Odoo could not be reached; retry later, or tell the service's operator (the reason is on its log)`;
+  if (err instanceof ProtocolError)
+    return say`Odoo answered in a way the service cannot use; retry later, or tell the service's operator (the reason is on its log)`;
+  if (err instanceof ServerError && statusOf(err) === 502)
+    return say`Odoo refused the request (${err.odooName.split('.').pop() ?? 'error'}); tell the service's operator if it persists (the reason is on its log)`;
+  return undefined;
+}
+
 /** The problem document for any error a handler throws. */
 export function problemOf(err: unknown, instance: string, mask: Redactor): Problem {
   const status = statusOf(err);
   // The commands' hints for authentication say "run posdata login"; here it is the login path.
   if (err instanceof AuthError)
     return problem(status, say`${err.said}; log in again with POST /api/v1/auth/login`, instance, mask);
+  const upstream = upstreamDetail(err);
+  if (upstream) return problem(status, upstream, instance, mask);
   if (err instanceof PosdataError) return problem(status, err, instance, mask);
   return problem(
     500,
@@ -162,10 +183,18 @@ export function errorHandler(hooks: {
   warn: (line: Said) => void;
   /** Stacks in the warning (--debug). */
   stacks: boolean;
+  /** --debug's line per request: what became of one whose client went away. */
+  log?: (line: Said) => void;
 }): (err: unknown, req: FastifyRequest, reply: FastifyReply) => FastifyReply {
   return (err, req, reply) => {
     const instance = req.url;
     const mask = req.mask ?? NOTHING;
+    // The client closed the connection (or Node's request timeout cut a slow body, after its
+    // 408) while the body was read: nobody is there to answer, and it is not a bug.
+    if ((err as { code?: string }).code === 'ECONNRESET' && req.raw.destroyed) {
+      hooks.log?.(say`${req.method} ${req.url}: the client went away before its request arrived`);
+      return sendProblem(reply, problem(400, say`the request was cut off`, instance, mask));
+    }
     if (err instanceof HttpProblem)
       return sendProblem(reply, problem(err.status, err.said, instance, mask), err.headers);
     const fe = err as {
@@ -205,6 +234,9 @@ export function errorHandler(hooks: {
     }
     const p = problemOf(err, instance, mask);
     if (p.status === 400) p.detail = asParameters(p.detail);
+    // Where Odoo failed and what to check: for the operator, on serve's stderr.
+    if (err instanceof PosdataError && upstreamDetail(err))
+      hooks.warn(say`${req.method} ${req.url}: ${err.said}${err.hint ? say`; ${err.hint}` : ''}`);
     // Odoo no longer accepts this user's credentials (password changed, user archived):
     // the token is dead too.
     if (p.status === 401 && req.posdata) hooks.revoke(req.posdata.token);

@@ -46,13 +46,21 @@ export function querySchema(r: Resource): Schema {
   };
   // The example fills the docs page's form, so that trying a path there does not pour
   // every record into the browser; the service itself has no default limit.
+  // At most 2^31-1, Odoo's (and PostgreSQL's integer) range: a larger number would reach
+  // Odoo as a query it fails on (502), or lose its digits past 2^53 on the way.
   props.limit = {
     type: 'integer',
     minimum: 1,
+    maximum: 2147483647,
     description: 'at most N records (default: all, streamed)',
     examples: [100],
   };
-  props.offset = { type: 'integer', minimum: 0, description: 'skip the first N records' };
+  props.offset = {
+    type: 'integer',
+    minimum: 0,
+    maximum: 2147483647,
+    description: 'skip the first N records',
+  };
   props.order = {
     type: 'string',
     minLength: 1,
@@ -123,7 +131,7 @@ export const PROBLEM_SCHEMA: Schema = {
   required: ['type', 'title', 'status', 'detail', 'instance'],
 };
 
-function problemResponse(description: string): Schema {
+export function problemResponse(description: string): Schema {
   return { description, content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } } };
 }
 
