@@ -140,6 +140,10 @@ export const DATA_ERRORS: Record<string, Schema> = {
   400: problemResponse('a query parameter is not valid (unknown field, bad date, bad zone, …)'),
   401: problemResponse('no token, or an unknown, revoked or expired one'),
   403: problemResponse("Odoo refused access with this user's rights"),
+  405: problemResponse('another method than GET on this path; see Allow'),
+  421: problemResponse(
+    'a Host this service does not answer (bound to loopback: a loopback name, or one of --allow-host)',
+  ),
   429: problemResponse('over the per-token rate limit; see Retry-After'),
   502: problemResponse('Odoo unreachable, or its reply was not valid'),
   504: problemResponse('Odoo did not answer in time'),

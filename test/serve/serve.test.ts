@@ -446,6 +446,10 @@ describe('OpenAPI and docs', () => {
       ]),
     );
     expect(names('/api/v1/sessions/closures')).toContain('config_id');
+    // The answers the service gives besides 200, as the document says them (405, 421: the hardening).
+    expect(Object.keys(doc.paths['/api/v1/sales'].get.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '405', '421', '429', '502', '504']),
+    );
     expect(names('/api/v1/summary').sort()).toEqual(
       ['by', 'config_id', 'date', 'day_starts', 'from', 'session_id', 'to', 'top', 'tz'].sort(),
     );
