@@ -31,6 +31,18 @@ export interface TapState {
 
 const STATE_HINT = say`give the last STATE value the tap wrote (or leave out --state to read everything)`;
 
+/**
+ * A bookmark's time as a person or `meltano state set` writes it: RFC 3339 with any offset and
+ * fractions (`2026-11-26T05:00:00+01:00`, `…00.250Z`), as the tap's own form, the UTC second
+ * it falls in. Undefined when it is not RFC 3339.
+ */
+function utcSecond(s: string): string | undefined {
+  if (fromRfc3339(s) !== undefined) return s;
+  if (!/^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(s)) return undefined;
+  const t = Date.parse(s.replace(' ', 'T'));
+  return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 19)}Z` : undefined;
+}
+
 /** --state FILE: the last STATE value (also taken as a whole STATE message). */
 export function readState(path: string): TapState {
   let doc = readDocument(path, 'state', STATE_HINT);
@@ -44,12 +56,22 @@ export function readState(path: string): TapState {
   for (const [name, b] of Object.entries(given as Record<string, unknown>)) {
     // Another tap's or a later version's streams are kept as they are by no one: left out.
     if (!SYNC_NAMES.includes(name as SyncName)) continue;
-    const bm = b as Partial<Bookmark> | null;
+    const bm = b as
+      | (Partial<Bookmark> & { replication_key?: unknown; replication_key_value?: unknown })
+      | null;
     const fr = bm?.full_read;
-    const incremental =
-      typeof bm?.write_date === 'string' &&
-      fromRfc3339(bm.write_date) !== undefined &&
-      Number.isSafeInteger(bm.id);
+    // Besides the tap's own form, a bookmark written by hand or by the Meltano SDK's
+    // convention ({replication_key: "write_date", replication_key_value: …}): a time alone
+    // means every record of that second and after (id 0), re-read with the usual overlap.
+    const givenTime =
+      typeof bm?.write_date === 'string'
+        ? bm.write_date
+        : bm?.replication_key === 'write_date' && typeof bm.replication_key_value === 'string'
+          ? bm.replication_key_value
+          : undefined;
+    const when = givenTime !== undefined ? utcSecond(givenTime) : undefined;
+    const id = bm?.id ?? (when !== undefined && bm?.sent === undefined ? 0 : undefined);
+    const incremental = when !== undefined && Number.isSafeInteger(id);
     const reading =
       typeof fr === 'object' &&
       fr !== null &&
@@ -75,7 +97,7 @@ export function readState(path: string): TapState {
       throw bad(`has a bookmark for ${name} whose sent list is not [id, write_date, digest] entries`);
     bookmarks[name as SyncName] = reading
       ? { full_read: { until: fr?.until as string, after_id: fr?.after_id as number }, sent }
-      : { write_date: bm.write_date, id: bm.id as number, sent };
+      : { write_date: when as string, id: id as number, sent };
   }
   return { bookmarks };
 }

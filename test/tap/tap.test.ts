@@ -143,6 +143,32 @@ describe('posdata tap against the sandbox', () => {
     );
   }, 60_000);
 
+  it("a bookmark by hand or in the Meltano SDK's form reads as the tap's own at that second, id 0", async () => {
+    const at = full.last.bookmarks.sales?.write_date as string; // 2026-…T10:15:07Z
+    const cfg = file(configOf(sandbox, { streams: ['sales'] }));
+    const run = async (bookmark: Record<string, unknown>) => {
+      const r = await tap(['--config', cfg, '--state', file({ bookmarks: { sales: bookmark } })]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const own = await run({ write_date: at, id: 0, sent: [] });
+    expect(checkOutput(own).records.get('sales')?.length).toBeGreaterThan(0);
+    expect(await run({ write_date: at })).toBe(own);
+    // The same instant an hour ahead with its offset, and with a fraction of the second.
+    const t = new Date(at);
+    const ahead = new Date(t.getTime() + 3600_000).toISOString().slice(0, 19);
+    expect(await run({ replication_key: 'write_date', replication_key_value: `${ahead}+01:00` })).toBe(own);
+    expect(await run({ write_date: `${at.slice(0, 19)}.750Z` })).toBe(own);
+    // Not a time: refused as before.
+    const bad = await tap([
+      '--config',
+      cfg,
+      '--state',
+      file({ bookmarks: { sales: { write_date: 'yesterday' } } }),
+    ]);
+    expect(bad.code).toBe(2);
+  }, 60_000);
+
   it('--discover gives a catalog; --catalog with a stream and a field deselected reads the rest', async () => {
     const d = await tap(['--discover', '--config', file(configOf(sandbox))]);
     expect(d.code).toBe(0);
