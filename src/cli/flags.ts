@@ -3,6 +3,7 @@
 // commander options; the help can group them by `group`, and completion can read them.
 // A value is parsed (and refused, exit 2) as commander reads it; what depends on several
 // flags is checked by the command's `options()`, still before anything is asked of a server.
+import { say } from '../core/redact.js';
 import { byteSize, number, port, positiveInt, rate } from './values.js';
 
 /** The help group a flag belongs to; the command's own flags come first. */
@@ -53,9 +54,14 @@ export const GROUP_HEADINGS: Readonly<Record<GroupName, string>> = {
 /** Every command's -h, shown with the global flags. */
 export const HELP_FLAG: Flag = { spec: '-h, --help', description: 'show this help' };
 
+/** A flag's names as typed (`-o` and `--output` of `-o, --output <file>`). */
+export function flagNames(f: Flag): string[] {
+  return f.spec.split(/[ ,|]+/).filter((w) => w.startsWith('-'));
+}
+
 /** The long name of a flag (`--output` of `-o, --output <file>`), or its only name. */
 export function longName(f: Flag): string {
-  const names = f.spec.split(/[ ,|]+/).filter((w) => w.startsWith('-'));
+  const names = flagNames(f);
   return names.find((n) => n.startsWith('--')) ?? names[0] ?? f.spec;
 }
 
@@ -63,6 +69,30 @@ export function longName(f: Flag): string {
 export function takesValue(f: Flag): boolean {
   return /[<[]/.test(f.spec);
 }
+
+/**
+ * One register or one session by id, as the list commands, summary and reconcile take them.
+ * A name given for the id is refused with where the ids are listed.
+ */
+export const CONFIG_ID: Flag = {
+  spec: '--config-id <id>',
+  description: 'one register',
+  parse: positiveInt(
+    '--config-id',
+    1,
+    say`give --config-id a register's id, the id column of posdata configs`,
+  ),
+  value: 'register',
+};
+export const SESSION_ID: Flag = {
+  spec: '--session-id <id>',
+  description: 'one session',
+  parse: positiveInt(
+    '--session-id',
+    1,
+    say`give --session-id a session's id, the id column of posdata closures (a register's open session: current_session_id in posdata configs)`,
+  ),
+};
 
 /** How to reach Odoo: shared by every command that talks to it. */
 export const CONNECTION = group('connection', [

@@ -10,6 +10,7 @@ import type { Context } from './context.js';
 import {
   CONNECTION,
   type Flag,
+  flagNames,
   GLOBAL,
   GROUP_HEADINGS,
   globalOptions,
@@ -63,8 +64,8 @@ function option(f: Flag, heading: string): Option {
 const LEADING: readonly Flag[] = [...GLOBAL.flags, ...CONNECTION.flags];
 
 function leadingFlag(arg: string): Flag | undefined {
-  const name = arg.split('=')[0];
-  return LEADING.find((f) => f.spec.split(/[ ,|]+/).includes(name as string));
+  const name = arg.split('=')[0] as string;
+  return LEADING.find((f) => flagNames(f).includes(name));
 }
 
 /** Where the command word is: the first word that is not an option or an option's value. */

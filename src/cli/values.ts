@@ -19,10 +19,6 @@ export function positiveInt(flag: string, min = 1, what?: Said) {
   };
 }
 
-/** What --config-id and --session-id name, and where their ids are listed. */
-export const REGISTER_ID = say`give --config-id a register's id, the id column of posdata configs`;
-export const SESSION_ID = say`give --session-id a session's id, the id column of posdata closures (a register's open session: current_session_id in posdata configs)`;
-
 export function number(flag: string, min = 0) {
   return (raw: string): number => {
     const n = Number(raw);

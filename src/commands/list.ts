@@ -6,6 +6,7 @@ import { COUNTED_STATES, RESOURCES } from '../catalog/resources.js';
 import { type Command, command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import {
+  CONFIG_ID,
   CONNECTION,
   type ConnectionOptions,
   connectionOptions,
@@ -14,6 +15,7 @@ import {
   type Flags,
   GLOBAL,
   group,
+  SESSION_ID,
 } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import {
@@ -26,7 +28,7 @@ import {
   writeOutput,
 } from '../cli/output.js';
 import type { Session } from '../cli/session.js';
-import { number, positiveInt, REGISTER_ID, SESSION_ID } from '../cli/values.js';
+import { number, positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { nameList, own, say } from '../core/redact.js';
@@ -80,25 +82,8 @@ const ORDER_STATES = ['draft', 'paid', 'done', 'cancel', 'invoiced'];
 function queryFlags(r: Resource): FlagGroup {
   const ff = { ...r.filterFields, ...r.rangeFields };
   const filters: Flag[] = [
-    ...(ff.config
-      ? [
-          {
-            spec: '--config-id <id>',
-            description: 'one register',
-            parse: positiveInt('--config-id', 1, REGISTER_ID),
-            value: 'register' as const,
-          },
-        ]
-      : []),
-    ...(ff.session
-      ? [
-          {
-            spec: '--session-id <id>',
-            description: 'one session',
-            parse: positiveInt('--session-id', 1, SESSION_ID),
-          },
-        ]
-      : []),
+    ...(ff.config ? [CONFIG_ID] : []),
+    ...(ff.session ? [SESSION_ID] : []),
     ...(ff.state
       ? [
           {

@@ -1,10 +1,10 @@
 // `posdata reconcile`: flags → the closed sessions of a range → figures per session →
 // table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
 import { command } from '../cli/command.js';
-import { CONNECTION, GLOBAL, group } from '../cli/flags.js';
+import { CONFIG_ID, CONNECTION, GLOBAL, group } from '../cli/flags.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
-import { number, positiveInt, REGISTER_ID } from '../cli/values.js';
+import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { machineZone } from '../query/zone.js';
@@ -34,12 +34,7 @@ export const reconcile = command<ReconcileOptions>({
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday)' },
       { spec: '--from <when>', description: 'closing time from' },
       { spec: '--to <when>', description: 'closing time up to; a date-only value includes that whole day' },
-      {
-        spec: '--config-id <id>',
-        description: 'one register',
-        parse: positiveInt('--config-id', 1, REGISTER_ID),
-        value: 'register',
-      },
+      CONFIG_ID,
       {
         spec: '--tz <zone>',
         description: "IANA zone of the business day (default: the Odoo user's zone)",

@@ -2,11 +2,11 @@
 // ndjson or csv on a sink; --check-odoo compares the totals with Odoo's own Sales Details.
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { CONNECTION, GLOBAL, group } from '../cli/flags.js';
+import { CONFIG_ID, CONNECTION, GLOBAL, group, SESSION_ID } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
-import { positiveInt, REGISTER_ID, SESSION_ID } from '../cli/values.js';
+import { positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -42,17 +42,8 @@ export const summary = command<SummaryOptions>({
         spec: '--to <when>',
         description: 'up to this time; a date-only value includes that whole business day',
       },
-      {
-        spec: '--config-id <id>',
-        description: 'one register',
-        parse: positiveInt('--config-id', 1, REGISTER_ID),
-        value: 'register',
-      },
-      {
-        spec: '--session-id <id>',
-        description: 'one session: the X report (open) or Z report (closed), with its cash',
-        parse: positiveInt('--session-id', 1, SESSION_ID),
-      },
+      CONFIG_ID,
+      { ...SESSION_ID, description: 'one session: the X report (open) or Z report (closed), with its cash' },
       {
         spec: '--by <keys>',
         description:

@@ -227,7 +227,7 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
 }
 
 /** Python's truth value of a JSON value. */
-export const pyTruthy = (v: unknown): boolean => {
+const pyTruthy = (v: unknown): boolean => {
   if (v === false || v === null || v === undefined || v === 0 || v === '') return false;
   if (Array.isArray(v)) return v.length > 0;
   if (typeof v === 'object') return Object.keys(v).length > 0;
@@ -576,30 +576,27 @@ function hierarchy(
     const v = get(r);
     return typeof v === 'number' ? [v] : Array.isArray(v) ? v : [];
   };
+  // Up along the parent links (each one must exist), or down along the children.
+  let step: (id: number) => number[];
+  if (op === 'parent_of') step = (id) => linked(rows[id] as Rec);
+  else {
+    const children = new Map<number, number[]>();
+    for (const r of rows) {
+      if (!r) continue;
+      for (const p of linked(r)) {
+        const list = children.get(p);
+        if (list) list.push(r.id);
+        else children.set(p, [r.id]);
+      }
+    }
+    step = (id) => children.get(id) ?? [];
+  }
   let frontier = [...new Set(ids)];
-  if (op === 'parent_of') {
-    while (frontier.length > 0) {
-      missing(frontier);
-      for (const id of frontier) found.add(id);
-      const next = new Set<number>();
-      for (const id of frontier) for (const p of linked(rows[id] as Rec)) if (!found.has(p)) next.add(p);
-      frontier = [...next];
-    }
-    return found;
-  }
-  const children = new Map<number, number[]>();
-  for (const r of rows) {
-    if (!r) continue;
-    for (const p of linked(r)) {
-      const list = children.get(p);
-      if (list) list.push(r.id);
-      else children.set(p, [r.id]);
-    }
-  }
   while (frontier.length > 0) {
+    if (op === 'parent_of') missing(frontier);
     for (const id of frontier) found.add(id);
     const next = new Set<number>();
-    for (const id of frontier) for (const c of children.get(id) ?? []) if (!found.has(c)) next.add(c);
+    for (const id of frontier) for (const n of step(id)) if (!found.has(n)) next.add(n);
     frontier = [...next];
   }
   return found;

@@ -66,6 +66,8 @@ export function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Jso
   const table = db.table(model.name);
   const now = env.now();
   const stamp = env.txNow();
+  // A line's subtotal, where it is not given, at the company currency's decimals.
+  const money = companyCurrency(db).round;
   const created: number[] = [];
   for (const raw of list) {
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -119,7 +121,7 @@ export function create(db: Db, env: Env, model: ModelDef, valsArg: unknown): Jso
       const price = typeof rec.price_unit === 'number' ? rec.price_unit : 0;
       const disc = typeof rec.discount === 'number' ? rec.discount : 0;
       rec.qty = qty;
-      rec.price_subtotal ??= companyCurrency(db).round(qty * price * (1 - disc / 100));
+      rec.price_subtotal ??= money(qty * price * (1 - disc / 100));
       rec.price_subtotal_incl ??= rec.price_subtotal;
     } else if (model.name === 'pos.session') {
       rec.state ??= 'opening_control';

@@ -308,15 +308,15 @@ export function totalOf(
   groups: SummaryGroup[],
   { methodKeys, digits }: Pick<Summary, 'methodKeys' | 'digits'>,
 ): Figures {
-  const r2 = (v: number): number => roundAt(v, digits);
+  const round = (v: number): number => roundAt(v, digits);
   const nsum = (pick: (f: Figures) => number | null): number | null =>
     groups.some((g) => pick(g.figures) === null)
       ? null
-      : r2(groups.reduce((a, g) => a + (pick(g.figures) ?? 0), 0));
+      : round(groups.reduce((a, g) => a + (pick(g.figures) ?? 0), 0));
   const methods: Record<string, number> | null = groups.some((g) => g.figures.methods === null) ? null : {};
   if (methods)
     for (const k of methodKeys)
-      methods[k] = r2(groups.reduce((a, g) => a + (g.figures.methods?.[k] ?? 0), 0));
+      methods[k] = round(groups.reduce((a, g) => a + (g.figures.methods?.[k] ?? 0), 0));
   return {
     orders: groups.reduce((a, g) => a + g.figures.orders, 0),
     items: groups.some((g) => g.figures.items === null)
@@ -328,10 +328,10 @@ export function totalOf(
     gross: nsum((f) => f.gross),
     discounts: nsum((f) => f.discounts),
     refundCount: groups.reduce((a, g) => a + g.figures.refundCount, 0),
-    refunds: r2(groups.reduce((a, g) => a + g.figures.refunds, 0)),
+    refunds: round(groups.reduce((a, g) => a + g.figures.refunds, 0)),
     net: nsum((f) => f.net),
     tax: nsum((f) => f.tax),
-    total: r2(groups.reduce((a, g) => a + g.figures.total, 0)),
+    total: round(groups.reduce((a, g) => a + g.figures.total, 0)),
     methods,
   };
 }

@@ -75,7 +75,7 @@ function countCash(db: Db, env: Env, s: Rec, p: Dict): void {
  * the previous closing's count plus the cash moves, the moves listed without the closing's
  * difference line.
  */
-function noCashEntry(db: Db, env: Env, s: Rec, round: (x: number) => number): Dict {
+function noCashEntry(db: Db, env: Env, s: Rec, round: Round): Dict {
   const name = `Cash ${String(s.name)}`;
   const endReal = num(s.cash_register_balance_end_real);
   if (db.version === 17 || db.version === 16) {

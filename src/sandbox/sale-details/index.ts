@@ -7,12 +7,14 @@
  * payments.ts (per method and session), counting.ts (cash and bank counts), sessions.ts
  * (discounts, invoices).
  */
+
+import { companyCurrency } from '../money.js';
 import type { Db } from '../store.js';
 import type { Env, Json } from '../types.js';
 import { countSessions } from './counting.js';
 import { nameBySession, paymentsPerMethod, paymentsPerMethodAndSession } from './payments.js';
 import { productFigures } from './products.js';
-import { type Dict, reportCurrency } from './query.js';
+import type { Dict } from './query.js';
 import { resolveScope, type SaleDetailsArgs } from './scope.js';
 import { discounts, invoices, sessionsPaid } from './sessions.js';
 
@@ -23,7 +25,9 @@ export function getSaleDetails(db: Db, env: Env, args: SaleDetailsArgs): Json {
   const { orders, sessions } = scope;
   let total = 0;
   for (const o of orders) total += typeof o.amount_total === 'number' ? o.amount_total : 0;
-  const currency = reportCurrency(db);
+  // Odoo's user_currency: the registers' when they share one, else the company's. Every
+  // register of the sandbox keeps the company's books, so it is the company's.
+  const currency = companyCurrency(db);
   const figures = productFigures(db, orders, currency.round);
   const payments = paymentsPerMethodAndSession(db, env, orders);
   countSessions(db, env, sessions, payments, currency.round);

@@ -1,6 +1,5 @@
 /** Reads the Sales Details report makes, as the calling user (so with the caller's AccessErrors). */
 import { checkAccess } from '../access.js';
-import { companyCurrency } from '../money.js';
 import { search } from '../search.js';
 import type { Db, FieldDef, ModelDef } from '../store.js';
 import type { Env, Json, Rec } from '../types.js';
@@ -27,12 +26,6 @@ export function value(db: Db, model: string, field: string, r: Rec): unknown {
 }
 
 export const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
-/**
- * The report's currency (Odoo's `user_currency`): the registers' one when they share it, else
- * the company's. Every register of the sandbox keeps the company's, so it is the company's.
- */
-export const reportCurrency = companyCurrency;
 
 /** A many2one, a list of ids or a single id, as Python's truthiness and `in` see it. */
 export function idList(v: unknown): number[] {
