@@ -13,7 +13,7 @@ let clerkEnv: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 2, orders: 500, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   clerkEnv = await loginEnv(sandbox.url, 'clerk', 'clerk');

@@ -13,7 +13,7 @@ let env: Record<string, string>;
 let dir: string;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 2, orders: 200, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   dir = mkdtempSync(join(tmpdir(), 'posdata-hardening-'));

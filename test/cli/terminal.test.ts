@@ -11,7 +11,7 @@ let sandbox: any;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 4, orders: 3000, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
 });

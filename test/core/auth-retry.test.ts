@@ -10,7 +10,7 @@ type Sandbox = any;
 const open: Sandbox[] = [];
 
 async function sandbox(faults: string | undefined, odooVersion: 17 | 19 = 17): Promise<Sandbox> {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   const s = await startSandbox({ port: 0, seed: 4, orders: 50, adminKey: SUITE_SECRET, faults, odooVersion });
   open.push(s);
   return s;

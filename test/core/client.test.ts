@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/core/transport.js';
 import { BIN, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { TEST_NOW } from '../helpers/sandbox.js';
 
 // The sandbox runs in its own process so that this process's heap is the client's alone.
 let sandboxUrl = '';
@@ -18,7 +19,20 @@ let sandboxProc: ReturnType<typeof spawn> | undefined;
 beforeAll(async () => {
   sandboxProc = spawn(
     process.execPath,
-    [BIN, 'sandbox', '--port', '0', '--orders', '100000', '--seed', '6', '--admin-key', SUITE_SECRET],
+    [
+      BIN,
+      'sandbox',
+      '--port',
+      '0',
+      '--orders',
+      '100000',
+      '--seed',
+      '6',
+      '--now',
+      TEST_NOW.toISOString(),
+      '--admin-key',
+      SUITE_SECRET,
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

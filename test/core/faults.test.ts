@@ -15,7 +15,7 @@ const open: Sandbox[] = [];
 const NOW = new Date();
 
 async function sandboxWith(faults: string | undefined, orders = 300, seed = 5): Promise<Sandbox> {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   const s = await startSandbox({ port: 0, seed, orders, adminKey: SUITE_SECRET, faults, now: NOW });
   open.push(s);
   return s;

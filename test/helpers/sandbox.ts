@@ -6,10 +6,23 @@ export type { SandboxHandle, SandboxOptions };
 
 type SandboxModule = typeof import('../../src/sandbox/index.js');
 
-/** Starts a sandbox on 127.0.0.1 with a free port. Close it in afterAll. */
+/**
+ * The data's "now" of every test sandbox: the same data at whatever hour the suite runs (a
+ * sandbox generated from the machine's clock has a draft, or no sale yet, in today's open
+ * session at some hours, and a test that read its first sale failed at 11:35 UTC).
+ * The open session is on this UTC day; `--date TEST_DAY` asks for it.
+ */
+export const TEST_NOW = new Date('2026-11-27T10:55:00Z');
+export const TEST_DAY = '2026-11-27';
+
+/**
+ * Starts a sandbox on 127.0.0.1 with a free port, its data ending at TEST_NOW. A test about
+ * the clock passes `now: undefined` to have the data end at the machine's time. Close it in
+ * afterAll.
+ */
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const mod = (await import('../../src/sandbox/index.js')) as SandboxModule;
-  return mod.startSandbox({ port: 0, ...opts });
+  return mod.startSandbox({ port: 0, now: TEST_NOW, ...opts });
 }
 
 export interface RpcReply {

@@ -14,8 +14,8 @@ import { Http } from '../../src/core/http.js';
 import { Json2Transport } from '../../src/core/json2.js';
 import { JsonRpcTransport } from '../../src/core/jsonrpc.js';
 import { parseServerUrl } from '../../src/core/url.js';
-import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli, transcript } from '../helpers/cli.js';
+import { startTestSandbox as startSandbox } from '../helpers/sandbox.js';
 import { ADMIN_KEY, login, mustLogin, type Sandbox, start19 } from './harness.js';
 
 const NEW_KEY_HINT =

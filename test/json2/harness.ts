@@ -1,8 +1,9 @@
 // An Odoo-19 sandbox (JSON-RPC and JSON-2 side by side, API keys) for the JSON-2 tests, and
 // logins over each protocol. The sandbox runs in-process on a loopback port; the CLI runs as
 // a real process against it.
-import { startSandbox } from '../../src/sandbox/index.js';
+
 import { freshConfigDir, runCli } from '../helpers/cli.js';
+import { startTestSandbox as startSandbox } from '../helpers/sandbox.js';
 
 /** Long and unusual, so that any leak of it into output is found by a plain substring search. */
 export const ADMIN_KEY = 'j2test-admin-key-7f3c9e21b4d84a06a5e1c0d2f9b8e7a6';

@@ -16,7 +16,7 @@ let env: Record<string, string>;
 let orderId = 0;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 5, orders: 30, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   const rpc = rpcClient(sandbox.url).as(2, SUITE_SECRET);

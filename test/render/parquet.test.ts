@@ -301,7 +301,7 @@ describe('a failed export', () => {
   let clean: any;
 
   beforeAll(async () => {
-    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
     dir = mkdtempSync(join(tmpdir(), 'posdata-parquet-fail-'));
     // The export's requests, counted on a clean twin (same data, same requests); then the
     // twin with a fault fails near the end: 20,000 orders in pages of 1,000 are two row

@@ -132,7 +132,7 @@ const EXPECTED = [
 let ids: number[] = [];
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 3, orders: 40, adminKey: SUITE_SECRET });
   env = await loginEnv(sandbox.url, 'admin', SUITE_SECRET);
   const rpc = rpcClient(sandbox.url).as(2, SUITE_SECRET);

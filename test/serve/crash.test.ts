@@ -14,7 +14,7 @@ const planted = `--import=data:text/javascript,${encodeURIComponent(
 )}`;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 3, orders: 20 });
   env = await loginEnv(sandbox.url);
 });

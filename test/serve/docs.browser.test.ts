@@ -24,7 +24,7 @@ describe.skipIf(!present)('/docs in headless Chromium', () => {
   let profileDir: string;
 
   beforeAll(async () => {
-    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
     sandbox = await startSandbox({ port: 0, seed: 5, orders: 300 });
     served = await startServe(['--rate', '0'], await loginEnv(sandbox.url));
     profileDir = mkdtempSync(join(tmpdir(), 'posdata-chromium-'));

@@ -13,7 +13,7 @@ let served: Served;
 let storeDir: string;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 3, orders: 50 });
   // A store folder that does not exist yet: nobody has logged in on this machine.
   storeDir = join(freshConfigDir(), 'posdata');

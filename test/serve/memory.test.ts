@@ -21,7 +21,7 @@ describe.skipIf(!linux)('memory while streaming', () => {
   let served: Served;
 
   beforeAll(async () => {
-    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
     sandbox = await startSandbox({ port: 0, seed: 8, orders: 150_000 });
     served = await startServe(['--rate', '0'], {
       ...(await loginEnv(sandbox.url)),

@@ -11,7 +11,7 @@ let served: Served;
 const KEY = 'serve-test-admin-key-19';
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 19, orders: 400, odooVersion: 19, adminKey: KEY });
   served = await startServe(['--rate', '0', '--debug'], await loginEnv(sandbox.url, 'admin', KEY));
 });
@@ -59,7 +59,7 @@ describe('an Odoo without JSON-RPC (JSON-2 only)', () => {
   // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
   let only2: any;
   beforeAll(async () => {
-    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
     only2 = await startSandbox({
       port: 0,
       seed: 20,

@@ -14,7 +14,7 @@ let admin: string;
 const P = ['--rate', '0'];
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   // The data's last day runs two hours ahead of UTC, so that the admin's "yesterday"
   // (Europe/Brussels) is a day of closed sessions at any hour, midnight in Brussels included.
   sandbox = await startSandbox({

@@ -14,7 +14,7 @@ async function setup(
   faults: string | undefined,
   args: string[],
 ): Promise<{ sandbox: Sandbox; served: Served }> {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   const sandbox = await startSandbox({ port: 0, seed: 4, orders: 200, faults });
   // URL and database by flags: a login through the CLI would meet the faults too.
   const served = await startServe(['--url', sandbox.url, '--db', 'demo', '--rate', '0', ...args], {

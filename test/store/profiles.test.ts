@@ -10,7 +10,7 @@ import { freshConfigDir, runCli } from '../helpers/cli.js';
 let sandbox: any;
 
 beforeAll(async () => {
-  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const { startTestSandbox: startSandbox } = await import('../helpers/sandbox.js');
   sandbox = await startSandbox({ port: 0, seed: 2, orders: 10 });
 });
 afterAll(async () => sandbox?.close());
