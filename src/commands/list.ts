@@ -355,7 +355,6 @@ interface Incremental {
 
 async function runList(o: ListOptions, ctx: Context): Promise<void> {
   const { resource } = o;
-  (await import('../runtime/memory.js')).wasmOnBaselineTier();
   const { loadCheckpoint, lockCheckpoint, queryHash, refuseReplace, windowFor } = await import(
     '../read/checkpoint.js'
   );
@@ -473,14 +472,12 @@ async function exportRecords(
   const [
     { inCompanyCurrency, normalizerFor, streamRows },
     { makeRenderer },
-    { heldMemory },
     { Progress },
     checkpoints,
     { mustExist },
   ] = await Promise.all([
     import('../read/stream.js'),
     import('../render/renderer.js'),
-    import('../runtime/memory.js'),
     import('../cli/progress.js'),
     import('../read/checkpoint.js'),
     import('../read/exists.js'),
@@ -541,7 +538,6 @@ async function exportRecords(
       lastCount: count,
     };
   };
-  const memory = heldMemory();
   // CSV and Parquet are written from Odoo's records directly, the other formats from rows.
   const fromRecords = output.format === 'csv' || output.format === 'parquet';
   // A table for a person is paged on a terminal when it is long.
@@ -631,7 +627,6 @@ async function exportRecords(
           count += out.length;
         }
         progress.update(count);
-        memory.after(count);
       }
       // Before the header: a register that does not exist writes nothing.
       if (received === 0) await mustExist(client, o);

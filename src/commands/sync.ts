@@ -19,7 +19,6 @@ import { nameList, own, type Said, say } from '../core/redact.js';
 import { moneyDigits } from '../read/currency.js';
 import { ownNames } from '../read/own-names.js';
 import { inCurrency } from '../records/normalize.js';
-import { heldMemory, wasmOnBaselineTier } from '../runtime/memory.js';
 import type { Target } from '../sync/postgres.js';
 
 export interface SyncOptions {
@@ -147,7 +146,6 @@ export const sync = command<SyncOptions>({
 
 async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  wasmOnBaselineTier();
   const { connect, DatabaseTimeout, databaseError, fromDatabase, ident } = await import(
     '../sync/postgres.js'
   );
@@ -205,7 +203,6 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
       // Watched from the resource's first request on: a wait for the rate limit shows
       // whichever request it holds (fields_get, the register names), not only the pages.
       const progress = new Progress(io, true, `${r.name}: `);
-      const memory = heldMemory();
       progress.watch(session.limiter);
       const fields = await odoo.fieldsGet(r.model);
       const extra = asked.get(r.name) ?? [];
@@ -260,7 +257,6 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
         onPage: (n) => {
           current.rows = n;
           progress.update(n);
-          memory.after(n);
         },
         trace,
       });
