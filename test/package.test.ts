@@ -79,4 +79,11 @@ describe('the build', () => {
     for (const map of maps(dist))
       expect(readFileSync(map.replace(/\.map$/, ''), 'utf8')).toContain('sourceMappingURL=');
   });
+
+  it('ships maps without copies of the source (sourcesContent: false)', () => {
+    for (const map of maps(dist)) {
+      const parsed = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+      expect(parsed.sourcesContent, map).toBeUndefined();
+    }
+  });
 });
