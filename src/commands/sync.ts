@@ -259,6 +259,8 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
           progress.update(n);
         },
         trace,
+        // Even with --quiet: the watermark held back is news about the data, not progress.
+        warn: (line) => io.err.line(line),
       });
       progress.done();
       if (current.rows > 0) committed.push(`${r.name} ${count(current.rows)}`);
