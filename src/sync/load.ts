@@ -57,6 +57,8 @@ export interface LoadJob {
   state: SyncState | undefined;
   overlapSeconds: number;
   pageSize: number;
+  /** Where the ids read are pushed (for --prune's check), if given. */
+  readIds?: number[];
   /** Called with the running count of records read, for a progress line. */
   onPage?: (read: number) => void;
   /** Called once with the number of records in the window (only when a progress line shows). */
@@ -166,6 +168,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       );
     }
     if (job.ownNames) renamed(records, job.ownNames);
+    if (job.readIds) for (const r of records) job.readIds.push(r.id);
     let mark: string;
     let upTo: string;
     if (first) {
