@@ -120,7 +120,8 @@ export const CONNECTION = group('connection', [
   },
   {
     spec: '--retries <n>',
-    description: 'retries of a read on timeouts, resets, 429 and 502/503/504',
+    description:
+      'more attempts of a read after the first (timeouts, resets, cut or garbled replies, 429, 502/503/504)',
     parse: positiveInt('--retries', 0),
     default: 4,
   },

@@ -31,6 +31,8 @@ export interface SyncOptions {
   schema: string;
   full: boolean;
   prune: boolean;
+  /** --prune-max: percent of a table's rows. */
+  pruneMax: number;
   overlap: number;
   pageSize: number;
   /** false with --no-wait. */
@@ -40,6 +42,23 @@ export interface SyncOptions {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+
+/** --prune-max by default: a run may delete at most this percent of a table's rows, */
+const PRUNE_MAX_PERCENT = 10;
+/** unless they are this many or fewer. */
+const PRUNE_FLOOR = 10;
+
+function percent(flag: string) {
+  return (raw: string): number => {
+    const n = Number(raw.trim().replace(/%$/, ''));
+    if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+      throw new UsageError(
+        say`${own(flag)} '${raw}' is not a percentage from 0 to 100`,
+        say`give e.g. ${own(flag)} 10`,
+      );
+    return n;
+  };
+}
 
 export const sync = command<SyncOptions>({
   name: 'sync',
@@ -69,6 +88,12 @@ export const sync = command<SyncOptions>({
       {
         spec: '--prune',
         description: 'delete rows whose record Odoo no longer has (deleted drafts and their lines)',
+      },
+      {
+        spec: '--prune-max <percent>',
+        description: `the largest share of a table's rows --prune may delete (more than ${PRUNE_FLOOR} rows); more is refused`,
+        parse: percent('--prune-max'),
+        default: PRUNE_MAX_PERCENT,
       },
       {
         spec: '--overlap <seconds>',
@@ -135,6 +160,7 @@ export const sync = command<SyncOptions>({
       schema,
       full: f.full === true,
       prune: f.prune === true,
+      pruneMax: (f.pruneMax as number | undefined) ?? PRUNE_MAX_PERCENT,
       overlap: (f.overlap as number | undefined) ?? 300,
       pageSize: (f.pageSize as number | undefined) ?? 2000,
       wait: f.wait !== false,
@@ -233,6 +259,8 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
       );
       const regs = regFields.length > 0 ? await ownNames(odoo, 'pos.config') : undefined;
       current = { name: r.name, rows: 0 };
+      /** The ids read this run, which --prune's list must hold. */
+      const readIds: number[] = [];
       const result = await loadResource({
         odoo,
         db,
@@ -246,6 +274,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
         defs,
         context,
         state: reset ? undefined : state,
+        readIds: o.prune ? readIds : undefined,
         overlapSeconds: o.overlap,
         pageSize: o.pageSize,
         total: progress.enabled
@@ -259,12 +288,22 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
           progress.update(n);
         },
         trace,
+        // Even with --quiet: the watermark held back is news about the data, not progress.
+        warn: (line) => io.err.line(line),
       });
       progress.done();
       if (current.rows > 0) committed.push(`${r.name} ${count(current.rows)}`);
       current = { name: '', rows: 0 };
       const pruned = o.prune
-        ? await pruneResource(odoo, db, { schema, table: r.name, model: r.model, context })
+        ? await pruneResource(odoo, db, {
+            schema,
+            table: r.name,
+            model: r.model,
+            context,
+            maxPercent: o.pruneMax,
+            floor: PRUNE_FLOOR,
+            read: readIds,
+          })
         : 0;
       if (!io.quiet) {
         const wm = await q(

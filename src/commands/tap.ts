@@ -208,6 +208,8 @@ async function runTapCommand(o: TapOptions, ctx: Context): Promise<void> {
     overlapSeconds: OVERLAP_SECONDS,
     write: (text) => sink.write(text),
     log: io.quiet ? undefined : (line) => io.err.line(say`posdata tap: ${line}`),
+    // Even with --quiet: a bookmark held back is news about the data.
+    warn: (line) => io.err.line(say`posdata tap: ${line}`),
   });
   await sink.commit();
 }

@@ -1,6 +1,6 @@
 // The Odoo client: the ORM calls posdata uses, on top of a transport, with --debug traces
 // (secret masked) and streaming reads. No terminal knowledge here.
-import { ConnectionError, isTransient, PosdataError, ProtocolError } from './errors.js';
+import { ConnectionError, PosdataError, ProtocolError } from './errors.js';
 import type { RetryPolicy } from './http.js';
 import { majorVersion } from './json2.js';
 import { jsonSaid, MASK, own, type Redactor, type Said, say } from './redact.js';
@@ -148,8 +148,6 @@ export function retryPolicyOf(method: string): RetryPolicy {
 }
 
 export interface ClientOptions {
-  /** Extra tries for a reply cut short after its headers or garbled (undici retries statuses and connections). */
-  bodyRetries?: number;
   trace?: TraceFn;
   context?: Record<string, unknown>;
   /** Masks this client's secret from now on (the run's IO, or `posdata serve`'s log). */
@@ -279,36 +277,28 @@ export class OdooClient {
   ): Promise<unknown> {
     const uid = await this.ensureUid();
     const kw = this.opts.context && !kwargs.context ? { ...kwargs, context: this.opts.context } : kwargs;
-    // A body cut short is retried for reads only: a costly call's reply was computed already.
-    const tries = retry === true ? (this.opts.bodyRetries ?? 3) + 1 : 1;
-    for (let attempt = 1; ; attempt++) {
-      const t = Date.now();
+    const t = Date.now();
+    if (this.opts.trace) {
+      const call = this.transport.describeCall(this.creds, uid, model, method, args, kw);
+      this.trace(say`→ ${own(this.transport.protocol)} ${own(model)}.${own(method)} ${call}`);
+    }
+    try {
+      // Retried by the HTTP layer, under one policy and one count (--retries).
+      const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
       if (this.opts.trace) {
-        const call = this.transport.describeCall(this.creds, uid, model, method, args, kw);
-        this.trace(say`→ ${own(this.transport.protocol)} ${own(model)}.${own(method)} ${call}`);
+        const size = Array.isArray(result)
+          ? say`${result.length} records`
+          : say`${JSON.stringify(result)?.slice(0, 80)}`;
+        this.trace(say`← ${size} (${Date.now() - t} ms)`);
       }
-      try {
-        const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
-        if (this.opts.trace) {
-          const size = Array.isArray(result)
-            ? say`${result.length} records`
-            : say`${JSON.stringify(result)?.slice(0, 80)}`;
-          this.trace(say`← ${size} (${Date.now() - t} ms)`);
-        }
-        return result;
-      } catch (err) {
-        this.trace(
-          say`← error (${Date.now() - t} ms): ${err instanceof PosdataError ? err.said : (err as Error)?.message}`,
-        );
-        if (retry === 'costly' && err instanceof ConnectionError && err.timedOut)
-          throw costlyTimeout(model, method, err);
-        // undici already retried statuses and connection errors; a body cut short after
-        // the headers arrived, or a garbled reply, is retried here.
-        if (attempt >= tries || !(err instanceof ProtocolError) || !isTransient(err)) throw err;
-        const wait = Math.min(500 * 2 ** (attempt - 1), 10_000) * (0.5 + Math.random() / 2);
-        this.trace(say`  retrying in ${Math.round(wait)} ms`);
-        await new Promise((r) => setTimeout(r, wait));
-      }
+      return result;
+    } catch (err) {
+      this.trace(
+        say`← error (${Date.now() - t} ms): ${err instanceof PosdataError ? err.said : (err as Error)?.message}`,
+      );
+      if (retry === 'costly' && err instanceof ConnectionError && err.timedOut)
+        throw costlyTimeout(model, method, err);
+      throw err;
     }
   }
 

@@ -1,14 +1,15 @@
 // The HTTP layer under both transports: one keep-alive undici Agent per run, a per-request
 // timeout (the whole request, from sending it to the last byte of its reply), a cap on the
-// reply's size, the rate limiter, and undici's retry interceptor (backoff with jitter,
-// Retry-After) for read calls. Authentication is retried only where the server cannot have
+// reply's size, the rate limiter, and one retry loop (backoff with jitter, Retry-After) for
+// read calls: `--retries` more attempts at most, whatever failed (a status, a reset, a
+// timeout, a body cut short after its headers, a garbled reply). Authentication is retried only where the server cannot have
 // judged the secret (429, 502/503/504, a reset before any answer): Odoo's login cooldown
 // can lock an account after repeated failures, so a real rejection is never tried again.
 
 import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { rootCertificates } from 'node:tls';
-import { Agent, type Dispatcher, interceptors } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { ConnectionError, ProtocolError, tlsReason, UsageError } from './errors.js';
 import { RateLimiter } from './ratelimit.js';
 import { say } from './redact.js';
@@ -53,7 +54,16 @@ export interface HttpReply {
   status: number;
   contentType: string;
   text: string;
+  /** The Retry-After header, where there is one. */
+  retryAfter?: string;
 }
+
+/**
+ * Looks at a complete reply inside the retry loop (a transport parses it here): a transient
+ * ProtocolError it throws (a garbled body) is retried as a read's other faults are, in the
+ * same count.
+ */
+export type ReplyCheck = (reply: HttpReply) => void;
 
 /** Statuses that say the server could not answer now (not what it thinks of the call): retried. */
 export const RETRY_STATUS = [429, 502, 503, 504];
@@ -78,6 +88,16 @@ const AUTH_RETRY_CODES = ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'];
 
 /** The code of the error a request gets when --timeout ends it. */
 const DEADLINE = 'POSDATA_DEADLINE';
+/** A body cut short after its headers arrived. */
+const CUT = 'POSDATA_CUT';
+
+/** What each policy retries: statuses, and error codes (DEADLINE and CUT included). */
+const RETRIED: Record<string, { statuses: number[]; codes: string[] }> = {
+  true: { statuses: RETRY_STATUS, codes: [...RETRY_CODES, DEADLINE, CUT] },
+  auth: { statuses: RETRY_STATUS, codes: AUTH_RETRY_CODES },
+  costly: { statuses: NOT_TAKEN_STATUS, codes: [] },
+  false: { statuses: [], codes: [] },
+};
 
 /** Dispatch options that carry the call's deadline (HttpOptions.callDeadlineMs) to each attempt. */
 interface DeadlineOptions {
@@ -98,36 +118,16 @@ function formatBytes(n: number): string {
 
 /**
  * Ends each request `timeoutMs` after it is sent, whatever arrives meanwhile (undici's own
- * timeouts only bound each silence, so a reply dripped a byte a second never ended). The
- * request is aborted with an error that the retry interceptor above sees as a timeout, not
- * as a caller's abort: a read call is retried as after any other timeout.
+ * timeouts only bound each silence, so a reply dripped a byte a second never ended), with an
+ * error of its own code, which the retry loop treats as a timeout.
  */
 function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInterceptor {
   return (dispatch) => (opts, handler) => {
     let timer: NodeJS.Timeout | undefined;
-    let expired = false;
     const stop = (): void => {
       if (timer) clearTimeout(timer);
       timer = undefined;
     };
-    // The retry handler does not retry a request whose controller says it was aborted.
-    const unaborted = (c: Dispatcher.DispatchController): Dispatcher.DispatchController =>
-      expired
-        ? {
-            get aborted() {
-              return false;
-            },
-            get paused() {
-              return c.paused;
-            },
-            get reason() {
-              return c.reason;
-            },
-            abort: (r) => c.abort(r),
-            pause: () => c.pause(),
-            resume: () => c.resume(),
-          }
-        : c;
     const h = handler as Dispatcher.DispatchHandler;
     return dispatch(opts, {
       onRequestStart(controller, context) {
@@ -136,7 +136,6 @@ function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInt
         const ms =
           giveUpAt === undefined ? timeoutMs : Math.max(1, Math.min(timeoutMs, giveUpAt - Date.now()));
         timer = setTimeout(() => {
-          expired = true;
           const err = new Error(`no complete reply within ${timeoutMs / 1000} s`) as Error & { code: string };
           err.code = DEADLINE;
           controller.abort(err);
@@ -159,7 +158,7 @@ function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInt
       },
       onResponseError(controller, err) {
         stop();
-        h.onResponseError?.(unaborted(controller), err);
+        h.onResponseError?.(controller, err);
       },
     });
   };
@@ -169,9 +168,6 @@ export class Http {
   readonly limiter: RateLimiter;
   private readonly agent: Agent;
   private readonly plain: Dispatcher;
-  private readonly retrying: Dispatcher;
-  private readonly authRetrying: Dispatcher;
-  private readonly costlyRetrying: Dispatcher;
   private readonly maxReply: number;
 
   constructor(
@@ -208,49 +204,7 @@ export class Http {
       setTimeout(() => dispatch(dopts, handler), wait);
       return true;
     };
-    const minB = opts.minBackoffMs ?? 500;
-    const maxB = opts.maxBackoffMs ?? 30_000;
-    const onRetry = opts.onRetry;
-    const deadline = deadlineInterceptor(opts.timeoutMs);
-    const retryOn = (codes: string[], statuses = RETRY_STATUS) =>
-      interceptors.retry({
-        maxRetries: opts.retries,
-        methods: ['POST', 'GET'],
-        statusCodes: statuses,
-        errorCodes: codes,
-        throwOnError: false,
-        // undici's default policy, with jitter so that many cron jobs do not retry in step.
-        retry(err, { state, opts: dispatched }, cb) {
-          const e = err as Error & { statusCode?: number; code?: string; headers?: Record<string, string> };
-          const retriable =
-            (e.statusCode != null && statuses.includes(e.statusCode)) ||
-            (e.statusCode == null && e.code != null && codes.includes(e.code));
-          if (!retriable || state.counter > opts.retries) return cb(err);
-          const after = Number(e.headers?.['retry-after']);
-          const backoff = Math.min(minB * 2 ** (state.counter - 1), maxB);
-          const waitMs =
-            Number.isFinite(after) && after > 0
-              ? Math.min(after * 1000, maxB) + Math.random() * 100
-              : backoff / 2 + (Math.random() * backoff) / 2;
-          // No retry that would start after the call's deadline: the error as it is.
-          const giveUpAt = (dispatched as DeadlineOptions).posdataGiveUpAt;
-          if (giveUpAt !== undefined && Date.now() + waitMs >= giveUpAt) return cb(err);
-          onRetry?.({
-            attempt: state.counter,
-            waitMs: Math.round(waitMs),
-            reason: e.statusCode
-              ? `HTTP ${e.statusCode}`
-              : e.code === DEADLINE
-                ? 'timeout'
-                : (e.code ?? e.message),
-          });
-          setTimeout(() => cb(null), waitMs);
-        },
-      });
-    this.plain = this.agent.compose(deadline, rateLimit);
-    this.retrying = this.agent.compose(deadline, rateLimit, retryOn([...RETRY_CODES, DEADLINE]));
-    this.authRetrying = this.agent.compose(deadline, rateLimit, retryOn(AUTH_RETRY_CODES));
-    this.costlyRetrying = this.agent.compose(deadline, rateLimit, retryOn([], NOT_TAKEN_STATUS));
+    this.plain = this.agent.compose(deadlineInterceptor(opts.timeoutMs), rateLimit);
   }
 
   get requestCount(): number {
@@ -260,26 +214,104 @@ export class Http {
   /** The server's clock by the latest reply's Date header (whole seconds, rounded down), in ms. */
   serverDate: number | undefined;
 
-  post(path: string, body: string, headers: Record<string, string>, retry: RetryPolicy): Promise<HttpReply> {
-    return this.send('POST', path, body, headers, retry);
+  post(
+    path: string,
+    body: string,
+    headers: Record<string, string>,
+    retry: RetryPolicy,
+    check?: ReplyCheck,
+  ): Promise<HttpReply> {
+    return this.send('POST', path, body, headers, retry, check);
   }
 
   /** A GET without a body (JSON-2's `/json/version`). */
-  get(path: string, headers: Record<string, string>, retry: RetryPolicy): Promise<HttpReply> {
-    return this.send('GET', path, undefined, headers, retry);
+  get(
+    path: string,
+    headers: Record<string, string>,
+    retry: RetryPolicy,
+    check?: ReplyCheck,
+  ): Promise<HttpReply> {
+    return this.send('GET', path, undefined, headers, retry, check);
   }
 
   /**
-   * One request, its reply gathered as text. A dispatch handler of our own rather than
-   * undici's request(): that wraps the body in a stream (push, read, nextTick per chunk)
-   * only for it to be read whole; 0.15 ms of CPU per page of 2000 sales (bench/notes.md).
+   * One call: attempts until one succeeds, the policy says its failure is not worth another,
+   * `--retries` more attempts were made, or the next would start after the call's deadline.
+   * The last attempt's reply or error is the call's: a timeout ends with the timeout's own
+   * message. Each attempt is the same request again (no Range or other header of a resumed
+   * download: a JSON-RPC POST is answered whole or not at all).
    */
-  private send(
+  private async send(
     method: 'GET' | 'POST',
     path: string,
     body: string | undefined,
     headers: Record<string, string>,
     retry: RetryPolicy,
+    check?: ReplyCheck,
+  ): Promise<HttpReply> {
+    const rules = RETRIED[String(retry)] ?? { statuses: [], codes: [] };
+    const tries = this.opts.retries + 1;
+    const giveUpAt =
+      this.opts.callDeadlineMs !== undefined ? Date.now() + this.opts.callDeadlineMs : undefined;
+    const minB = this.opts.minBackoffMs ?? 500;
+    const maxB = this.opts.maxBackoffMs ?? 30_000;
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= tries;
+      let reason: string;
+      let after = Number.NaN;
+      let failure: unknown;
+      let reply: HttpReply | undefined;
+      try {
+        reply = await this.once(method, path, body, headers, giveUpAt);
+        if (last || !rules.statuses.includes(reply.status)) {
+          check?.(reply);
+          return reply;
+        }
+        reason = `HTTP ${reply.status}`;
+        after = Number(reply.retryAfter);
+      } catch (err) {
+        const code = (err as { posdataCode?: string }).posdataCode;
+        const garbled =
+          reply !== undefined && err instanceof ProtocolError && err.transient && retry === true;
+        if (last || !(garbled || (code !== undefined && rules.codes.includes(code)))) throw err;
+        failure = err;
+        reason = garbled
+          ? 'a garbled reply'
+          : code === DEADLINE
+            ? 'timeout'
+            : code === CUT
+              ? 'a body cut short'
+              : String(code);
+      }
+      const backoff = Math.min(minB * 2 ** (attempt - 1), maxB);
+      // Jitter, so that many cron jobs do not retry in step.
+      const waitMs =
+        Number.isFinite(after) && after > 0
+          ? Math.min(after * 1000, maxB) + Math.random() * 100
+          : backoff / 2 + (Math.random() * backoff) / 2;
+      // No retry that would start after the call's deadline: the last answer as it is.
+      if (giveUpAt !== undefined && Date.now() + waitMs >= giveUpAt) {
+        if (failure !== undefined) throw failure;
+        check?.(reply as HttpReply);
+        return reply as HttpReply;
+      }
+      this.opts.onRetry?.({ attempt, waitMs: Math.round(waitMs), reason });
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+
+  /**
+   * One attempt, its reply gathered as text. A dispatch handler of our own rather than
+   * undici's request(): that wraps the body in a stream (push, read, nextTick per chunk)
+   * only for it to be read whole; 0.15 ms of CPU per page of 2000 sales (bench/notes.md).
+   * Its error carries `posdataCode`: what the retry loop judges it by.
+   */
+  private once(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+    giveUpAt: number | undefined,
   ): Promise<HttpReply> {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const base = this.base;
@@ -292,6 +324,7 @@ export class Http {
     return new Promise<HttpReply>((resolve, reject) => {
       let status = 0;
       let contentType = '';
+      let retryAfter: string | undefined;
       // Decoded as the chunks arrive: each is garbage at once, and no copy of the whole
       // reply is made in bytes before its text.
       const decoder = new StringDecoder('utf8');
@@ -312,6 +345,8 @@ export class Http {
           clock(h.date);
           const ct = h['content-type'];
           contentType = Array.isArray(ct) ? ct.join(',') : (ct ?? '');
+          const ra = h['retry-after'];
+          retryAfter = Array.isArray(ra) ? ra[0] : ra;
           const declared = Number(h['content-length']);
           if (declared > max) refuse(controller);
         },
@@ -324,49 +359,47 @@ export class Http {
         },
         onResponseEnd() {
           parts.push(decoder.end());
-          resolve({ status, contentType, text: parts.join('') });
+          resolve({ status, contentType, text: parts.join(''), retryAfter });
         },
         onResponseError(_c, err) {
           const code = (err as Error & { code?: string }).code;
-          reject(
-            tooLarge
-              ? new ProtocolError(
-                  say`the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
-                  say`ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted`,
+          const mapped = tooLarge
+            ? new ProtocolError(
+                say`the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
+                say`ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted`,
+              )
+            : code === DEADLINE
+              ? new ConnectionError(
+                  say`${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
+                  say`try again later or raise --timeout`,
+                  { cause: err, transient: true, timedOut: true },
                 )
-              : code === DEADLINE
-                ? new ConnectionError(
-                    say`${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
-                    say`try again later or raise --timeout`,
-                    { cause: err, transient: true, timedOut: true },
-                  )
-                : status === 0
-                  ? connectionError(err, base)
-                  : new ProtocolError(
-                      say`the reply from ${base.host} was cut short (${err.message})`,
-                      say`try again; if it persists, check the network or proxy between you and Odoo`,
-                      { cause: err, transient: true },
-                    ),
-          );
+              : status === 0
+                ? connectionError(err, base)
+                : new ProtocolError(
+                    say`the reply from ${base.host} was cut short (${err.message})`,
+                    say`try again; if it persists, check the network or proxy between you and Odoo`,
+                    { cause: err, transient: true },
+                  );
+          const e = err as Error & { code?: string; cause?: { code?: string } };
+          (mapped as { posdataCode?: string }).posdataCode = tooLarge
+            ? undefined
+            : code === DEADLINE
+              ? DEADLINE
+              : status !== 0
+                ? CUT
+                : (e.code ?? e.cause?.code);
+          reject(mapped);
         },
       };
       try {
-        (retry === 'auth'
-          ? this.authRetrying
-          : retry === 'costly'
-            ? this.costlyRetrying
-            : retry
-              ? this.retrying
-              : this.plain
-        ).dispatch(
+        this.plain.dispatch(
           {
             origin: url.origin,
             path: `${url.pathname}${url.search}`,
             method,
             body,
-            ...(this.opts.callDeadlineMs !== undefined
-              ? { posdataGiveUpAt: Date.now() + this.opts.callDeadlineMs }
-              : {}),
+            ...(giveUpAt !== undefined ? { posdataGiveUpAt: giveUpAt } : {}),
             headers: {
               ...(body === undefined ? {} : { 'content-type': 'application/json' }),
               accept: 'application/json',

@@ -150,16 +150,9 @@ export class Json2Transport implements Transport {
     opts: CallOptions,
   ): Promise<unknown> {
     const path = `json/2/${encodeURIComponent(model)}/${encodeURIComponent(method)}`;
-    const reply = await this.http.post(
-      path,
-      JSON.stringify(body),
-      { authorization: `bearer ${creds.secret}`, 'x-odoo-database': creds.db },
-      opts.retry,
-    );
-    const parsed = parse(reply);
-    if (reply.status === 200) {
-      if (parsed.json) return parsed.value;
-      throw new ProtocolError(
+    // Judged inside the HTTP layer's retry loop: a garbled body is retried in the same count.
+    const garbled = (parsed: { html: boolean }): ProtocolError =>
+      new ProtocolError(
         parsed.html
           ? say`${this.host} answered ${own(model)}.${own(method)} with an HTML page, not JSON`
           : say`${this.host} answered ${own(model)}.${own(method)} with JSON that does not parse`,
@@ -168,6 +161,22 @@ export class Json2Transport implements Transport {
           : say`try again; check any proxy in between`,
         { transient: !parsed.html },
       );
+    let ok: Parsed | undefined;
+    const reply = await this.http.post(
+      path,
+      JSON.stringify(body),
+      { authorization: `bearer ${creds.secret}`, 'x-odoo-database': creds.db },
+      opts.retry,
+      (r) => {
+        if (r.status !== 200) return;
+        ok = parse(r);
+        if (!ok.json) throw garbled(ok);
+      },
+    );
+    const parsed = reply.status === 200 && ok ? ok : parse(reply);
+    if (reply.status === 200) {
+      if (parsed.json) return parsed.value;
+      throw garbled(parsed);
     }
     throw this.replyError(reply, parsed, creds, model, method);
   }

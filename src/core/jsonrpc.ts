@@ -40,35 +40,38 @@ export class JsonRpcTransport implements Transport {
   ): Promise<unknown> {
     const id = this.nextId++;
     const body = JSON.stringify({ jsonrpc: '2.0', method: 'call', params: { service, method, args }, id });
-    const reply = await this.http.post('jsonrpc', body, {}, opts.retry);
     const host = this.http.base.host;
+    let env: Envelope | undefined;
+    // Parsed inside the HTTP layer's retry loop: a garbled body is retried in the same count.
+    const reply = await this.http.post('jsonrpc', body, {}, opts.retry, (r) => {
+      if (r.status !== 200) return;
+      try {
+        env = JSON.parse(r.text) as Envelope;
+      } catch {
+        const html = /html/i.test(r.contentType) || /^\s*</.test(r.text);
+        throw new ProtocolError(
+          html
+            ? say`${host} answered with an HTML page, not JSON-RPC`
+            : say`${host} answered with JSON that does not parse`,
+          html
+            ? say`check that --url is the Odoo server itself (not a login page or proxy)`
+            : say`try again; check any proxy in between`,
+          { transient: !html },
+        );
+      }
+    });
     if (reply.status === 404) {
       throw new ProtocolError(
         say`${host} has no /jsonrpc endpoint (HTTP 404)`,
         say`check --url; on Odoo 19+ servers without JSON-RPC use --protocol json2 with an API key`,
       );
     }
-    if (reply.status !== 200) {
+    if (reply.status !== 200 || env === undefined) {
       throw new ProtocolError(
         say`${host} answered HTTP ${reply.status} instead of JSON-RPC`,
         reply.status >= 500 ? say`the server or a proxy is failing; try again later` : say`check --url`,
-        // undici already retried 429/502/503/504: this is the last answer, not worth more tries.
+        // The HTTP layer already retried 429/502/503/504: this is the last answer, not worth more tries.
         { transient: false },
-      );
-    }
-    let env: Envelope;
-    try {
-      env = JSON.parse(reply.text) as Envelope;
-    } catch {
-      const html = /html/i.test(reply.contentType) || /^\s*</.test(reply.text);
-      throw new ProtocolError(
-        html
-          ? say`${host} answered with an HTML page, not JSON-RPC`
-          : say`${host} answered with JSON that does not parse`,
-        html
-          ? say`check that --url is the Odoo server itself (not a login page or proxy)`
-          : say`try again; check any proxy in between`,
-        { transient: !html },
       );
     }
     if (

@@ -60,3 +60,46 @@ export function highestIdOf(records: OdooRecord[], second: string): number {
   for (const r of records) if (r.write_date === second && r.id > id) id = r.id;
   return id;
 }
+
+/**
+ * How far a write_date may lie ahead of the server's clock and still move a watermark or a
+ * bookmark (seconds): the Date header has whole seconds, and a write commits a moment after
+ * its write_date.
+ */
+export const AHEAD_MARGIN_SECONDS = 60;
+
+/**
+ * The latest write_date (Odoo's UTC text) a watermark may move to: the server's clock by
+ * its latest reply's Date header (this machine's where it sends none), plus the margin. A
+ * record dated beyond it (a clock that jumped ahead, a restored VM, an import, a lying
+ * proxy) would move the watermark to where every later window is empty.
+ */
+export function clockLimit(client: OdooClient): string {
+  const there = client.transport.serverDate;
+  // The header rounds down: the server's clock is within the second after it.
+  const now = there !== undefined ? there + 1000 : Date.now();
+  return new Date(now + AHEAD_MARGIN_SECONDS * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
+ * Where a watermark may move after a page in (write_date, id) order: the last second of the
+ * records before the first one dated beyond `limit`, with the highest id of that second
+ * among them (undefined when the page starts with such a record), and that record.
+ */
+export function markBefore(
+  records: readonly OdooRecord[],
+  limit: string,
+): { mark?: { wd: string; id: number }; ahead?: OdooRecord } {
+  let k = 0;
+  for (; k < records.length; k++) {
+    const wd = records[k]?.write_date;
+    if (typeof wd === 'string' && wd > limit) break;
+  }
+  const ahead = records[k];
+  if (k === 0) return { ahead };
+  const wd = records[k - 1]?.write_date as string;
+  let id = 0;
+  for (let i = k - 1; i >= 0 && records[i]?.write_date === wd; i--)
+    id = Math.max(id, records[i]?.id as number);
+  return { mark: { wd, id }, ahead };
+}

@@ -22,7 +22,14 @@ import { own, type Said, say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { readAhead } from '../read/ahead.js';
 import { writeDateWindow } from '../read/checkpoint.js';
-import { type FirstRead, firstReadDomain, newestWriteDate, ODOO_TIME } from '../read/first-read.js';
+import {
+  clockLimit,
+  type FirstRead,
+  firstReadDomain,
+  markBefore,
+  newestWriteDate,
+  ODOO_TIME,
+} from '../read/first-read.js';
 import { namedPages } from '../read/names.js';
 import { amountCheck } from '../records/normalize.js';
 import type { TablePlan } from './columns.js';
@@ -50,11 +57,15 @@ export interface LoadJob {
   state: SyncState | undefined;
   overlapSeconds: number;
   pageSize: number;
+  /** Where the ids read are pushed (for --prune's check), if given. */
+  readIds?: number[];
   /** Called with the running count of records read, for a progress line. */
   onPage?: (read: number) => void;
   /** Called once with the number of records in the window (only when a progress line shows). */
   total?: (n: number) => void;
   trace?: (line: Said) => void;
+  /** One line on standard error (a record dated ahead of the server's clock). */
+  warn?: (line: Said) => void;
 }
 
 export interface LoadResult {
@@ -93,7 +104,14 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
         await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
         return { upserted: 0 };
       }
-      first = { until, afterId: 0 };
+      // Never beyond the server's clock: a record dated ahead of it is read when the clock
+      // gets there (as the incremental windows, which end now, would read it).
+      const limit = clockLimit(job.odoo);
+      if (until > limit)
+        job.warn?.(
+          say`posdata: ${own(job.table)}: ${own(job.model)} has a record with write_date ${until} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(limit)} UTC and records dated after it are read when the clock gets there`,
+        );
+      first = { until: until > limit ? limit : until, afterId: 0 };
     }
     domain = firstReadDomain(first);
   } else {
@@ -138,6 +156,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
   let read = 0;
   let upserted = 0;
   const copyText = new CopyText();
+  let warned = false;
   for await (const records of pages) {
     checkAmounts(records);
     const last = records[records.length - 1] as OdooRecord;
@@ -149,6 +168,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       );
     }
     if (job.ownNames) renamed(records, job.ownNames);
+    if (job.readIds) for (const r of records) job.readIds.push(r.id);
     let mark: string;
     let upTo: string;
     if (first) {
@@ -158,15 +178,23 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       mark = `first_read_until = '${first.until}+00', first_read_after_id = ${last.id}, synced_at = now() WHERE resource = '${resource}'`;
     } else {
       // The pages end where a second ends, or go through a crowded second by id: the rows of
-      // second wd committed so far are those up to the highest id of it seen.
-      let wid = last.id;
-      for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
-        wid = Math.max(wid, (records[i] as OdooRecord).id);
-      upTo = `${wd} #${wid}`;
+      // second wd committed so far are those up to the highest id of it seen. A record dated
+      // ahead of the server's clock does not move it (nor anything after it in the page: the
+      // pages go on from its second).
+      const limit = clockLimit(job.odoo);
+      const { mark: to, ahead } = markBefore(records, limit);
+      if (ahead && !warned) {
+        warned = true;
+        job.warn?.(
+          say`posdata: ${own(job.table)}: ${own(job.model)} ${String(ahead.id)} has write_date ${String(ahead.write_date)} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(to ? to.wd : (job.state?.watermark ?? 'its place'))}${own(to || job.state?.watermark ? ' UTC' : '')} so that the next run still reads what changes meanwhile`,
+        );
+      }
+      upTo = to ? `${to.wd} #${to.id}` : 'the watermark as it was';
       // The watermark only moves forward: re-reading the overlap does not take it back.
-      mark =
-        `watermark = '${wd}+00', watermark_id = ${wid}, synced_at = now() ` +
-        `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${wd}+00', ${wid}))`;
+      mark = to
+        ? `watermark = '${to.wd}+00', watermark_id = ${to.id}, synced_at = now() ` +
+          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${to.wd}+00', ${to.id}))`
+        : `synced_at = now() WHERE resource = '${resource}'`;
     }
     const body = copyText.page(records, (r) => plan.line(r));
     const straight = (records[0] as OdooRecord).id > highest;

@@ -1,38 +1,108 @@
 // --prune: rows whose record Odoo no longer has (a deleted draft order, its lines) are
-// deleted. Odoo's ids come page by page in id order; each page covers an id range, and the
-// rows of that range that are not in the page go. Only one page of ids is held at a time.
+// deleted. A short id list would delete rows Odoo still has (a proxy or a module that caps
+// replies, a narrower company context than earlier runs, a lying server), so the list is
+// checked before anything goes: it is read whole (in id pages, each after the last), it must
+// be as long as Odoo's `search_count` of the same domain (asked first, so records created
+// meanwhile make it only longer), and it must hold every id this run read. Then the rows
+// that are not in it are deleted in one transaction, which is rolled back when it would
+// delete more than --prune-max percent of the table's rows (and more than `floor` rows).
 import type { OdooClient } from '../core/client.js';
+import { ProtocolError, UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
 import { type Db, ident } from './postgres.js';
 
-/** Ids per `search` request. */
+/** Ids per `search` request, and per DELETE. */
 const IDS_PER_PAGE = 20_000;
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 export async function pruneResource(
   odoo: OdooClient,
   db: Db,
-  o: { schema: string; table: string; model: string; context?: Record<string, unknown> },
+  o: {
+    schema: string;
+    table: string;
+    model: string;
+    context?: Record<string, unknown>;
+    /** --prune-max: the largest share of the table's rows (percent) a run may delete. */
+    maxPercent: number;
+    /** So many rows may always be pruned, whatever share of the table they are. */
+    floor: number;
+    /** The ids this run read from Odoo: each must be in the list. */
+    read: readonly number[];
+  },
 ): Promise<number> {
   const t = `${ident(o.schema)}.${ident(o.table)}`;
+  const counted = await odoo.searchCount(o.model, [], o.context);
   const kw: Record<string, unknown> = { order: 'id', limit: IDS_PER_PAGE };
   if (o.context) kw.context = o.context;
-  let after = 0;
-  let pruned = 0;
-  for (;;) {
-    const ids = (await odoo.executeKw(o.model, 'search', [[['id', '>', after]]], kw)) as number[];
-    if (ids.length < IDS_PER_PAGE) {
-      // The last range is open: every row above the last id Odoo has goes too.
-      const r = await db.query(`DELETE FROM ${t} WHERE id > $1 AND NOT (id = ANY($2::integer[]))`, [
-        after,
-        ids,
-      ]);
-      return pruned + (r.rowCount ?? 0);
+  const ids: number[] = [];
+  for (let after = 0; ; ) {
+    const page = (await odoo.executeKw(o.model, 'search', [[['id', '>', after]]], kw)) as unknown;
+    if (!Array.isArray(page))
+      throw new ProtocolError(
+        say`the server's reply to ${own(o.model)}.search is not a list of ids; nothing was pruned in ${own(o.table)}`,
+        say`check that --url points at Odoo itself`,
+      );
+    for (const id of page) {
+      if (!Number.isSafeInteger(id) || (id as number) <= after)
+        throw new ProtocolError(
+          say`the server's reply to ${own(o.model)}.search is not ids in ascending order (${String(id)} after ${String(after)}); nothing was pruned in ${own(o.table)}`,
+          say`check that --url points at Odoo itself`,
+        );
+      ids.push(id as number);
+      after = id as number;
     }
-    const high = ids[ids.length - 1] as number;
-    const r = await db.query(
-      `DELETE FROM ${t} WHERE id > $1 AND id <= $2 AND NOT (id = ANY($3::integer[]))`,
-      [after, high, ids],
-    );
-    pruned += r.rowCount ?? 0;
-    after = high;
+    if (page.length < IDS_PER_PAGE) break;
   }
+  const short = say`a proxy or a module that caps replies, or another company context than the earlier runs, can cut the list; rows Odoo still has would have been deleted. Run again; if it persists, sync without --prune`;
+  if (ids.length < counted)
+    throw new ProtocolError(
+      say`Odoo listed ${count(ids.length)} ids of ${own(o.model)} but counts ${count(counted)}; nothing was pruned in ${own(o.table)}`,
+      short,
+    );
+  const read = [...o.read].sort((a, b) => a - b);
+  for (let i = 0, j = 0; i < read.length; i++) {
+    const id = read[i] as number;
+    while (j < ids.length && (ids[j] as number) < id) j++;
+    if (ids[j] !== id)
+      throw new ProtocolError(
+        say`Odoo's list of ${own(o.model)} ids leaves out ${String(id)}, which this run just read; nothing was pruned in ${own(o.table)}`,
+        short,
+      );
+  }
+  const rows = Number((await db.query(`SELECT count(*) AS n FROM ${t}`)).rows[0]?.n ?? 0);
+  let pruned = 0;
+  let tooMany = false;
+  await db.query('BEGIN');
+  try {
+    for (let i = 0, after = 0; ; i += IDS_PER_PAGE) {
+      const chunk = ids.slice(i, i + IDS_PER_PAGE);
+      const last = i + IDS_PER_PAGE >= ids.length;
+      // The last range is open: every row above the last id Odoo has goes too.
+      const r = last
+        ? await db.query(`DELETE FROM ${t} WHERE id > $1 AND NOT (id = ANY($2::integer[]))`, [after, chunk])
+        : await db.query(`DELETE FROM ${t} WHERE id > $1 AND id <= $2 AND NOT (id = ANY($3::integer[]))`, [
+            after,
+            chunk[chunk.length - 1],
+            chunk,
+          ]);
+      pruned += r.rowCount ?? 0;
+      if (last) break;
+      after = chunk[chunk.length - 1] as number;
+    }
+    tooMany = pruned > o.floor && pruned * 100 > o.maxPercent * rows;
+    await db.query(tooMany ? 'ROLLBACK' : 'COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+  if (tooMany) {
+    const share = Math.ceil((pruned * 100) / rows);
+    throw new UsageError(
+      say`--prune would delete ${count(pruned)} of the ${count(rows)} rows of ${own(o.table)} (${own(String(share))} %), more than --prune-max ${own(String(o.maxPercent))} %; nothing was pruned`,
+      say`check that Odoo really deleted them (${own(o.model)}); if so, run again with --prune-max ${own(String(share))}`,
+    );
+  }
+  return pruned;
 }

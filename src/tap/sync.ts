@@ -11,7 +11,14 @@ import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../read/checkpoint.js';
-import { firstReadDomain, highestIdOf, newestWriteDate, ODOO_TIME } from '../read/first-read.js';
+import {
+  clockLimit,
+  firstReadDomain,
+  highestIdOf,
+  markBefore,
+  newestWriteDate,
+  ODOO_TIME,
+} from '../read/first-read.js';
 import { namedPages } from '../read/names.js';
 import { ownNames } from '../read/own-names.js';
 import { amountCheck } from '../records/normalize.js';
@@ -39,6 +46,8 @@ export interface TapJob {
   write: (text: string) => Promise<void>;
   /** One line per stream done, on standard error. */
   log?: (line: Said) => void;
+  /** One line on standard error (a record dated ahead of the server's clock), even when quiet. */
+  warn?: (line: Said) => void;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -87,7 +96,14 @@ export async function runTap(job: TapJob): Promise<void> {
           job.log?.(say`${own(r.name)}: nothing to send`);
           continue;
         }
-        firstRead.until = wd;
+        // Never beyond the server's clock: a record dated ahead of it is read when the
+        // clock gets there (as the incremental windows, which end now, would read it).
+        const limit = clockLimit(client);
+        if (wd > limit)
+          job.warn?.(
+            say`${own(r.name)}: ${own(r.model)} has a record with write_date ${wd} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(limit)} UTC and records dated after it are sent when the clock gets there`,
+          );
+        firstRead.until = wd > limit ? limit : wd;
       }
       domain = firstReadDomain({ until: firstRead.until, afterId: firstRead.afterId }, from);
       keeper.pageEnds(firstRead.until);
@@ -125,12 +141,22 @@ export async function runTap(job: TapJob): Promise<void> {
     let unchanged = 0;
     /** The highest id read of a first read's last second. */
     let lastOfUntil = 0;
+    let warned = false;
     for await (const records of pages) {
       checkAmounts(records);
       if (registerNames) renamed(records, registerNames);
       let out = '';
-      const end = (records[records.length - 1] as OdooRecord).write_date;
-      if (!firstRead && typeof end === 'string' && ODOO_TIME.test(end)) keeper.pageEnds(end);
+      // Where the bookmark may move: not past a record dated ahead of the server's clock.
+      const limit = firstRead ? '' : clockLimit(client);
+      const { mark: to, ahead } = firstRead ? {} : markBefore(records, limit);
+      if (ahead && !warned) {
+        warned = true;
+        const kept = to?.wd ?? keeper.since;
+        job.warn?.(
+          say`${own(r.name)}: ${own(r.model)} ${String(ahead.id)} has write_date ${String(ahead.write_date)} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(kept ?? 'its place')}${own(kept ? ' UTC' : '')} so that the next run still reads what changes meanwhile`,
+        );
+      }
+      if (to) keeper.pageEnds(to.wd);
       for (let i = 0; i < records.length; i++) {
         const rec = records[i] as OdooRecord;
         const wd = rec.write_date;
@@ -158,11 +184,7 @@ export async function runTap(job: TapJob): Promise<void> {
       } else {
         // The page ends where a second ends, or goes through a crowded second by id: what
         // is sent of its last second is up to the highest id of that second in it.
-        const wd = last.write_date as string;
-        let wid = last.id;
-        for (let i = records.length - 2; i >= 0 && (records[i] as OdooRecord).write_date === wd; i--)
-          wid = Math.max(wid, (records[i] as OdooRecord).id);
-        keeper.advance(wd, wid);
+        if (to) keeper.advance(to.wd, to.id);
         const bookmark = keeper.bookmark();
         if (bookmark) state.bookmarks[r.name] = bookmark;
       }

@@ -290,9 +290,6 @@ describe('replies that are not JSON-2 (injected faults)', () => {
         new Json2Transport(http, 'demo'),
         { db: 'demo', login: 'admin', secret: ADMIN_KEY },
         2,
-        {
-          bodyRetries: 0,
-        },
       );
       const e = await failure(c.searchRead('pos.config', [], { fields: ['name'] }));
       expect(e.exitCode).toBe(EXIT.connection);

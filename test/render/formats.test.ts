@@ -3,8 +3,8 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
-import { Normalizer, roundAt, type Value } from '../../src/records/normalize.js';
-import { CsvRenderer, fixedText, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
+import { Normalizer, type Value } from '../../src/records/normalize.js';
+import { CsvRenderer, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
 import { MemorySink } from '../../src/sink/sink.js';
 
 const defs: FieldMap = {
@@ -263,29 +263,6 @@ describe('csv straight from records', () => {
       ),
       { numRuns: 4000 },
     );
-  });
-
-  it('formats a rounded amount as String(roundAt(v, digits)) does', () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.double({ noNaN: true }),
-          fc.double({ min: -1e4, max: 1e4, noNaN: true }),
-          fc.integer({ min: -1e7, max: 1e7 }).map((n) => n / 100),
-          fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 1000 + 1e-12),
-        ),
-        fc.integer({ min: 0, max: 6 }),
-        (v, digits) => {
-          const t = fixedText(v, digits);
-          if (t !== null) expect(t).toBe(String(roundAt(v, digits)));
-        },
-      ),
-      { numRuns: 20000 },
-    );
-    expect(fixedText(-0.001, 2)).toBe('0');
-    expect(fixedText(0.1 + 0.2, 2)).toBe('0.3');
-    expect(fixedText(1.005, 2)).toBe(String(roundAt(1.005, 2)));
-    expect(fixedText(1e16, 2)).toBeNull();
   });
 });
 
