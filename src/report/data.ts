@@ -252,16 +252,30 @@ async function currencySection(
     top,
   });
   const sum = (q: SummaryParams) => fetchSummary(client, q, zone);
-  const [register, prev, day, weekdayHour, method, product, category, cashier] = await Promise.all([
-    sum(at('register')),
-    sum(at('register', undefined, previous)),
-    sum(at('day')),
-    sum(at('weekday,hour')),
-    sum(at('method')),
-    sum(at('product', 10)),
-    sum(at('category', 10)),
-    sum(at('cashier')),
-  ]);
+  // One grouping after the other: each already sends its few calls at once, and a server
+  // (the sandbox, or an Odoo with few workers) given them all together drops connections.
+  const groupings: SummaryParams[] = [
+    at('register'),
+    at('register', undefined, previous),
+    at('day'),
+    at('weekday,hour'),
+    at('method'),
+    at('product', 10),
+    at('category', 10),
+    at('cashier'),
+  ];
+  const results: SummaryResult[] = [];
+  for (const q of groupings) results.push(await sum(q));
+  const [register, prev, day, weekdayHour, method, product, category, cashier] = results as [
+    SummaryResult,
+    SummaryResult,
+    SummaryResult,
+    SummaryResult,
+    SummaryResult,
+    SummaryResult,
+    SummaryResult,
+    SummaryResult,
+  ];
   const domain = sessionsDomain({ from: period.from, to: period.to, configId: p.configId }, zone);
   const { inputs } = await fetchReconciliation(client, domain);
   const rec = reconcileSessions(inputs, register.summary.digits);

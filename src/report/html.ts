@@ -15,7 +15,7 @@ function money(v: number | null | undefined, digits: number): string {
   return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 const pct = (v: number | null | undefined): string =>
-  v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)} %`;
+  v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}\u00a0%`;
 
 function chart(ec: ECharts, option: Record<string, unknown>, width = 720, height = 300): string {
   const c = ec.init(null, null, { renderer: 'svg', ssr: true, width, height });

@@ -87,8 +87,10 @@ export interface LossSection {
 export interface LossInputs {
   range: Range;
   configId?: number;
-  cashier: SummaryResult;
-  register: SummaryResult;
+  sessionId?: number;
+  /** summary --by cashier and --by register of the period; a view leaves out the one it does not show. */
+  cashier?: SummaryResult;
+  register?: SummaryResult;
   sessions: SessionFigures[];
   sessionUsers: { id: number; user: [number, string] | null }[];
   digits: number;
@@ -136,6 +138,7 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
   if (x.range.start) range.push(['date_order', '>=', x.range.start]);
   if (x.range.end) range.push(['date_order', '<', x.range.end]);
   if (x.configId !== undefined) range.push(['config_id', '=', x.configId]);
+  if (x.sessionId !== undefined) range.push(['session_id', '=', x.sessionId]);
   const orderFields = ['name', 'date_order', 'amount_total', who, 'config_id'];
   const counted: Domain = [['state', 'in', COUNTED_STATES], ...range];
   const onLines: Domain = counted.map((c) => [`order_id.${c[0]}`, c[1], c[2]] as Domain[number]);
@@ -295,20 +298,24 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
   };
   return {
     cashierField: who,
-    cashiers: build(
-      summaryRows(x.cashier),
-      'cashier_id',
-      'cashier',
-      (o) => m2o(o[who])?.[0] ?? null,
-      cashierOfSession,
-    ),
-    registers: build(
-      summaryRows(x.register),
-      'config_id',
-      'register',
-      (o) => m2o(o.config_id)?.[0] ?? null,
-      (s) => [s.configId, s.register],
-    ),
+    cashiers: x.cashier
+      ? build(
+          summaryRows(x.cashier),
+          'cashier_id',
+          'cashier',
+          (o) => m2o(o[who])?.[0] ?? null,
+          cashierOfSession,
+        )
+      : [],
+    registers: x.register
+      ? build(
+          summaryRows(x.register),
+          'config_id',
+          'register',
+          (o) => m2o(o.config_id)?.[0] ?? null,
+          (s) => [s.configId, s.register],
+        )
+      : [],
     quickMinutes: QUICK_MINUTES,
     minOrders: MIN_ORDERS,
     unknown: [
@@ -358,4 +365,30 @@ async function quickRefunds(
       seen.set(refund, Math.round(minutes));
   }
   return [...seen].map(([id, minutes]) => ({ id, minutes }));
+}
+
+/** The columns of `summary --by cashier --loss` (or register), in order. */
+export const LOSS_COLUMNS = [
+  'orders',
+  'sales',
+  'refund_count',
+  'refunds',
+  'refund_share',
+  'cancelled',
+  'cancelled_share',
+  'discounts',
+  'discount_share',
+  'largest_discount',
+  'closings',
+  'cash_difference',
+  'cash_short',
+  'quick_refunds',
+  'marks',
+] as const;
+
+/** A loss row as json, ndjson and csv carry it: the key's id and name, the figures, the marks. */
+export function lossRecord(r: LossRow, id: string, name: string): Record<string, string | number | null> {
+  const out: Record<string, string | number | null> = { [id]: r.id, [name]: r.name };
+  for (const k of LOSS_COLUMNS) out[k] = k === 'marks' ? r.marks.join(' ') : (r[k] as number | null);
+  return out;
 }

@@ -238,6 +238,35 @@ describe('report on the sandbox with --leaks', () => {
     expect(html).toMatch(/data-marks="refund_share"><th>Anita Oliver</);
     expect(html).toContain('Odoo stores no reason');
   });
+  it('summary --by cashier --loss gives the same figures and marks, in JSON and CSV', async () => {
+    const base = ['summary', ...PERIOD, '--tz', 'UTC', '--rate', '0', '--by', 'cashier', '--loss'];
+    const json = await runCli([...base, '--format', 'json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as Obj[];
+    const keys = [
+      'orders',
+      'refunds',
+      'refund_share',
+      'cancelled',
+      'discounts',
+      'discount_share',
+      'cash_difference',
+      'cash_short',
+    ];
+    expect(rows.map((r) => [r.cashier_id, r.cashier, ...keys.map((k) => r[k]), r.marks])).toEqual(
+      cashiers.map((c) => [c.id, c.name, ...keys.map((k) => c[k]), c.marks.join(' ')]),
+    );
+    const csv = await runCli([...base, '--format', 'csv'], { env });
+    expect(csv.code, csv.stderr).toBe(0);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe(
+      'cashier_id,cashier,orders,sales,refund_count,refunds,refund_share,cancelled,cancelled_share,discounts,discount_share,largest_discount,closings,cash_difference,cash_short,quick_refunds,marks',
+    );
+    expect(lines.filter((l) => l.endsWith(',refund_share'))).toHaveLength(1);
+    const bad = await runCli(['summary', ...PERIOD, '--by', 'day', '--loss'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^posdata: --loss sets each cashier or register against the others/);
+  });
 });
 
 describe('report on the default data', () => {
