@@ -46,7 +46,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.skipIf(!present)('the report in headless Chromium', () => {
+describe.skipIf(!present)('the report in headless Chromium', { timeout: 240_000 }, () => {
   it('draws every chart offline, fetching nothing', async () => {
     const file = join(dir, 'october.html');
     const r = await runCli(['report', ...P, '-o', file], { env });

@@ -37,7 +37,7 @@ async function writeReport(env: Record<string, string>, name: string, extra: str
   return { html, data: reportData(html), stderr: r.stderr };
 }
 
-describe('report on the sandbox with --leaks', () => {
+describe('report on the sandbox with --leaks', { timeout: 240_000 }, () => {
   let sandbox: SandboxHandle;
   let env: Record<string, string>;
   let html: string;
@@ -269,7 +269,7 @@ describe('report on the sandbox with --leaks', () => {
   });
 });
 
-describe('report on the default data', () => {
+describe('report on the default data', { timeout: 240_000 }, () => {
   it('marks no cashier where none stands out', async () => {
     const sandbox = await startTestSandbox({ seed: 3, orders: 6000, days: 60, now: NOW });
     try {
