@@ -14,7 +14,7 @@ import {
   toRow,
 } from '../reconcile/compute.js';
 import { roundAt } from '../records/normalize.js';
-import { COUNTED_STATES, type SummaryRow, totalOf } from '../summary/compute.js';
+import { type SummaryRow, totalOf } from '../summary/compute.js';
 import {
   fetchSummary,
   type Range,
@@ -310,5 +310,3 @@ async function currencySection(
     loss,
   };
 }
-
-export { COUNTED_STATES };

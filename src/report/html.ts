@@ -166,8 +166,6 @@ function lossTable(rows: LossRow[], digits: number, zone: string, who: string): 
         `<tr class="${r.marks.length > 0 ? 'marked' : ''}" data-id="${r.id ?? ''}" data-marks="${r.marks.join(' ')}"><th>${esc(r.name || '(none)')}</th><td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}<td>${money(r.discounts, digits)}</td>${mark(r, 'discount_share', pct(r.discount_share))}<td>${money(r.largest_discount, digits)}</td><td>${r.closings}</td><td>${money(r.cash_difference, digits)}</td>${mark(r, 'cash_short', money(r.cash_short, digits))}<td>${r.quick_refunds}</td></tr>`,
     )
     .join('');
-  const median = (m: Metric) => rows.map((r) => r.median[m]).filter((v): v is number => v !== null);
-  void median;
   const behind = rows
     .filter((r) => r.marks.length > 0)
     .map((r) => {
