@@ -24,6 +24,7 @@ export const COMMANDS: readonly Entry[] = [
   })),
   { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
   { name: 'reconcile', load: async () => (await import('./commands/reconcile.js')).reconcile },
+  { name: 'report', load: async () => (await import('./commands/report.js')).report },
   { name: 'sync', load: async () => (await import('./commands/sync.js')).sync },
   { name: 'tap', load: async () => (await import('./commands/tap.js')).tap },
   { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },

@@ -69,6 +69,11 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       },
       { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
       {
+        spec: '--leaks',
+        description:
+          "cashiers who stand out, for posdata report: one refunds often, one discounts a lot, one's cash is short",
+      },
+      {
         spec: '--currency <code>',
         description:
           "the company's currency: EUR, USD, KWD, BHD, TND (3 decimals) or JPY (none); default EUR",
@@ -88,7 +93,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
   ],
   notes:
-    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --currency and --now.\n' +
+    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --leaks, --currency and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f) {
     const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
@@ -114,6 +119,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       faults: f.faults as string | undefined,
       jsonrpc: f.jsonrpc as boolean | undefined,
       posHr: f.posHr === true,
+      leaks: f.leaks === true,
       currency: f.currency as string | undefined,
       live,
     };

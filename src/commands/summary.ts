@@ -10,7 +10,7 @@ import { positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import type { FieldMap } from '../core/types.js';
+import type { Domain, FieldMap } from '../core/types.js';
 import { machineZone } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
@@ -24,6 +24,8 @@ export interface SummaryOptions extends SummaryParams, ReportOptions {
   watch?: number;
   /** --times: refreshes before it ends by itself. */
   times?: number;
+  /** --loss: with --by cashier or register, the loss-prevention figures (report's). */
+  loss: boolean;
 }
 
 export const summary = command<SummaryOptions>({
@@ -65,6 +67,11 @@ export const summary = command<SummaryOptions>({
         spec: '--tz <zone>',
         description: "IANA zone of the business day (default: the Odoo user's zone)",
         value: 'zone',
+      },
+      {
+        spec: '--loss',
+        description:
+          'with --by cashier or --by register: refunds, cancelled orders, discounts and cash differences, each against the median of the others (marks)',
       },
       {
         spec: '--check-odoo',
@@ -109,8 +116,10 @@ export const summary = command<SummaryOptions>({
       checkOdoo: f.checkOdoo === true,
       watch: f.watch as number | undefined,
       times: f.times as number | undefined,
+      loss: f.loss === true,
     };
     checkWatch(o);
+    checkLoss(o);
     checkParams(o, o.tz ?? 'UTC');
     if (o.failOnDifference && !o.checkOdoo)
       throw new UsageError(
@@ -128,6 +137,7 @@ export const summary = command<SummaryOptions>({
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
+    if (o.loss) return runLoss(o, ctx, client, zone, r);
     const requests = client.requestCount;
     const { format, file } = o.output;
     await writeOutput(ctx, o.output.path, async (sink) => {
@@ -168,6 +178,91 @@ export const summary = command<SummaryOptions>({
     }
   },
 });
+
+/** --loss: one key, cashier or register, and a plain summary (no --watch, --top or --check-odoo). */
+function checkLoss(o: SummaryOptions): void {
+  if (!o.loss) return;
+  if (o.by !== 'cashier' && o.by !== 'register')
+    throw new UsageError(
+      say`--loss sets each cashier or register against the others, not groups by ${o.by ?? 'register'}`,
+      say`use --by cashier --loss or --by register --loss`,
+    );
+  if (o.watch !== undefined || o.checkOdoo || o.top !== undefined)
+    throw new UsageError(say`--loss goes without --watch, --top and --check-odoo`, say`leave those out`);
+}
+
+/**
+ * summary --by cashier --loss (or register): report's loss-prevention figures, from the same
+ * summary and the period's closings (reconcile's), one row per cashier or register.
+ */
+async function runLoss(o: SummaryOptions, ctx: Context, client: OdooClient, zone: string, r: SummaryResult) {
+  const { fetchReconciliation, reconcile, sessionsDomain } = await import('../reconcile/compute.js');
+  const { lossSection, lossRecord, LOSS_COLUMNS } = await import('../report/loss.js');
+  const domain =
+    o.sessionId !== undefined
+      ? [
+          ['id', '=', o.sessionId],
+          ['state', '=', 'closed'],
+        ]
+      : sessionsDomain(
+          {
+            date: o.date ?? (o.from === undefined && o.to === undefined ? 'today' : undefined),
+            from: o.from,
+            to: o.to,
+            configId: o.configId,
+          },
+          zone,
+        );
+  const { inputs } = await fetchReconciliation(client, domain as Domain);
+  const rec = reconcile(inputs, r.summary.digits);
+  const cashier = o.by === 'cashier';
+  const loss = await lossSection(client, {
+    range: r.range,
+    configId: o.configId,
+    sessionId: o.sessionId,
+    ...(cashier ? { cashier: r } : { register: r }),
+    sessions: rec.sessions,
+    sessionUsers: inputs.sessions.map((s) => ({
+      id: s.id,
+      user: Array.isArray(s.user_id) ? [s.user_id[0] as number, String(s.user_id[1])] : null,
+    })),
+    digits: r.summary.digits,
+  });
+  const [id, name] = cashier ? ['cashier_id', 'cashier'] : ['config_id', 'register'];
+  const rows = (cashier ? loss.cashiers : loss.registers).map((x) => lossRecord(x, id, name));
+  const fields = [id, name, ...LOSS_COLUMNS];
+  const defs: FieldMap = {};
+  for (const f of fields)
+    defs[f] = {
+      type:
+        f === id ||
+        f === 'orders' ||
+        f === 'refund_count' ||
+        f === 'cancelled' ||
+        f === 'closings' ||
+        f === 'quick_refunds'
+          ? 'integer'
+          : f === name || f === 'marks'
+            ? 'char'
+            : f.endsWith('_share')
+              ? 'float'
+              : 'monetary',
+    };
+  await writeOutput(ctx, o.output.path, async (sink) => {
+    const renderer = await rendererFor(
+      o,
+      ctx.io,
+      sink,
+      { fields, defs },
+      zone,
+      cashier ? 'cashiers' : 'registers',
+    );
+    await renderer.begin();
+    await renderer.page(rows);
+    await renderer.end();
+    return undefined;
+  });
+}
 
 /** --watch and --times with the flags they can go with. */
 function checkWatch(o: SummaryOptions): void {

@@ -134,6 +134,8 @@ export async function fetchReconciliation(
     'cash_register_balance_end_real',
     // Open or closed: the summary's X or Z report.
     'state',
+    // Who ran it: the report's cash differences per cashier.
+    'user_id',
   ];
   // Stored when Odoo closes a session: the sum of its statement lines at that moment, i.e. the
   // cash put in and taken out, before closing adds its own lines (takings, counted difference).

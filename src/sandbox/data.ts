@@ -37,6 +37,8 @@ export interface GenerateOptions {
   posHr?: boolean;
   /** The company's currency (CURRENCIES); EUR when not given. */
   currency?: string;
+  /** Cashiers who stand out (SandboxOptions.leaks); draws differ only when set. */
+  leaks?: boolean;
 }
 
 export interface Generated {
@@ -64,6 +66,7 @@ export function generate(opts: GenerateOptions): Generated {
     stamp: { create_date: setupAt, write_date: setupAt },
     currency,
     round: roundTo(currency.decimals),
+    leaks: opts.leaks === true,
   };
   referenceData(g, opts.posHr === true);
   const shop = openShop(g);

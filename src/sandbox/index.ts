@@ -33,6 +33,12 @@ export interface SandboxOptions {
   jsonrpc?: boolean;
   /** Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders. */
   posHr?: boolean;
+  /**
+   * Cashiers who stand out, for the report's loss-prevention section: Anita Oliver refunds
+   * often, Beth Evans gives large discounts, Marc Demo's cash is short at the closings he runs.
+   * Off by default: a seed's data stay as they were.
+   */
+  leaks?: boolean;
   /** The company's currency: EUR (default), USD, KWD, BHD, TND (3 decimals) or JPY (none). */
   currency?: string;
   /**
@@ -122,6 +128,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     version,
     now: dataNow,
     posHr: opts.posHr === true,
+    leaks: opts.leaks === true,
     currency: opts.currency,
   });
   warmIndexes(db);

@@ -18,7 +18,7 @@ import { reportPosOrder } from './models/report-pos-order.js';
 import type { ModelDef } from './store.js';
 import type { OdooVersion } from './types.js';
 
-export { CASHIER_UIDS } from './models/pos-order.js';
+export { CASHIER_UIDS, cashierOf } from './models/pos-order.js';
 
 /** Options of the generated database: which optional modules are installed. */
 export interface ModelOptions {

@@ -7,7 +7,7 @@
 
 import { fmtDate, fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
-import type { Gen } from './context.js';
+import { type Gen, LEAKY } from './context.js';
 import type { Ledger } from './sales.js';
 import type { SessionPlan } from './sessions.js';
 
@@ -83,7 +83,14 @@ function close(
   const s = plan.rec;
   const expected = (start ?? 0) + moved + plan.cash;
   const dr = rng.float();
-  const diff = dr < 0.75 ? 0 : dr < 0.88 ? -rng.int(5, 500) / 100 : rng.int(5, 500) / 100;
+  const diff =
+    g.leaks && s.user_id === LEAKY.cashShort
+      ? -rng.int(1000, 4000) / 100
+      : dr < 0.75
+        ? 0
+        : dr < 0.88
+          ? -rng.int(5, 500) / 100
+          : rng.int(5, 500) / 100;
   const counted = g.round(expected + diff);
   const closedAt = txStamp(plan.end + 25, s.id);
   s.stop_at = fmtDatetime(plan.end);

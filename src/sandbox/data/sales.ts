@@ -5,11 +5,12 @@
  * and its state. Draws from the PRNG in a fixed order, so a seed gives the same orders.
  */
 
+import { cashierOf } from '../models.js';
 import { roundTo } from '../money.js';
 import type { Table } from '../store.js';
 import { fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
-import type { Gen } from './context.js';
+import { type Gen, LEAKY } from './context.js';
 
 /** The run's currency rounding (set by sellDay from the generation's currency). */
 let roundMoney = roundTo(2);
@@ -58,6 +59,8 @@ interface Draft {
   original: Rec | undefined;
   amountTotal: number;
   amountTax: number;
+  /** With `leaks`: the order's cashier (uid), so one who stands out can behave so. */
+  cashier: number;
 }
 const draft: Draft = {
   id: 0,
@@ -68,6 +71,7 @@ const draft: Draft = {
   original: undefined,
   amountTotal: 0,
   amountTax: 0,
+  cashier: 0,
 };
 
 interface PayTick {
@@ -137,6 +141,7 @@ function sellOrder(
   draft.t = t;
   draft.at = fmtDatetime(t);
   draft.plan = plan;
+  draft.cashier = g.leaks ? cashierOf({ id: draft.id, session_id: plan.rec.id }, g.db) : 0;
   draft.kind = pickKind(g, plan, candidates);
   draft.original = undefined;
   draft.amountTotal = 0;
@@ -197,7 +202,8 @@ function pickKind(g: Gen, plan: SessionPlan, candidates: Rec[]): Kind {
   const roll = g.rng.float();
   if (plan.open && roll < 0.015) return 'draft';
   if (roll < 0.035) return 'cancel';
-  if (roll < 0.065 && candidates.length > 0) return 'refund';
+  const refunds = draft.cashier === LEAKY.refunds ? 0.22 : 0.065;
+  if (roll < refunds && candidates.length > 0) return 'refund';
   return 'sale';
 }
 
@@ -232,7 +238,14 @@ function saleLines(g: Gen, { lines }: Ledger, products: Product[]): void {
     const p = products[rng.int(0, products.length - 1)] as Product;
     const qr = rng.float();
     const qty = qr < 0.72 ? 1 : qr < 0.92 ? 2 : qr < 0.98 ? 3 : 5;
-    const disc = rng.chance(0.09) ? rng.pick([5, 10, 15, 20, 25, 50]) : 0;
+    const disc =
+      draft.cashier === LEAKY.discounts
+        ? rng.chance(0.6)
+          ? rng.pick([20, 25, 30, 40, 50])
+          : 0
+        : rng.chance(0.09)
+          ? rng.pick([5, 10, 15, 20, 25, 50])
+          : 0;
     addLine(lines, p.productId, qty, p.price, disc, p.taxRate, p.taxIds, false);
   }
 }

@@ -16,7 +16,7 @@ import {
 
 /** The cashier of an order: the session's user, or (about 2 orders in 5) the register's second cashier. */
 export const CASHIER_UIDS = [8, 9, 10];
-function cashierOf(rec: Rec, db: Db): number {
+export function cashierOf(rec: Rec, db: Db): number {
   const session = db.get('pos.session', rec.session_id as number);
   const own = typeof session?.user_id === 'number' ? session.user_id : 2;
   const config = typeof session?.config_id === 'number' ? session.config_id : 1;

@@ -1,0 +1,272 @@
+// The report as one self-contained HTML page: the charts drawn as SVG while it is written
+// (Apache ECharts' server-side rendering: no script, no request, in any browser), the
+// figures in tables, and every figure once more in a JSON block (id="posdata-report") that a
+// program can read back. Prints to A4: no chart or table row cut across two pages.
+import { DateTime } from 'luxon';
+import type { CurrencySection, Glance, ReportData } from './data.js';
+import type { LossRow, Metric, OrderRef } from './loss.js';
+
+type ECharts = typeof import('echarts');
+
+const esc = (s: unknown): string => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function money(v: number | null | undefined, digits: number): string {
+  if (v === null || v === undefined) return '–';
+  return v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+const pct = (v: number | null | undefined): string =>
+  v === null || v === undefined ? '–' : `${(v * 100).toFixed(1)}\u00a0%`;
+
+function chart(ec: ECharts, option: Record<string, unknown>, width = 720, height = 300): string {
+  const c = ec.init(null, null, { renderer: 'svg', ssr: true, width, height });
+  c.setOption({ animation: false, textStyle: { fontFamily: 'sans-serif' }, ...option });
+  const svg = c.renderToSVGString();
+  c.dispose();
+  return svg;
+}
+
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+function charts(ec: ECharts, s: CurrencySection): { id: string; title: string; svg: string }[] {
+  const out: { id: string; title: string; svg: string }[] = [];
+  const days = s.summary.day;
+  out.push({
+    id: 'sales-per-day',
+    title: `Sales per day (${s.currency}, total)`,
+    svg: chart(ec, {
+      grid: { left: 70, right: 20, top: 20, bottom: 70 },
+      xAxis: {
+        type: 'category',
+        data: days.map((r) => {
+          const d = DateTime.fromISO(String(r.day));
+          return d.isValid ? `${d.toFormat('ccc')} ${d.toFormat('dd')}` : String(r.day);
+        }),
+        axisLabel: { rotate: 60, fontSize: 10 },
+      },
+      yAxis: { type: 'value' },
+      series: [{ type: 'bar', data: days.map((r) => r.total), itemStyle: { color: '#3b6ea5' } }],
+    }),
+  });
+  const cells: [number, number, number][] = [];
+  let most = 0;
+  for (const r of s.summary.weekdayHour) {
+    const w = WEEKDAYS.indexOf(String(r.weekday));
+    const h = Number(r.hour);
+    const v = Number(r.orders);
+    if (w >= 0 && Number.isFinite(h)) cells.push([h, w, v]);
+    most = Math.max(most, v);
+  }
+  out.push({
+    id: 'hour-weekday',
+    title: 'Orders by hour and weekday',
+    svg: chart(ec, {
+      grid: { left: 90, right: 20, top: 10, bottom: 70 },
+      xAxis: {
+        type: 'category',
+        data: Array.from({ length: 24 }, (_, i) => String(i)),
+        splitArea: { show: true },
+      },
+      yAxis: { type: 'category', data: WEEKDAYS, inverse: true, splitArea: { show: true } },
+      visualMap: {
+        min: 0,
+        max: Math.max(1, most),
+        orient: 'horizontal',
+        left: 'center',
+        bottom: 0,
+        calculable: false,
+        inRange: { color: ['#f3f6fa', '#3b6ea5'] },
+      },
+      series: [{ type: 'heatmap', data: cells }],
+    }),
+  });
+  const pie = (id: string, title: string, data: { name: string; value: number }[]) =>
+    out.push({
+      id,
+      title,
+      svg: chart(
+        ec,
+        {
+          series: [
+            {
+              type: 'pie',
+              radius: ['35%', '65%'],
+              data,
+              label: { formatter: '{b}: {d} %' },
+            },
+          ],
+        },
+        720,
+        280,
+      ),
+    });
+  pie(
+    'payment-methods',
+    `Payment methods (${s.currency})`,
+    s.summary.method.map((r) => ({ name: String(r.method), value: Number(r.total) })),
+  );
+  const bars = (id: string, title: string, rows: Record<string, unknown>[], key: string) => {
+    const rs = [...rows].reverse();
+    out.push({
+      id,
+      title,
+      svg: chart(ec, {
+        grid: { left: 200, right: 30, top: 10, bottom: 30 },
+        xAxis: { type: 'value' },
+        yAxis: { type: 'category', data: rs.map((r) => String(r[key]).slice(0, 32)) },
+        series: [{ type: 'bar', data: rs.map((r) => r.total), itemStyle: { color: '#5b8c5a' } }],
+      }),
+    });
+  };
+  bars('top-products', `Top products (${s.currency}, total)`, s.summary.product, 'product');
+  bars('top-categories', `Top categories (${s.currency}, total)`, s.summary.category, 'category');
+  pie(
+    'registers',
+    `Each register's share (${s.currency})`,
+    s.summary.register.map((r) => ({ name: String(r.register), value: Number(r.total) })),
+  );
+  return out;
+}
+
+const GLANCE: [keyof Glance, string, boolean][] = [
+  ['orders', 'Orders', false],
+  ['items', 'Items', false],
+  ['net', 'Net', true],
+  ['tax', 'Tax', true],
+  ['total', 'Total', true],
+  ['average_ticket', 'Average ticket', true],
+  ['discounts', 'Discounts', true],
+  ['refund_count', 'Refunds (count)', false],
+  ['refunds', 'Refunds', true],
+];
+
+function glance(s: CurrencySection): string {
+  const cell = (v: number | null, m: boolean) => (m ? money(v, s.digits) : v === null ? '–' : String(v));
+  const rows = GLANCE.map(([k, label, m]) => {
+    const c = s.change[k];
+    const ch = c === null || c === undefined ? '–' : `${c > 0 ? '+' : ''}${c.toFixed(1)} %`;
+    return `<tr><th>${esc(label)}</th><td>${cell(s.glance[k], m)}</td><td>${cell(s.previous[k], m)}</td><td class="${c !== null && c !== undefined && c < 0 ? 'down' : 'up'}">${ch}</td></tr>`;
+  });
+  return `<table class="glance"><thead><tr><th></th><th>This period</th><th>Previous period</th><th>+/-</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+const METRIC_LABEL: Record<Metric, string> = {
+  refund_share: 'refunds',
+  cancelled_share: 'cancelled orders',
+  discount_share: 'discounts',
+  cash_short: 'cash short',
+};
+
+function lossTable(rows: LossRow[], digits: number, zone: string, who: string): string {
+  const mark = (r: LossRow, m: Metric, text: string) =>
+    `<td class="${r.marks.includes(m) ? 'mark' : ''}" title="median of the others: ${r.median[m] ?? '–'}">${text}</td>`;
+  const head = `<tr><th>${esc(who)}</th><th>Orders</th><th>Sales</th><th>Refunds</th><th>Refunded</th><th>Share</th><th>Cancelled</th><th>Share</th><th>Discounts</th><th>Share</th><th>Largest</th><th>Closings</th><th>Cash difference</th><th>Short per closing</th><th>Quick refunds</th></tr>`;
+  const body = rows
+    .map(
+      (r) =>
+        `<tr class="${r.marks.length > 0 ? 'marked' : ''}" data-id="${r.id ?? ''}" data-marks="${r.marks.join(' ')}"><th>${esc(r.name || '(none)')}</th><td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}<td>${money(r.discounts, digits)}</td>${mark(r, 'discount_share', pct(r.discount_share))}<td>${money(r.largest_discount, digits)}</td><td>${r.closings}</td><td>${money(r.cash_difference, digits)}</td>${mark(r, 'cash_short', money(r.cash_short, digits))}<td>${r.quick_refunds}</td></tr>`,
+    )
+    .join('');
+  const behind = rows
+    .filter((r) => r.marks.length > 0)
+    .map((r) => {
+      const parts = r.marks.map((m) => {
+        const when = (t: string | null) =>
+          t ? DateTime.fromSQL(t, { zone: 'UTC' }).setZone(zone).toFormat('yyyy-MM-dd HH:mm') : '';
+        const orders = (list: OrderRef[], detail?: string) =>
+          `<table class="orders"><tr><th>Ticket</th><th>Time</th><th>Register</th><th>Amount</th>${detail ? `<th>${detail}</th>` : ''}</tr>${list
+            .map(
+              (o) =>
+                `<tr><td>${esc(o.ticket)}</td><td>${when(o.time)}</td><td>${esc(o.register)}</td><td>${money(o.amount, digits)}</td>${detail ? `<td>${money(o.detail ?? null, digits)}</td>` : ''}</tr>`,
+            )
+            .join('')}</table>`;
+        const title = `<h4>${esc(r.name)}: ${METRIC_LABEL[m]} (${m === 'cash_short' ? money(r.cash_short, digits) : pct(r[m])} against a median of ${m === 'cash_short' ? money(r.median[m], digits) : pct(r.median[m])} for the others)</h4>`;
+        if (m === 'refund_share') return title + orders(r.behind.refunds);
+        if (m === 'cancelled_share') return title + orders(r.behind.cancelled);
+        if (m === 'discount_share') return title + orders(r.behind.discounts, 'Discount');
+        return `${title}<table class="orders"><tr><th>Session</th><th>Closed</th><th>Register</th><th>Difference</th></tr>${r.behind.closings
+          .map(
+            (c) =>
+              `<tr><td>${esc(c.session)}</td><td>${when(c.closed)}</td><td>${esc(c.register)}</td><td>${money(c.difference, digits)}</td></tr>`,
+          )
+          .join('')}</table>`;
+      });
+      return `<div class="behind" data-id="${r.id ?? ''}">${parts.join('')}</div>`;
+    })
+    .join('');
+  return `<table class="loss"><thead>${head}</thead><tbody>${body}</tbody></table>${behind}`;
+}
+
+function cashTable(s: CurrencySection, zone: string): string {
+  const when = (t: unknown) =>
+    typeof t === 'string' && t
+      ? DateTime.fromISO(t, { zone: 'UTC' }).setZone(zone).toFormat('yyyy-MM-dd HH:mm')
+      : '';
+  const rows = s.reconcile
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.session)}</td><td>${esc(r.register)}</td><td>${when(r.closed)}</td><td>${money(r.expected_cash as number, s.digits)}</td><td>${money(r.counted_cash as number, s.digits)}</td><td class="${Math.abs(Number(r.difference)) >= 10 ** -s.digits ? 'mark' : ''}">${money(r.difference as number, s.digits)}</td></tr>`,
+    )
+    .join('');
+  return `<table class="cash"><thead><tr><th>Session</th><th>Register</th><th>Closed</th><th>Expected</th><th>Counted</th><th>Difference</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+const CSS = `
+@page { size: A4; margin: 14mm 12mm; }
+* { box-sizing: border-box; }
+body { font-family: sans-serif; font-size: 10pt; color: #222; margin: 0 auto; max-width: 190mm; }
+h1 { font-size: 18pt; margin: 0 0 2mm; } h2 { font-size: 13pt; margin: 8mm 0 2mm; border-bottom: 1px solid #ccc; }
+h3 { font-size: 11pt; } h4 { font-size: 10pt; margin: 3mm 0 1mm; }
+header p, footer p { margin: 0; color: #555; }
+table { border-collapse: collapse; width: 100%; margin: 2mm 0; font-variant-numeric: tabular-nums; }
+th, td { padding: 1mm 2mm; border-bottom: 1px solid #e4e4e4; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+thead th { background: #f3f6fa; }
+tr { break-inside: avoid; page-break-inside: avoid; }
+table.loss { font-size: 8pt; } table.orders { font-size: 8pt; width: auto; }
+td.mark { background: #fde2e1; font-weight: bold; color: #a01010; }
+td.down { color: #a01010; }
+figure.chart { margin: 3mm 0; break-inside: avoid; page-break-inside: avoid; }
+figure.chart svg { width: 100%; height: auto; display: block; }
+figcaption { font-weight: bold; margin-bottom: 1mm; }
+.behind { break-inside: avoid; page-break-inside: avoid; }
+.note { color: #555; font-size: 9pt; }
+footer { margin-top: 8mm; border-top: 1px solid #ccc; padding-top: 2mm; }
+`;
+
+export async function renderHtml(d: ReportData, version: string): Promise<string> {
+  const ec = (await import('echarts')) as ECharts;
+  const zone = d.server.zone;
+  const local = (iso: string) => DateTime.fromISO(iso).setZone(zone).toFormat('yyyy-MM-dd HH:mm ZZZZ');
+  const sections = d.currencies.map((s) => {
+    const figs = charts(ec, s)
+      .map(
+        (c) => `<figure class="chart" id="${c.id}"><figcaption>${esc(c.title)}</figcaption>${c.svg}</figure>`,
+      )
+      .join('');
+    return `<section class="currency" data-currency="${esc(s.currency)}">
+<h2>${esc(s.currency)}: ${esc(s.registers.map((r) => r.name).join(', '))}</h2>
+<h3>The period at a glance</h3>${glance(s)}
+<h3>Charts</h3>${figs}
+<h2>Where the money leaks</h2>
+<p class="note">Each figure is set against the median of the others; a marked one is more than twice that median (and ${(0.05 * 100).toFixed(0)} points, or ${money(1, s.digits)} ${esc(s.currency)} short per closing, above it), with the orders behind it listed below. Shares are judged only for ${s.loss.minOrders} orders or more. Quick refunds: refunded within ${s.loss.quickMinutes} minutes of the sale. A cashier is the order's ${s.loss.cashierField === 'employee_id' ? 'employee (pos_hr)' : 'Odoo user'}.</p>
+<h3>Per cashier</h3>${lossTable(s.loss.cashiers, s.digits, zone, 'Cashier')}
+<h3>Per register</h3>${lossTable(s.loss.registers, s.digits, zone, 'Register')}
+<p class="note">What Odoo does not store: ${s.loss.unknown.map(esc).join(' ')}</p>
+<h2>Cash closings</h2>${cashTable(s, zone)}
+</section>`;
+  });
+  const json = JSON.stringify(d).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>posdata report ${esc(d.period.from)} to ${esc(d.period.to)}</title>
+<style>${CSS}</style></head>
+<body>
+<header><h1>Point of sale: ${esc(d.period.from)} to ${esc(d.period.to)}</h1>
+<p>Read from ${esc(d.server.url)}, database ${esc(d.server.database)} (Odoo ${esc(d.server.version)}), as ${esc(d.server.user)}; companies: ${esc(d.companies.join(', '))}.</p>
+<p>Days cut in ${esc(zone)}; previous period ${esc(d.previous.from)} to ${esc(d.previous.to)}. Written ${esc(local(d.generated))} in ${d.requests} requests.</p></header>
+${sections.join('\n')}
+<footer><p>posdata ${esc(version)}</p></footer>
+<script type="application/json" id="posdata-report">${json}</script>
+</body></html>
+`;
+}
