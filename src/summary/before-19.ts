@@ -8,7 +8,10 @@ import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import {
   add,
+  addDay,
   addMethod,
+  dayOf,
+  daySpec,
   discountOf,
   type Folder,
   type Found,
@@ -99,9 +102,74 @@ export function taxClasses(products: DiscountedProduct[]): number[][] {
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
 export const FALLBACK_GROUPS = 6;
 
+/** The discount of a group of report.pos.order rows on one business day. */
+export interface ReportPart {
+  group: Group;
+  day: string | null;
+  discount: number;
+}
+
 /**
- * The items, discounts and payment methods of the order groups in `folder`; returns the
- * range's exact discount and sales, which the groups' estimates are scaled to.
+ * The discounted sales rows of report.pos.order grouped by `reportSpecs` and the order's
+ * business day, once per tax rate (classes of products told apart by their lines' ratio), each
+ * group's discount tax included; and each day's discount, the rows of a day and a rate taken
+ * together (`anchors`): the same whatever the grouping and whatever range holds the day.
+ */
+export async function reportDiscounts(
+  api: GroupingApi,
+  q: SummaryQuery,
+  reportSpecs: string[],
+): Promise<{ parts: ReportPart[]; anchors: Map<string, number> }> {
+  const discountedDomain: Domain = [
+    ...toReportDomain([...q.orderDomain, ...SALES]),
+    ['total_discount', '>', 0],
+  ];
+  const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
+  const day = reportSpec(daySpec(q));
+  const groupby = reportSpecs.includes(day) ? reportSpecs : [...reportSpecs, day];
+  // The discounted sales lines by product and rate: each product's tax rate for the classes.
+  const salesLines = await api.group(
+    'pos.order.line',
+    [...prefixDomain([...q.orderDomain, ...SALES], 'order_id.'), ['discount', '>', 0]],
+    ['product_id', 'discount'],
+    ['price_subtotal_incl:sum', 'price_subtotal:sum'],
+  );
+  const perProduct = new Map<number, DiscountedProduct>();
+  for (const g of salesLines) {
+    const id = m2oId(g.values.product_id);
+    if (id === undefined || discountOf(g.values.discount, 1) === 0) continue;
+    const p = perProduct.get(id) ?? { id, incl: 0, excl: 0, lines: 0 };
+    p.incl += g.aggs['price_subtotal_incl:sum'] ?? 0;
+    p.excl += g.aggs['price_subtotal:sum'] ?? 0;
+    p.lines += g.aggs.__count ?? 1;
+    perProduct.set(id, p);
+  }
+  const classes = await Promise.all(
+    taxClasses([...perProduct.values()]).map((ids) =>
+      api.group('report.pos.order', [...discountedDomain, ['product_id', 'in', ids]], groupby, money),
+    ),
+  );
+  const parts: ReportPart[] = [];
+  const anchors = new Map<string, number>();
+  for (const rows of classes) {
+    // A day of one rate: its rows' sums, whatever the grouping splits them into.
+    const sums = new Map<string, Group>();
+    for (const g of rows) {
+      const d = dayOf(g.values[day], q);
+      parts.push({ group: g, day: d, discount: reportDiscount(g) });
+      if (d === null) continue;
+      const s = sums.get(d) ?? { values: {}, aggs: {} };
+      for (const m of money) s.aggs[m] = (s.aggs[m] ?? 0) + (g.aggs[m] ?? 0);
+      sums.set(d, s);
+    }
+    for (const [d, s] of sums) addDay(anchors, d, reportDiscount(s));
+  }
+  return { parts, anchors };
+}
+
+/**
+ * The items, discounts and payment methods of the order groups in `folder`; returns each
+ * business day's discount, which the groups of that day are brought to.
  */
 export async function linesAndPaymentsBefore19(
   api: GroupingApi,
@@ -110,54 +178,27 @@ export async function linesAndPaymentsBefore19(
   found: Found,
   specs: string[],
   configOf: Map<number, unknown>,
-): Promise<{ exactDiscount: number; exactSales: number }> {
-  const exact = { exactDiscount: 0, exactSales: 0 };
+): Promise<{ dayAnchors: Map<string, number> }> {
+  const out = { dayAnchors: new Map<string, number>() };
   const reportSpecs = specs.map(reportSpec);
   const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
   const work: Promise<void>[] = [
     (async () => {
-      const discountedDomain: Domain = [...reportDomain, ['total_discount', '>', 0]];
-      const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
-      // The sales lines themselves, by product and rate: the range's exact amount and
-      // discount, and each discounted product's tax rate for the classes below.
-      const [lines, salesLines] = await Promise.all([
+      const [lines, discounts] = await Promise.all([
         api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
-        api.group(
-          'pos.order.line',
-          prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
-          ['product_id', 'discount'],
-          ['price_subtotal_incl:sum', 'price_subtotal:sum'],
-        ),
+        reportDiscounts(api, q, reportSpecs),
       ]);
-      const perProduct = new Map<number, DiscountedProduct>();
-      for (const g of salesLines) {
-        const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
-        exact.exactSales += incl;
-        const d = discountOf(g.values.discount, incl);
-        exact.exactDiscount += d;
-        const id = m2oId(g.values.product_id);
-        if (id === undefined || d === 0) continue;
-        const p = perProduct.get(id) ?? { id, incl: 0, excl: 0, lines: 0 };
-        p.incl += incl;
-        p.excl += g.aggs['price_subtotal:sum'] ?? 0;
-        p.lines += g.aggs.__count ?? 1;
-        perProduct.set(id, p);
-      }
       for (const g of lines) {
         const a = folder.at(g, reportSpecs);
         a.items = add(a.items, g.aggs['product_qty:sum'] ?? 0);
         a.salesIncl = add(a.salesIncl, g.aggs['price_total:sum'] ?? 0);
       }
-      // The discounted rows once per tax rate, told apart by each product's ratio.
-      const parts = await Promise.all(
-        taxClasses([...perProduct.values()]).map((ids) =>
-          api.group('report.pos.order', [...discountedDomain, ['product_id', 'in', ids]], reportSpecs, money),
-        ),
-      );
-      for (const g of parts.flat()) {
-        const a = folder.at(g, reportSpecs);
-        a.discounts = add(a.discounts, reportDiscount(g));
+      for (const p of discounts.parts) {
+        const a = folder.at(p.group, reportSpecs);
+        a.discounts = add(a.discounts, p.discount);
+        if (p.day !== null) addDay(a.dayDiscounts, p.day, p.discount);
       }
+      out.dayAnchors = discounts.anchors;
       for (const a of folder.accs.values()) zeroLines(a);
     })(),
   ];
@@ -217,5 +258,5 @@ export async function linesAndPaymentsBefore19(
     }
   }
   await Promise.all(work);
-  return exact;
+  return out;
 }
