@@ -1,7 +1,6 @@
 // Odoo 16-18: what Odoo 19 groups through an order's fields, taken another way. The lines'
 // figures come from report.pos.order, Odoo's SQL view of the lines with their order's date,
-// register, session and cashier (the lines, the discounted rows per product, then those rows
-// once per tax rate); the payments by their own payment_date (an order's POS payments carry
+// register, session and cashier (the lines, and the discounted rows by day and product); the payments by their own payment_date (an order's POS payments carry
 // its time) and session, or per cashier group where a payment cannot know its order's cashier.
 
 import { say } from '../core/redact.js';
@@ -45,8 +44,8 @@ function toReportDomain(domain: Domain): Domain {
 /**
  * The discount of report.pos.order rows, tax included as the summary counts it. The view's
  * `total_discount` is Σ qty × price_unit × d / 100 (before tax); scaled by the rows' own ratio
- * price_total / (price_sub_total − total_discount), which is 1 + the tax rate when the rows
- * share one rate, it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
+ * price_total / (price_sub_total − total_discount), which is 1 + the tax rate of the rows (one
+ * product, one rate), it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
  * amount. Rows of a 100 % discount have no amount to scale and count 0, as in the definition.
  */
 function reportDiscount(g: Group): number {
@@ -55,48 +54,6 @@ function reportDiscount(g: Group): number {
   const discount = g.aggs['total_discount:sum'] ?? 0;
   const after = before - discount;
   return Math.abs(after) < 1e-9 ? 0 : (discount * total) / after;
-}
-
-/** A product's discounted sales lines: Σ price_subtotal_incl, Σ price_subtotal, how many. */
-export interface DiscountedProduct {
-  id: number;
-  incl: number;
-  excl: number;
-  lines: number;
-}
-
-/**
- * The discounted products in classes of one tax rate (report.pos.order has no tax): a product's
- * ratio Σ price_subtotal_incl / Σ price_subtotal over its discounted lines is 1 + its rate, to
- * the rounding of its lines (half a cent on each amount). The most exact ratios found the
- * classes; a product whose ratio lies within its own rounding of a class joins it, so a product
- * with few small lines does not make a class (and a request) of its own. Whatever joins a class
- * of another rate moves the discount by less than its lines' rounding.
- */
-export function taxClasses(products: DiscountedProduct[]): number[][] {
-  const seen: { id: number; ratio: number; slack: number }[] = [];
-  for (const p of products) {
-    if (Math.abs(p.excl) < 1e-9) continue;
-    seen.push({
-      id: p.id,
-      ratio: p.incl / p.excl,
-      slack: Math.max((0.01 * (p.lines + 1)) / Math.abs(p.excl), 1 / 800),
-    });
-  }
-  seen.sort((a, b) => a.slack - b.slack);
-  const classes: { ratio: number; ids: number[] }[] = [];
-  for (const p of seen) {
-    let best: { ratio: number; ids: number[] } | undefined;
-    for (const c of classes)
-      if (
-        Math.abs(c.ratio - p.ratio) <= p.slack &&
-        (!best || Math.abs(c.ratio - p.ratio) < Math.abs(best.ratio - p.ratio))
-      )
-        best = c;
-    if (best) best.ids.push(p.id);
-    else classes.push({ ratio: p.ratio, ids: [p.id] });
-  }
-  return classes.map((c) => c.ids);
 }
 
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
@@ -110,10 +67,10 @@ export interface ReportPart {
 }
 
 /**
- * The discounted sales rows of report.pos.order grouped by `reportSpecs` and the order's
- * business day, once per tax rate (classes of products told apart by their lines' ratio), each
- * group's discount tax included; and each day's discount, the rows of a day and a rate taken
- * together (`anchors`): the same whatever the grouping and whatever range holds the day.
+ * The discounted sales rows of report.pos.order grouped by `reportSpecs`, the order's business
+ * day and the product (one tax rate each), each group's discount tax included; and each day's
+ * discount, the rows of a day and a product taken together (`anchors`): the same whatever the
+ * grouping and whatever range holds the day. One request.
  */
 export async function reportDiscounts(
   api: GroupingApi,
@@ -126,44 +83,22 @@ export async function reportDiscounts(
   ];
   const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
   const day = reportSpec(daySpec(q));
-  const groupby = reportSpecs.includes(day) ? reportSpecs : [...reportSpecs, day];
-  // The discounted sales lines by product and rate: each product's tax rate for the classes.
-  const salesLines = await api.group(
-    'pos.order.line',
-    [...prefixDomain([...q.orderDomain, ...SALES], 'order_id.'), ['discount', '>', 0]],
-    ['product_id', 'discount'],
-    ['price_subtotal_incl:sum', 'price_subtotal:sum'],
-  );
-  const perProduct = new Map<number, DiscountedProduct>();
-  for (const g of salesLines) {
-    const id = m2oId(g.values.product_id);
-    if (id === undefined || discountOf(g.values.discount, 1) === 0) continue;
-    const p = perProduct.get(id) ?? { id, incl: 0, excl: 0, lines: 0 };
-    p.incl += g.aggs['price_subtotal_incl:sum'] ?? 0;
-    p.excl += g.aggs['price_subtotal:sum'] ?? 0;
-    p.lines += g.aggs.__count ?? 1;
-    perProduct.set(id, p);
-  }
-  const classes = await Promise.all(
-    taxClasses([...perProduct.values()]).map((ids) =>
-      api.group('report.pos.order', [...discountedDomain, ['product_id', 'in', ids]], groupby, money),
-    ),
-  );
+  const groupby = [...new Set([...reportSpecs, day, 'product_id'])];
+  const rows = await api.group('report.pos.order', discountedDomain, groupby, money);
   const parts: ReportPart[] = [];
-  const anchors = new Map<string, number>();
-  for (const rows of classes) {
-    // A day of one rate: its rows' sums, whatever the grouping splits them into.
-    const sums = new Map<string, Group>();
-    for (const g of rows) {
-      const d = dayOf(g.values[day], q);
-      parts.push({ group: g, day: d, discount: reportDiscount(g) });
-      if (d === null) continue;
-      const s = sums.get(d) ?? { values: {}, aggs: {} };
-      for (const m of money) s.aggs[m] = (s.aggs[m] ?? 0) + (g.aggs[m] ?? 0);
-      sums.set(d, s);
-    }
-    for (const [d, s] of sums) addDay(anchors, d, reportDiscount(s));
+  // A day of one product: its rows' sums, whatever the grouping splits them into.
+  const sums = new Map<string, { day: string; group: Group }>();
+  for (const g of rows) {
+    const d = dayOf(g.values[day], q);
+    parts.push({ group: g, day: d, discount: reportDiscount(g) });
+    if (d === null) continue;
+    const key = JSON.stringify([d, m2oId(g.values.product_id) ?? null]);
+    const s = sums.get(key) ?? { day: d, group: { values: {}, aggs: {} } };
+    for (const m of money) s.group.aggs[m] = (s.group.aggs[m] ?? 0) + (g.aggs[m] ?? 0);
+    sums.set(key, s);
   }
+  const anchors = new Map<string, number>();
+  for (const { day: d, group } of sums.values()) addDay(anchors, d, reportDiscount(group));
   return { parts, anchors };
 }
 
