@@ -1,14 +1,16 @@
 // Odoo 16-18: what Odoo 19 groups through an order's fields, taken another way. The lines'
 // figures come from report.pos.order, Odoo's SQL view of the lines with their order's date,
-// register, session and cashier (the lines, the discounted rows per product, then those rows
-// once per tax rate); the payments by their own payment_date (an order's POS payments carry
+// register, session and cashier (the lines, and the discounted rows by day and product); the payments by their own payment_date (an order's POS payments carry
 // its time) and session, or per cashier group where a payment cannot know its order's cashier.
 
 import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import {
   add,
+  addDay,
   addMethod,
+  dayOf,
+  daySpec,
   discountOf,
   type Folder,
   type Found,
@@ -42,8 +44,8 @@ function toReportDomain(domain: Domain): Domain {
 /**
  * The discount of report.pos.order rows, tax included as the summary counts it. The view's
  * `total_discount` is Σ qty × price_unit × d / 100 (before tax); scaled by the rows' own ratio
- * price_total / (price_sub_total − total_discount), which is 1 + the tax rate when the rows
- * share one rate, it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
+ * price_total / (price_sub_total − total_discount), which is 1 + the tax rate of the rows (one
+ * product, one rate), it is Σ price_subtotal_incl × d / (100 − d) to the rounding of each line's
  * amount. Rows of a 100 % discount have no amount to scale and count 0, as in the definition.
  */
 function reportDiscount(g: Group): number {
@@ -54,54 +56,55 @@ function reportDiscount(g: Group): number {
   return Math.abs(after) < 1e-9 ? 0 : (discount * total) / after;
 }
 
-/** A product's discounted sales lines: Σ price_subtotal_incl, Σ price_subtotal, how many. */
-export interface DiscountedProduct {
-  id: number;
-  incl: number;
-  excl: number;
-  lines: number;
-}
-
-/**
- * The discounted products in classes of one tax rate (report.pos.order has no tax): a product's
- * ratio Σ price_subtotal_incl / Σ price_subtotal over its discounted lines is 1 + its rate, to
- * the rounding of its lines (half a cent on each amount). The most exact ratios found the
- * classes; a product whose ratio lies within its own rounding of a class joins it, so a product
- * with few small lines does not make a class (and a request) of its own. Whatever joins a class
- * of another rate moves the discount by less than its lines' rounding.
- */
-export function taxClasses(products: DiscountedProduct[]): number[][] {
-  const seen: { id: number; ratio: number; slack: number }[] = [];
-  for (const p of products) {
-    if (Math.abs(p.excl) < 1e-9) continue;
-    seen.push({
-      id: p.id,
-      ratio: p.incl / p.excl,
-      slack: Math.max((0.01 * (p.lines + 1)) / Math.abs(p.excl), 1 / 800),
-    });
-  }
-  seen.sort((a, b) => a.slack - b.slack);
-  const classes: { ratio: number; ids: number[] }[] = [];
-  for (const p of seen) {
-    let best: { ratio: number; ids: number[] } | undefined;
-    for (const c of classes)
-      if (
-        Math.abs(c.ratio - p.ratio) <= p.slack &&
-        (!best || Math.abs(c.ratio - p.ratio) < Math.abs(best.ratio - p.ratio))
-      )
-        best = c;
-    if (best) best.ids.push(p.id);
-    else classes.push({ ratio: p.ratio, ids: [p.id] });
-  }
-  return classes.map((c) => c.ids);
-}
-
 /** Groups of more than this many make the per-group fallback of Odoo 16-18 too costly. */
 export const FALLBACK_GROUPS = 6;
 
+/** The discount of a group of report.pos.order rows on one business day. */
+export interface ReportPart {
+  group: Group;
+  day: string | null;
+  discount: number;
+}
+
 /**
- * The items, discounts and payment methods of the order groups in `folder`; returns the
- * range's exact discount and sales, which the groups' estimates are scaled to.
+ * The discounted sales rows of report.pos.order grouped by `reportSpecs`, the order's business
+ * day and the product (one tax rate each), each group's discount tax included; and each day's
+ * discount, the rows of a day and a product taken together (`anchors`): the same whatever the
+ * grouping and whatever range holds the day. One request.
+ */
+export async function reportDiscounts(
+  api: GroupingApi,
+  q: SummaryQuery,
+  reportSpecs: string[],
+): Promise<{ parts: ReportPart[]; anchors: Map<string, number> }> {
+  const discountedDomain: Domain = [
+    ...toReportDomain([...q.orderDomain, ...SALES]),
+    ['total_discount', '>', 0],
+  ];
+  const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
+  const day = reportSpec(daySpec(q));
+  const groupby = [...new Set([...reportSpecs, day, 'product_id'])];
+  const rows = await api.group('report.pos.order', discountedDomain, groupby, money);
+  const parts: ReportPart[] = [];
+  // A day of one product: its rows' sums, whatever the grouping splits them into.
+  const sums = new Map<string, { day: string; group: Group }>();
+  for (const g of rows) {
+    const d = dayOf(g.values[day], q);
+    parts.push({ group: g, day: d, discount: reportDiscount(g) });
+    if (d === null) continue;
+    const key = JSON.stringify([d, m2oId(g.values.product_id) ?? null]);
+    const s = sums.get(key) ?? { day: d, group: { values: {}, aggs: {} } };
+    for (const m of money) s.group.aggs[m] = (s.group.aggs[m] ?? 0) + (g.aggs[m] ?? 0);
+    sums.set(key, s);
+  }
+  const anchors = new Map<string, number>();
+  for (const { day: d, group } of sums.values()) addDay(anchors, d, reportDiscount(group));
+  return { parts, anchors };
+}
+
+/**
+ * The items, discounts and payment methods of the order groups in `folder`; returns each
+ * business day's discount, which the groups of that day are brought to.
  */
 export async function linesAndPaymentsBefore19(
   api: GroupingApi,
@@ -110,54 +113,27 @@ export async function linesAndPaymentsBefore19(
   found: Found,
   specs: string[],
   configOf: Map<number, unknown>,
-): Promise<{ exactDiscount: number; exactSales: number }> {
-  const exact = { exactDiscount: 0, exactSales: 0 };
+): Promise<{ dayAnchors: Map<string, number> }> {
+  const out = { dayAnchors: new Map<string, number>() };
   const reportSpecs = specs.map(reportSpec);
   const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
   const work: Promise<void>[] = [
     (async () => {
-      const discountedDomain: Domain = [...reportDomain, ['total_discount', '>', 0]];
-      const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
-      // The sales lines themselves, by product and rate: the range's exact amount and
-      // discount, and each discounted product's tax rate for the classes below.
-      const [lines, salesLines] = await Promise.all([
+      const [lines, discounts] = await Promise.all([
         api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
-        api.group(
-          'pos.order.line',
-          prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
-          ['product_id', 'discount'],
-          ['price_subtotal_incl:sum', 'price_subtotal:sum'],
-        ),
+        reportDiscounts(api, q, reportSpecs),
       ]);
-      const perProduct = new Map<number, DiscountedProduct>();
-      for (const g of salesLines) {
-        const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
-        exact.exactSales += incl;
-        const d = discountOf(g.values.discount, incl);
-        exact.exactDiscount += d;
-        const id = m2oId(g.values.product_id);
-        if (id === undefined || d === 0) continue;
-        const p = perProduct.get(id) ?? { id, incl: 0, excl: 0, lines: 0 };
-        p.incl += incl;
-        p.excl += g.aggs['price_subtotal:sum'] ?? 0;
-        p.lines += g.aggs.__count ?? 1;
-        perProduct.set(id, p);
-      }
       for (const g of lines) {
         const a = folder.at(g, reportSpecs);
         a.items = add(a.items, g.aggs['product_qty:sum'] ?? 0);
         a.salesIncl = add(a.salesIncl, g.aggs['price_total:sum'] ?? 0);
       }
-      // The discounted rows once per tax rate, told apart by each product's ratio.
-      const parts = await Promise.all(
-        taxClasses([...perProduct.values()]).map((ids) =>
-          api.group('report.pos.order', [...discountedDomain, ['product_id', 'in', ids]], reportSpecs, money),
-        ),
-      );
-      for (const g of parts.flat()) {
-        const a = folder.at(g, reportSpecs);
-        a.discounts = add(a.discounts, reportDiscount(g));
+      for (const p of discounts.parts) {
+        const a = folder.at(p.group, reportSpecs);
+        a.discounts = add(a.discounts, p.discount);
+        if (p.day !== null) addDay(a.dayDiscounts, p.day, p.discount);
       }
+      out.dayAnchors = discounts.anchors;
       for (const a of folder.accs.values()) zeroLines(a);
     })(),
   ];
@@ -217,5 +193,5 @@ export async function linesAndPaymentsBefore19(
     }
   }
   await Promise.all(work);
-  return exact;
+  return out;
 }

@@ -3,20 +3,25 @@
 // products' categories are read (one request) and the groups folded by them.
 import type { OdooClient } from '../core/client.js';
 import type { Domain } from '../core/types.js';
+import { reportDiscounts } from './before-19.js';
 import {
   add,
+  addDay,
+  dayOf,
+  daySpec,
   discountOf,
   Folder,
   type Found,
   type Gathered,
   LINE_SPEC,
+  type OrderTotals,
   orderSpec,
   REFUNDS,
   SALES,
   type SummaryQuery,
   zeroLines,
 } from './folder.js';
-import { type GroupingApi, prefixDomain } from './grouping.js';
+import { type Group, type GroupingApi, prefixDomain } from './grouping.js';
 
 export async function byLine(
   client: OdooClient,
@@ -30,7 +35,7 @@ export async function byLine(
     k === 'category' && api.paths ? 'product_id.categ_id' : (LINE_SPEC[k] ?? `order_id.${orderSpec(k, q)}`),
   );
   const lineDomain = (extra: Domain): Domain => prefixDomain([...q.orderDomain, ...extra], 'order_id.');
-  const [sales, discounted, refunds] = await Promise.all([
+  const [sales, discounted, refunds, orders, dayAnchors] = await Promise.all([
     api.group('pos.order.line', lineDomain(SALES), specs, [
       'qty:sum',
       'price_subtotal:sum',
@@ -48,6 +53,8 @@ export async function byLine(
       'price_subtotal_incl:sum',
       'order_id:count_distinct',
     ]),
+    orderTotals(api, q),
+    lineDayAnchors(api, q),
   ]);
   if (q.keys.includes('category') && !api.paths) {
     // A product's category is read once for the products seen (one request).
@@ -92,5 +99,37 @@ export async function byLine(
     a.tax = add(a.tax, incl - excl);
     zeroLines(a);
   }
-  return { folder };
+  return { folder, orders, dayAnchors };
+}
+
+/** What the orders of the range add up to (Odoo rounds each order): two requests. */
+async function orderTotals(api: GroupingApi, q: SummaryQuery): Promise<OrderTotals> {
+  const [all, refunds] = await Promise.all([
+    api.group('pos.order', q.orderDomain, [], ['amount_total:sum', 'amount_tax:sum']),
+    api.group('pos.order', [...q.orderDomain, ...REFUNDS], [], ['amount_total:sum']),
+  ]);
+  const sum = (gs: Group[], agg: string): number => gs.reduce((a, g) => a + (g.aggs[agg] ?? 0), 0);
+  return {
+    total: sum(all, 'amount_total:sum'),
+    refunds: sum(refunds, 'amount_total:sum'),
+    tax: sum(all, 'amount_tax:sum'),
+  };
+}
+
+/** Each business day's discount, as the views by an order key count it (one request; 16-18 one per tax rate). */
+async function lineDayAnchors(api: GroupingApi, q: SummaryQuery): Promise<Map<string, number>> {
+  if (!api.paths) return (await reportDiscounts(api, q, [])).anchors;
+  const day = `order_id.${daySpec(q)}`;
+  const lines = await api.group(
+    'pos.order.line',
+    [...prefixDomain([...q.orderDomain, ...SALES], 'order_id.'), ['discount', '>', 0]],
+    [day, 'discount'],
+    ['price_subtotal_incl:sum'],
+  );
+  const anchors = new Map<string, number>();
+  for (const g of lines) {
+    const d = dayOf(g.values[day], q);
+    if (d !== null) addDay(anchors, d, discountOf(g.values.discount, g.aggs['price_subtotal_incl:sum'] ?? 0));
+  }
+  return anchors;
 }

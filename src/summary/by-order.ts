@@ -6,7 +6,11 @@ import type { OdooClient } from '../core/client.js';
 import { linesAndPaymentsBefore19 } from './before-19.js';
 import {
   add,
+  addDay,
   addMethod,
+  dayOf,
+  daySpec,
+  discountOf,
   Folder,
   type Found,
   foldLine,
@@ -72,25 +76,28 @@ export async function byOrder(
   }
   if (!api.paths)
     return { folder, ...(await linesAndPaymentsBefore19(api, q, folder, found, specs, configOf)) };
-  await linesAndPaymentsByPath(api, q, folder, found, specs);
-  return { folder };
+  return { folder, dayAnchors: await linesAndPaymentsByPath(api, q, folder, found, specs) };
 }
 
-/** Odoo 19: lines and payments grouped through their order, by the same keys. */
+/**
+ * Odoo 19: lines and payments grouped through their order, by the same keys (the lines by their
+ * order's business day too); returns each day's discount.
+ */
 async function linesAndPaymentsByPath(
   api: GroupingApi,
   q: SummaryQuery,
   folder: Folder,
   found: Found,
   specs: string[],
-): Promise<void> {
+): Promise<Map<string, number>> {
   const lineSpecs = specs.map((s) => `order_id.${s}`);
   const paySpecs = specs.map((s) => `pos_order_id.${s}`);
+  const day = `order_id.${daySpec(q)}`;
   const [lines, payments] = await Promise.all([
     api.group(
       'pos.order.line',
       prefixDomain([...q.orderDomain, ...SALES], 'order_id.'),
-      [...lineSpecs, 'discount'],
+      [...new Set([...lineSpecs, day]), 'discount'],
       ['qty:sum', 'price_subtotal_incl:sum'],
     ),
     api.group(
@@ -100,11 +107,17 @@ async function linesAndPaymentsByPath(
       ['amount:sum'],
     ),
   ]);
-  for (const g of lines) foldLine(folder.at(g, lineSpecs), g);
+  const anchors = new Map<string, number>();
+  for (const g of lines) {
+    const d = dayOf(g.values[day], q);
+    foldLine(folder.at(g, lineSpecs), g, d);
+    if (d !== null) addDay(anchors, d, discountOf(g.values.discount, g.aggs['price_subtotal_incl:sum'] ?? 0));
+  }
   // A group of refunds only has no sales line: it sold nothing.
   for (const a of folder.accs.values()) zeroLines(a);
   for (const g of payments) {
     const a = folder.at(g, paySpecs);
     a.methods = addMethod(a.methods, found.method(g.values.payment_method_id), g.aggs['amount:sum'] ?? 0);
   }
+  return anchors;
 }

@@ -1,11 +1,11 @@
 // The summary's figures: a handful of grouping calls over pos.order, pos.order.line and
 // pos.payment, folded into one row per group of --by keys. No terminal knowledge here.
 //
-// Definitions (README, summary): counted orders are those in state paid, done or invoiced;
+// Definitions (docs/summary.md): counted orders are those in state paid, done or invoiced;
 // a refund is a counted order with a negative total. All amounts are tax included except
-// `net`. `gross` = what the sales lines would have cost without their discounts; `discounts`
-// = Σ over discounted sales lines of price_subtotal_incl × d / (100 − d); so
-// gross − discounts + refunds = total, and net + tax = total.
+// `net`, and are the orders' as Odoo rounds each order. `discounts` = Σ over discounted sales
+// lines of price_subtotal_incl × d / (100 − d), rounded once per business day; `gross` = the
+// sales orders' total + discounts; so gross − discounts + refunds = total, and net + tax = total.
 import { COUNTED_STATES } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { UsageError } from '../core/errors.js';
@@ -16,6 +16,7 @@ import { byLine } from './by-line.js';
 import { byOrder } from './by-order.js';
 import { byPayment } from './by-payment.js';
 import {
+  type Acc,
   type Cell,
   type Folder,
   Found,
@@ -149,30 +150,43 @@ async function nameRegisters(client: OdooClient, keys: Key[], folder: Folder): P
 /**
  * The groups' figures in the currency's smallest unit (cents for EUR), each column adding up
  * to the range's own (apportioned), the payment methods as `method:<name>` columns, the
- * groups in key order.
+ * groups in key order. Money is the orders' as Odoo rounds each of them: by line keys the
+ * lines' amounts (which Odoo keeps in fractions of a cent) are brought to the orders' totals.
+ * Discounts are rounded once per business day, the groups of a day splitting its cents, so a
+ * day has one figure whatever the range or the grouping. gross = sales + discounts, where the
+ * sales are the sales orders' totals: gross − discounts + refunds = total, to the cent.
  */
 function groupsOf(
   level: Level,
-  { folder, exactDiscount, exactSales }: Gathered,
+  { folder, dayAnchors, orders }: Gathered,
   methodNames: Map<number, string>,
   digits: number,
 ): { groups: SummaryGroup[]; methodIds: number[]; methodKeys: string[] } {
   const apportioned = (values: (number | null)[], exact?: number) => inUnits(values, digits, exact);
+  const round = (v: number): number => roundAt(v, digits);
   const methodIds = [...methodNames.keys()].sort((a, b) => a - b);
   const keyOf = methodKeys(methodIds, methodNames);
   const accs = [...folder.accs.values()];
-  const discounts = apportioned(
-    accs.map((a) => a.discounts),
-    exactDiscount,
+  const discounts = discountsOf(level, accs, dayAnchors, digits);
+  const refunds = apportioned(
+    accs.map((a) => a.refunds),
+    orders?.refunds,
   );
-  const gross = apportioned(
-    accs.map((a) => (a.salesIncl === null || a.discounts === null ? null : a.salesIncl + a.discounts)),
-    exactSales === undefined || exactDiscount === undefined ? undefined : exactSales + exactDiscount,
+  const total = apportioned(
+    accs.map((a) => a.total),
+    orders?.total,
   );
-  const refunds = apportioned(accs.map((a) => a.refunds));
-  const net = apportioned(accs.map((a) => a.net));
-  const tax = apportioned(accs.map((a) => a.tax));
-  const total = apportioned(accs.map((a) => a.total));
+  const tax = apportioned(
+    accs.map((a) => a.tax),
+    orders?.tax,
+  );
+  const net = orders
+    ? accs.map((a, i) => (a.net === null || tax[i] == null ? null : round((total[i] ?? 0) - (tax[i] ?? 0))))
+    : apportioned(accs.map((a) => a.net));
+  const gross = accs.map((a, i) => {
+    const d = discounts[i];
+    return a.salesIncl === null || d == null ? null : round((total[i] ?? 0) - (refunds[i] ?? 0) + d);
+  });
   const hasMethods = accs.map(
     (a) => a.methods !== null || (level !== 'line' && methodIds.length > 0 && a.salesIncl !== null),
   );
@@ -203,6 +217,35 @@ function groupsOf(
   });
   groups.sort(compareGroups);
   return { groups, methodIds, methodKeys: methodIds.map((id) => keyOf.get(id) as string) };
+}
+
+/**
+ * The groups' discounts in the currency's unit. Each business day's discount (`anchors`) is
+ * rounded once; by an order key the groups of a day split that day's cents, by a line key the
+ * groups split the days' rounded figures added up. Without anchors, the range's sum rounded once.
+ */
+function discountsOf(
+  level: Level,
+  accs: Acc[],
+  anchors: Map<string, number> | undefined,
+  digits: number,
+): (number | null)[] {
+  const values = accs.map((a) => a.discounts);
+  if (!anchors) return inUnits(values, digits);
+  if (level === 'line') {
+    const days = [...anchors.values()].reduce((s, v) => s + roundAt(v, digits), 0);
+    return inUnits(values, digits, days);
+  }
+  const out: (number | null)[] = values.map((v) => (v === null ? null : 0));
+  for (const [day, anchor] of anchors) {
+    const share = inUnits(
+      accs.map((a) => (a.discounts === null ? null : (a.dayDiscounts.get(day) ?? 0))),
+      digits,
+      anchor,
+    );
+    for (const [i, c] of share.entries()) if (c !== null) out[i] = roundAt((out[i] ?? 0) + c, digits);
+  }
+  return out;
 }
 
 /**

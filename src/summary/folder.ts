@@ -117,6 +117,8 @@ export interface Acc {
   tax: number | null;
   total: number;
   methods: Map<number, number> | null;
+  /** The discounts by business day (ISO date), where the lines were grouped by their order's day. */
+  dayDiscounts: Map<string, number>;
   /** read_group's own domains of the groups folded into this one (Odoo 16-18 fallback). */
   domains: Domain[];
 }
@@ -147,6 +149,7 @@ export class Folder {
         tax: null,
         total: 0,
         methods: null,
+        dayDiscounts: new Map(),
         domains: [],
       };
       this.accs.set(id, a);
@@ -166,12 +169,34 @@ export function zeroLines(a: Acc): void {
   a.discounts ??= 0;
 }
 
-/** Lines grouped by discount rate: the quantity, the amount, and the discount it carried. */
-export function foldLine(a: Acc, g: Group): void {
+/**
+ * Lines grouped by discount rate (and their order's business day `day`): the quantity, the
+ * amount, and the discount it carried.
+ */
+export function foldLine(a: Acc, g: Group, day: string | null): void {
   const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;
+  const d = discountOf(g.values.discount, incl);
   a.items = add(a.items, g.aggs['qty:sum'] ?? 0);
   a.salesIncl = add(a.salesIncl, incl);
-  a.discounts = add(a.discounts, discountOf(g.values.discount, incl));
+  a.discounts = add(a.discounts, d);
+  if (day !== null) addDay(a.dayDiscounts, day, d);
+}
+
+/** Adds `amount` to `day` of a figure by business day. */
+export function addDay(days: Map<string, number>, day: string, amount: number): void {
+  days.set(day, (days.get(day) ?? 0) + amount);
+}
+
+/**
+ * The groupby spec of the business day on pos.order: by day, or by hour where the day starts
+ * at another time than midnight (the hours are folded into business days here).
+ */
+export const daySpec = (q: SummaryQuery): string => orderSpec('day', q);
+
+/** The business day (ISO date) of a group's value for `daySpec`; null for a group without date. */
+export function dayOf(v: unknown, q: SummaryQuery): string | null {
+  const k = keyValue('day', v, q, new Map());
+  return typeof k.ident === 'string' && k.ident !== '' ? k.ident : null;
 }
 
 /**
@@ -211,9 +236,19 @@ export function addMethod(
   return m;
 }
 
-/** A level's groups, and the range's exact sales and discount where the groups' are estimates (16-18). */
+/** What the orders of the range add up to: the figures line groups are brought to. */
+export interface OrderTotals {
+  total: number;
+  refunds: number;
+  tax: number;
+}
+
+/**
+ * A level's groups; each business day's discounts (`dayAnchors`, each rounded once: the groups
+ * of a day split its cents); and for line keys the orders' own totals (`orders`).
+ */
 export interface Gathered {
   folder: Folder;
-  exactDiscount?: number;
-  exactSales?: number;
+  dayAnchors?: Map<string, number>;
+  orders?: OrderTotals;
 }

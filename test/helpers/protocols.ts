@@ -39,7 +39,10 @@ export interface Stage {
   server: ServerFacts;
 }
 
-export async function stage(setup: Setup, data: { seed: number; orders: number }): Promise<Stage> {
+export async function stage(
+  setup: Setup,
+  data: { seed: number; orders: number; days?: number; now?: Date },
+): Promise<Stage> {
   const sandbox = await startTestSandbox({
     ...data,
     odooVersion: setup.odooVersion,

@@ -61,6 +61,8 @@ interface Draft {
   amountTax: number;
   /** With `leaks`: the order's cashier (uid), so one who stands out can behave so. */
   cashier: number;
+  /** Σ price_subtotal of the lines, unrounded. */
+  untaxed: number;
 }
 const draft: Draft = {
   id: 0,
@@ -72,6 +74,7 @@ const draft: Draft = {
   amountTotal: 0,
   amountTax: 0,
   cashier: 0,
+  untaxed: 0,
 };
 
 interface PayTick {
@@ -146,6 +149,7 @@ function sellOrder(
   draft.original = undefined;
   draft.amountTotal = 0;
   draft.amountTax = 0;
+  draft.untaxed = 0;
   const l0 = lines.nextId;
   let name: string;
   if (draft.kind === 'refund') {
@@ -160,6 +164,9 @@ function sellOrder(
     saleLines(g, ledger, products);
     name = draft.kind === 'sale' ? `POS/${String(++ledger.seq).padStart(6, '0')}` : '/';
   }
+  // As Odoo's _onchange_amount_all: the tax and the untaxed sum each rounded, the total their sum.
+  draft.amountTax = roundMoney(draft.amountTax);
+  draft.amountTotal = roundMoney(draft.amountTax + roundMoney(draft.untaxed));
   const p0 = payments.nextId;
   const cash = shop.cashMethod[r] as number;
   const due = roundMoney(draft.amountTotal);
@@ -216,7 +223,7 @@ function refundLines(g: Gen, { lines }: Ledger, original: Rec): void {
     if (one !== -1 && lid !== one) continue;
     const ol = lines.rows[lid] as Rec;
     const taxIds = ol.tax_ids as number[];
-    const rate = (TAXES[(taxIds[0] ?? 1) - 1]?.amount ?? 15) / 100;
+    const rate = taxIds.length === 0 ? 0 : (TAXES[(taxIds[0] as number) - 1]?.amount ?? 15) / 100;
     addLine(
       lines,
       ol.product_id as number,
@@ -250,7 +257,10 @@ function saleLines(g: Gen, { lines }: Ledger, products: Product[]): void {
   }
 }
 
-/** One line with its rounded subtotals; the order's totals add them up as Odoo does (floats). */
+/**
+ * One line with its subtotals: rounded to the currency where the line is taxed (Odoo's
+ * compute_all), as computed where it is not (3 × 1.98 − 15 % = 5.049), as Odoo 17 stores them.
+ */
 function addLine(
   lines: Table,
   productId: number,
@@ -262,8 +272,9 @@ function addLine(
   refunded: number | false,
 ): void {
   const base = qty * price * (1 - disc / 100);
-  const excl = roundMoney(base);
-  const incl = roundMoney(base * (1 + rate));
+  const taxed = taxIds.length > 0;
+  const excl = taxed ? roundMoney(base) : base;
+  const incl = taxed ? roundMoney(base * (1 + rate)) : base;
   lines.insert({
     id: lines.nextId,
     order_id: draft.id,
@@ -276,7 +287,7 @@ function addLine(
     tax_ids: taxIds,
     refunded_orderline_id: refunded,
   });
-  draft.amountTotal += incl;
+  draft.untaxed += excl;
   draft.amountTax += incl - excl;
 }
 

@@ -51,6 +51,9 @@ const CATALOG: [string, string][] = [
   ['GIFT_0008', 'Water Bottle'],
 ];
 
+/** Sold without tax (a gift card, some bakery): their discounted lines keep fractions of a cent. */
+const UNTAXED = new Set(['FOOD_0003', 'FOOD_0007', 'FOOD_0012', 'GIFT_0001']);
+
 export interface Shop {
   registers: string[];
   /** Per register, its cash method's id. */
@@ -126,7 +129,7 @@ export function catalogue(g: Gen): Product[] {
       ? rng.pick([1.8, 2.2, 2.5, 2.9, 3.4, 3.9, 4.5, 6.5, 8.9, 9.5])
       : rng.pick([4.99, 7.5, 12.0, 14.9, 19.99, 24.5, 39.0, 59.9, 89.0, 149.0, 295.0]);
     const tax = food ? TAXES[2] : rng.chance(0.7) ? TAXES[1] : TAXES[0];
-    const t = tax ?? TAXES[0];
+    const t = UNTAXED.has(code) ? undefined : (tax ?? TAXES[0]);
     const archived = i === CATALOG.length - 1;
     const inPos = !archived && i !== 15;
     const tmpl: Rec = {
@@ -136,7 +139,7 @@ export function catalogue(g: Gen): Product[] {
       list_price: price,
       available_in_pos: inPos,
       active: !archived,
-      taxes_id: [t?.id ?? 1],
+      taxes_id: t ? [t.id] : [],
       categ_id: CATEGORY_OF[code.slice(0, 4)] ?? 2,
       pos_categ_ids: [DRINKS.has(code) ? 3 : (POS_CATEGORY_OF[code.slice(0, 4)] ?? 5)],
       ...stamp,
@@ -150,8 +153,8 @@ export function catalogue(g: Gen): Product[] {
       products.push({
         productId,
         price,
-        taxRate: (t?.amount ?? 15) / 100,
-        taxIds: taxIdArrays[(t?.id ?? 1) - 1] as number[],
+        taxRate: (t?.amount ?? 0) / 100,
+        taxIds: t ? (taxIdArrays[t.id - 1] as number[]) : [],
       });
   });
   return products;
