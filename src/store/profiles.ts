@@ -7,16 +7,20 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   type Stats,
   statSync,
+  unlinkSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { AuthError, UsageError } from '../core/errors.js';
+import { fsReason, isFsError } from '../core/fsreason.js';
 import { own, say } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 
@@ -82,6 +86,60 @@ function checkFolder(dir: string): void {
   checkPrivate(st, dir, 'folder');
 }
 
+/**
+ * A write of the store (or of the completion cache beside it) that the disk refuses (full,
+ * read-only, no permission): one line and exit 2, what was there left as it was.
+ */
+export function storeWriteError(file: string, err: unknown): UsageError {
+  return new UsageError(
+    say`cannot write the posdata store ${file}: ${fsReason(err)}`,
+    say`free some space, or make the folder writable (or set POSDATA_CONFIG_DIR to one that is)`,
+    { cause: err },
+  );
+}
+
+/** Whether a process of this machine is running (EPERM: it is, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temporary file of a write that never finished is this old at least. */
+const STALE_MS = 3600 * 1000;
+
+/**
+ * Removes the temporary files that writes of the store folder left behind (a full disk, a
+ * SIGKILL): the completion cache's `completion.json.<pid>.tmp` of a process that is gone, and
+ * conf's `config.json.tmp-…` untouched for an hour. A live run's file is never touched.
+ */
+export function sweepStoreTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const cache = /^completion\.json\.(\d+)\.tmp$/.exec(name);
+    if (!cache && !/^config\.json\.tmp-\d+[0-9a-f]*$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const pid = cache ? Number(cache[1]) : undefined;
+      const stale =
+        pid !== undefined
+          ? pid !== process.pid && !alive(pid)
+          : Date.now() - lstatSync(path).mtimeMs > STALE_MS;
+      if (stale) unlinkSync(path);
+    } catch {
+      /* gone meanwhile, or not ours to remove */
+    }
+  }
+}
+
 const SYMLINK_HINT = say`replace the link with the file itself, or remove it and run posdata login again`;
 
 /** The store's text, read without following a symbolic link; undefined when there is none. */
@@ -139,7 +197,12 @@ export class ProfileStore {
     const text = readPrivate(file);
     const { default: ConfClass } = await import('conf');
     const make = (): Conf<StoreShape> => {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        throw storeWriteError(file, err);
+      }
+      sweepStoreTemps(dir);
       try {
         return new ConfClass<StoreShape>({
           cwd: dir,
@@ -149,6 +212,7 @@ export class ProfileStore {
           defaults: { profiles: {} },
         });
       } catch (err) {
+        if (isFsError(err)) throw storeWriteError(file, err);
         // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
         throw new UsageError(
           say`the posdata store ${file} is damaged (${(err as Error).message.split('\n')[0]})`,
@@ -219,11 +283,23 @@ export class ProfileStore {
     return this.data().profiles;
   }
 
-  set(name: string, profile: Profile, makeCurrent = true): void {
+  /** A change of the store, written at once: a disk that refuses it is one line, exit 2. */
+  private write(change: (conf: Conf<StoreShape>) => void): void {
     const conf = this.writable();
-    const all = { ...conf.get('profiles'), [name]: profile };
-    conf.set('profiles', all);
-    if (makeCurrent) conf.set('current', name);
+    try {
+      change(conf);
+    } catch (err) {
+      if (isFsError(err)) throw storeWriteError(this.file, err);
+      throw err;
+    }
+  }
+
+  set(name: string, profile: Profile, makeCurrent = true): void {
+    this.write((conf) => {
+      const all = { ...conf.get('profiles'), [name]: profile };
+      conf.set('profiles', all);
+      if (makeCurrent) conf.set('current', name);
+    });
   }
 
   /** Forgets the secret and the UID; keeps URL, database and login for the next login. */
@@ -237,16 +313,19 @@ export class ProfileStore {
 
   remove(name: string): boolean {
     if (!(name in this.data().profiles)) return false;
-    const conf = this.writable();
-    const all = { ...conf.get('profiles') };
-    if (!(name in all)) return false;
-    delete all[name];
-    conf.set('profiles', all);
-    if (conf.get('current') === name) conf.delete('current');
-    return true;
+    let removed = false;
+    this.write((conf) => {
+      const all = { ...conf.get('profiles') };
+      if (!(name in all)) return;
+      delete all[name];
+      conf.set('profiles', all);
+      if (conf.get('current') === name) conf.delete('current');
+      removed = true;
+    });
+    return removed;
   }
 
   use(name: string): void {
-    this.writable().set('current', name);
+    this.write((conf) => conf.set('current', name));
   }
 }
