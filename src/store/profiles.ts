@@ -174,6 +174,29 @@ function readPrivate(file: string): string | undefined {
   }
 }
 
+const STRING_KEYS = [
+  'url',
+  'db',
+  'login',
+  'secret',
+  'serverVersion',
+  'protocol',
+  'caFile',
+  'loggedInAt',
+] as const;
+
+/** What is of the wrong kind in a profile read from the file (`a secret that is not a string`), if anything. */
+function wrongKey(p: unknown): string | undefined {
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return 'a value that is not an object';
+  const o = p as Record<string, unknown>;
+  for (const k of STRING_KEYS)
+    if (o[k] !== undefined && typeof o[k] !== 'string') return `a ${k} that is not a string`;
+  if (o.tz !== undefined && o.tz !== null && typeof o.tz !== 'string') return 'a tz that is not a string';
+  if (o.uid !== undefined && !(typeof o.uid === 'number' && Number.isSafeInteger(o.uid)))
+    return 'a uid that is not a whole number';
+  return undefined;
+}
+
 export class ProfileStore {
   private constructor(
     private conf: Conf<StoreShape> | undefined,
@@ -275,8 +298,30 @@ export class ProfileStore {
     return this.data().current || 'default';
   }
 
+  /**
+   * The profile called `name`. A store edited by hand whose profile holds a value of the
+   * wrong kind (a secret that is a number, a URL that is a list) is one line and exit 2
+   * naming the key, never an internal error further on.
+   */
   get(name: string): Profile | undefined {
-    return this.data().profiles[name];
+    const p = this.data().profiles[name];
+    if (p === undefined) return undefined;
+    const wrong = wrongKey(p);
+    if (wrong)
+      throw new UsageError(
+        say`the posdata store ${this.file} is damaged: profile ${name} has ${own(wrong)}`,
+        say`fix it, or log in again with posdata login --profile ${name}`,
+      );
+    return p;
+  }
+
+  /** The profile's values of the right kind only (login starts from them, over a damaged one). */
+  usable(name: string): Profile {
+    const p = this.data().profiles[name];
+    if (!p || typeof p !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(p).filter(([k, v]) => !wrongKey({ [k]: v } as Profile)),
+    ) as Profile;
   }
 
   list(): Record<string, Profile> {
@@ -304,9 +349,8 @@ export class ProfileStore {
 
   /** Forgets the secret and the UID; keeps URL, database and login for the next login. */
   forget(name: string): boolean {
-    const p = this.get(name);
-    if (!p) return false;
-    const { secret: _s, uid: _u, ...rest } = p;
+    if (!(name in this.data().profiles)) return false;
+    const { secret: _s, uid: _u, ...rest } = this.usable(name);
     this.set(name, rest, false);
     return true;
   }
