@@ -5,7 +5,7 @@ import { RESOURCES, type ResourceName } from './catalog/resources.js';
 import type { Command, Entry } from './cli/command.js';
 import { makeContext } from './cli/context.js';
 import { type Env, type IO, processIO } from './cli/io.js';
-import { report, runCommandLine } from './cli/program.js';
+import { report, runCommandLine, tapCut } from './cli/program.js';
 import { installSignalHandlers } from './cli/signals.js';
 import { VERSION } from './cli/version.js';
 import { EXIT } from './core/errors.js';
@@ -52,11 +52,11 @@ export async function main(argv: string[]): Promise<void> {
     removePendingTemps();
     process.exit(EXIT.internal);
   });
-  // A closed pipe ends quietly; any other write error on standard output (a full disk
+  // A closed pipe ends quietly (the tap's excepted: its target missed the end); any other write error on standard output (a full disk
   // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
   let stdoutError: NodeJS.ErrnoException | undefined;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
+    if (err.code === 'EPIPE') process.exit(running?.name === 'tap' ? tapCut(io) : 0);
     stdoutError ??= err;
   });
   let code = await runCommandLine(argv, COMMANDS, VERSION, ctx, (c) => {

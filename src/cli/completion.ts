@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { RootCommand, script, type Command as TabCommand } from '@bomb.sh/tab';
 import { EXIT } from '../core/errors.js';
+import { escapeControls } from '../core/redact.js';
 import { ProfileStore } from '../store/profiles.js';
 import { remembered, serverKey } from '../store/remembered.js';
 import type { Argument, Command, Entry } from './command.js';
@@ -32,18 +33,100 @@ function capture(fn: () => void): string {
   return lines.map((l) => `${l}\n`).join('');
 }
 
+/**
+ * posdata's bash script. tab's own passes every candidate through `compgen -W`, which expands
+ * `$(…)` and backticks in it, and `eval`s the typed words: a field name a server sent would
+ * run at a Tab. This one gives the typed words to `posdata complete` as arguments and builds
+ * COMPREPLY from its lines as data, matched against the word being completed with no
+ * expansion; the directive is read only where it is a number. With `-o default`, bash lists
+ * files where posdata offers no value and did not ask for no files (-o, --checkpoint).
+ */
+const BASH_SCRIPT = `# bash completion for posdata (posdata completion bash)
+# What posdata offers reaches the shell as data: no eval, no compgen -W.
+__posdata_complete() {
+    local cur prev words cword
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n "=:" cur prev words cword
+    else
+        words=("\${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=\${COMP_WORDS[COMP_CWORD]}
+    fi
+    local out directive line value
+    out=$(posdata complete -- "\${words[@]:1:cword-1}" "$cur" 2>/dev/null) || return
+    directive=\${out##*$'\\n'}
+    if [[ $out == *$'\\n'* ]]; then out=\${out%$'\\n'*}; else out=''; fi
+    directive=\${directive#:}
+    [[ $directive =~ ^[0-9]+$ ]] || directive=0
+    (( directive & 1 )) && return
+    (( directive & 2 )) && compopt -o nospace 2>/dev/null
+    (( directive & 4 )) && compopt +o default 2>/dev/null
+    (( directive & 32 )) && compopt -o nosort 2>/dev/null
+    # --flag=value is one word here: the values come without the flag, the reply with it.
+    local flag=''
+    [[ $cur == -*=* ]] && flag=\${cur%%=*}=
+    COMPREPLY=()
+    while IFS= read -r line; do
+        value=\${line%%$'\\t'*}
+        [[ -n $value && $flag$value == "$cur"* ]] && COMPREPLY+=("$flag$value")
+    done <<< "$out"
+    return 0
+}
+
+complete -o default -F __posdata_complete posdata
+`;
+
+/**
+ * posdata's zsh script, for the same reasons: tab's `eval`s a command line built from the
+ * typed words (and _describe's arguments), and has zsh insert candidates unquoted (-Q). This
+ * one calls `posdata complete` with the words as arguments and hands the lines to _describe
+ * as data, which zsh quotes where it inserts them.
+ */
+const ZSH_SCRIPT = `#compdef posdata
+compdef _posdata posdata
+
+# zsh completion for posdata (posdata completion zsh)
+# What posdata offers reaches the shell as data: no eval, candidates inserted quoted.
+_posdata() {
+    local out directive line value desc
+    local -a lines completions opts
+    out=$(posdata complete -- "\${(@)words[2,CURRENT-1]}" "$IPREFIX$PREFIX" 2>/dev/null) || return 1
+    lines=("\${(@f)out}")
+    directive=\${lines[-1]#:}
+    lines=("\${(@)lines[1,-2]}")
+    [[ $directive == <-> ]] || directive=0
+    (( directive & 1 )) && return 1
+    for line in "\${lines[@]}"; do
+        value=\${line%%$'\\t'*}
+        [[ -z $value ]] && continue
+        desc=''
+        [[ $line == *$'\\t'* ]] && desc=\${line#*$'\\t'}
+        completions+=("\${value//:/\\\\:}\${desc:+:$desc}")
+    done
+    [[ $PREFIX == -*=* ]] && compset -P '*='
+    (( directive & 32 )) && opts+=(-V)
+    if (( \${#completions} )); then
+        if (( directive & 2 )); then
+            _describe "\${opts[@]}" 'posdata' completions -S '' && return 0
+        else
+            _describe "\${opts[@]}" 'posdata' completions && return 0
+        fi
+    fi
+    (( directive & 4 )) && return 0
+    _files
+}
+
+if [ "\${funcstack[1]}" = "_posdata" ]; then
+    _posdata "$@"
+fi
+`;
+
 /** The script that makes `shell` complete posdata (what `posdata completion SHELL` prints). */
 export function completionScript(shell: Shell): string {
-  const text = capture(() => script(shell, 'posdata', 'posdata'));
-  // tab's bash script registers its function without `-o default`, so a flag that names a
-  // file (-o, --checkpoint) would be offered nothing; with it, bash lists files where posdata
-  // offers no value and did not ask for no files (the other flags: tab's NoFileComp).
-  return shell === 'bash'
-    ? text.replace(
-        'complete -F __posdata_complete posdata',
-        'complete -o default -F __posdata_complete posdata',
-      )
-    : text;
+  if (shell === 'bash') return BASH_SCRIPT;
+  if (shell === 'zsh') return ZSH_SCRIPT;
+  // tab's fish script passes the words as arguments and the candidates as a list: data.
+  return capture(() => script(shell, 'posdata', 'posdata'));
 }
 
 /** A flag's value, from the words so far: `--profile x` or `--profile=x`. */
@@ -87,20 +170,43 @@ interface Offer {
   description: string;
 }
 
+/**
+ * Names from outside that Tab may offer: a server's field names (Odoo's are identifiers), a
+ * register's id, a profile's name (letters, digits, `_.@+-`). Anything else (`$(…)`, a
+ * backtick, a space, a quote, a control character) is never offered: a shell must not get to
+ * expand it, nor the user to run it with the line.
+ */
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PROFILE_NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.@+-]*$/u;
+
 /** What Tab offers for a flag's value: its choices, the names it takes, what the server had. */
 function offers(f: Flag, words: readonly string[], env: Env): Offer[] {
-  const plain = (values: readonly string[]) => values.map((value) => ({ value, description: '' }));
+  const plain = (values: readonly unknown[], name: RegExp = /./) =>
+    values
+      .filter((v): v is string => typeof v === 'string' && name.test(v))
+      .map((value) => ({ value, description: '' }));
   if (f.choices) return plain(f.choices);
   if (f.offer) return plain(f.offer);
   if (f.value === 'zone') return plain(zones());
-  if (f.value === 'profile') return plain(profileNames(env));
+  if (f.value === 'profile') return plain(profileNames(env), PROFILE_NAME);
   if (f.value === 'register')
-    return (rememberedFor(words, env)?.registers ?? []).map(([id, name]) => ({
-      value: String(id),
-      description: name,
-    }));
-  if (f.fieldsOf) return plain(rememberedFor(words, env)?.fields[f.fieldsOf] ?? []);
+    return (rememberedFor(words, env)?.registers ?? [])
+      .filter(([id]) => Number.isSafeInteger(id) && id > 0)
+      .map(([id, name]) => ({ value: String(id), description: typeof name === 'string' ? name : '' }));
+  if (f.fieldsOf) {
+    const fields = rememberedFor(words, env)?.fields[f.fieldsOf];
+    return plain(Array.isArray(fields) ? fields : [], FIELD_NAME);
+  }
   return [];
+}
+
+/**
+ * A description as a shell shows it beside a value (zsh, fish): one line, its control
+ * characters escaped (a register's name is the server's text). A tab or newline would
+ * also break the lines `posdata complete` answers in.
+ */
+function described(text: string): string {
+  return escapeControls(text).replace(/[\t\n]/g, ' ');
 }
 
 /** The word being completed, without its `--flag=`. */
@@ -137,7 +243,7 @@ function addFlags(
           const given = new Set(head.split(',').filter(Boolean));
           found = found.filter((o) => !given.has(o.value)).map((o) => ({ ...o, value: head + o.value }));
         }
-        for (const o of found) complete(o.value, o.description);
+        for (const o of found) complete(o.value, described(o.description));
       },
       short,
     );

@@ -181,6 +181,14 @@ export function report(err: unknown, io: IO, debug: boolean): number {
   return EXIT.internal;
 }
 
+/** The tap's reader closed its output before the end: one line, exit 2 (what a failed write of standard output is). */
+export function tapCut(io: IO): number {
+  io.err.line(
+    say`posdata: cannot write standard output: the Singer target closed it before the stream ended; see the target's own error`,
+  );
+  return EXIT.usage;
+}
+
 /**
  * A usage error: what was wrong, and where to read more (the command's help when there is a
  * command), after commander's suggestion of the name that was probably meant.
@@ -259,7 +267,9 @@ export async function runCommandLine(
       const [line] = err.message.replace(/^error:\s*/, '').split('\n');
       return report(usage(say`${line}`, only, didYouMean(err.message)), io, debug);
     }
-    if (isPipeClosed(err)) return EXIT.ok;
+    // A cut pipe ends an export quietly (`| head` took what it wanted); a Singer target
+    // that closes the tap's output leaves its stream incomplete: said, and no success.
+    if (isPipeClosed(err)) return only === 'tap' ? tapCut(io) : EXIT.ok;
     return report(err, io, debug);
   } finally {
     await ctx.end();

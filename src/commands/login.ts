@@ -5,8 +5,9 @@ import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
-import { InterruptedError, UsageError } from '../core/errors.js';
+import { InterruptedError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import { readSmallFile } from '../core/smallfile.js';
 import { ProfileStore } from '../store/profiles.js';
 
 export interface LoginOptions extends ConnectionOptions {
@@ -61,7 +62,7 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
   const { OdooClient } = await import('../core/client.js');
   const store = await ProfileStore.open(env);
   const name = store.currentName(o.profile, env);
-  const prev = store.get(name) ?? {};
+  const prev = store.usable(name);
   const url = resolveServerUrl(o.url, env, prev.url, o.allowInsecureHttp);
   const db = o.db ?? env.POSDATA_DB ?? prev.db;
   const user = o.user ?? env.POSDATA_USER ?? prev.login;
@@ -75,10 +76,13 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
   let secret: string | undefined;
   if (o.passwordStdin) secret = await readAll(io);
   else if (o.passwordFile) {
+    const hint = say`give a file that holds the password or API key alone`;
     try {
-      const { readFileSync } = await import('node:fs');
-      secret = readFileSync(o.passwordFile, 'utf8').replace(/\r?\n$/, '');
-    } catch {
+      // A regular file of at most 64 KiB: a named pipe with no writer, /dev/zero or a huge
+      // file is refused, never waited on or read whole.
+      secret = readSmallFile(o.passwordFile, 'the password file', 64 * 1024, hint).replace(/\r?\n$/, '');
+    } catch (err) {
+      if (isPosdataError(err)) throw err;
       throw new UsageError(
         say`cannot read the password file ${o.passwordFile}`,
         say`check the path and its permissions`,

@@ -112,16 +112,50 @@ function merged(spans: Span[]): Span[] {
   return out;
 }
 
-/** `s` with each span replaced by one MASK. */
-function maskSpans(s: string, spans: Span[]): string {
-  if (spans.length === 0) return s;
+/**
+ * Control characters in text from outside, as a terminal would obey them: ESC (an OSC 52
+ * that writes the clipboard, a title, a screen clear), CR, the C1 set, the bidirectional
+ * overrides. A newline and a tab stay (Odoo's messages have lines).
+ */
+const OUTSIDE_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text from outside with its control characters shown escaped (`\x1b`, `\u202e`), never sent. */
+export function escapeControls(s: string): string {
+  return s.replace(OUTSIDE_CONTROL, (c) => {
+    const code = c.charCodeAt(0);
+    return code === 0x0d
+      ? '\\r'
+      : code < 0x100
+        ? `\\x${code.toString(16).padStart(2, '0')}`
+        : `\\u${code.toString(16)}`;
+  });
+}
+
+/**
+ * `s` with each span replaced by one MASK; the control characters of the `outside` spans
+ * (the holes: a server's text, a file's) escaped.
+ */
+function maskSpans(s: string, spans: Span[], outside: Span[] = []): string {
+  const esc = (from: number, to: number): string => {
+    let out = '';
+    let at = from;
+    for (const [a, b] of outside) {
+      const x = Math.max(a, from);
+      const y = Math.min(b, to);
+      if (x >= y) continue;
+      out += s.slice(at, x) + escapeControls(s.slice(x, y));
+      at = y;
+    }
+    return out + s.slice(at, to);
+  };
+  outside.sort((p, q) => p[0] - q[0]);
   let out = '';
   let at = 0;
   for (const [a, b] of merged(spans)) {
-    out += s.slice(at, a) + MASK;
+    out += esc(at, a) + MASK;
     at = b;
   }
-  return out + s.slice(at);
+  return out + esc(at, s.length);
 }
 
 /**
@@ -330,7 +364,7 @@ export class Redactor {
     const touching = this.found(text).filter(
       ([a, b]) => holes.some(([x, y]) => a < y && x < b) || names.some(([x, y]) => a === x && b === y),
     );
-    return maskSpans(text, touching);
+    return maskSpans(text, touching, [...holes, ...names]);
   }
 
   /** A deep copy of a JSON value with every string equal to (or containing) a secret masked. */

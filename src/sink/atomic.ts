@@ -139,6 +139,24 @@ function byteLength(data: Buffer[]): number {
   return n;
 }
 
+/**
+ * The replacement keeps what the operator set on the file it replaces, as `sed -i` and
+ * editors do: its permission bits (a 0600 or 0640 export does not come back 0644 by the
+ * umask), and its owner and group where this process may set them (root; a user of the
+ * group), the group alone where only that is permitted.
+ */
+async function keepAccess(fh: FileHandle, target: string): Promise<void> {
+  let st: Stats;
+  try {
+    st = statSync(target);
+  } catch {
+    return; // gone meanwhile: the new file is as created
+  }
+  await fh.chmod(st.mode & 0o777);
+  if (st.uid === process.getuid?.() && st.gid === process.getgid?.()) return;
+  await fh.chown(st.uid, st.gid).catch(() => fh.chown(-1, st.gid).catch(() => undefined));
+}
+
 export class AtomicFileSink implements Sink {
   private fh: FileHandle | undefined;
   private readonly tmp: string;
@@ -166,6 +184,7 @@ export class AtomicFileSink implements Sink {
     try {
       pending.set(s.tmp, { existed: s.existed });
       s.fh = await open(s.tmp, 'wx', mode);
+      if (s.existed) await keepAccess(s.fh, target);
     } catch (err) {
       pending.delete(s.tmp);
       throw fileError(path, err, say`choose a writable path for -o`);

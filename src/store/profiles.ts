@@ -7,16 +7,20 @@ import {
   closeSync,
   constants,
   fstatSync,
+  lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   type Stats,
   statSync,
+  unlinkSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { AuthError, UsageError } from '../core/errors.js';
+import { fsReason, isFsError } from '../core/fsreason.js';
 import { own, say } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 
@@ -82,6 +86,60 @@ function checkFolder(dir: string): void {
   checkPrivate(st, dir, 'folder');
 }
 
+/**
+ * A write of the store (or of the completion cache beside it) that the disk refuses (full,
+ * read-only, no permission): one line and exit 2, what was there left as it was.
+ */
+export function storeWriteError(file: string, err: unknown): UsageError {
+  return new UsageError(
+    say`cannot write the posdata store ${file}: ${fsReason(err)}`,
+    say`free some space, or make the folder writable (or set POSDATA_CONFIG_DIR to one that is)`,
+    { cause: err },
+  );
+}
+
+/** Whether a process of this machine is running (EPERM: it is, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temporary file of a write that never finished is this old at least. */
+const STALE_MS = 3600 * 1000;
+
+/**
+ * Removes the temporary files that writes of the store folder left behind (a full disk, a
+ * SIGKILL): the completion cache's `completion.json.<pid>.tmp` of a process that is gone, and
+ * conf's `config.json.tmp-…` untouched for an hour. A live run's file is never touched.
+ */
+export function sweepStoreTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const cache = /^completion\.json\.(\d+)\.tmp$/.exec(name);
+    if (!cache && !/^config\.json\.tmp-\d+[0-9a-f]*$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const pid = cache ? Number(cache[1]) : undefined;
+      const stale =
+        pid !== undefined
+          ? pid !== process.pid && !alive(pid)
+          : Date.now() - lstatSync(path).mtimeMs > STALE_MS;
+      if (stale) unlinkSync(path);
+    } catch {
+      /* gone meanwhile, or not ours to remove */
+    }
+  }
+}
+
 const SYMLINK_HINT = say`replace the link with the file itself, or remove it and run posdata login again`;
 
 /** The store's text, read without following a symbolic link; undefined when there is none. */
@@ -116,6 +174,29 @@ function readPrivate(file: string): string | undefined {
   }
 }
 
+const STRING_KEYS = [
+  'url',
+  'db',
+  'login',
+  'secret',
+  'serverVersion',
+  'protocol',
+  'caFile',
+  'loggedInAt',
+] as const;
+
+/** What is of the wrong kind in a profile read from the file (`a secret that is not a string`), if anything. */
+function wrongKey(p: unknown): string | undefined {
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return 'a value that is not an object';
+  const o = p as Record<string, unknown>;
+  for (const k of STRING_KEYS)
+    if (o[k] !== undefined && typeof o[k] !== 'string') return `a ${k} that is not a string`;
+  if (o.tz !== undefined && o.tz !== null && typeof o.tz !== 'string') return 'a tz that is not a string';
+  if (o.uid !== undefined && !(typeof o.uid === 'number' && Number.isSafeInteger(o.uid)))
+    return 'a uid that is not a whole number';
+  return undefined;
+}
+
 export class ProfileStore {
   private constructor(
     private conf: Conf<StoreShape> | undefined,
@@ -139,7 +220,12 @@ export class ProfileStore {
     const text = readPrivate(file);
     const { default: ConfClass } = await import('conf');
     const make = (): Conf<StoreShape> => {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch (err) {
+        throw storeWriteError(file, err);
+      }
+      sweepStoreTemps(dir);
       try {
         return new ConfClass<StoreShape>({
           cwd: dir,
@@ -149,6 +235,7 @@ export class ProfileStore {
           defaults: { profiles: {} },
         });
       } catch (err) {
+        if (isFsError(err)) throw storeWriteError(file, err);
         // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
         throw new UsageError(
           say`the posdata store ${file} is damaged (${(err as Error).message.split('\n')[0]})`,
@@ -211,42 +298,78 @@ export class ProfileStore {
     return this.data().current || 'default';
   }
 
+  /**
+   * The profile called `name`. A store edited by hand whose profile holds a value of the
+   * wrong kind (a secret that is a number, a URL that is a list) is one line and exit 2
+   * naming the key, never an internal error further on.
+   */
   get(name: string): Profile | undefined {
-    return this.data().profiles[name];
+    const p = this.data().profiles[name];
+    if (p === undefined) return undefined;
+    const wrong = wrongKey(p);
+    if (wrong)
+      throw new UsageError(
+        say`the posdata store ${this.file} is damaged: profile ${name} has ${own(wrong)}`,
+        say`fix it, or log in again with posdata login --profile ${name}`,
+      );
+    return p;
+  }
+
+  /** The profile's values of the right kind only (login starts from them, over a damaged one). */
+  usable(name: string): Profile {
+    const p = this.data().profiles[name];
+    if (!p || typeof p !== 'object') return {};
+    return Object.fromEntries(
+      Object.entries(p).filter(([k, v]) => !wrongKey({ [k]: v } as Profile)),
+    ) as Profile;
   }
 
   list(): Record<string, Profile> {
     return this.data().profiles;
   }
 
-  set(name: string, profile: Profile, makeCurrent = true): void {
+  /** A change of the store, written at once: a disk that refuses it is one line, exit 2. */
+  private write(change: (conf: Conf<StoreShape>) => void): void {
     const conf = this.writable();
-    const all = { ...conf.get('profiles'), [name]: profile };
-    conf.set('profiles', all);
-    if (makeCurrent) conf.set('current', name);
+    try {
+      change(conf);
+    } catch (err) {
+      if (isFsError(err)) throw storeWriteError(this.file, err);
+      throw err;
+    }
+  }
+
+  set(name: string, profile: Profile, makeCurrent = true): void {
+    this.write((conf) => {
+      const all = { ...conf.get('profiles'), [name]: profile };
+      conf.set('profiles', all);
+      if (makeCurrent) conf.set('current', name);
+    });
   }
 
   /** Forgets the secret and the UID; keeps URL, database and login for the next login. */
   forget(name: string): boolean {
-    const p = this.get(name);
-    if (!p) return false;
-    const { secret: _s, uid: _u, ...rest } = p;
+    if (!(name in this.data().profiles)) return false;
+    const { secret: _s, uid: _u, ...rest } = this.usable(name);
     this.set(name, rest, false);
     return true;
   }
 
   remove(name: string): boolean {
     if (!(name in this.data().profiles)) return false;
-    const conf = this.writable();
-    const all = { ...conf.get('profiles') };
-    if (!(name in all)) return false;
-    delete all[name];
-    conf.set('profiles', all);
-    if (conf.get('current') === name) conf.delete('current');
-    return true;
+    let removed = false;
+    this.write((conf) => {
+      const all = { ...conf.get('profiles') };
+      if (!(name in all)) return;
+      delete all[name];
+      conf.set('profiles', all);
+      if (conf.get('current') === name) conf.delete('current');
+      removed = true;
+    });
+    return removed;
   }
 
   use(name: string): void {
-    this.writable().set('current', name);
+    this.write((conf) => conf.set('current', name));
   }
 }

@@ -13,10 +13,11 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { configDir } from './profiles.js';
+import { configDir, sweepStoreTemps } from './profiles.js';
 
 export interface RememberedServer {
   /** Field names by model, from fields_get. */
@@ -75,6 +76,7 @@ export function remember(env: NodeJS.ProcessEnv, key: string, seen: RememberedSe
   } catch {
     return;
   }
+  sweepStoreTemps(dir);
   const all = readAll(env);
   const before = all[key] ?? { fields: {}, registers: [] };
   const registers = new Map(Array.isArray(before.registers) ? before.registers : []);
@@ -87,6 +89,16 @@ export function remember(env: NodeJS.ProcessEnv, key: string, seen: RememberedSe
   if (text === JSON.stringify(all)) return;
   const file = join(dir, FILE);
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, file);
+  // A disk that refuses it (full, read-only) costs a Tab's offers, not the run: the file
+  // stays as it was, and no temporary file is left.
+  try {
+    writeFileSync(tmp, text, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never made */
+    }
+  }
 }

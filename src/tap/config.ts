@@ -3,10 +3,10 @@
 // selected). Each is checked whole before anything is asked of a server: a bad one is one
 // line and exit 2, naming the file and the key, never echoing a value (the config holds the
 // password, and JSON.parse's own message quotes the text).
-import { readFileSync } from 'node:fs';
 import { SYNC_NAMES, type SyncName } from '../catalog/resources.js';
-import { UsageError } from '../core/errors.js';
+import { isPosdataError, UsageError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
+import { MiB, readSmallFile } from '../core/smallfile.js';
 import { parseWhen, toOdoo } from '../query/time.js';
 import { checkZone } from '../query/zone.js';
 
@@ -27,12 +27,23 @@ export interface TapConfig {
   streams?: SyncName[];
 }
 
-/** A JSON document of the tap's: its object, or exit 2 naming the file. */
+/**
+ * The largest document of each kind read: far above what a tap writes or a person edits, far
+ * below what reading whole would cost (a state carries a bookmark per stream).
+ */
+const LIMITS: Record<string, number> = { config: MiB, catalog: 16 * MiB, state: 64 * MiB };
+
+/**
+ * A JSON document of the tap's: its object, or exit 2 naming the file. A special file (a
+ * named pipe, /dev/zero) or one over its size is refused before it is read; a UTF-8 byte
+ * order mark before the JSON (an editor's) is taken.
+ */
 export function readDocument(path: string, what: string, hint: Said): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readSmallFile(path, `the ${what}`, LIMITS[what] ?? MiB, hint);
   } catch (err) {
+    if (isPosdataError(err)) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(
       say`cannot read the ${own(what)} ${path} (${own(code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable'))})`,

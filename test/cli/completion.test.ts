@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, freshConfigDir, loginEnv, runCli } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
+import { type RpcProxy, startRpcProxy } from '../helpers/rpc-proxy.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -164,7 +165,7 @@ describe('values from the server, remembered by earlier runs', () => {
  * the built CLI on PATH as `posdata`, as `npm install -g` puts it: keys typed as a person
  * would, and the pane read back.
  */
-function interactive(shell: string) {
+function interactive(shell: string, env: Record<string, string> = {}) {
   const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
   symlinkSync(BIN, join(bin, 'posdata'));
   const files = mkdtempSync(join(tmpdir(), 'posdata-files-'));
@@ -180,7 +181,9 @@ function interactive(shell: string) {
     '150',
     '-y',
     '20',
-    `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 ${shell}`,
+    `env -i HOME=${files} PATH=${bin}:${process.env.PATH} TERM=xterm NO_COLOR=1 ${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')} ${shell}`,
   );
   /** The pane's text once `want` holds of it (looked at every 100 ms, for up to 20 s). */
   const pane = async (want: (text: string) => boolean) => {
@@ -344,5 +347,149 @@ describe('the scripts', () => {
       },
     );
     expect(out).toBe('--tabled\tfrom the table\n:4\n');
+  });
+});
+
+// A hostile (or compromised) Odoo sends field names and register names that are shell code;
+// earlier runs remember them for completion. A Tab in a real bash, zsh and fish never runs
+// them: posdata offers only plain names, and the scripts take what it offers as data (no
+// `compgen -W`, no eval of the typed words).
+describe("a server's names at a Tab", () => {
+  let sandbox: SandboxHandle;
+  let proxy: RpcProxy;
+  let env: Record<string, string>;
+  let marks: string;
+  const bashCompletion = '/usr/share/bash-completion/bash_completion';
+  const bin = mkdtempSync(join(tmpdir(), 'posdata-bin-'));
+  symlinkSync(BIN, join(bin, 'posdata'));
+  /** A command that leaves a file in the marks folder if a shell ever runs it. */
+  const plant = (n: number) => `touch ${marks}/ran-${n}`;
+  const ran = () => [1, 2, 3, 4, 5, 6, 7].filter((n) => existsSync(join(marks, `ran-${n}`)));
+
+  beforeAll(async () => {
+    marks = mkdtempSync(join(tmpdir(), 'posdata-marks-'));
+    sandbox = await startTestSandbox({ seed: 25, orders: 10, now: new Date('2026-03-10T12:00:00Z') });
+    proxy = await startRpcProxy(sandbox.url);
+    proxy.rewrite.set('fields_get', (result) => ({
+      ...(result as object),
+      [`$(${plant(1)})`]: { type: 'char', string: 'x' },
+      [`\`${plant(2)}\``]: { type: 'char', string: 'x' },
+      [`amount_$(${plant(3)})`]: { type: 'char', string: 'x' },
+    }));
+    proxy.rewrite.set('search_read', (result, body) =>
+      body.includes('"pos.config"') && Array.isArray(result)
+        ? result.map((r: { name: string }) => ({ ...r, name: `${r.name} $(${plant(4)})\x1b]0;pwned\x07` }))
+        : result,
+    );
+    env = await loginEnv(proxy.url);
+    expect((await runCli(['configs', '--format', 'csv'], { env })).code).toBe(0);
+    expect((await runCli(['sales', '--limit', '1', '--format', 'csv'], { env })).code).toBe(0);
+    // A profile named as no one would, in a store edited by hand.
+    const r = await runCli(
+      [
+        'login',
+        '--profile',
+        `x$(${plant(5)})`,
+        '--url',
+        sandbox.url,
+        '--db',
+        'demo',
+        '--user',
+        'admin',
+        '--password-stdin',
+      ],
+      { env, input: 'admin' },
+    );
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await sandbox?.close();
+  });
+
+  it('posdata offers plain names only, and a register name escaped', async () => {
+    const cache = readFileSync(join(env.POSDATA_CONFIG_DIR as string, 'completion.json'), 'utf8');
+    expect(cache).toContain(plant(1));
+    const fields = (await complete(['sales', '--fields', ''], env)).values;
+    expect(fields).toContain('amount_total');
+    expect(fields.filter((f) => !/^[a-z_0-9]+$/.test(f))).toEqual([]);
+    const ids = await complete(['sales', '--config-id', ''], env);
+    expect(ids.values.length).toBeGreaterThan(0);
+    for (const [id, name] of ids.pairs) {
+      expect(id).toMatch(/^\d+$/);
+      expect(name).toContain('\\x1b]0;pwned\\x07');
+    }
+    expect((await complete(['sales', '--profile', ''], env)).values).toEqual(['default']);
+    expect(ran()).toEqual([]);
+  });
+
+  it('a real bash runs none of them, nor the words typed', () => {
+    const tab = (words: string[]) =>
+      execFileSync(
+        'bash',
+        [
+          '-c',
+          `source ${bashCompletion}; source <(posdata completion bash)
+           COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMP_LINE="$*"; COMP_POINT=\${#COMP_LINE}
+           __posdata_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+          'bash',
+          ...words,
+        ],
+        {
+          env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+        .trimEnd()
+        .split('\n');
+    const fields = tab(['posdata', 'sales', '--fields', '']);
+    expect(ran()).toEqual([]);
+    expect(fields).toContain('amount_total');
+    expect(tab(['posdata', 'sales', '--fields', 'amount_'])).toEqual(
+      expect.arrayContaining(['amount_tax', 'amount_total']),
+    );
+    expect(tab(['posdata', 'sales', '--fields=amount_to'])).toEqual(['--fields=amount_total']);
+    expect(tab(['posdata', 'sales', '--config-id', '']).every((v) => /^\d+$/.test(v))).toBe(true);
+    expect(tab(['posdata', 'sales', '--profile', ''])).toEqual(['default']);
+    // The words typed before the one completed are passed as they are, never evaluated.
+    expect(tab(['posdata', 'sales', '--domain', `"$(${plant(6)})"`, '--fo'])).toEqual(['--format']);
+    expect(tab(['posdata', 'sales', '--fields', `\`${plant(7)}\``])).toEqual(['']);
+    expect(ran()).toEqual([]);
+  });
+
+  it('a real fish runs none of them', () => {
+    const tab = (line: string) =>
+      execFileSync('fish', ['-c', `posdata completion fish | source; complete -C "${line}"`], {
+        env: { ...env, HOME: marks, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
+        encoding: 'utf8',
+      })
+        .trimEnd()
+        .split('\n');
+    expect(tab('posdata sales --fields ')).toContain('amount_total');
+    const ids = tab('posdata sales --config-id ');
+    expect(ids.length).toBeGreaterThan(0);
+    for (const l of ids) expect(l).toMatch(/^\d+\t.*\\x1b\]0;pwned\\x07$/);
+    expect(tab('posdata sales --profile ')).toEqual(['default']);
+    expect(ran()).toEqual([]);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/zsh'))('an interactive zsh runs none of them', async () => {
+    const t = interactive('zsh -f', { POSDATA_CONFIG_DIR: env.POSDATA_CONFIG_DIR as string });
+    try {
+      await t.run('autoload -U compinit; compinit -u; source <(posdata completion zsh)');
+      t.keys('C-u', 'posdata sales --fields amount_', 'Tab');
+      expect(await t.pane((x) => /amount_total/.test(x))).toMatch(/amount_total/);
+      t.keys('C-u', 'posdata sales --config-id ', 'Tab');
+      expect(await t.pane((x) => /pwned/.test(x))).toMatch(/\\?x1b\]0;pwned\\?x07/);
+      t.keys('C-u', 'posdata sales --profile ', 'Tab');
+      expect(await t.pane((x) => /--profile default/.test(x))).toMatch(/posdata sales --profile default/);
+      t.keys('C-u', 'echo done', 'Enter');
+      await t.pane((x) => /^done$/m.test(x));
+    } finally {
+      t.close();
+    }
+    expect(ran()).toEqual([]);
   });
 });
