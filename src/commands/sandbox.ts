@@ -3,7 +3,7 @@
 // client, and this module is the only one that loads it.
 import { command } from '../cli/command.js';
 import { group, listenFlags } from '../cli/flags.js';
-import { positiveInt } from '../cli/values.js';
+import { positiveInt, seconds } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { SandboxOptions } from '../sandbox/index.js';
@@ -102,6 +102,8 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         say`--live '${String(f.live)}' is not a number of seconds`,
         say`give --live alone (an order every 5 s) or a number such as --live 2`,
       );
+    // Within a timer's reach (refused beyond, rather than an order every millisecond).
+    if (live !== undefined) seconds('--live', 0)(String(live));
     if (f.jsonrpc === false && f.odooVersion !== '19')
       throw new UsageError(
         say`--no-jsonrpc needs --odoo-version 19`,
