@@ -166,9 +166,11 @@ export const summary = command<SummaryOptions>({
     if (o.checkOdoo) {
       const { checkOdoo } = await import('../summary/check.js');
       const check = await checkOdoo(client, r, o);
-      // The check's report is the point of --check-odoo: printed also with --quiet.
-      for (const line of check.lines) io.err.line(say`posdata: check-odoo: ${line}`);
+      // The check's report is the point of --check-odoo; with --quiet only a difference is
+      // (a cron line that mails what it prints would otherwise mail every morning).
       differ = check.differ;
+      if (!io.quiet || differ > 0)
+        for (const line of check.lines) io.err.line(say`posdata: check-odoo: ${line}`);
     }
     if (o.failOnDifference && differ > 0) {
       throw new DifferenceError(
