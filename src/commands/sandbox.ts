@@ -5,8 +5,8 @@ import { command } from '../cli/command.js';
 import { group, listenFlags } from '../cli/flags.js';
 import { positiveInt, seconds } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
-import { isLoopback } from '../core/url.js';
 import { own, say } from '../core/redact.js';
+import { isLoopback } from '../core/url.js';
 import type { SandboxOptions } from '../sandbox/index.js';
 
 /** A time for the sandbox's clock: ISO 8601 with a zone (Z or ±hh:mm), or Odoo's naive UTC form. */
