@@ -222,6 +222,16 @@ const rows: Row[] = [
     5,
     { env: 'clerk', match: /access .*records; ask an Odoo administrator/i },
   ],
+  // A company the user may not see: no POS group helps, --company is what to change.
+  [
+    "a company outside the user's",
+    ['sales', '--company', '3'],
+    5,
+    {
+      match:
+        /^posdata: Odoo refused access: Access to unauthorized or invalid companies\.; give --company only companies this user may see .*, or leave --company out to read all of them$/,
+    },
+  ],
   [
     'connection refused',
     ['sales', '--url', 'http://127.0.0.1:9'],
