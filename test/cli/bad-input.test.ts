@@ -229,7 +229,7 @@ const rows: Row[] = [
     5,
     {
       match:
-        /^posdata: Odoo refused access: Access to unauthorized or invalid companies\.; give --company only companies this user may see .*, or leave --company out to read all of them$/,
+        /^posdata: Odoo refused access: Access to unauthorized or invalid companies; give --company only companies this user may see .*, or leave --company out to read all of them$/,
     },
   ],
   [
