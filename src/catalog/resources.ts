@@ -200,7 +200,7 @@ const CATALOG: Row[] = [
       examples: [
         'posdata sales --from today --sort "date_order desc" --limit 10',
         'posdata sales --from yesterday --to yesterday --config-id 1 -o sales.csv',
-        'posdata sales --checkpoint ~/.cache/sales.ckpt -o /data/sales-$(date +%F-%H).csv',
+        "posdata sales --checkpoint ~/.cache/sales.ckpt -o '/data/sales-{to}.csv'",
       ],
     },
     sync: {

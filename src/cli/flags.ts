@@ -4,7 +4,7 @@
 // A value is parsed (and refused, exit 2) as commander reads it; what depends on several
 // flags is checked by the command's `options()`, still before anything is asked of a server.
 import { say } from '../core/redact.js';
-import { byteSize, number, port, positiveInt, rate } from './values.js';
+import { byteSize, port, positiveInt, rate, seconds } from './values.js';
 
 /** The help group a flag belongs to; the command's own flags come first. */
 export type GroupName = 'own' | 'query' | 'output' | 'connection' | 'global';
@@ -104,7 +104,7 @@ export const CONNECTION = group('connection', [
   {
     spec: '--timeout <seconds>',
     description: 'bound on each request, from sending it to the last byte of the reply',
-    parse: number('--timeout', 1),
+    parse: seconds('--timeout', 1),
     default: 60,
   },
   {

@@ -27,7 +27,7 @@ export const DESCRIPTION =
 export const ROOT_EXAMPLES = [
   'posdata login --url https://shop.example.com --db shop --user integration',
   'posdata sales --from today --sort "date_order desc" --limit 10',
-  'posdata sales --checkpoint sales.ckpt -o /data/sales-$(date +%F-%H).csv',
+  "posdata sales --checkpoint sales.ckpt -o '/data/sales-{to}.csv'",
   'posdata closures --from 7d --format json | jq ".[].cash_register_balance_end_real"',
 ];
 
@@ -39,7 +39,7 @@ export const EXIT_CODE_LIST: readonly (readonly [number, string])[] = [
   [4, 'not found'],
   [5, 'server refused'],
   [6, 'connection'],
-  [7, 'reconcile difference'],
+  [7, "a figure differs from Odoo's (reconcile, summary --check-odoo, doctor)"],
   [130, 'interrupted'],
 ];
 

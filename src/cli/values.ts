@@ -2,6 +2,7 @@
 import { UsageError } from '../core/errors.js';
 import { MIN_RATE } from '../core/ratelimit.js';
 import { own, type Said, say } from '../core/redact.js';
+import { MAX_TIMER_SECONDS } from '../core/timer.js';
 
 /**
  * A whole number of at least `min`. `what` says what the number names and where a person finds
@@ -28,6 +29,23 @@ export function number(flag: string, min = 0) {
         say`give ${own(flag)} a number`,
       );
     }
+    return n;
+  };
+}
+
+/**
+ * A duration in seconds (--timeout, --watch, ...): at least `min`, whole where `whole`, and
+ * at most MAX_TIMER_SECONDS (refused, exit 2, rather than wrapped to 1 ms).
+ */
+export function seconds(flag: string, min: number, whole = false) {
+  const parse = whole ? positiveInt(flag, min) : number(flag, min);
+  return (raw: string): number => {
+    const n = parse(raw);
+    if (n > MAX_TIMER_SECONDS)
+      throw new UsageError(
+        say`${own(flag)} '${raw}' is longer than a timer can wait (${MAX_TIMER_SECONDS} s, about 24 days)`,
+        say`give ${own(flag)} at most ${MAX_TIMER_SECONDS} seconds`,
+      );
     return n;
   };
 }

@@ -44,6 +44,11 @@ export const profiles = command<ProfilesOptions>({
       ([n, p]) =>
         `${n === current ? '*' : ' '} ${n}\t${serverKey(p.url) ?? showUrl(p.url ?? '')}\t${p.db ?? ''}\t${p.login ?? ''}\t${p.secret ? 'secret stored' : 'no secret'}`,
     );
-    io.out.write(lines.length ? `${lines.join('\n')}\n` : '');
+    if (lines.length === 0) {
+      // Nothing on stdout (a script sees no profile), a word for the person on stderr.
+      if (!io.quiet) io.err.line(say`posdata: no profile stored yet; run posdata login to make one`);
+      return;
+    }
+    io.out.write(`${lines.join('\n')}\n`);
   },
 });

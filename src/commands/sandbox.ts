@@ -3,9 +3,10 @@
 // client, and this module is the only one that loads it.
 import { command } from '../cli/command.js';
 import { group, listenFlags } from '../cli/flags.js';
-import { positiveInt } from '../cli/values.js';
+import { positiveInt, seconds } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import { isLoopback } from '../core/url.js';
 import type { SandboxOptions } from '../sandbox/index.js';
 
 /** A time for the sandbox's clock: ISO 8601 with a zone (Z or ±hh:mm), or Odoo's naive UTC form. */
@@ -28,7 +29,27 @@ function instant(flag: string) {
   };
 }
 
-export const sandbox = command<SandboxOptions & { host: string; port: number }>({
+/**
+ * The most orders a sandbox generates: twice the largest measured (1M orders, 2.4M lines in
+ * memory, src/sandbox/README.md); more runs out of memory long after it started.
+ */
+const MAX_ORDERS = 2_000_000;
+const MAX_DAYS = 3660;
+
+/** A parsed count refused above `max`, with what it counts. */
+function atMost(parse: (raw: string) => number, flag: string, max: number, what: string) {
+  return (raw: string): number => {
+    const n = parse(raw);
+    if (n > max)
+      throw new UsageError(
+        say`${own(flag)} '${raw}' is more than the sandbox generates (at most ${own(max.toLocaleString('en-US'))} ${own(what)})`,
+        say`give ${own(flag)} at most ${own(String(max))}`,
+      );
+    return n;
+  };
+}
+
+export const sandbox = command<SandboxOptions & { host: string; port: number; allowRemote: boolean }>({
   name: 'sandbox',
   group: 'tool',
   summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
@@ -45,10 +66,19 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
       {
         spec: '--orders <n>',
         description: 'number of orders',
-        parse: positiveInt('--orders', 0),
+        parse: atMost(positiveInt('--orders', 0), '--orders', MAX_ORDERS, 'orders'),
         default: 2000,
       },
-      { spec: '--days <n>', description: 'days of sessions', parse: positiveInt('--days', 1), default: 14 },
+      {
+        spec: '--days <n>',
+        description: 'days of sessions',
+        parse: atMost(positiveInt('--days', 1), '--days', MAX_DAYS, 'days (ten years)'),
+        default: 14,
+      },
+      {
+        spec: '--allow-remote',
+        description: 'listen on a --host that is not loopback: anyone who reaches it logs in as admin/admin',
+      },
       {
         spec: '--now <time>',
         description:
@@ -102,12 +132,20 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         say`--live '${String(f.live)}' is not a number of seconds`,
         say`give --live alone (an order every 5 s) or a number such as --live 2`,
       );
+    // Within a timer's reach (refused beyond, rather than an order every millisecond).
+    if (live !== undefined) seconds('--live', 0)(String(live));
     if (f.jsonrpc === false && f.odooVersion !== '19')
       throw new UsageError(
         say`--no-jsonrpc needs --odoo-version 19`,
         say`Odoo 17 has no JSON-2 to fall back on`,
       );
+    if (!isLoopback(f.host as string) && f.allowRemote !== true)
+      throw new UsageError(
+        say`refusing to listen on ${String(f.host)}: the sandbox's users (admin/admin, pos/pos) would log in from anywhere that reaches it`,
+        say`keep --host on loopback, or give --allow-remote`,
+      );
     return {
+      allowRemote: f.allowRemote === true,
       host: f.host as string,
       port: f.port as number,
       seed: f.seed as number,
@@ -140,6 +178,11 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         throw new UsageError(say`cannot listen on ${o.host}: no such local address`, say`check --host`);
       throw err;
     });
+    // Said even under --quiet, as serve's: a warning that can be silenced is missed.
+    if (!isLoopback(o.host))
+      ctx.io.err.line(
+        say`posdata sandbox: warning: listening on ${o.host}: anyone who reaches it logs in as admin/admin`,
+      );
     ctx.io.out.write(banner(handle));
     await ctx.stopped;
     await handle.close();

@@ -12,10 +12,11 @@ import {
   group,
   listenFlags,
 } from '../cli/flags.js';
-import { number, positiveInt } from '../cli/values.js';
+import { positiveInt, seconds } from '../cli/values.js';
 import { VERSION } from '../cli/version.js';
 import { AuthError, ProtocolError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
+import { MAX_TIMER_SECONDS } from '../core/timer.js';
 import type { Protocol } from '../core/transport.js';
 import { isLoopback } from '../core/url.js';
 import { ProfileStore } from '../store/profiles.js';
@@ -71,7 +72,7 @@ export const serve = command<ServeOptions>({
       {
         spec: '--token-ttl <seconds>',
         description: 'token lifetime',
-        parse: positiveInt('--token-ttl'),
+        parse: seconds('--token-ttl', 1, true),
         default: 3600,
       },
       {
@@ -89,7 +90,7 @@ export const serve = command<ServeOptions>({
       {
         spec: '--header-timeout <seconds>',
         description: "close a connection whose request's headers take longer",
-        parse: number('--header-timeout', 1),
+        parse: seconds('--header-timeout', 1),
         default: 10,
       },
     ]),
@@ -208,7 +209,7 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
       max: o.maxConnections,
       headerTimeoutMs: o.headerTimeout * 1000,
       // A stream may wait for its turn and then for Odoo (--timeout each) between two writes.
-      idleTimeoutMs: (2 * (c.timeout ?? 60) + 30) * 1000,
+      idleTimeoutMs: Math.min(2 * (c.timeout ?? 60) + 30, MAX_TIMER_SECONDS) * 1000,
     },
     version: VERSION,
     redactor: io.redactor,

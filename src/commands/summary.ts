@@ -6,7 +6,7 @@ import { CONFIG_ID, CONNECTION, GLOBAL, group, SESSION_ID } from '../cli/flags.j
 import type { IO } from '../cli/io.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
-import { positiveInt } from '../cli/values.js';
+import { positiveInt, seconds } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -85,7 +85,7 @@ export const summary = command<SummaryOptions>({
         spec: '--watch <seconds>',
         description:
           'refresh every SECONDS until Ctrl-C: redrawn in place on a terminal, else one csv/ndjson row or text line per refresh',
-        parse: positiveInt('--watch', 1),
+        parse: seconds('--watch', 1, true),
       },
       {
         spec: '--times <n>',
@@ -166,9 +166,11 @@ export const summary = command<SummaryOptions>({
     if (o.checkOdoo) {
       const { checkOdoo } = await import('../summary/check.js');
       const check = await checkOdoo(client, r, o);
-      // The check's report is the point of --check-odoo: printed also with --quiet.
-      for (const line of check.lines) io.err.line(say`posdata: check-odoo: ${line}`);
+      // The check's report is the point of --check-odoo; with --quiet only a difference is
+      // (a cron line that mails what it prints would otherwise mail every morning).
       differ = check.differ;
+      if (!io.quiet || differ > 0)
+        for (const line of check.lines) io.err.line(say`posdata: check-odoo: ${line}`);
     }
     if (o.failOnDifference && differ > 0) {
       throw new DifferenceError(

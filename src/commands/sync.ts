@@ -311,7 +311,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
           [r.name],
         );
         io.err.line(
-          say`${own(r.name)}: ${count(result.upserted)} upserted, ${count(pruned)} pruned, watermark ${wm.rows[0]?.w ?? own('none')}`,
+          say`${own(r.name)}: ${count(result.upserted)} upserted, ${count(pruned)} pruned, watermark ${wm.rows[0]?.w ? say`${wm.rows[0].w} UTC` : own('none')}`,
         );
       }
     }

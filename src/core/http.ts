@@ -465,6 +465,22 @@ export function connectionError(err: unknown, base: URL): ConnectionError {
         },
       );
     default:
+      // A TLS hello answered in plain HTTP ("HTTP/1.1 400" read as a TLS record): OpenSSL
+      // says "wrong version number" or "packet length too long", and --insecure would not help.
+      if (
+        base.protocol === 'https:' &&
+        /WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|HTTP_REQUEST|wrong version number|packet length too long/i.test(
+          `${code} ${e.message} ${e.cause?.message ?? ''}`,
+        )
+      ) {
+        const plain = new URL(base.href);
+        plain.protocol = 'http:';
+        return new ConnectionError(
+          say`${host} answered https:// in plain HTTP: it looks like a server without TLS`,
+          say`use ${plain.origin} (with --allow-insecure-http beyond this machine), or the port where it speaks TLS`,
+          { cause: err },
+        );
+      }
       if (
         /certificate|self[- ]signed|SSL|TLS|CERT_/i.test(`${code} ${e.message} ${e.cause?.message ?? ''}`)
       ) {

@@ -63,6 +63,14 @@ export function mapOdooError(
     // The groups Odoo names: a POS user refused accounting records (a session's bank
     // payments) needs an accounting group, not the POS group they already have.
     const groups = allowedGroups(data.message ?? '');
+    // A company outside the user's (--company, or a context asking for it): no group helps.
+    if (/unauthorized or invalid compan/i.test(data.message ?? ''))
+      return new ServerError(
+        name,
+        say`Odoo refused access: ${msg}`,
+        say`give --company only companies this user may see (Odoo's user form, Allowed Companies), or leave --company out to read all of them`,
+        where.status,
+      );
     return new ServerError(
       name,
       say`Odoo refused access: ${msg}`,

@@ -4,6 +4,7 @@
 import { type Resource, VIRTUAL_FIELDS } from '../catalog/resources.js';
 import { UsageError } from '../core/errors.js';
 import { nameList, own, say } from '../core/redact.js';
+import { closest } from '../core/suggest.js';
 import type { Domain, FieldDef, FieldMap } from '../core/types.js';
 import { checkDomain, listFields } from './domain.js';
 import { rangeDomain } from './time.js';
@@ -126,7 +127,13 @@ export function buildQuery(
     const sel = fields[ff.state]?.selection?.map((s) => s[0]);
     const bad = sel ? flags.state.filter((s) => !sel.includes(s)) : [];
     if (bad.length > 0) {
-      throw new UsageError(say`unknown state '${bad[0]}'`, say`this server's states: ${nameList(sel ?? [])}`);
+      const guess = closest(String(bad[0]), sel ?? []);
+      throw new UsageError(
+        say`unknown state '${bad[0]}'`,
+        guess
+          ? say`did you mean ${guess}? this server's states: ${nameList(sel ?? [])}`
+          : say`this server's states: ${nameList(sel ?? [])}`,
+      );
     }
     domain.push([ff.state, 'in', flags.state]);
   }

@@ -3,10 +3,10 @@
 // column kind to its own type (Parquet INT32/DECIMAL/TIMESTAMP…, PostgreSQL integer/numeric/
 // timestamptz…). The values a column takes are the normalised rows' (render/normalize.ts):
 // `null` for empty, amounts already rounded at their precision, many2one as [id, name].
-import { ProtocolError, UsageError } from '../core/errors.js';
-import { own, say } from '../core/redact.js';
+import { UsageError } from '../core/errors.js';
+import { say } from '../core/redact.js';
 import type { FieldDef, FieldMap } from '../core/types.js';
-import { precisionOf, type Value } from './normalize.js';
+import { notA, precisionOf, type Value } from './normalize.js';
 
 export type ColumnKind =
   /** A whole number; Odoo's integers and ids are 32-bit (`int4` in its database). */
@@ -58,12 +58,7 @@ export function parseTimestamp(s: string): Date {
   return new Date(ms);
 }
 
-function bad(field: string, kind: string, v: unknown): never {
-  throw new ProtocolError(
-    say`the server sent ${JSON.stringify(v)?.slice(0, 40)} for ${field}, which is not a ${own(kind)}`,
-    say`report this with --debug output`,
-  );
-}
+const bad = notA;
 
 const integer =
   (field: string) =>

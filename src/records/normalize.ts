@@ -221,6 +221,41 @@ function incremented(digits: string): string {
   );
 }
 
+/**
+ * A value of a field's type that Odoo would never send (a datetime that is no time, an amount
+ * as a string): the reply is not Odoo's, and no format writes it (exit 6), as Parquet's
+ * typed columns never could; json, csv and tables would pass it on as if it were data.
+ */
+export function notA(field: string, kind: string, v: unknown): never {
+  throw new ProtocolError(
+    say`the server sent ${JSON.stringify(v)?.slice(0, 40)} for ${field}, which is not a ${own(kind)}`,
+    say`report this with --debug output`,
+  );
+}
+
+/** Odoo's datetime text: UTC, `YYYY-MM-DD HH:MM:SS`, a moment that exists. */
+const ODOO_DATETIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+const ODOO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** Whether `s` (starting YYYY-MM-DD, its fields in range) is a day of the calendar (not 02-30). */
+function onCalendar(s: string): boolean {
+  const day = (s.charCodeAt(8) - 48) * 10 + (s.charCodeAt(9) - 48);
+  if (day <= 28) return true;
+  const y = Number(s.slice(0, 4));
+  const m = Number(s.slice(5, 7));
+  return new Date(Date.UTC(y, m, 0)).getUTCDate() >= day;
+}
+
+/** Whether `v` is Odoo's date text, a day that exists. */
+export function odooDate(v: unknown): v is string {
+  return typeof v === 'string' && ODOO_DATE.test(v) && onCalendar(v);
+}
+
+/** Whether `v` is Odoo's UTC datetime text. */
+export function odooDatetime(v: unknown): v is string {
+  return typeof v === 'string' && ODOO_DATETIME.test(v) && onCalendar(v);
+}
+
 export interface NormalizeOptions {
   /** Show datetimes in this zone (ISO 8601 with offset); undefined = Odoo's UTC string. */
   tz?: string;
@@ -261,23 +296,32 @@ function converter(name: string, def: FieldDef | undefined, opts: NormalizeOptio
     case 'boolean':
       return (v) => (v === undefined || v === null ? null : Boolean(v));
     case 'integer':
-      return (v) => (typeof v === 'number' ? v : v === false || v == null ? null : (v as Value));
+      return (v) =>
+        Number.isInteger(v) ? (v as number) : v === false || v == null ? null : notA(name, 'whole number', v);
     case 'float':
     case 'monetary': {
       const p = precisionOf(name, def as FieldDef);
-      return (v) => (typeof v === 'number' ? roundAt(v, p) : v === false || v == null ? null : (v as Value));
+      return (v) =>
+        typeof v === 'number' && Number.isFinite(v)
+          ? roundAt(v, p)
+          : v === false || v == null
+            ? null
+            : notA(name, 'number', v);
     }
     case 'datetime': {
       const tz = opts.tz;
-      return tz
-        ? (v) => (typeof v === 'string' ? utcToZoneIso(v, tz) : null)
-        : (v) => (typeof v === 'string' ? v : null);
+      const checked = (v: unknown): v is string =>
+        odooDatetime(v) || (v !== false && v != null && notA(name, 'datetime', v));
+      return tz ? (v) => (checked(v) ? utcToZoneIso(v, tz) : null) : (v) => (checked(v) ? v : null);
     }
+    case 'date':
+      return (v) => (odooDate(v) ? v : v === false || v == null ? null : notA(name, 'date', v));
     case 'many2one':
       return (v) => (Array.isArray(v) ? (v as Value) : v === false || v == null ? null : (v as Value));
     case 'one2many':
     case 'many2many':
-      return (v) => (Array.isArray(v) ? (v as Value) : []);
+      return (v) =>
+        Array.isArray(v) ? (v as Value) : v === false || v == null ? [] : notA(name, 'list of ids', v);
     default:
       return (v) => (v === false || v === undefined ? null : (v as Value));
   }

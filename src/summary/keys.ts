@@ -4,6 +4,7 @@
 import type { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import { closest } from '../core/suggest.js';
 
 export const KEYS = [
   'day',
@@ -40,9 +41,12 @@ export function parseKeys(raw: string | undefined): Key[] {
     throw new UsageError(say`--by is empty`, say`give one or more of ${own(KEYS.join(', '))}`);
   for (const k of keys) {
     if (!(KEYS as readonly string[]).includes(k)) {
+      const guess = closest(k, KEYS);
       throw new UsageError(
         say`--by '${k}' is not a summary key`,
-        say`use one or more of ${own(KEYS.join(', '))}`,
+        guess
+          ? say`did you mean ${own(guess)}? use one or more of ${own(KEYS.join(', '))}`
+          : say`use one or more of ${own(KEYS.join(', '))}`,
       );
     }
   }

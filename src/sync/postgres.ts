@@ -196,7 +196,7 @@ export function databaseError(err: unknown, t: Target): PosdataError {
     return new ServerError(
       code,
       say`${t.where} refused: ${msg}`,
-      say`grant the role${t.user ? say` '${t.user}'` : ''} CREATE on the database (or on the schema) and ownership of its tables`,
+      say`grant the role${t.user ? say` '${t.user}'` : ''} CREATE and TEMPORARY on the database (sync stages each page in a temporary table), CREATE on the schema, and ownership of its tables`,
     );
   }
   return new ServerError(code, say`${t.where} refused: ${msg}`, say`see the PostgreSQL log for details`);

@@ -7,6 +7,7 @@ import { SYNC_NAMES, type SyncName } from '../catalog/resources.js';
 import { isPosdataError, UsageError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import { MiB, readSmallFile } from '../core/smallfile.js';
+import { MAX_TIMER_SECONDS } from '../core/timer.js';
 import { parseWhen, toOdoo } from '../query/time.js';
 import { checkZone } from '../query/zone.js';
 
@@ -81,6 +82,11 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
       throw bad(
         key,
         whole ? `must be a whole number of at least ${min}` : `must be a number of at least ${min}`,
+      );
+    if (key === 'timeout' && n > MAX_TIMER_SECONDS)
+      throw bad(
+        key,
+        `must be at most ${MAX_TIMER_SECONDS} seconds (about 24 days), the longest a timer waits`,
       );
     return n;
   };

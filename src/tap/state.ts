@@ -43,6 +43,26 @@ function utcSecond(s: string): string | undefined {
   return Number.isFinite(t) ? `${new Date(t).toISOString().slice(0, 19)}Z` : undefined;
 }
 
+/**
+ * Whether the date and time at the start of `s` (YYYY-MM-DD?HH:MM:SS) name a moment that
+ * exists: Date.parse takes 2026-02-30 for 2 March, and Luxon refuses it further on, after the
+ * tap has begun to write.
+ */
+function onTheCalendar(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})/.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+  return (
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === mo - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === se
+  );
+}
+
 /** --state FILE: the last STATE value (also taken as a whole STATE message). */
 export function readState(path: string): TapState {
   let doc = readDocument(path, 'state', STATE_HINT);
@@ -69,6 +89,18 @@ export function readState(path: string): TapState {
         : bm?.replication_key === 'write_date' && typeof bm.replication_key_value === 'string'
           ? bm.replication_key_value
           : undefined;
+    // A time that is no moment (2026-02-30, 24:00:00) is refused by name, before anything is
+    // written: read as another day, or as none, it would send a stream again or skip part of it.
+    for (const [what, t] of [
+      ['write_date', givenTime],
+      ['full_read.until', typeof fr === 'object' && fr !== null ? fr.until : undefined],
+    ] as const) {
+      if (typeof t === 'string' && /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}/.test(t) && !onTheCalendar(t))
+        throw new UsageError(
+          say`the state ${path} has a bookmark for ${name} whose ${own(what)} '${t}' is not a time on the calendar`,
+          say`correct it to a real day and time (YYYY-MM-DDTHH:MM:SSZ), or leave out --state to read everything`,
+        );
+    }
     const when = givenTime !== undefined ? utcSecond(givenTime) : undefined;
     const id = bm?.id ?? (when !== undefined && bm?.sent === undefined ? 0 : undefined);
     const incremental = when !== undefined && Number.isSafeInteger(id);

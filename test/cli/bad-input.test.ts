@@ -106,7 +106,20 @@ const rows: Row[] = [
         /unknown field 'config_name' on pos\.order; config_name is the CSV column of config_id's name: --fields config_id gives both columns; valid fields: /,
     },
   ],
-  ['state unknown', ['sales', '--state', 'lost'], 2, { match: /unknown state 'lost'/ }],
+  ['state unknown', ['sales', '--state', 'lost'], 2, { match: /unknown state 'lost'; this server's/ }],
+  // A slip of the keyboard: the one value it is close to.
+  [
+    'state misspelt',
+    ['sales', '--state', 'payed'],
+    2,
+    { match: /^posdata: unknown state 'payed'; did you mean paid\? this server's states: / },
+  ],
+  [
+    '--by misspelt',
+    ['summary', '--by', 'regster'],
+    2,
+    { match: /^posdata: --by 'regster' is not a summary key; did you mean register\? use one or more of / },
+  ],
   // An unset variable in a cron line (--state "$STATES"): not every state.
   ['state empty', ['sales', '--state', ''], 2, { match: /^posdata: --state is empty; / }],
   ['state only commas', ['sales', '--state', ' , '], 2, { match: /--state is empty/ }],
@@ -221,6 +234,16 @@ const rows: Row[] = [
     ['sales'],
     5,
     { env: 'clerk', match: /access .*records; ask an Odoo administrator/i },
+  ],
+  // A company the user may not see: no POS group helps, --company is what to change.
+  [
+    "a company outside the user's",
+    ['sales', '--company', '3'],
+    5,
+    {
+      match:
+        /^posdata: Odoo refused access: Access to unauthorized or invalid companies; give --company only companies this user may see .*, or leave --company out to read all of them$/,
+    },
   ],
   [
     'connection refused',

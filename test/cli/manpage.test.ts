@@ -37,6 +37,27 @@ beforeAll(async () => {
 });
 
 describe('man pages', () => {
+  it("show the hourly cron export with -o's {to}, not a $(date) name a second run refuses", async () => {
+    for (const file of ['posdata.1', 'posdata-sales.1']) {
+      const text = rendered(join(dir, file)).text;
+      expect(text, file).toContain("-o '/data/sales-{to}.csv'");
+      expect(text, file).not.toContain('$(date');
+    }
+    for (const args of [['--help'], ['sales', '--help']]) {
+      const r = await runCli(args);
+      expect(r.stdout).toContain("-o '/data/sales-{to}.csv'");
+      expect(r.stdout).not.toContain('$(date');
+    }
+  });
+
+  it("exit 7 is any figure that differs from Odoo's, summary --check-odoo too", async () => {
+    const main = rendered(join(dir, 'posdata.1')).text;
+    expect(main).toMatch(/\b7\s+a figure differs from Odoo's \(reconcile, summary --check-odoo, doctor\)/);
+    expect((await runCli(['--help'])).stdout).toMatch(
+      /7 a figure differs from Odoo's \(reconcile, summary --check-odoo, doctor\)/,
+    );
+  });
+
   it('posdata(1) and one page per command', () => {
     expect(pages.map((p) => p.file)).toEqual(['posdata.1', ...commands.map((c) => `posdata-${c.name}.1`)]);
     const main = rendered(join(dir, 'posdata.1')).text;

@@ -14,6 +14,17 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+describe('posdata profiles with no store', () => {
+  it('says so in one line on stderr, nothing on stdout, exit 0', async () => {
+    const r = await runCli(['profiles'], { env: { POSDATA_CONFIG_DIR: freshConfigDir() } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('posdata: no profile stored yet; run posdata login to make one\n');
+    const quiet = await runCli(['profiles', '--quiet'], { env: { POSDATA_CONFIG_DIR: freshConfigDir() } });
+    expect(quiet.stderr).toBe('');
+  });
+});
+
 describe('the default profile', () => {
   it('login --profile leaves an existing default as it is, and says so', async () => {
     const env = { POSDATA_CONFIG_DIR: freshConfigDir() };

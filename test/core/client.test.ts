@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/core/transport.js';
-import { BIN, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { BIN, freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 
 // The sandbox runs in its own process so that this process's heap is the client's alone.
@@ -432,5 +432,36 @@ describe('TLS', () => {
     const login = await loginOverTls(['--insecure']);
     expect(login.code, login.stderr).toBe(0);
     expect(login.stderr).toMatch(/warning: TLS certificate verification is off/);
+  });
+});
+
+describe('https:// to a server without TLS', () => {
+  it('says it looks like plain HTTP and suggests http://, not OpenSSL internals nor --insecure (exit 6)', async () => {
+    const port = new URL(sandboxUrl).port;
+    for (const extra of [[], ['--insecure']]) {
+      const r = await runCli(
+        [
+          'login',
+          '--url',
+          `https://127.0.0.1:${port}`,
+          '--db',
+          'demo',
+          '--user',
+          'admin',
+          '--password-stdin',
+          ...extra,
+        ],
+        { input: SUITE_SECRET, env: { POSDATA_CONFIG_DIR: freshConfigDir() } },
+      );
+      expect(r.code, r.stderr).toBe(6);
+      const lines = r.stderr
+        .trimEnd()
+        .split('\n')
+        .filter((l) => !l.includes('warning'));
+      expect(lines).toEqual([
+        `posdata: 127.0.0.1:${port} answered https:// in plain HTTP: it looks like a server without TLS; use http://127.0.0.1:${port} (with --allow-insecure-http beyond this machine), or the port where it speaks TLS`,
+      ]);
+      expect(r.stderr).not.toMatch(/ssl3_get_record|wrong version number|--ca-file/i);
+    }
   });
 });

@@ -58,7 +58,7 @@ export async function expectTables(
     }
     const latest = recs.reduce((a, r) => ((r.write_date as string) > a ? (r.write_date as string) : a), '');
     expect(stderr, `${table}: watermark`).toMatch(
-      new RegExp(`^${table}: [\\d,]+ upserted, 0 pruned, watermark ${latest}$`, 'm'),
+      new RegExp(`^${table}: [\\d,]+ upserted, 0 pruned, watermark ${latest} UTC$`, 'm'),
     );
   }
 }

@@ -59,6 +59,23 @@ describe('summary --check-odoo --fail-on-difference', () => {
     );
   });
 
+  it('--quiet: nothing on stderr when all agrees; the difference and exit 7 when not', async () => {
+    const agreeing = await runCli(['summary', ...P, '--check-odoo', '--fail-on-difference', '--quiet'], {
+      env,
+    });
+    expect(agreeing.code, agreeing.stderr).toBe(0);
+    expect(agreeing.stderr).toBe('');
+    proxy.rewrite.set('get_sale_details', aEuroMore);
+    const differing = await runCli(['summary', ...P, '--check-odoo', '--fail-on-difference', '--quiet'], {
+      env,
+    });
+    expect(differing.code).toBe(7);
+    expect(differing.stderr).toMatch(
+      /^posdata: check-odoo: method \S+: Odoo [\d.]+, posdata [\d.]+ \(-1\.00\)$/m,
+    );
+    expect(differing.stderr.trim().split('\n').at(-1)).toMatch(/^posdata: 1 figure differs from Odoo's/);
+  });
+
   it('a difference within the rounding is none', async () => {
     proxy.rewrite.set('get_sale_details', (r) => {
       const d = r as { payments: Pay[] };

@@ -113,6 +113,26 @@ describe('posdata sync: the database side failing', () => {
     expect(viaEnv.stderr).not.toContain(wrong);
   });
 
+  it('a role with CREATE but no TEMPORARY: the hint names TEMPORARY, and granting it is enough', async () => {
+    await pg.query(`create role notemp login password '${READER_PW}'`);
+    await pg.query('create database notemp');
+    await pg.query('revoke temporary on database notemp from public');
+    await pg.query('grant create on database notemp to notemp');
+    const url = pg.url({ user: 'notemp', password: READER_PW, db: 'notemp' });
+    const r = await runCli(['sync', 'configs', '--quiet', '--rate', '0'], {
+      env: { ...env, POSDATA_SYNC_URL: url },
+    });
+    expect(r.code, r.stderr).toBe(5);
+    expect(oneLine(r.stderr)).toMatch(
+      /permission denied to create temporary tables .*; grant the role 'notemp' CREATE and TEMPORARY on the database/,
+    );
+    await pg.query('grant temporary on database notemp to notemp');
+    const ok = await runCli(['sync', 'configs', '--quiet', '--rate', '0'], {
+      env: { ...env, POSDATA_SYNC_URL: url },
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+  });
+
   it('a role without rights: exit 5, says which right to grant', async () => {
     const r = await runCli(['sync', 'configs', '--quiet'], {
       env: { ...env, POSDATA_SYNC_URL: pg.url({ user: 'reader', password: READER_PW }) },
@@ -120,7 +140,7 @@ describe('posdata sync: the database side failing', () => {
     expect(r.code).toBe(5);
     expect(oneLine(r.stderr)).toMatch(
       new RegExp(
-        `^posdata: PostgreSQL at 127\\.0\\.0\\.1:${pg.port} refused: permission denied for database postgres; grant the role 'reader' CREATE on the database`,
+        `^posdata: PostgreSQL at 127\\.0\\.0\\.1:${pg.port} refused: permission denied for database postgres; grant the role 'reader' CREATE and TEMPORARY on the database`,
       ),
     );
     expect(r.stderr).not.toContain(READER_PW);

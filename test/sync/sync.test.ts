@@ -40,7 +40,7 @@ describe('posdata sync', () => {
     // Nothing on stderr but the summary lines (no driver warning, no notice).
     for (const line of r.stderr.trim().split('\n'))
       expect(line).toMatch(
-        /^[a-z_]+: [\d,]+ upserted, [\d,]+ pruned, watermark (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d|none)$/,
+        /^[a-z_]+: [\d,]+ upserted, [\d,]+ pruned, watermark (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC|none)$/,
       );
     const orders = await rpc.count('pos.order', []);
     expect(r.stderr).toContain(`sales: ${orders.toLocaleString('en-US')} upserted, 0 pruned, watermark 20`);

@@ -241,6 +241,27 @@ describe('bad input', () => {
     });
   }
 
+  // A day that does not exist, in every form a bookmark takes: named, before any SCHEMA.
+  const impossible: [string, unknown][] = [
+    ["the tap's own form", { write_date: '2026-02-30T10:00:00Z', id: 5, sent: [] }],
+    ['by hand, with an offset', { write_date: '2026-02-30T10:00:00+01:00' }],
+    ['by hand, a fraction', { write_date: '2026-02-30T10:00:00.250Z' }],
+    ["the SDK's form", { replication_key: 'write_date', replication_key_value: '2026-02-30T10:00:00Z' }],
+    ['a first read', { full_read: { until: '2026-02-30T10:00:00Z', after_id: 3 }, sent: [] }],
+    ['an hour 24', { write_date: '2026-02-27T24:00:00Z', id: 5, sent: [] }],
+  ];
+  for (const [form, bookmark] of impossible) {
+    it(`an impossible bookmark time, ${form}: exit 2 naming it, nothing on stdout`, async () => {
+      const state = file({ bookmarks: { sales: bookmark } });
+      const r = await tap(['--config', file(configOf(sandbox)), '--state', state]);
+      expect(r.stdout).toBe('');
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        /^posdata: the state \S+ has a bookmark for sales whose (write_date|full_read\.until) '2026-02-(30|27)T[^']+' is not a time on the calendar; correct it [^\n]+\n$/,
+      );
+    });
+  }
+
   it('a wrong password: exit 3, one line, nothing on stdout', async () => {
     const r = await tap(['--config', file(configOf(sandbox, { password: `${SUITE_SECRET}-not` }))]);
     expect(r.code).toBe(3);
