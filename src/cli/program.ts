@@ -17,7 +17,7 @@ import {
   HELP_FLAG,
   takesValue,
 } from './flags.js';
-import type { IO } from './io.js';
+import type { Env, IO } from './io.js';
 import { versionText } from './version.js';
 
 /** What posdata is, for its help and its man page. */
@@ -191,6 +191,35 @@ function usage(what: Said, command?: string, meant?: string): UsageError {
   return new UsageError(what, meant ? say`did you mean ${own(meant)}? ${help}` : help);
 }
 
+/** commander's refusal (an unknown flag, a missing value, a choice not offered) as posdata's usage error. */
+function commanderUsage(err: CommanderError, command: string | undefined): UsageError {
+  const [line] = err.message.replace(/^error:\s*/, '').split('\n');
+  return usage(say`${line}`, command, didYouMean(err.message));
+}
+
+/**
+ * The options a command line gives `c`, its flags parsed and checked as a run parses and
+ * checks them, without running it: what the options tests read (a usage error for a bad one).
+ */
+export async function optionsOf<O>(
+  c: Command<O>,
+  argv: readonly string[],
+  where: { io: IO; env: Env },
+): Promise<O> {
+  let options: O | undefined;
+  const program = build([c as Command<unknown>], '0', where.io, async (_c, flags, args) => {
+    options = await c.options(flags, args, where);
+  });
+  try {
+    await program.parseAsync([c.name, ...argv], { from: 'user' });
+  } catch (err) {
+    throw err instanceof CommanderError ? commanderUsage(err, c.name) : err;
+  }
+  if (options === undefined)
+    throw new Error(`posdata ${c.name} ${argv.join(' ')} did not get to its options`);
+  return options;
+}
+
 /**
  * Runs one command line in `ctx` and returns its exit code; what the command opened is
  * closed before it returns. `started` is told which command runs, once its flags are read
@@ -256,8 +285,7 @@ export async function runCommandLine(
     if (err instanceof CommanderError) {
       if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code))
         return EXIT.ok;
-      const [line] = err.message.replace(/^error:\s*/, '').split('\n');
-      return report(usage(say`${line}`, only, didYouMean(err.message)), io, debug);
+      return report(commanderUsage(err, only), io, debug);
     }
     if (isPipeClosed(err)) return EXIT.ok;
     return report(err, io, debug);

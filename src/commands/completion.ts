@@ -5,7 +5,7 @@ import { completionScript, SHELLS, type Shell } from '../cli/completion.js';
 import { UsageError } from '../core/errors.js';
 import { nameList, say } from '../core/redact.js';
 
-export const completion = command<{ shell: Shell }>({
+export const completion = command({
   name: 'completion',
   group: 'tool',
   summary: 'Print the shell completion script for bash, zsh, fish or powershell',
@@ -16,7 +16,7 @@ export const completion = command<{ shell: Shell }>({
     'source <(posdata completion zsh)           # in ~/.zshrc, after compinit',
     'posdata completion fish > ~/.config/fish/completions/posdata.fish',
   ],
-  options: (_f, args) => {
+  options: (_f, args): { shell: Shell } => {
     const shell = String(args[0]);
     if (!(SHELLS as readonly string[]).includes(shell))
       throw new UsageError(say`no completion for shell '${shell}'`, say`use one of ${nameList([...SHELLS])}`);

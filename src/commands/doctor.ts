@@ -17,7 +17,7 @@ export interface DoctorOptions {
   format: 'text' | 'json';
 }
 
-export const doctor = command<DoctorOptions>({
+export const doctor = command({
   name: 'doctor',
   group: 'tool',
   summary: 'Read-only checks of posdata against the logged-in server: ok, differs or cannot, one line each',
@@ -48,17 +48,17 @@ export const doctor = command<DoctorOptions>({
     'posdata doctor --date 2026-11-20',
     'posdata doctor --format json | jq ".checks[] | select(.status != \\"ok\\")"',
   ],
-  options(f) {
-    const tz = f.tz as string | undefined;
+  options(f): DoctorOptions {
+    const tz = f.tz;
     if (tz) checkZone(tz);
-    const date = (f.date as string | undefined) ?? 'yesterday';
+    const date = f.date;
     parseDay(date, tz ?? 'UTC', '--date');
     return {
       connection: connectionOptions(f),
       date,
       tz,
-      pageSize: (f.pageSize as number | undefined) ?? 2000,
-      format: (f.format as DoctorOptions['format'] | undefined) ?? 'text',
+      pageSize: f.pageSize ?? 2000,
+      format: f.format ?? 'text',
     };
   },
   async run(o, ctx) {

@@ -10,12 +10,12 @@ import {
   CONNECTION,
   type ConnectionOptions,
   connectionOptions,
-  type Flag,
-  type FlagGroup,
-  type Flags,
+  type FlagValues,
+  flag,
   GLOBAL,
   group,
   SESSION_ID,
+  when,
 } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import {
@@ -79,34 +79,30 @@ const ORDER_STATES = ['draft', 'paid', 'done', 'cancel', 'invoiced'];
  * The query flags of a resource: its filters, then those every list takes. A description
  * names only flags and fields the command has (`lines` has no --from, nor date_order).
  */
-function queryFlags(r: Resource): FlagGroup {
+function queryFlags(r: Resource) {
   const ff = { ...r.filterFields, ...r.rangeFields };
-  const filters: Flag[] = [
-    ...(ff.config ? [CONFIG_ID] : []),
-    ...(ff.session ? [SESSION_ID] : []),
-    ...(ff.state
-      ? [
-          {
-            spec: '--state <states>',
-            description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
-            offer: ORDER_STATES,
-            list: true,
-          },
-        ]
-      : []),
-    ...(ff.time
-      ? [
-          {
-            spec: '--from <when>',
-            description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d`,
-          },
-          { spec: '--to <when>', description: 'up to this time; a date-only value includes that whole day' },
-        ]
-      : []),
-  ];
-  const window = filters.some((f) => f.spec.startsWith('--from ')) ? '--from/--to and ' : '';
+  const window = ff.time ? '--from/--to and ' : '';
   return group('query', [
-    ...filters,
+    ...when(ff.config, [CONFIG_ID]),
+    ...when(ff.session, [SESSION_ID]),
+    ...when(ff.state, [
+      flag({
+        spec: '--state <states>',
+        description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
+        offer: ORDER_STATES,
+        list: true,
+      }),
+    ]),
+    ...when(ff.time, [
+      flag({
+        spec: '--from <when>',
+        description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d`,
+      }),
+      flag({
+        spec: '--to <when>',
+        description: 'up to this time; a date-only value includes that whole day',
+      }),
+    ]),
     {
       spec: '--tz <zone>',
       description: `IANA zone for ${window}shown times (default: the Odoo user's zone)`,
@@ -131,9 +127,9 @@ function queryFlags(r: Resource): FlagGroup {
       parse: positiveInt('--page-size'),
       default: 2000,
     },
-    ...(r.name === 'sales'
-      ? [{ spec: '--with-payments', description: 'each order carries its payments with method names' }]
-      : []),
+    ...when(r.name === 'sales', [
+      flag({ spec: '--with-payments', description: 'each order carries its payments with method names' }),
+    ]),
     { spec: '--lang <code>', description: 'language of translated names (Odoo context lang, e.g. fr_BE)' },
     { spec: '--company <ids>', description: 'only these companies (allowed_company_ids), comma-separated' },
     {
@@ -143,31 +139,32 @@ function queryFlags(r: Resource): FlagGroup {
     { spec: '--context <json>', description: 'extra Odoo context, as JSON' },
     { spec: '--count', description: 'print only how many records match' },
     { spec: '--dry-run', description: 'print the request that would be sent, and send no data request' },
-    ...(r.checkpoint
-      ? [
-          {
-            spec: '--checkpoint <file>',
-            description: 'export only what changed since the last run with FILE (write_date, id)',
-            value: 'file' as const,
-          },
-          {
-            spec: '--full',
-            description: 'with --checkpoint: export everything and start the checkpoint again',
-          },
-          {
-            spec: '--overlap <seconds>',
-            description: 'with --checkpoint: re-read this much before the last window end',
-            parse: number('--overlap', 0),
-            default: 300,
-          },
-        ]
-      : []),
+    ...when(r.checkpoint, [
+      flag({
+        spec: '--checkpoint <file>',
+        description: 'export only what changed since the last run with FILE (write_date, id)',
+        value: 'file',
+      }),
+      flag({
+        spec: '--full',
+        description: 'with --checkpoint: export everything and start the checkpoint again',
+      }),
+      flag({
+        spec: '--overlap <seconds>',
+        description: 'with --checkpoint: re-read this much before the last window end',
+        parse: number('--overlap', 0),
+        default: 300,
+      }),
+    ]),
   ]);
 }
 
-export function listCommand(name: ResourceName): Command<ListOptions> {
+const LIST_FLAGS = (r: Resource) => [queryFlags(r), OUTPUT, CONNECTION, GLOBAL] as const;
+type ListFlags = FlagValues<ReturnType<typeof LIST_FLAGS>>;
+
+export function listCommand(name: ResourceName): Command<ListOptions, ReturnType<typeof LIST_FLAGS>> {
   const resource = RESOURCES[name];
-  return command<ListOptions>({
+  return command({
     name,
     group: 'data',
     // The HTTP path reads one ticket's lines; the command also a range's.
@@ -185,7 +182,7 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
             },
           ]
         : [],
-    flags: [queryFlags(resource), OUTPUT, CONNECTION, GLOBAL],
+    flags: LIST_FLAGS(resource),
     examples: resource.examples,
     options: (f, args, { io }) => listOptions(resource, f, args[0] as string | undefined, io),
     run: (o, ctx) => runList(o, ctx),
@@ -193,22 +190,21 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
 }
 
 /** Everything that can be checked without the server, in the order a user meets it. */
-function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: IO): ListOptions {
+function listOptions(resource: Resource, f: ListFlags, arg: string | undefined, io: IO): ListOptions {
   const name = resource.name;
-  const str = (k: string) => f[k] as string | undefined;
-  chooseFormat(str('format'), str('output'), io);
-  const tz = str('tz');
+  chooseFormat(f.format, f.output, io);
+  const tz = f.tz;
   if (tz) checkZone(tz);
-  const checkpointFile = str('checkpoint');
+  const checkpointFile = f.checkpoint;
   if (checkpointFile && !resource.checkpoint) {
     throw new UsageError(
       say`--checkpoint does not apply to ${own(name)}`,
       say`use it with sales, refunds, cancellations, closures or payments`,
     );
   }
-  if (checkpointFile && str('sort'))
+  if (checkpointFile && f.sort)
     throw new UsageError(say`--checkpoint exports in write_date order`, say`drop --sort`);
-  const overlap = (f.overlap as number | undefined) ?? 300;
+  const overlap = f.overlap ?? 300;
   if (overlap > MAX_OVERLAP)
     throw new UsageError(
       say`--overlap ${overlap} is longer than a century`,
@@ -220,7 +216,7 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     throw new UsageError(say`--with-payments applies to sales`, say`use posdata payments`);
   let orderId: number | undefined;
   if (name === 'lines') {
-    const ranged = ['from', 'to', 'sessionId', 'configId'].some((k) => f[k] !== undefined);
+    const ranged = [f.from, f.to, f.sessionId, f.configId].some((v) => v !== undefined);
     if (arg === undefined && !ranged) {
       throw new UsageError(
         say`no sales ticket given`,
@@ -237,7 +233,7 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
       orderId = Number(arg);
     }
   }
-  const file = str('output');
+  const file = f.output;
   const named = file !== undefined && file !== '-' && WINDOW_NAME.test(file);
   if (named && !checkpointFile)
     throw new UsageError(
@@ -257,17 +253,17 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     connection: connectionOptions(f),
     output: out,
     orderId,
-    configId: f.configId as number | undefined,
-    sessionId: f.sessionId as number | undefined,
-    state: states(str('state')),
-    from: str('from'),
-    to: str('to'),
+    configId: f.configId,
+    sessionId: f.sessionId,
+    state: states(f.state),
+    from: f.from,
+    to: f.to,
     tz,
-    fields: str('fields') !== undefined ? commaList(str('fields') as string) : undefined,
-    limit: f.limit as number | undefined,
-    sort: str('sort'),
-    domain: str('domain') !== undefined ? parseDomain(str('domain') as string) : undefined,
-    pageSize: (f.pageSize as number | undefined) ?? 2000,
+    fields: f.fields !== undefined ? commaList(f.fields) : undefined,
+    limit: f.limit,
+    sort: f.sort,
+    domain: f.domain !== undefined ? parseDomain(f.domain) : undefined,
+    pageSize: f.pageSize,
     withPayments: f.withPayments === true,
     odooContext,
     count: f.count === true,
@@ -302,11 +298,9 @@ function notSameFile(out: { path?: string; file?: string }, cp: { path: string }
 }
 
 /** --lang, --company, --include-archived and --context as one Odoo context. */
-function contextFrom(f: Flags): Record<string, unknown> | undefined {
+function contextFrom(f: ListFlags): Record<string, unknown> | undefined {
   let ctx: Record<string, unknown> = {};
-  const context = f.context as string | undefined;
-  const lang = f.lang as string | undefined;
-  const company = f.company as string | undefined;
+  const { context, lang, company } = f;
   if (context !== undefined) {
     let v: unknown;
     try {

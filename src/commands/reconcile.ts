@@ -25,7 +25,7 @@ export interface ReconcileOptions extends SessionRange, ReportOptions {
   tolerance: number;
 }
 
-export const reconcile = command<ReconcileOptions>({
+export const reconcile = command({
   name: 'reconcile',
   group: 'report',
   summary: 'Daily cash reconciliation: expected against counted cash per closed session',
@@ -57,10 +57,10 @@ export const reconcile = command<ReconcileOptions>({
     'posdata reconcile --from 2026-11-01 --to 2026-11-30 --format csv -o november.csv',
     'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
   ],
-  options(f, _args, { io }) {
+  options(f, _args, { io }): ReconcileOptions {
     const o: ReconcileOptions = {
       ...reportOptions(f, io),
-      tolerance: (f.tolerance as number | undefined) ?? 0.01,
+      tolerance: f.tolerance,
     };
     // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
     sessionsDomain(o, o.tz ?? 'UTC');

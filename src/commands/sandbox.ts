@@ -28,7 +28,7 @@ function instant(flag: string) {
   };
 }
 
-export const sandbox = command<SandboxOptions & { host: string; port: number }>({
+export const sandbox = command({
   name: 'sandbox',
   group: 'tool',
   summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
@@ -95,7 +95,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
   notes:
     '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --leaks, --currency and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
-  options(f) {
+  options(f): SandboxOptions & { host: string; port: number } {
     const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
     if (live !== undefined && !(Number.isFinite(live) && live > 0))
       throw new UsageError(
@@ -108,19 +108,19 @@ export const sandbox = command<SandboxOptions & { host: string; port: number }>(
         say`Odoo 17 has no JSON-2 to fall back on`,
       );
     return {
-      host: f.host as string,
-      port: f.port as number,
-      seed: f.seed as number,
-      orders: f.orders as number,
-      days: f.days as number,
-      now: f.now as Date | undefined,
+      host: f.host,
+      port: f.port,
+      seed: f.seed,
+      orders: f.orders,
+      days: f.days,
+      now: f.now,
       odooVersion: Number(f.odooVersion) as 16 | 17 | 18 | 19,
-      adminKey: f.adminKey as string | undefined,
-      faults: f.faults as string | undefined,
-      jsonrpc: f.jsonrpc as boolean | undefined,
+      adminKey: f.adminKey,
+      faults: f.faults,
+      jsonrpc: f.jsonrpc,
       posHr: f.posHr === true,
       leaks: f.leaks === true,
-      currency: f.currency as string | undefined,
+      currency: f.currency,
       live,
     };
   },

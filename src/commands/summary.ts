@@ -28,7 +28,7 @@ export interface SummaryOptions extends SummaryParams, ReportOptions {
   loss: boolean;
 }
 
-export const summary = command<SummaryOptions>({
+export const summary = command({
   name: 'summary',
   group: 'report',
   summary:
@@ -106,16 +106,16 @@ export const summary = command<SummaryOptions>({
     'posdata summary --watch 300 --format ndjson >> today.ndjson',
     'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
   ],
-  options(f, _args, { io }) {
+  options(f, _args, { io }): SummaryOptions {
     const o: SummaryOptions = {
       ...reportOptions(f, io),
-      sessionId: f.sessionId as number | undefined,
-      by: f.by as string | undefined,
-      top: f.top as number | undefined,
-      dayStarts: f.dayStarts as string | undefined,
+      sessionId: f.sessionId,
+      by: f.by,
+      top: f.top,
+      dayStarts: f.dayStarts,
       checkOdoo: f.checkOdoo === true,
-      watch: f.watch as number | undefined,
-      times: f.times as number | undefined,
+      watch: f.watch,
+      times: f.times,
       loss: f.loss === true,
     };
     checkWatch(o);
