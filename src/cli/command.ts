@@ -31,10 +31,6 @@ export const COMMAND_GROUP_HEADINGS: Readonly<Record<CommandGroup, string>> = {
  */
 export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly FlagGroup[]> {
   name: string;
-  /** Where the root help lists it. */
-  group: CommandGroup;
-  /** One line, for `posdata --help` and the command's own help. */
-  summary: string;
   args?: readonly Argument[];
   /** The command's own flags first, then the shared groups it takes. */
   flags: G;
@@ -64,8 +60,23 @@ export function command<O, const G extends readonly FlagGroup[]>(c: Command<O, G
   return c;
 }
 
-/** A command found by name in the registry; its module is loaded only when needed. */
+/**
+ * A command as the registry (src/main.ts) lists it: what `posdata --help` says of it, and its
+ * module, loaded only when the command runs or its own help is asked.
+ */
 export interface Entry {
   name: string;
+  /** Where the root help lists it. */
+  group: CommandGroup;
+  /** One line, for `posdata --help`, the command's own help and its man page. */
+  summary: string;
   load(): Promise<Command<unknown>>;
+}
+
+/** A command with what the registry says of it: for its help, man page and completion. */
+export type Listed = Command<unknown> & Pick<Entry, 'group' | 'summary'>;
+
+/** The entry's command, loaded, with its registry line. */
+export async function loadListed(e: Entry): Promise<Listed> {
+  return { ...(await e.load()), group: e.group, summary: e.summary };
 }

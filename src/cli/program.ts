@@ -1,6 +1,6 @@
 // The command line: the registry's commands as commander subcommands (flags from their
 // declarations), one run from argv to an exit code, and errors as the contract's one line.
-// Only the command asked for is loaded; `posdata --help` loads them all for their summaries.
+// Only the command asked for is loaded; `posdata --help` lists the registry's lines and loads none.
 import { Command as Commander, CommanderError, Option } from 'commander';
 import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
 import { own, type Said, say, stackSaid } from '../core/redact.js';
@@ -120,8 +120,13 @@ function didYouMean(message: string): string | undefined {
   return /\(Did you mean (\S+)\?\)/.exec(message)?.[1];
 }
 
+/**
+ * The program: every command of the registry by its line (name, group, summary), and the one
+ * asked for, if any, with its arguments, flags, help text and action.
+ */
 function build(
-  commands: readonly Command<unknown>[],
+  registry: readonly Entry[],
+  asked: Command<unknown> | undefined,
   version: string,
   io: IO,
   onRun: (c: Command<unknown>, flags: Record<string, unknown>, args: unknown[]) => Promise<void>,
@@ -141,8 +146,10 @@ function build(
     writeErr: () => undefined,
     outputError: () => undefined,
   });
-  for (const c of commands) {
-    const sub = program.command(c.name).description(c.summary).helpGroup(COMMAND_GROUP_HEADINGS[c.group]);
+  for (const e of registry) {
+    const sub = program.command(e.name).description(e.summary).helpGroup(COMMAND_GROUP_HEADINGS[e.group]);
+    if (e.name !== asked?.name) continue;
+    const c = asked;
     for (const a of c.args ?? []) sub.argument(a.spec, a.description);
     // Grouped as gh does: the command's own flags first, then query, output, connection, global.
     for (const g of c.flags) for (const f of g.flags) sub.addOption(option(f, GROUP_HEADINGS[g.name]));
@@ -207,7 +214,8 @@ export async function optionsOf<O>(
   where: { io: IO; env: Env },
 ): Promise<O> {
   let options: O | undefined;
-  const program = build([c as Command<unknown>], '0', where.io, async (_c, flags, args) => {
+  const only: Entry = { name: c.name, group: 'tool', summary: '', load: async () => c as Command<unknown> };
+  const program = build([only], c as Command<unknown>, '0', where.io, async (_c, flags, args) => {
     options = await c.options(flags, args, where);
   });
   try {
@@ -261,11 +269,10 @@ export async function runCommandLine(
     const meant = nearestCommand(asked, names);
     return report(usage(say`unknown command '${asked}'`, meant, meant), io, debug);
   }
-  const only = first !== undefined && names.includes(first) ? first : undefined;
-  const commands = await Promise.all(
-    registry.filter((e) => only === undefined || e.name === only).map((e) => e.load()),
-  );
-  const program = build(commands, version, io, async (c, flags, args) => {
+  // The command that runs, or whose help `help NAME` shows; none for `posdata --help`.
+  const only = asked !== undefined && names.includes(asked) ? asked : undefined;
+  const loaded = await registry.find((e) => e.name === only)?.load();
+  const program = build(registry, loaded, version, io, async (c, flags, args) => {
     const g = globalOptions(flags);
     io.quiet = g.quiet;
     io.debug = g.debug;

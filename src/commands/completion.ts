@@ -1,14 +1,12 @@
 // `posdata completion SHELL`: the script that makes bash, zsh, fish or PowerShell complete
 // posdata's commands, flags and their values (src/cli/completion.ts answers each Tab).
 import { command } from '../cli/command.js';
-import { completionScript, SHELLS, type Shell } from '../cli/completion.js';
+import { SHELLS, type Shell } from '../cli/shells.js';
 import { UsageError } from '../core/errors.js';
 import { nameList, say } from '../core/redact.js';
 
 export const completion = command({
   name: 'completion',
-  group: 'tool',
-  summary: 'Print the shell completion script for bash, zsh, fish or powershell',
   args: [{ spec: '<shell>', description: 'bash, zsh, fish or powershell', offer: SHELLS }],
   flags: [],
   examples: [
@@ -23,6 +21,7 @@ export const completion = command({
     return { shell: shell as Shell };
   },
   run: async ({ shell }, ctx) => {
+    const { completionScript } = await import('../cli/completion.js');
     ctx.io.out.write(completionScript(shell));
   },
 });

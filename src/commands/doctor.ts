@@ -19,8 +19,6 @@ export interface DoctorOptions {
 
 export const doctor = command({
   name: 'doctor',
-  group: 'tool',
-  summary: 'Read-only checks of posdata against the logged-in server: ok, differs or cannot, one line each',
   flags: [
     group('own', [
       {

@@ -166,12 +166,6 @@ export function listCommand(name: ResourceName): Command<ListOptions, ReturnType
   const resource = RESOURCES[name];
   return command({
     name,
-    group: 'data',
-    // The HTTP path reads one ticket's lines; the command also a range's.
-    summary:
-      name === 'lines'
-        ? 'Lines of one sales ticket, or of the tickets of a time range, session or register (pos.order.line)'
-        : resource.summary,
     args:
       name === 'lines'
         ? [

@@ -17,9 +17,6 @@ export interface LoginOptions extends ConnectionOptions {
 
 export const login = command({
   name: 'login',
-  group: 'profile',
-  summary:
-    'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
   flags: [
     group('own', [
       { spec: '--password-stdin', description: 'read the password or API key from standard input' },

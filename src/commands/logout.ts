@@ -12,8 +12,6 @@ export interface LogoutOptions {
 
 export const logout = command({
   name: 'logout',
-  group: 'profile',
-  summary: 'Forget the stored secret and user id of the profile',
   flags: [
     group('own', [
       { spec: '--profile <name>', description: 'profile to log out of', value: 'profile' },

@@ -13,8 +13,6 @@ export interface ProfilesOptions {
 
 export const profiles = command({
   name: 'profiles',
-  group: 'profile',
-  summary: 'List the stored profiles; --use NAME makes one the default, --remove NAME forgets one',
   flags: [
     group('own', [
       { spec: '--use <name>', description: 'make this profile the default', value: 'profile' },

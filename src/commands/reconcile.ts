@@ -27,8 +27,6 @@ export interface ReconcileOptions extends SessionRange, ReportOptions {
 
 export const reconcile = command({
   name: 'reconcile',
-  group: 'report',
-  summary: 'Daily cash reconciliation: expected against counted cash per closed session',
   flags: [
     group('own', [
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday)' },

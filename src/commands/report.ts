@@ -19,11 +19,8 @@ export interface ReportCommandOptions extends ReportParams {
   output?: string;
 }
 
-export const report = command<ReportCommandOptions>({
+export const report = command({
   name: 'report',
-  group: 'report',
-  summary:
-    'One HTML page (or PDF) for a period: the figures beside the previous period, charts, where the money leaks per cashier, the cash closings',
   flags: [
     group('own', [
       { spec: '--month <YYYY-MM>', description: 'one calendar month (the previous month beside it)' },
@@ -60,19 +57,19 @@ export const report = command<ReportCommandOptions>({
     'posdata report --from 2026-11-01 --to 2026-11-15 --config-id 1',
     'posdata report --month 2026-11 --format pdf',
   ],
-  options(f) {
-    const tz = f.tz as string | undefined;
+  options(f): ReportCommandOptions {
+    const tz = f.tz;
     if (tz) checkZone(tz);
-    const output = f.output as string | undefined;
-    const fmt = (f.format as string | undefined) ?? (output?.toLowerCase().endsWith('.pdf') ? 'pdf' : 'html');
+    const output = f.output;
+    const fmt = f.format ?? (output?.toLowerCase().endsWith('.pdf') ? 'pdf' : 'html');
     if (fmt !== 'html' && fmt !== 'pdf')
       throw new UsageError(say`--format '${fmt}' is not one report writes`, say`use html or pdf`);
     const o: ReportCommandOptions = {
       connection: connectionOptions(f),
-      month: f.month as string | undefined,
-      from: f.from as string | undefined,
-      to: f.to as string | undefined,
-      configId: f.configId as number | undefined,
+      month: f.month,
+      from: f.from,
+      to: f.to,
+      configId: f.configId,
       tz,
       format: fmt,
       output,

@@ -30,8 +30,6 @@ function instant(flag: string) {
 
 export const sandbox = command({
   name: 'sandbox',
-  group: 'tool',
-  summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
   longRunning: true,
   flags: [
     group('own', [

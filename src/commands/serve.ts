@@ -47,8 +47,6 @@ function displayHost(host: string): string {
 
 export const serve = command({
   name: 'serve',
-  group: 'pipeline',
-  summary: "Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)",
   longRunning: true,
   flags: [
     group('own', [

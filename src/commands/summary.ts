@@ -30,9 +30,6 @@ export interface SummaryOptions extends SummaryParams, ReportOptions {
 
 export const summary = command({
   name: 'summary',
-  group: 'report',
-  summary:
-    "The day's figures (X and Z reports), computed by Odoo: orders, items, discounts, refunds, tax, payment methods",
   flags: [
     group('own', [
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday); default today' },

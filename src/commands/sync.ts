@@ -62,8 +62,6 @@ function percent(flag: string) {
 
 export const sync = command({
   name: 'sync',
-  group: 'pipeline',
-  summary: 'Load POS data into PostgreSQL tables, incrementally and exactly once (upsert by id)',
   args: [
     {
       spec: '[resource...]',

@@ -83,8 +83,6 @@ function about(format: 'json' | 'text'): string {
 
 export const tap = command({
   name: 'tap',
-  group: 'pipeline',
-  summary: 'Singer tap: SCHEMA, RECORD and STATE messages on stdout (Meltano, Airflow, Dagster)',
   flags: [
     group('own', [
       {

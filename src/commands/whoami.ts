@@ -8,8 +8,6 @@ export interface WhoamiOptions extends ConnectionOptions {
 
 export const whoami = command({
   name: 'whoami',
-  group: 'profile',
-  summary: 'Show the profile, URL, database, login, user id, protocol and server version',
   flags: [
     group('own', [{ spec: '--format <fmt>', description: 'text or json', choices: ['text', 'json'] }]),
     CONNECTION,

@@ -57,7 +57,7 @@ describe('posdata --help', () => {
   it('lists every command once, in groups as gh does (profile, POS data, reports, pipelines, other)', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    const commands = await Promise.all(COMMANDS.map((e) => e.load()));
+    const commands = COMMANDS;
     const blocks = r.stdout.split('\n\n').filter((b) => / commands:\n/.test(b));
     expect(blocks.map((b) => b.split('\n')[0])).toEqual(Object.values(COMMAND_GROUP_HEADINGS));
     const seen: string[] = [];
