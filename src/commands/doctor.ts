@@ -7,7 +7,7 @@ import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Check } from '../doctor/checks.js';
 import { parseDay } from '../query/time.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { checkZone, zoneFor } from '../query/zone.js';
 
 export interface DoctorOptions {
   connection: ConnectionOptions;
@@ -62,7 +62,7 @@ export const doctor = command({
   async run(o, ctx) {
     const { io } = ctx;
     const session = await ctx.odoo(o.connection);
-    const zone = o.tz ?? session.profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, session.profile.tz);
     // The day as a date, in the shop's zone: every line names the same day.
     const day = parseDay(o.date, zone, '--date').toISODate() as string;
     const { runChecks } = await import('../doctor/checks.js');

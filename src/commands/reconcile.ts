@@ -7,7 +7,7 @@ import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { machineZone } from '../query/zone.js';
+import { tzHelp, zoneFor } from '../query/zone.js';
 import {
   beyond,
   fetchReconciliation,
@@ -35,7 +35,7 @@ export const reconcile = command({
       CONFIG_ID,
       {
         spec: '--tz <zone>',
-        description: "IANA zone of the business day (default: the Odoo user's zone)",
+        description: tzHelp('the business day'),
         value: 'zone',
       },
       {
@@ -68,7 +68,7 @@ export const reconcile = command({
     const { io } = ctx;
     const session = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
-    const zone = o.tz ?? session.profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, session.profile.tz);
     const { inputs } = await fetchReconciliation(session.client, sessionsDomain(o, zone));
     if (inputs.sessions.length === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
     // The figures at the decimals of the company's currency, read once where there are figures.
@@ -106,7 +106,7 @@ export const reconcile = command({
           noun: 'sessions',
         });
         await renderer.begin();
-        await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, o.tz)));
+        await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, zoneFor('data', o.tz))));
         await renderer.end();
       }
       return undefined;

@@ -11,7 +11,7 @@ import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Domain, FieldMap } from '../core/types.js';
-import { machineZone } from '../query/zone.js';
+import { tzHelp, zoneFor } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 import { KEYS } from '../summary/keys.js';
@@ -62,7 +62,7 @@ export const summary = command({
       },
       {
         spec: '--tz <zone>',
-        description: "IANA zone of the business day (default: the Odoo user's zone)",
+        description: tzHelp('the business day'),
         value: 'zone',
       },
       {
@@ -130,7 +130,7 @@ export const summary = command({
     const { io } = ctx;
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
-    const zone = o.tz ?? profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, profile.tz);
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
@@ -298,7 +298,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
   const every = o.watch as number;
   const redraw = o.output.format === 'table' && io.out.isTTY;
   const screen = new Screen(io);
-  let zone = o.tz ?? machineZone();
+  let zone = zoneFor('range', o.tz, undefined);
   let last: { frame: string; at: Date; what: string } | undefined;
   /** A line on stderr; on a terminal it is below the block, which the next redraw covers. */
   const tell = (line: string): void => {
@@ -314,7 +314,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
       async refresh() {
         const session = await ctx.odoo(o.connection);
         client = session.client;
-        zone = o.tz ?? session.profile.tz ?? machineZone();
+        zone = zoneFor('range', o.tz, session.profile.tz);
         const r = await fetchSummary(session.client, o, zone);
         // A register that does not exist ends the watch at its first refresh, as without --watch.
         if (!noted && r.summary.groups.length === 0)
@@ -365,7 +365,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
         await renderer.begin();
       }
-      await renderer?.page([liveRow(r, at, o.tz)]);
+      await renderer?.page([liveRow(r, at, zoneFor('data', o.tz))]);
     });
     return undefined;
   });

@@ -48,7 +48,10 @@ describe('help grouped as gh does', () => {
     expect(r.stdout).not.toMatch(/"date_order desc|[^.]date_order/);
     // sales has them, and its help says so.
     const sales = await runCli(['sales', '--help']);
-    expect(sales.stdout).toMatch(/IANA zone for --from\/--to/);
+    // --tz's help says the rule of src/query/zone.ts zoneFor, as the docs do.
+    expect(sales.stdout.replace(/\s+/g, ' ')).toMatch(
+      /IANA zone of --from\/--to and of a table's times \(default: the Odoo user's zone\); times in CSV, JSON and Parquet are UTC unless --tz is given/,
+    );
     expect(sales.stdout).toMatch(/"date_order desc, id"/);
   });
 });
