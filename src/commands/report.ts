@@ -8,7 +8,7 @@ import { writeOutput } from '../cli/output.js';
 import { VERSION } from '../cli/version.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { checkZone, zoneFor } from '../query/zone.js';
 import type { ReportParams } from '../report/data.js';
 
 export interface ReportCommandOptions extends ReportParams {
@@ -89,7 +89,7 @@ export const report = command({
         say`install chromium (or set POSDATA_CHROMIUM to its path), or write html and print it from a browser`,
       );
     const { client, profile } = await ctx.odoo(o.connection);
-    const zone = o.tz ?? profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, profile.tz);
     const data = await gatherReport(client, o, {
       url: profile.url ?? '',
       database: profile.db ?? '',
