@@ -6,10 +6,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const { COMMANDS } = await import('../dist/main.js');
-const { manPages, completionTable } = await import('../dist/generated.js');
+const { manPages, completionTable, loadListed } = await import('../dist/generated.js');
 const { VERSION } = await import('../dist/version.js');
 
-const commands = await Promise.all(COMMANDS.map((e) => e.load()));
+const commands = await Promise.all(COMMANDS.map(loadListed));
 rmSync('man', { recursive: true, force: true });
 mkdirSync('man');
 for (const page of manPages(commands, VERSION)) writeFileSync(`man/${page.file}`, page.text);

@@ -12,26 +12,106 @@ import { EXIT } from './core/errors.js';
 import { say } from './core/redact.js';
 import { removePendingTemps } from './sink/pending.js';
 
-/** The registry: every command, in the order `posdata --help` lists them (each in its group). */
+/**
+ * The registry: every command, in the order `posdata --help` lists them (each in its group),
+ * with what that help says of it, so that the help loads no command module; a command's
+ * module is loaded when it runs or its own --help is asked (test/cli/lazy.test.ts).
+ */
 export const COMMANDS: readonly Entry[] = [
-  { name: 'login', load: async () => (await import('./commands/login.js')).login },
-  { name: 'logout', load: async () => (await import('./commands/logout.js')).logout },
-  { name: 'whoami', load: async () => (await import('./commands/whoami.js')).whoami },
-  { name: 'profiles', load: async () => (await import('./commands/profiles.js')).profiles },
-  ...(Object.keys(RESOURCES) as ResourceName[]).map((name) => ({
-    name,
-    load: async () => (await import('./commands/list.js')).listCommand(name),
-  })),
-  { name: 'summary', load: async () => (await import('./commands/summary.js')).summary },
-  { name: 'reconcile', load: async () => (await import('./commands/reconcile.js')).reconcile },
-  { name: 'report', load: async () => (await import('./commands/report.js')).report },
-  { name: 'sync', load: async () => (await import('./commands/sync.js')).sync },
-  { name: 'tap', load: async () => (await import('./commands/tap.js')).tap },
-  { name: 'serve', load: async () => (await import('./commands/serve.js')).serve },
-  { name: 'doctor', load: async () => (await import('./commands/doctor.js')).doctor },
-  { name: 'sandbox', load: async () => (await import('./commands/sandbox.js')).sandbox },
-  { name: 'completion', load: async () => (await import('./commands/completion.js')).completion },
-] as Entry[];
+  {
+    name: 'login',
+    group: 'profile',
+    summary:
+      'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
+    load: async () => (await import('./commands/login.js')).login,
+  },
+  {
+    name: 'logout',
+    group: 'profile',
+    summary: 'Forget the stored secret and user id of the profile',
+    load: async () => (await import('./commands/logout.js')).logout,
+  },
+  {
+    name: 'whoami',
+    group: 'profile',
+    summary: 'Show the profile, URL, database, login, user id, protocol and server version',
+    load: async () => (await import('./commands/whoami.js')).whoami,
+  },
+  {
+    name: 'profiles',
+    group: 'profile',
+    summary: 'List the stored profiles; --use NAME makes one the default, --remove NAME forgets one',
+    load: async () => (await import('./commands/profiles.js')).profiles,
+  },
+  ...(Object.keys(RESOURCES) as ResourceName[]).map(
+    (name): Entry => ({
+      name,
+      group: 'data',
+      // The HTTP path reads one ticket's lines; the command also a range's.
+      summary:
+        name === 'lines'
+          ? 'Lines of one sales ticket, or of the tickets of a time range, session or register (pos.order.line)'
+          : RESOURCES[name].summary,
+      load: async () => (await import('./commands/list.js')).listCommand(name),
+    }),
+  ),
+  {
+    name: 'summary',
+    group: 'report',
+    summary:
+      "The day's figures (X and Z reports), computed by Odoo: orders, items, discounts, refunds, tax, payment methods",
+    load: async () => (await import('./commands/summary.js')).summary,
+  },
+  {
+    name: 'reconcile',
+    group: 'report',
+    summary: 'Daily cash reconciliation: expected against counted cash per closed session',
+    load: async () => (await import('./commands/reconcile.js')).reconcile,
+  },
+  {
+    name: 'report',
+    group: 'report',
+    summary:
+      'One HTML page (or PDF) for a period: the figures beside the previous period, charts, where the money leaks per cashier, the cash closings',
+    load: async () => (await import('./commands/report.js')).report,
+  },
+  {
+    name: 'sync',
+    group: 'pipeline',
+    summary: 'Load POS data into PostgreSQL tables, incrementally and exactly once (upsert by id)',
+    load: async () => (await import('./commands/sync.js')).sync,
+  },
+  {
+    name: 'tap',
+    group: 'pipeline',
+    summary: 'Singer tap: SCHEMA, RECORD and STATE messages on stdout (Meltano, Airflow, Dagster)',
+    load: async () => (await import('./commands/tap.js')).tap,
+  },
+  {
+    name: 'serve',
+    group: 'pipeline',
+    summary: "Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)",
+    load: async () => (await import('./commands/serve.js')).serve,
+  },
+  {
+    name: 'doctor',
+    group: 'tool',
+    summary: 'Read-only checks of posdata against the logged-in server: ok, differs or cannot, one line each',
+    load: async () => (await import('./commands/doctor.js')).doctor,
+  },
+  {
+    name: 'sandbox',
+    group: 'tool',
+    summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
+    load: async () => (await import('./commands/sandbox.js')).sandbox,
+  },
+  {
+    name: 'completion',
+    group: 'tool',
+    summary: 'Print the shell completion script for bash, zsh, fish or powershell',
+    load: async () => (await import('./commands/completion.js')).completion,
+  },
+];
 
 /** One run of posdata with this IO and environment, in this process: its exit code. */
 export function run(argv: readonly string[], io: IO, env: Env): Promise<number> {

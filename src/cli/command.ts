@@ -2,7 +2,7 @@
 // of their values into typed options (once, before anything is asked of a server), and
 // `run(options, context)`. One module per command under src/commands/ exports one.
 import type { Context } from './context.js';
-import type { FlagGroup, Flags } from './flags.js';
+import type { FlagGroup, FlagValues } from './flags.js';
 import type { Env, IO } from './io.js';
 
 export interface Argument {
@@ -25,15 +25,15 @@ export const COMMAND_GROUP_HEADINGS: Readonly<Record<CommandGroup, string>> = {
   tool: 'Other commands:',
 };
 
-export interface Command<O = unknown> {
+/**
+ * A command: `O` its typed options, `G` its flags' declarations, from which the values its
+ * `options()` reads are typed (`FlagValues<G>`).
+ */
+export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly FlagGroup[]> {
   name: string;
-  /** Where the root help lists it. */
-  group: CommandGroup;
-  /** One line, for `posdata --help` and the command's own help. */
-  summary: string;
   args?: readonly Argument[];
   /** The command's own flags first, then the shared groups it takes. */
-  flags: readonly FlagGroup[];
+  flags: G;
   examples: readonly string[];
   /** Help text after the examples. */
   notes?: string;
@@ -48,17 +48,35 @@ export interface Command<O = unknown> {
    * gives them (a variadic one as an array); `where` is the run's IO (the terminal decides
    * the default format) and environment (POSDATA_SYNC_URL, PGPASSWORD).
    */
-  options(flags: Flags, args: readonly unknown[], where: { io: IO; env: Env }): O | Promise<O>;
+  options(flags: FlagValues<G>, args: readonly unknown[], where: { io: IO; env: Env }): O | Promise<O>;
   run(options: O, ctx: Context): Promise<void>;
 }
 
-/** A command, its options typed by its own `options()`. */
-export function command<O>(c: Command<O>): Command<O> {
+/**
+ * A command, its flags' values typed from its declarations and its options by what its own
+ * `options()` returns.
+ */
+export function command<O, const G extends readonly FlagGroup[]>(c: Command<O, G>): Command<O, G> {
   return c;
 }
 
-/** A command found by name in the registry; its module is loaded only when needed. */
+/**
+ * A command as the registry (src/main.ts) lists it: what `posdata --help` says of it, and its
+ * module, loaded only when the command runs or its own help is asked.
+ */
 export interface Entry {
   name: string;
+  /** Where the root help lists it. */
+  group: CommandGroup;
+  /** One line, for `posdata --help`, the command's own help and its man page. */
+  summary: string;
   load(): Promise<Command<unknown>>;
+}
+
+/** A command with what the registry says of it: for its help, man page and completion. */
+export type Listed = Command<unknown> & Pick<Entry, 'group' | 'summary'>;
+
+/** The entry's command, loaded, with its registry line. */
+export async function loadListed(e: Entry): Promise<Listed> {
+  return { ...(await e.load()), group: e.group, summary: e.summary };
 }

@@ -11,12 +11,10 @@ import { EXIT } from '../core/errors.js';
 import { escapeControls } from '../core/redact.js';
 import { ProfileStore } from '../store/profiles.js';
 import { remembered, serverKey } from '../store/remembered.js';
-import type { Argument, Command, Entry } from './command.js';
+import { type Argument, type Entry, type Listed, loadListed } from './command.js';
 import { type Flag, HELP_FLAG, longName, takesValue } from './flags.js';
 import type { Env, IO } from './io.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
-export type Shell = (typeof SHELLS)[number];
+import type { Shell } from './shells.js';
 
 /** tab writes with console.log; what it writes is taken as text instead (it runs synchronously). */
 function capture(fn: () => void): string {
@@ -264,7 +262,7 @@ export interface CompletionEntry {
 }
 
 /** The commands as completion reads them: their flags as declared, minus what only a run needs. */
-export function completionTable(commands: readonly Command<unknown>[]): CompletionEntry[] {
+export function completionTable(commands: readonly Listed[]): CompletionEntry[] {
   return commands.map((c) => ({
     name: c.name,
     summary: c.summary,
@@ -306,7 +304,7 @@ async function entriesFor(words: readonly string[], registry: readonly Entry[]):
   const table = builtTable();
   if (table) return table.filter((c) => only === undefined || c.name === only);
   const entries = registry.filter((e) => only === undefined || e.name === only);
-  return completionTable(await Promise.all(entries.map((e) => e.load())));
+  return completionTable(await Promise.all(entries.map(loadListed)));
 }
 
 /**

@@ -28,6 +28,8 @@ export interface Flag {
   list?: boolean;
   /** --fields: the model whose field names Tab offers (from a fields_get an earlier run made). */
   fieldsOf?: string;
+  /** Set by `when()`: only some commands of a kind have the flag, so its value may be absent. */
+  sometimes?: true;
 }
 
 export interface FlagGroup {
@@ -35,11 +37,82 @@ export interface FlagGroup {
   flags: readonly Flag[];
 }
 
-/** The flags a command was given, as commander parsed them (before the command's checks). */
+/**
+ * The flags a command was given, as commander parsed them, typed from their declarations (as
+ * oclif's `parse<F>` and wrangler's handler arguments are): `FlagValues<typeof OUTPUT>` has
+ * `output: string | undefined`, `delimiter: string` (it has a default), `excel: true | undefined`; a flag that is
+ * not declared is no key, so a misspelt one does not compile.
+ *
+ * The key is commander's: the long name in camelCase, without `no-` (`--page-size` →
+ * `pageSize`, `--no-wait` → `wait`). The value is what `parse` returns, else one of `choices`,
+ * else a string (`<value>`), a string or `true` (`[value]`), or `true` (no value; `--no-x`:
+ * a boolean, true unless given). It may be undefined unless the flag has a default or is a
+ * `--no-x`, and may be absent if the flag is declared under `when()` (only some commands of a kind
+ * have it).
+ */
+export type FlagValues<G extends FlagGroup | readonly FlagGroup[]> = Values<
+  G extends readonly FlagGroup[] ? G[number]['flags'] : G extends FlagGroup ? G['flags'] : never
+>;
+
+/** Any command's flags, where the command is not known (the program's loop, completion). */
 export type Flags = Readonly<Record<string, unknown>>;
 
-export function group(name: GroupName, flags: readonly Flag[]): FlagGroup {
+type Values<L extends readonly Flag[]> = string extends L[number]['spec']
+  ? Flags
+  : {
+      readonly [F in L[number] as F extends { sometimes: true } ? never : KeyOf<F['spec']>]: ValueOf<F>;
+    } & {
+      readonly [F in L[number] as F extends { sometimes: true } ? KeyOf<F['spec']> : never]?: Parsed<F>;
+    };
+
+type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
+type LongOf<S extends string> = S extends `${string}--${infer R}`
+  ? R extends `${infer N} ${string}`
+    ? N
+    : R
+  : S extends `-${infer N}`
+    ? N
+    : S;
+type KeyOf<S extends string> = LongOf<S> extends `no-${infer P}` ? Camel<P> : Camel<LongOf<S>>;
+
+type Parsed<F> = F extends { parse: (...a: never[]) => infer R }
+  ? F extends { spec: `${string}[${string}` }
+    ? R | true
+    : R
+  : F extends { choices: readonly (infer C)[] }
+    ? C
+    : F extends { spec: `${string}<${string}` }
+      ? string
+      : F extends { spec: `${string}[${string}` }
+        ? string | true
+        : F extends { spec: `${string}--no-${string}` }
+          ? boolean
+          : true;
+type ValueOf<F> = F extends { default: unknown }
+  ? Parsed<F>
+  : F extends { spec: `${string}--no-${string}` }
+    ? boolean
+    : Parsed<F> | undefined;
+
+/** One flag, its declaration kept as written so that its value's type can be read from it. */
+export function flag<const F extends Flag>(f: F): F {
+  return f;
+}
+
+/** A group of flags, in help order; `when()` adds those only some commands of a kind have. */
+export function group<const F extends readonly Flag[]>(
+  name: GroupName,
+  flags: F,
+): { name: GroupName; flags: F } {
   return { name, flags };
+}
+
+/** Flags only some commands of a kind have (`--with-payments` for sales): their values may be absent. */
+export function when<const F extends readonly Flag[]>(
+  has: unknown,
+  flags: F,
+): readonly (F[number] & { readonly sometimes: true })[] {
+  return has ? flags.map((f) => ({ ...f, sometimes: true as const })) : [];
 }
 
 /** The heading of a group in a command's help, as gh groups its flags. */
@@ -52,7 +125,7 @@ export const GROUP_HEADINGS: Readonly<Record<GroupName, string>> = {
 };
 
 /** Every command's -h, shown with the global flags. */
-export const HELP_FLAG: Flag = { spec: '-h, --help', description: 'show this help' };
+export const HELP_FLAG = flag({ spec: '-h, --help', description: 'show this help' });
 
 /** A flag's names as typed (`-o` and `--output` of `-o, --output <file>`). */
 export function flagNames(f: Flag): string[] {
@@ -74,7 +147,7 @@ export function takesValue(f: Flag): boolean {
  * One register or one session by id, as the list commands, summary and reconcile take them.
  * A name given for the id is refused with where the ids are listed.
  */
-export const CONFIG_ID: Flag = {
+export const CONFIG_ID = flag({
   spec: '--config-id <id>',
   description: 'one register',
   parse: positiveInt(
@@ -83,8 +156,8 @@ export const CONFIG_ID: Flag = {
     say`give --config-id a register's id, the id column of posdata configs`,
   ),
   value: 'register',
-};
-export const SESSION_ID: Flag = {
+});
+export const SESSION_ID = flag({
   spec: '--session-id <id>',
   description: 'one session',
   parse: positiveInt(
@@ -92,7 +165,7 @@ export const SESSION_ID: Flag = {
     1,
     say`give --session-id a session's id, the id column of posdata closures (a register's open session: current_session_id in posdata configs)`,
   ),
-};
+});
 
 /** How to reach Odoo: shared by every command that talks to it. */
 export const CONNECTION = group('connection', [
@@ -147,20 +220,20 @@ export interface ConnectionOptions {
 }
 
 /** The connection flags as typed options. */
-export function connectionOptions(f: Flags): ConnectionOptions {
+export function connectionOptions(f: FlagValues<typeof CONNECTION>): ConnectionOptions {
   return {
-    profile: f.profile as string | undefined,
-    url: f.url as string | undefined,
-    db: f.db as string | undefined,
-    user: f.user as string | undefined,
-    protocol: f.protocol as ConnectionOptions['protocol'],
-    timeout: f.timeout as number | undefined,
-    maxReply: f.maxReply as number | undefined,
-    rate: f.rate as number | undefined,
-    retries: f.retries as number | undefined,
-    caFile: f.caFile as string | undefined,
-    insecure: f.insecure as boolean | undefined,
-    allowInsecureHttp: f.allowInsecureHttp as boolean | undefined,
+    profile: f.profile,
+    url: f.url,
+    db: f.db,
+    user: f.user,
+    protocol: f.protocol,
+    timeout: f.timeout,
+    maxReply: f.maxReply,
+    rate: f.rate,
+    retries: f.retries,
+    caFile: f.caFile,
+    insecure: f.insecure,
+    allowInsecureHttp: f.allowInsecureHttp,
   };
 }
 
@@ -177,14 +250,14 @@ export function globalOptions(f: Flags): { quiet: boolean; debug: boolean; color
 }
 
 /** Where a server of posdata's listens (serve, sandbox): loopback unless told otherwise. */
-export function listenFlags(defaultPort: number): Flag[] {
+export function listenFlags(defaultPort: number) {
   return [
-    { spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' },
-    {
+    flag({ spec: '--host <host>', description: 'address to bind', default: '127.0.0.1' }),
+    flag({
       spec: '--port <port>',
       description: 'port (0 = any free port)',
       parse: port('--port'),
       default: defaultPort,
-    },
-  ];
+    }),
+  ] as const;
 }

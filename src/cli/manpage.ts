@@ -3,7 +3,7 @@
 // program's examples and exit codes (program.ts). `npm run build` writes them to man/
 // (scripts/generated.mjs): posdata(1) for the program and its commands, posdata-COMMAND(1) for each
 // command, as git and gh split theirs. roff is written directly: the source is data, not prose.
-import { COMMAND_GROUP_HEADINGS, type Command } from './command.js';
+import { COMMAND_GROUP_HEADINGS, type Listed } from './command.js';
 import { type Flag, GROUP_HEADINGS, type GroupName, HELP_FLAG, takesValue } from './flags.js';
 import { DESCRIPTION, EXIT_CODE_LIST, ROOT_EXAMPLES } from './program.js';
 
@@ -77,7 +77,7 @@ function prose(text: string): string {
     .join('');
 }
 
-function commandPage(c: Command<unknown>, version: string): ManPage {
+function commandPage(c: Listed, version: string): ManPage {
   const name = `posdata-${c.name}`;
   const args = (c.args ?? []).map((a) => a.spec).join(' ');
   let text = header(name, version);
@@ -112,7 +112,7 @@ const ENVIRONMENT: [string, string][] = [
   ['NO_COLOR', 'no colour in tables and messages'],
 ];
 
-function programPage(commands: readonly Command<unknown>[], version: string): ManPage {
+function programPage(commands: readonly Listed[], version: string): ManPage {
   let text = header('posdata', version);
   text += `${section('Name')}posdata \\- ${esc(DESCRIPTION.replace(/\.$/, ''))}\n`;
   text += `${section('Synopsis')}.B posdata\n\\fIcommand\\fR [\\fIoptions\\fR]\n.br\n.B posdata\n\\fB\\-\\-version\\fR | \\fB\\-\\-help\\fR\n`;
@@ -145,6 +145,6 @@ function programPage(commands: readonly Command<unknown>[], version: string): Ma
 }
 
 /** Every man page: posdata(1), then one per command. */
-export function manPages(commands: readonly Command<unknown>[], version: string): ManPage[] {
+export function manPages(commands: readonly Listed[], version: string): ManPage[] {
   return [programPage(commands, version), ...commands.map((c) => commandPage(c, version))];
 }

@@ -11,7 +11,7 @@ import { AtomicFileSink, resolveTarget } from '../sink/atomic.js';
 import type { Sink } from '../sink/sink.js';
 import { StreamSink } from '../sink/stdout.js';
 import type { Context } from './context.js';
-import { type Flags, group } from './flags.js';
+import { type FlagValues, group } from './flags.js';
 import type { IO, Output } from './io.js';
 import { delimiter } from './values.js';
 
@@ -38,6 +38,8 @@ export const OUTPUT = group('output', [
   { spec: '--decimal <char>', description: "csv decimal mark: '.' or ','", default: '.', offer: ['.', ','] },
 ]);
 
+type OutputFlags = FlagValues<typeof OUTPUT>;
+
 export interface OutputOptions {
   format: Format;
   /** -o as given; undefined for standard output (also `-o -`). */
@@ -50,18 +52,19 @@ export interface OutputOptions {
 }
 
 /** The output flags, checked: the format, csv's dialect, and -o (a folder or a device is refused). */
-export function outputOptions(f: Flags, io: IO): OutputOptions {
-  const format = chooseFormat(f.format as string | undefined, f.output as string | undefined, io);
+export function outputOptions(f: OutputFlags, io: IO): OutputOptions {
+  const format = chooseFormat(f.format, f.output, io);
   if (format !== 'csv') csvOnly(f, format);
-  const path = checkOutput(f as { output?: string; decimal?: string; delimiter?: string });
-  const file = f.output !== undefined && f.output !== '-' ? String(f.output) : undefined;
+  const path = checkOutput(f);
+  const file = f.output !== undefined && f.output !== '-' ? f.output : undefined;
   return {
     format,
     file,
     path,
     excel: f.excel === true,
-    delimiter: f.delimiter as string | undefined,
-    decimal: f.decimal as '.' | ',' | undefined,
+    delimiter: f.delimiter,
+    // checkOutput refused any other mark.
+    decimal: f.decimal === ',' ? ',' : '.',
   };
 }
 
@@ -77,7 +80,7 @@ export function chooseFormat(format: string | undefined, output: string | undefi
 }
 
 /** --excel, --delimiter and --decimal shape CSV: with another format they would do nothing. */
-function csvOnly(f: Flags, format: Format): void {
+function csvOnly(f: OutputFlags, format: Format): void {
   const given = [
     f.excel === true ? '--excel' : undefined,
     f.delimiter !== undefined && f.delimiter !== ',' ? '--delimiter' : undefined,

@@ -1,6 +1,6 @@
 // The command line: the registry's commands as commander subcommands (flags from their
 // declarations), one run from argv to an exit code, and errors as the contract's one line.
-// Only the command asked for is loaded; `posdata --help` loads them all for their summaries.
+// Only the command asked for is loaded; `posdata --help` lists the registry's lines and loads none.
 import { Command as Commander, CommanderError, Option } from 'commander';
 import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
 import { own, type Said, say, stackSaid } from '../core/redact.js';
@@ -17,7 +17,7 @@ import {
   HELP_FLAG,
   takesValue,
 } from './flags.js';
-import type { IO } from './io.js';
+import type { Env, IO } from './io.js';
 import { versionText } from './version.js';
 
 /** What posdata is, for its help and its man page. */
@@ -120,8 +120,13 @@ function didYouMean(message: string): string | undefined {
   return /\(Did you mean (\S+)\?\)/.exec(message)?.[1];
 }
 
+/**
+ * The program: every command of the registry by its line (name, group, summary), and the one
+ * asked for, if any, with its arguments, flags, help text and action.
+ */
 function build(
-  commands: readonly Command<unknown>[],
+  registry: readonly Entry[],
+  asked: Command<unknown> | undefined,
   version: string,
   io: IO,
   onRun: (c: Command<unknown>, flags: Record<string, unknown>, args: unknown[]) => Promise<void>,
@@ -141,8 +146,10 @@ function build(
     writeErr: () => undefined,
     outputError: () => undefined,
   });
-  for (const c of commands) {
-    const sub = program.command(c.name).description(c.summary).helpGroup(COMMAND_GROUP_HEADINGS[c.group]);
+  for (const e of registry) {
+    const sub = program.command(e.name).description(e.summary).helpGroup(COMMAND_GROUP_HEADINGS[e.group]);
+    if (e.name !== asked?.name) continue;
+    const c = asked;
     for (const a of c.args ?? []) sub.argument(a.spec, a.description);
     // Grouped as gh does: the command's own flags first, then query, output, connection, global.
     for (const g of c.flags) for (const f of g.flags) sub.addOption(option(f, GROUP_HEADINGS[g.name]));
@@ -199,6 +206,36 @@ function usage(what: Said, command?: string, meant?: string): UsageError {
   return new UsageError(what, meant ? say`did you mean ${own(meant)}? ${help}` : help);
 }
 
+/** commander's refusal (an unknown flag, a missing value, a choice not offered) as posdata's usage error. */
+function commanderUsage(err: CommanderError, command: string | undefined): UsageError {
+  const [line] = err.message.replace(/^error:\s*/, '').split('\n');
+  return usage(say`${line}`, command, didYouMean(err.message));
+}
+
+/**
+ * The options a command line gives `c`, its flags parsed and checked as a run parses and
+ * checks them, without running it: what the options tests read (a usage error for a bad one).
+ */
+export async function optionsOf<O>(
+  c: Command<O>,
+  argv: readonly string[],
+  where: { io: IO; env: Env },
+): Promise<O> {
+  let options: O | undefined;
+  const only: Entry = { name: c.name, group: 'tool', summary: '', load: async () => c as Command<unknown> };
+  const program = build([only], c as Command<unknown>, '0', where.io, async (_c, flags, args) => {
+    options = await c.options(flags, args, where);
+  });
+  try {
+    await program.parseAsync([c.name, ...argv], { from: 'user' });
+  } catch (err) {
+    throw err instanceof CommanderError ? commanderUsage(err, c.name) : err;
+  }
+  if (options === undefined)
+    throw new Error(`posdata ${c.name} ${argv.join(' ')} did not get to its options`);
+  return options;
+}
+
 /**
  * Runs one command line in `ctx` and returns its exit code; what the command opened is
  * closed before it returns. `started` is told which command runs, once its flags are read
@@ -240,11 +277,10 @@ export async function runCommandLine(
     const meant = nearestCommand(asked, names);
     return report(usage(say`unknown command '${asked}'`, meant, meant), io, debug);
   }
-  const only = first !== undefined && names.includes(first) ? first : undefined;
-  const commands = await Promise.all(
-    registry.filter((e) => only === undefined || e.name === only).map((e) => e.load()),
-  );
-  const program = build(commands, version, io, async (c, flags, args) => {
+  // The command that runs, or whose help `help NAME` shows; none for `posdata --help`.
+  const only = asked !== undefined && names.includes(asked) ? asked : undefined;
+  const loaded = await registry.find((e) => e.name === only)?.load();
+  const program = build(registry, loaded, version, io, async (c, flags, args) => {
     const g = globalOptions(flags);
     io.quiet = g.quiet;
     io.debug = g.debug;
@@ -264,8 +300,7 @@ export async function runCommandLine(
     if (err instanceof CommanderError) {
       if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code))
         return EXIT.ok;
-      const [line] = err.message.replace(/^error:\s*/, '').split('\n');
-      return report(usage(say`${line}`, only, didYouMean(err.message)), io, debug);
+      return report(commanderUsage(err, only), io, debug);
     }
     // A cut pipe ends an export quietly (`| head` took what it wanted); a Singer target
     // that closes the tap's output leaves its stream incomplete: said, and no success.

@@ -3,9 +3,9 @@
 // they are cut in (checked here, before anything is asked of a server), and whether a
 // difference ends the run with exit 7.
 import { checkZone } from '../query/zone.js';
-import { type ConnectionOptions, connectionOptions, type Flags } from './flags.js';
+import { type CONNECTION, type ConnectionOptions, connectionOptions, type FlagValues } from './flags.js';
 import type { IO } from './io.js';
-import { type OutputOptions, outputOptions } from './output.js';
+import { type OUTPUT, type OutputOptions, outputOptions } from './output.js';
 
 export interface ReportOptions {
   connection: ConnectionOptions;
@@ -18,17 +18,27 @@ export interface ReportOptions {
   failOnDifference: boolean;
 }
 
-export function reportOptions(f: Flags, io: IO): ReportOptions {
+/** The flags both reports read, besides the output and connection ones. */
+export type ReportFlags = FlagValues<[typeof OUTPUT, typeof CONNECTION]> & {
+  readonly date?: string;
+  readonly from?: string;
+  readonly to?: string;
+  readonly configId?: number;
+  readonly tz?: string;
+  readonly failOnDifference?: true;
+};
+
+export function reportOptions(f: ReportFlags, io: IO): ReportOptions {
   const output = outputOptions(f, io);
-  const tz = f.tz as string | undefined;
+  const tz = f.tz;
   if (tz) checkZone(tz);
   return {
     connection: connectionOptions(f),
     output,
-    date: f.date as string | undefined,
-    from: f.from as string | undefined,
-    to: f.to as string | undefined,
-    configId: f.configId as number | undefined,
+    date: f.date,
+    from: f.from,
+    to: f.to,
+    configId: f.configId,
     tz,
     failOnDifference: f.failOnDifference === true,
   };

@@ -7,7 +7,7 @@ import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Check } from '../doctor/checks.js';
 import { parseDay } from '../query/time.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { checkZone, zoneFor } from '../query/zone.js';
 
 export interface DoctorOptions {
   connection: ConnectionOptions;
@@ -17,10 +17,8 @@ export interface DoctorOptions {
   format: 'text' | 'json';
 }
 
-export const doctor = command<DoctorOptions>({
+export const doctor = command({
   name: 'doctor',
-  group: 'tool',
-  summary: 'Read-only checks of posdata against the logged-in server: ok, differs or cannot, one line each',
   flags: [
     group('own', [
       {
@@ -48,23 +46,23 @@ export const doctor = command<DoctorOptions>({
     'posdata doctor --date 2026-11-20',
     'posdata doctor --format json | jq ".checks[] | select(.status != \\"ok\\")"',
   ],
-  options(f) {
-    const tz = f.tz as string | undefined;
+  options(f): DoctorOptions {
+    const tz = f.tz;
     if (tz) checkZone(tz);
-    const date = (f.date as string | undefined) ?? 'yesterday';
+    const date = f.date;
     parseDay(date, tz ?? 'UTC', '--date');
     return {
       connection: connectionOptions(f),
       date,
       tz,
-      pageSize: (f.pageSize as number | undefined) ?? 2000,
-      format: (f.format as DoctorOptions['format'] | undefined) ?? 'text',
+      pageSize: f.pageSize ?? 2000,
+      format: f.format ?? 'text',
     };
   },
   async run(o, ctx) {
     const { io } = ctx;
     const session = await ctx.odoo(o.connection);
-    const zone = o.tz ?? session.profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, session.profile.tz);
     // The day as a date, in the shop's zone: every line names the same day.
     const day = parseDay(o.date, zone, '--date').toISODate() as string;
     const { runChecks } = await import('../doctor/checks.js');

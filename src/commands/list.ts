@@ -10,12 +10,12 @@ import {
   CONNECTION,
   type ConnectionOptions,
   connectionOptions,
-  type Flag,
-  type FlagGroup,
-  type Flags,
+  type FlagValues,
+  flag,
   GLOBAL,
   group,
   SESSION_ID,
+  when,
 } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import {
@@ -35,11 +35,11 @@ import { nameList, own, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import type { QueryFlags } from '../query/build.js';
 import { checkJsonValue, commaList, parseDomain } from '../query/domain.js';
-import { checkZone, machineZone } from '../query/zone.js';
-import type { Checkpoint } from '../read/checkpoint.js';
+import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
+import type { CheckpointRun } from '../read/checkpoint.js';
 import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
-import { MAX_OVERLAP, WINDOW_NAME, type Window, windowFileName } from '../read/window.js';
+import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
 import { resolveTarget, sameFile } from '../sink/atomic.js';
 import type { Sink } from '../sink/sink.js';
 
@@ -79,37 +79,32 @@ const ORDER_STATES = ['draft', 'paid', 'done', 'cancel', 'invoiced'];
  * The query flags of a resource: its filters, then those every list takes. A description
  * names only flags and fields the command has (`lines` has no --from, nor date_order).
  */
-function queryFlags(r: Resource): FlagGroup {
+function queryFlags(r: Resource) {
   const ff = { ...r.filterFields, ...r.rangeFields };
-  const filters: Flag[] = [
-    ...(ff.config ? [CONFIG_ID] : []),
-    ...(ff.session ? [SESSION_ID] : []),
-    ...(ff.state
-      ? [
-          {
-            spec: '--state <states>',
-            description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
-            offer: ORDER_STATES,
-            list: true,
-          },
-        ]
-      : []),
-    ...(ff.time
-      ? [
-          {
-            spec: '--from <when>',
-            description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d`,
-          },
-          { spec: '--to <when>', description: 'up to this time; a date-only value includes that whole day' },
-        ]
-      : []),
-  ];
-  const window = filters.some((f) => f.spec.startsWith('--from ')) ? '--from/--to and ' : '';
   return group('query', [
-    ...filters,
+    ...when(ff.config, [CONFIG_ID]),
+    ...when(ff.session, [SESSION_ID]),
+    ...when(ff.state, [
+      flag({
+        spec: '--state <states>',
+        description: 'order states, comma-separated (draft, paid, done, cancel, invoiced)',
+        offer: ORDER_STATES,
+        list: true,
+      }),
+    ]),
+    ...when(ff.time, [
+      flag({
+        spec: '--from <when>',
+        description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d`,
+      }),
+      flag({
+        spec: '--to <when>',
+        description: 'up to this time; a date-only value includes that whole day',
+      }),
+    ]),
     {
       spec: '--tz <zone>',
-      description: `IANA zone for ${window}shown times (default: the Odoo user's zone)`,
+      description: tzHelp(ff.time ? '--from/--to' : undefined),
       value: 'zone',
     },
     {
@@ -131,9 +126,9 @@ function queryFlags(r: Resource): FlagGroup {
       parse: positiveInt('--page-size'),
       default: 2000,
     },
-    ...(r.name === 'sales'
-      ? [{ spec: '--with-payments', description: 'each order carries its payments with method names' }]
-      : []),
+    ...when(r.name === 'sales', [
+      flag({ spec: '--with-payments', description: 'each order carries its payments with method names' }),
+    ]),
     { spec: '--lang <code>', description: 'language of translated names (Odoo context lang, e.g. fr_BE)' },
     { spec: '--company <ids>', description: 'only these companies (allowed_company_ids), comma-separated' },
     {
@@ -143,38 +138,33 @@ function queryFlags(r: Resource): FlagGroup {
     { spec: '--context <json>', description: 'extra Odoo context, as JSON' },
     { spec: '--count', description: 'print only how many records match' },
     { spec: '--dry-run', description: 'print the request that would be sent, and send no data request' },
-    ...(r.checkpoint
-      ? [
-          {
-            spec: '--checkpoint <file>',
-            description: 'export only what changed since the last run with FILE (write_date, id)',
-            value: 'file' as const,
-          },
-          {
-            spec: '--full',
-            description: 'with --checkpoint: export everything and start the checkpoint again',
-          },
-          {
-            spec: '--overlap <seconds>',
-            description: 'with --checkpoint: re-read this much before the last window end',
-            parse: number('--overlap', 0),
-            default: 300,
-          },
-        ]
-      : []),
+    ...when(r.checkpoint, [
+      flag({
+        spec: '--checkpoint <file>',
+        description: 'export only what changed since the last run with FILE (write_date, id)',
+        value: 'file',
+      }),
+      flag({
+        spec: '--full',
+        description: 'with --checkpoint: export everything and start the checkpoint again',
+      }),
+      flag({
+        spec: '--overlap <seconds>',
+        description: 'with --checkpoint: re-read this much before the last window end',
+        parse: number('--overlap', 0),
+        default: 300,
+      }),
+    ]),
   ]);
 }
 
-export function listCommand(name: ResourceName): Command<ListOptions> {
+const LIST_FLAGS = (r: Resource) => [queryFlags(r), OUTPUT, CONNECTION, GLOBAL] as const;
+type ListFlags = FlagValues<ReturnType<typeof LIST_FLAGS>>;
+
+export function listCommand(name: ResourceName): Command<ListOptions, ReturnType<typeof LIST_FLAGS>> {
   const resource = RESOURCES[name];
-  return command<ListOptions>({
+  return command({
     name,
-    group: 'data',
-    // The HTTP path reads one ticket's lines; the command also a range's.
-    summary:
-      name === 'lines'
-        ? 'Lines of one sales ticket, or of the tickets of a time range, session or register (pos.order.line)'
-        : resource.summary,
     args:
       name === 'lines'
         ? [
@@ -185,7 +175,7 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
             },
           ]
         : [],
-    flags: [queryFlags(resource), OUTPUT, CONNECTION, GLOBAL],
+    flags: LIST_FLAGS(resource),
     examples: resource.examples,
     options: (f, args, { io }) => listOptions(resource, f, args[0] as string | undefined, io),
     run: (o, ctx) => runList(o, ctx),
@@ -193,22 +183,21 @@ export function listCommand(name: ResourceName): Command<ListOptions> {
 }
 
 /** Everything that can be checked without the server, in the order a user meets it. */
-function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: IO): ListOptions {
+function listOptions(resource: Resource, f: ListFlags, arg: string | undefined, io: IO): ListOptions {
   const name = resource.name;
-  const str = (k: string) => f[k] as string | undefined;
-  chooseFormat(str('format'), str('output'), io);
-  const tz = str('tz');
+  chooseFormat(f.format, f.output, io);
+  const tz = f.tz;
   if (tz) checkZone(tz);
-  const checkpointFile = str('checkpoint');
+  const checkpointFile = f.checkpoint;
   if (checkpointFile && !resource.checkpoint) {
     throw new UsageError(
       say`--checkpoint does not apply to ${own(name)}`,
       say`use it with sales, refunds, cancellations, closures or payments`,
     );
   }
-  if (checkpointFile && str('sort'))
+  if (checkpointFile && f.sort)
     throw new UsageError(say`--checkpoint exports in write_date order`, say`drop --sort`);
-  const overlap = (f.overlap as number | undefined) ?? 300;
+  const overlap = f.overlap ?? 300;
   if (overlap > MAX_OVERLAP)
     throw new UsageError(
       say`--overlap ${overlap} is longer than a century`,
@@ -220,7 +209,7 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     throw new UsageError(say`--with-payments applies to sales`, say`use posdata payments`);
   let orderId: number | undefined;
   if (name === 'lines') {
-    const ranged = ['from', 'to', 'sessionId', 'configId'].some((k) => f[k] !== undefined);
+    const ranged = [f.from, f.to, f.sessionId, f.configId].some((v) => v !== undefined);
     if (arg === undefined && !ranged) {
       throw new UsageError(
         say`no sales ticket given`,
@@ -237,7 +226,7 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
       orderId = Number(arg);
     }
   }
-  const file = str('output');
+  const file = f.output;
   const named = file !== undefined && file !== '-' && WINDOW_NAME.test(file);
   if (named && !checkpointFile)
     throw new UsageError(
@@ -257,17 +246,17 @@ function listOptions(resource: Resource, f: Flags, arg: string | undefined, io: 
     connection: connectionOptions(f),
     output: out,
     orderId,
-    configId: f.configId as number | undefined,
-    sessionId: f.sessionId as number | undefined,
-    state: states(str('state')),
-    from: str('from'),
-    to: str('to'),
+    configId: f.configId,
+    sessionId: f.sessionId,
+    state: states(f.state),
+    from: f.from,
+    to: f.to,
     tz,
-    fields: str('fields') !== undefined ? commaList(str('fields') as string) : undefined,
-    limit: f.limit as number | undefined,
-    sort: str('sort'),
-    domain: str('domain') !== undefined ? parseDomain(str('domain') as string) : undefined,
-    pageSize: (f.pageSize as number | undefined) ?? 2000,
+    fields: f.fields !== undefined ? commaList(f.fields) : undefined,
+    limit: f.limit,
+    sort: f.sort,
+    domain: f.domain !== undefined ? parseDomain(f.domain) : undefined,
+    pageSize: f.pageSize,
     withPayments: f.withPayments === true,
     odooContext,
     count: f.count === true,
@@ -302,11 +291,9 @@ function notSameFile(out: { path?: string; file?: string }, cp: { path: string }
 }
 
 /** --lang, --company, --include-archived and --context as one Odoo context. */
-function contextFrom(f: Flags): Record<string, unknown> | undefined {
+function contextFrom(f: ListFlags): Record<string, unknown> | undefined {
   let ctx: Record<string, unknown> = {};
-  const context = f.context as string | undefined;
-  const lang = f.lang as string | undefined;
-  const company = f.company as string | undefined;
+  const { context, lang, company } = f;
   if (context !== undefined) {
     let v: unknown;
     try {
@@ -345,17 +332,9 @@ function contextFrom(f: Flags): Record<string, unknown> | undefined {
   return Object.keys(ctx).length > 0 ? ctx : undefined;
 }
 
-/** The run's checkpoint: what it says, the window this run exports, and the file -o becomes. */
-interface Incremental {
-  cp: Checkpoint | undefined;
-  window: Window | undefined;
-  hash: string;
-  server: string;
-}
-
 async function runList(o: ListOptions, ctx: Context): Promise<void> {
   const { resource } = o;
-  const { loadCheckpoint, lockCheckpoint, queryHash, refuseReplace, windowFor } = await import(
+  const { CheckpointRun, loadCheckpoint, lockCheckpoint, queryHash, refuseReplace, windowFor } = await import(
     '../read/checkpoint.js'
   );
   const writes = !o.dryRun && !o.count;
@@ -366,8 +345,8 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
 
   const session = await ctx.odoo({ ...o.connection, odooContext: o.odooContext });
   const { client } = session;
-  const tzShown = o.tz ?? session.profile.tz ?? machineZone();
-  const prepared = await prepareQuery(o, client, tzShown);
+  const zone = zoneFor('range', o.tz, session.profile.tz);
+  const prepared = await prepareQuery(o, client, zone);
 
   // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
   // and are still the same query. (Checkpoints made before hashed the resolved domain;
@@ -378,7 +357,7 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
     state: o.state ?? null,
     from: o.from ?? null,
     to: o.to ?? null,
-    zone: o.from !== undefined || o.to !== undefined ? tzShown : null,
+    zone: o.from !== undefined || o.to !== undefined ? zone : null,
     domain: o.domain ?? null,
   };
   const hash = queryHash([resource.name, typed, prepared.query.fields, o.withPayments]);
@@ -421,7 +400,18 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
     ctx.io.out.write(`${o.limit !== undefined ? Math.min(n, o.limit) : n}\n`);
     return;
   }
-  await exportRecords({ ...o, output }, ctx, session, prepared, tzShown, { cp, window, hash, server });
+  const run =
+    o.checkpoint && window
+      ? new CheckpointRun(o.checkpoint, cp, window, {
+          resource: resource.name,
+          model: resource.model,
+          server,
+          query: hash,
+          overlapSeconds: o.overlap,
+          limit: o.limit,
+        })
+      : undefined;
+  await exportRecords({ ...o, output }, ctx, session, prepared, run);
 }
 
 /** The query against the server's fields; for `lines`, the ticket must exist. */
@@ -456,14 +446,37 @@ async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Pro
   return prepared;
 }
 
+/**
+ * What a table shows by name: registers by their own name (on 16/17 Odoo's label carries the
+ * session user), and a register's payment methods rather than their ids (a many2one's label
+ * is a method's name already). Both models are read at once.
+ */
+async function tableNames(
+  client: OdooClient,
+  prepared: Prepared,
+): Promise<Record<string, Map<number, string>>> {
+  const linked: [string, string][] = [];
+  for (const f of prepared.outFields) {
+    const def = prepared.defs[f];
+    if (def?.relation === 'pos.config' || (def?.relation === 'pos.payment.method' && def.type !== 'many2one'))
+      linked.push([f, def.relation]);
+  }
+  return Object.fromEntries(
+    await Promise.all(
+      linked.map(
+        async ([f, model]): Promise<[string, Map<number, string>]> => [f, await ownNames(client, model)],
+      ),
+    ),
+  );
+}
+
 /** The records, page by page, into the output; then the checkpoint, if any, moves on. */
 async function exportRecords(
   o: ListOptions,
   ctx: Context,
   session: Session,
   unpriced: Prepared,
-  tzShown: string,
-  run: Incremental,
+  run: CheckpointRun | undefined,
 ): Promise<void> {
   const { io } = ctx;
   const { client } = session;
@@ -473,7 +486,7 @@ async function exportRecords(
     { inCompanyCurrency, normalizerFor, streamRows },
     { makeRenderer },
     { Progress },
-    checkpoints,
+    { refuseReplace },
     { mustExist },
   ] = await Promise.all([
     import('../read/stream.js'),
@@ -482,65 +495,14 @@ async function exportRecords(
     import('../read/checkpoint.js'),
     import('../read/exists.js'),
   ]);
-  const { refuseReplace, stageCheckpoint } = checkpoints;
   const { resource, output } = o;
-  const { cp, window } = run;
+  const window = run?.window;
   const toFile = output.file !== undefined;
-  // A table shows registers by their own name (on 16/17 Odoo's label carries the session
-  // user), and a register's payment methods by name rather than as ids.
-  const readNames = async (): Promise<Record<string, Map<number, string>> | undefined> => {
-    if (output.format !== 'table') return undefined;
-    // A many2one's label is a method's name already; both models are read at once.
-    const linked: [string, string][] = [];
-    for (const f of prepared.outFields) {
-      const def = prepared.defs[f];
-      if (
-        def?.relation === 'pos.config' ||
-        (def?.relation === 'pos.payment.method' && def.type !== 'many2one')
-      )
-        linked.push([f, def.relation]);
-    }
-    return Object.fromEntries(
-      await Promise.all(
-        linked.map(
-          async ([f, model]): Promise<[string, Map<number, string>]> => [f, await ownNames(client, model)],
-        ),
-      ),
-    );
-  };
   const progress = new Progress(io, toFile || !io.out.isTTY);
   progress.watch(session.limiter);
   let count = 0;
-  // With --limit the export may stop inside the window: the checkpoint then advances only
-  // to the last record written (write_date order), and the next run goes on from there.
-  let received = 0;
-  let lastWritten: string | undefined;
-  /** What the checkpoint says after this run. */
-  const nextCheckpoint = (w: Window): Checkpoint => {
-    let windowEnd = w.windowEnd;
-    if (o.limit !== undefined && received >= o.limit && lastWritten) {
-      // Everything up to the previous window end was exported by earlier runs.
-      windowEnd = cp && cp.windowEnd > lastWritten ? cp.windowEnd : lastWritten;
-      if (cp && lastWritten <= cp.windowEnd && !io.quiet)
-        io.err.line(
-          say`posdata: warning: --limit ${own(String(o.limit))} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
-        );
-    }
-    return {
-      version: 1,
-      resource: resource.name,
-      model: resource.model,
-      server: run.server,
-      query: run.hash,
-      windowEnd,
-      overlapSeconds: o.overlap,
-      lastRunAt: new Date().toISOString(),
-      lastCount: count,
-    };
-  };
   // CSV and Parquet are written from Odoo's records directly, the other formats from rows.
   const fromRecords = output.format === 'csv' || output.format === 'parquet';
-  // A table for a person is paged on a terminal when it is long.
   const render = async (sink: Sink): Promise<AfterWriting> => {
     // Once the output is open, as every request of the export. The first pages, the money's
     // decimals (the company's currency, read once where records are shown), a table's names
@@ -550,7 +512,7 @@ async function exportRecords(
     const counted = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
     const counting = progress.enabled ? client.searchCount(resource.model, counted) : undefined;
     counting?.catch(() => undefined);
-    const naming = readNames();
+    const naming = output.format === 'table' ? tableNames(client, prepared) : Promise.resolve(undefined);
     naming.catch(() => undefined);
     const pricing = inCompanyCurrency(client, prepared);
     pricing.catch(() => undefined);
@@ -558,13 +520,12 @@ async function exportRecords(
       pageSize: o.pageSize,
       extraDomain: window?.domain,
       order: window ? 'write_date, id' : undefined,
-      tz: o.tz,
+      tz: zoneFor('data', o.tz),
       rows: !fromRecords,
       priced: pricing,
     });
     try {
       prepared = await pricing;
-      const names = await naming;
       const renderer = await makeRenderer({
         format: output.format,
         sink,
@@ -574,7 +535,7 @@ async function exportRecords(
         delimiter: output.delimiter,
         decimal: output.decimal,
         ...tableLook(io, toFile),
-        tz: tzShown,
+        tz: zoneFor('table', o.tz, session.profile.tz),
         // One ticket's lines need not say which ticket first; a range's do.
         preferred: o.fields
           ? []
@@ -584,8 +545,8 @@ async function exportRecords(
         // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
         countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
         noun: resource.name,
-        names,
-        normalizer: fromRecords ? normalizerFor(prepared, o.tz) : undefined,
+        names: await naming,
+        normalizer: fromRecords ? normalizerFor(prepared, zoneFor('data', o.tz)) : undefined,
       });
       if (counting) {
         const total = await counting;
@@ -597,25 +558,10 @@ async function exportRecords(
         if (!begun) await renderer.begin();
         begun = true;
       };
-      const seen = window ? new Set<number>() : undefined;
       const direct = renderer.pageRecords;
       for await (const { rows, records } of pages) {
         // Within one run a record is written once, even if it moved while we read.
-        const keep = seen
-          ? records.map((r) => {
-              if (seen.has(r.id)) return false;
-              seen.add(r.id);
-              return true;
-            })
-          : undefined;
-        received += records.length;
-        if (window && o.limit !== undefined) {
-          for (let i = records.length - 1; i >= 0; i--) {
-            if (keep && !keep[i]) continue;
-            lastWritten = records[i]?.write_date as string | undefined;
-            break;
-          }
-        }
+        const keep = run?.keep(records);
         await begin();
         if (direct) {
           const recs = keep ? records.filter((_, i) => keep[i]) : records;
@@ -629,7 +575,7 @@ async function exportRecords(
         progress.update(count);
       }
       // Before the header: a register that does not exist writes nothing.
-      if (received === 0) await mustExist(client, o);
+      if (count === 0) await mustExist(client, o);
       await begin();
       await renderer.end();
     } finally {
@@ -638,10 +584,11 @@ async function exportRecords(
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
     // a checkpoint that cannot be written leaves both as they were.
     // Checked again at the end: a file that appeared meanwhile is not replaced either.
-    if (cp && output.path)
-      refuseReplace(output.path, String(output.file), o.checkpoint?.file ?? '', resource.name);
-    const staged =
-      o.checkpoint && window ? stageCheckpoint(o.checkpoint.path, nextCheckpoint(window)) : undefined;
+    if (run?.previous && output.path)
+      refuseReplace(output.path, String(output.file), run.file.file, resource.name);
+    const staged = run?.stage(count, (line) => {
+      if (!io.quiet) io.err.line(line);
+    });
     return { committed: () => staged?.commit(), aborted: () => staged?.discard() };
   };
   await writeOutput(ctx, output.path, render, output.format === 'table');

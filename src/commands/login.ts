@@ -16,11 +16,8 @@ export interface LoginOptions extends ConnectionOptions {
   storePassword: boolean;
 }
 
-export const login = command<LoginOptions>({
+export const login = command({
   name: 'login',
-  group: 'profile',
-  summary:
-    'Authenticate against Odoo and store the profile (secret from --password-stdin, POSDATA_PASSWORD or a prompt)',
   flags: [
     group('own', [
       { spec: '--password-stdin', description: 'read the password or API key from standard input' },
@@ -45,11 +42,11 @@ export const login = command<LoginOptions>({
   notes:
     '\nThe first profile stored becomes the default; logging in to another profile (--profile) leaves the\n' +
     'default as it is: use that one with --profile NAME, or make it the default with posdata profiles --use NAME.\n',
-  options: (f) => ({
+  options: (f): LoginOptions => ({
     ...connectionOptions(f),
     passwordStdin: f.passwordStdin === true,
-    passwordFile: f.passwordFile as string | undefined,
-    storePassword: f.storePassword !== false,
+    passwordFile: f.passwordFile,
+    storePassword: f.storePassword,
   }),
   run: runLogin,
 });

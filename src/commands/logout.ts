@@ -10,10 +10,8 @@ export interface LogoutOptions {
   remove: boolean;
 }
 
-export const logout = command<LogoutOptions>({
+export const logout = command({
   name: 'logout',
-  group: 'profile',
-  summary: 'Forget the stored secret and user id of the profile',
   flags: [
     group('own', [
       { spec: '--profile <name>', description: 'profile to log out of', value: 'profile' },
@@ -22,7 +20,7 @@ export const logout = command<LogoutOptions>({
     GLOBAL,
   ],
   examples: ['posdata logout', 'posdata logout --profile staging --remove'],
-  options: (f) => ({ profile: f.profile as string | undefined, remove: f.remove === true }),
+  options: (f): LogoutOptions => ({ profile: f.profile, remove: f.remove === true }),
   async run(o, { io, env }) {
     const store = await ProfileStore.open(env);
     const name = store.currentName(o.profile, env);

@@ -11,10 +11,8 @@ export interface ProfilesOptions {
   remove?: string;
 }
 
-export const profiles = command<ProfilesOptions>({
+export const profiles = command({
   name: 'profiles',
-  group: 'profile',
-  summary: 'List the stored profiles; --use NAME makes one the default, --remove NAME forgets one',
   flags: [
     group('own', [
       { spec: '--use <name>', description: 'make this profile the default', value: 'profile' },
@@ -23,7 +21,7 @@ export const profiles = command<ProfilesOptions>({
     GLOBAL,
   ],
   examples: ['posdata profiles', 'posdata profiles --use staging'],
-  options: (f) => ({ use: f.use as string | undefined, remove: f.remove as string | undefined }),
+  options: (f): ProfilesOptions => ({ use: f.use, remove: f.remove }),
   async run(o, { io, env }) {
     const store = await ProfileStore.open(env);
     if (o.use) {

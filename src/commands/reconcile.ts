@@ -7,7 +7,7 @@ import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { machineZone } from '../query/zone.js';
+import { tzHelp, zoneFor } from '../query/zone.js';
 import {
   beyond,
   fetchReconciliation,
@@ -25,10 +25,8 @@ export interface ReconcileOptions extends SessionRange, ReportOptions {
   tolerance: number;
 }
 
-export const reconcile = command<ReconcileOptions>({
+export const reconcile = command({
   name: 'reconcile',
-  group: 'report',
-  summary: 'Daily cash reconciliation: expected against counted cash per closed session',
   flags: [
     group('own', [
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday)' },
@@ -37,7 +35,7 @@ export const reconcile = command<ReconcileOptions>({
       CONFIG_ID,
       {
         spec: '--tz <zone>',
-        description: "IANA zone of the business day (default: the Odoo user's zone)",
+        description: tzHelp('the business day'),
         value: 'zone',
       },
       {
@@ -57,10 +55,10 @@ export const reconcile = command<ReconcileOptions>({
     'posdata reconcile --from 2026-11-01 --to 2026-11-30 --format csv -o november.csv',
     'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
   ],
-  options(f, _args, { io }) {
+  options(f, _args, { io }): ReconcileOptions {
     const o: ReconcileOptions = {
       ...reportOptions(f, io),
-      tolerance: (f.tolerance as number | undefined) ?? 0.01,
+      tolerance: f.tolerance,
     };
     // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
     sessionsDomain(o, o.tz ?? 'UTC');
@@ -70,7 +68,7 @@ export const reconcile = command<ReconcileOptions>({
     const { io } = ctx;
     const session = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
-    const zone = o.tz ?? session.profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, session.profile.tz);
     const { inputs } = await fetchReconciliation(session.client, sessionsDomain(o, zone));
     if (inputs.sessions.length === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
     // The figures at the decimals of the company's currency, read once where there are figures.
@@ -108,7 +106,7 @@ export const reconcile = command<ReconcileOptions>({
           noun: 'sessions',
         });
         await renderer.begin();
-        await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, o.tz)));
+        await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, zoneFor('data', o.tz))));
         await renderer.end();
       }
       return undefined;

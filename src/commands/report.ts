@@ -8,7 +8,7 @@ import { writeOutput } from '../cli/output.js';
 import { VERSION } from '../cli/version.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { checkZone, zoneFor } from '../query/zone.js';
 import type { ReportParams } from '../report/data.js';
 
 export interface ReportCommandOptions extends ReportParams {
@@ -19,11 +19,8 @@ export interface ReportCommandOptions extends ReportParams {
   output?: string;
 }
 
-export const report = command<ReportCommandOptions>({
+export const report = command({
   name: 'report',
-  group: 'report',
-  summary:
-    'One HTML page (or PDF) for a period: the figures beside the previous period, charts, where the money leaks per cashier, the cash closings',
   flags: [
     group('own', [
       { spec: '--month <YYYY-MM>', description: 'one calendar month (the previous month beside it)' },
@@ -60,19 +57,19 @@ export const report = command<ReportCommandOptions>({
     'posdata report --from 2026-11-01 --to 2026-11-15 --config-id 1',
     'posdata report --month 2026-11 --format pdf',
   ],
-  options(f) {
-    const tz = f.tz as string | undefined;
+  options(f): ReportCommandOptions {
+    const tz = f.tz;
     if (tz) checkZone(tz);
-    const output = f.output as string | undefined;
-    const fmt = (f.format as string | undefined) ?? (output?.toLowerCase().endsWith('.pdf') ? 'pdf' : 'html');
+    const output = f.output;
+    const fmt = f.format ?? (output?.toLowerCase().endsWith('.pdf') ? 'pdf' : 'html');
     if (fmt !== 'html' && fmt !== 'pdf')
       throw new UsageError(say`--format '${fmt}' is not one report writes`, say`use html or pdf`);
     const o: ReportCommandOptions = {
       connection: connectionOptions(f),
-      month: f.month as string | undefined,
-      from: f.from as string | undefined,
-      to: f.to as string | undefined,
-      configId: f.configId as number | undefined,
+      month: f.month,
+      from: f.from,
+      to: f.to,
+      configId: f.configId,
       tz,
       format: fmt,
       output,
@@ -92,7 +89,7 @@ export const report = command<ReportCommandOptions>({
         say`install chromium (or set POSDATA_CHROMIUM to its path), or write html and print it from a browser`,
       );
     const { client, profile } = await ctx.odoo(o.connection);
-    const zone = o.tz ?? profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, profile.tz);
     const data = await gatherReport(client, o, {
       url: profile.url ?? '',
       database: profile.db ?? '',

@@ -49,10 +49,8 @@ function atMost(parse: (raw: string) => number, flag: string, max: number, what:
   };
 }
 
-export const sandbox = command<SandboxOptions & { host: string; port: number; allowRemote: boolean }>({
+export const sandbox = command({
   name: 'sandbox',
-  group: 'tool',
-  summary: 'Start the bundled Odoo-compatible server with generated POS data (loopback)',
   longRunning: true,
   flags: [
     group('own', [
@@ -125,7 +123,7 @@ export const sandbox = command<SandboxOptions & { host: string; port: number; al
   notes:
     '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --leaks, --currency and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
-  options(f) {
+  options(f): SandboxOptions & { host: string; port: number; allowRemote: boolean } {
     const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
     if (live !== undefined && !(Number.isFinite(live) && live > 0))
       throw new UsageError(
@@ -139,26 +137,26 @@ export const sandbox = command<SandboxOptions & { host: string; port: number; al
         say`--no-jsonrpc needs --odoo-version 19`,
         say`Odoo 17 has no JSON-2 to fall back on`,
       );
-    if (!isLoopback(f.host as string) && f.allowRemote !== true)
+    if (!isLoopback(f.host) && f.allowRemote !== true)
       throw new UsageError(
         say`refusing to listen on ${String(f.host)}: the sandbox's users (admin/admin, pos/pos) would log in from anywhere that reaches it`,
         say`keep --host on loopback, or give --allow-remote`,
       );
     return {
       allowRemote: f.allowRemote === true,
-      host: f.host as string,
-      port: f.port as number,
-      seed: f.seed as number,
-      orders: f.orders as number,
-      days: f.days as number,
-      now: f.now as Date | undefined,
+      host: f.host,
+      port: f.port,
+      seed: f.seed,
+      orders: f.orders,
+      days: f.days,
+      now: f.now,
       odooVersion: Number(f.odooVersion) as 16 | 17 | 18 | 19,
-      adminKey: f.adminKey as string | undefined,
-      faults: f.faults as string | undefined,
-      jsonrpc: f.jsonrpc as boolean | undefined,
+      adminKey: f.adminKey,
+      faults: f.faults,
+      jsonrpc: f.jsonrpc,
       posHr: f.posHr === true,
       leaks: f.leaks === true,
-      currency: f.currency as string | undefined,
+      currency: f.currency,
       live,
     };
   },

@@ -46,10 +46,8 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-export const serve = command<ServeOptions>({
+export const serve = command({
   name: 'serve',
-  group: 'pipeline',
-  summary: "Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)",
   longRunning: true,
   flags: [
     group('own', [
@@ -98,16 +96,16 @@ export const serve = command<ServeOptions>({
     GLOBAL,
   ],
   examples: ['posdata serve', 'posdata serve --port 8080 --profile shop'],
-  options: (f) => ({
+  options: (f): ServeOptions => ({
     connection: connectionOptions(f),
-    host: (f.host as string | undefined) ?? '127.0.0.1',
-    port: (f.port as number | undefined) ?? 8080,
+    host: f.host,
+    port: f.port,
     allowRemote: f.allowRemote === true,
-    allowHosts: (f.allowHost as string[] | undefined) ?? [],
-    tokenTtl: (f.tokenTtl as number | undefined) ?? 3600,
-    clientRate: (f.clientRate as number | undefined) ?? 60,
-    maxConnections: (f.maxConnections as number | undefined) ?? 256,
-    headerTimeout: (f.headerTimeout as number | undefined) ?? 10,
+    allowHosts: f.allowHost ?? [],
+    tokenTtl: f.tokenTtl,
+    clientRate: f.clientRate,
+    maxConnections: f.maxConnections,
+    headerTimeout: f.headerTimeout,
   }),
   run: runServe,
 });

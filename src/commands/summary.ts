@@ -11,7 +11,7 @@ import type { OdooClient } from '../core/client.js';
 import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Domain, FieldMap } from '../core/types.js';
-import { machineZone } from '../query/zone.js';
+import { tzHelp, zoneFor } from '../query/zone.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 import { KEYS } from '../summary/keys.js';
@@ -28,11 +28,8 @@ export interface SummaryOptions extends SummaryParams, ReportOptions {
   loss: boolean;
 }
 
-export const summary = command<SummaryOptions>({
+export const summary = command({
   name: 'summary',
-  group: 'report',
-  summary:
-    "The day's figures (X and Z reports), computed by Odoo: orders, items, discounts, refunds, tax, payment methods",
   flags: [
     group('own', [
       { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday); default today' },
@@ -65,7 +62,7 @@ export const summary = command<SummaryOptions>({
       },
       {
         spec: '--tz <zone>',
-        description: "IANA zone of the business day (default: the Odoo user's zone)",
+        description: tzHelp('the business day'),
         value: 'zone',
       },
       {
@@ -106,16 +103,16 @@ export const summary = command<SummaryOptions>({
     'posdata summary --watch 300 --format ndjson >> today.ndjson',
     'posdata summary --date yesterday --check-odoo --fail-on-difference --quiet || mail -s "summary differs" boss@example.com',
   ],
-  options(f, _args, { io }) {
+  options(f, _args, { io }): SummaryOptions {
     const o: SummaryOptions = {
       ...reportOptions(f, io),
-      sessionId: f.sessionId as number | undefined,
-      by: f.by as string | undefined,
-      top: f.top as number | undefined,
-      dayStarts: f.dayStarts as string | undefined,
+      sessionId: f.sessionId,
+      by: f.by,
+      top: f.top,
+      dayStarts: f.dayStarts,
       checkOdoo: f.checkOdoo === true,
-      watch: f.watch as number | undefined,
-      times: f.times as number | undefined,
+      watch: f.watch,
+      times: f.times,
       loss: f.loss === true,
     };
     checkWatch(o);
@@ -133,7 +130,7 @@ export const summary = command<SummaryOptions>({
     const { io } = ctx;
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
-    const zone = o.tz ?? profile.tz ?? machineZone();
+    const zone = zoneFor('range', o.tz, profile.tz);
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
@@ -303,7 +300,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
   const every = o.watch as number;
   const redraw = o.output.format === 'table' && io.out.isTTY;
   const screen = new Screen(io);
-  let zone = o.tz ?? machineZone();
+  let zone = zoneFor('range', o.tz, undefined);
   let last: { frame: string; at: Date; what: string } | undefined;
   /** A line on stderr; on a terminal it is below the block, which the next redraw covers. */
   const tell = (line: string): void => {
@@ -319,7 +316,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
       async refresh() {
         const session = await ctx.odoo(o.connection);
         client = session.client;
-        zone = o.tz ?? session.profile.tz ?? machineZone();
+        zone = zoneFor('range', o.tz, session.profile.tz);
         const r = await fetchSummary(session.client, o, zone);
         // A register that does not exist ends the watch at its first refresh, as without --watch.
         if (!noted && r.summary.groups.length === 0)
@@ -370,7 +367,7 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
         await renderer.begin();
       }
-      await renderer?.page([liveRow(r, at, o.tz)]);
+      await renderer?.page([liveRow(r, at, zoneFor('data', o.tz))]);
     });
     return undefined;
   });

@@ -60,10 +60,8 @@ function percent(flag: string) {
   };
 }
 
-export const sync = command<SyncOptions>({
+export const sync = command({
   name: 'sync',
-  group: 'pipeline',
-  summary: 'Load POS data into PostgreSQL tables, incrementally and exactly once (upsert by id)',
   args: [
     {
       spec: '[resource...]',
@@ -121,7 +119,7 @@ export const sync = command<SyncOptions>({
     'POSDATA_SYNC_URL=postgres://posdata@localhost/pos posdata sync --quiet --prune',
     'posdata sync sales lines --fields sales:partner_id,user_id --to postgres://posdata@localhost/pos',
   ],
-  async options(f, args, { io, env }) {
+  async options(f, args, { io, env }): Promise<SyncOptions> {
     const { parseFieldSpecs } = await import('../sync/fields.js');
     const { parseTarget } = await import('../sync/postgres.js');
     const names = (args[0] as string[] | undefined) ?? [];
@@ -133,7 +131,7 @@ export const sync = command<SyncOptions>({
       );
     const chosen = SYNC_RESOURCES.filter((r) => names.length === 0 || names.includes(r.name));
     const asked = parseFieldSpecs(
-      (f.fields as string[] | undefined) ?? [],
+      f.fields ?? [],
       chosen.map((r) => r.name),
     );
     for (const name of asked.keys())
@@ -142,10 +140,10 @@ export const sync = command<SyncOptions>({
           say`--fields names ${name}, which this run does not sync`,
           say`add ${name} to the resources`,
         );
-    const schema = (f.schema as string | undefined) ?? 'posdata';
+    const schema = f.schema;
     if (schema === '' || schema.length > 63)
       throw new UsageError(say`--schema '${schema}' is not a schema name`, say`use e.g. --schema posdata`);
-    const to = f.to as string | undefined;
+    const to = f.to;
     const target = parseTarget(to, env, io.redactor);
     if (to !== undefined && target.passwordInUrl && !io.quiet)
       io.err.line(
@@ -160,10 +158,10 @@ export const sync = command<SyncOptions>({
       schema,
       full: f.full === true,
       prune: f.prune === true,
-      pruneMax: (f.pruneMax as number | undefined) ?? PRUNE_MAX_PERCENT,
-      overlap: (f.overlap as number | undefined) ?? 300,
-      pageSize: (f.pageSize as number | undefined) ?? 2000,
-      wait: f.wait !== false,
+      pruneMax: f.pruneMax ?? PRUNE_MAX_PERCENT,
+      overlap: f.overlap,
+      pageSize: f.pageSize,
+      wait: f.wait,
       takeOver: f.takeOver === true,
     };
   },

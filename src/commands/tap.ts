@@ -81,10 +81,8 @@ function about(format: 'json' | 'text'): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const tap = command<TapOptions>({
+export const tap = command({
   name: 'tap',
-  group: 'pipeline',
-  summary: 'Singer tap: SCHEMA, RECORD and STATE messages on stdout (Meltano, Airflow, Dagster)',
   flags: [
     group('own', [
       {
@@ -110,11 +108,11 @@ export const tap = command<TapOptions>({
     'posdata tap --config tap.json --catalog catalog.json --state state.json | target-postgres',
     'posdata tap --about --format json',
   ],
-  async options(f, _args, { io, env }) {
+  async options(f, _args, { io, env }): Promise<TapOptions> {
     if (f.about === true) return { mode: 'about', format: f.format === 'json' ? 'json' : 'text' };
     if (f.format !== undefined)
       throw new UsageError(say`--format goes with --about`, say`leave it out, or add --about`);
-    const path = f.config as string | undefined;
+    const path = f.config;
     if (path === undefined)
       throw new UsageError(say`--config FILE is missing`, say`e.g. posdata tap --config tap.json`);
     const { readConfig } = await import('../tap/config.js');
@@ -132,8 +130,8 @@ export const tap = command<TapOptions>({
       throw new UsageError(say`--catalog and --properties are one catalog`, say`give one of them`);
     const { readState } = await import('../tap/state.js');
     const { readCatalog } = await import('../tap/catalog.js');
-    const state = f.state !== undefined ? readState(f.state as string) : { bookmarks: {} };
-    const catalog = (f.catalog ?? f.properties) as string | undefined;
+    const state = f.state !== undefined ? readState(f.state) : { bookmarks: {} };
+    const catalog = f.catalog ?? f.properties;
     return {
       mode: 'sync',
       config,

@@ -6,17 +6,15 @@ export interface WhoamiOptions extends ConnectionOptions {
   format?: 'text' | 'json';
 }
 
-export const whoami = command<WhoamiOptions>({
+export const whoami = command({
   name: 'whoami',
-  group: 'profile',
-  summary: 'Show the profile, URL, database, login, user id, protocol and server version',
   flags: [
     group('own', [{ spec: '--format <fmt>', description: 'text or json', choices: ['text', 'json'] }]),
     CONNECTION,
     GLOBAL,
   ],
   examples: ['posdata whoami', 'posdata whoami --profile staging --format json'],
-  options: (f) => ({ ...connectionOptions(f), format: f.format as WhoamiOptions['format'] }),
+  options: (f): WhoamiOptions => ({ ...connectionOptions(f), format: f.format }),
   async run(o, ctx) {
     const s = await ctx.odoo(o);
     const uid = await s.client.ensureUid();

@@ -2,10 +2,10 @@
 // (secret masked) and streaming reads. No terminal knowledge here.
 import { ConnectionError, PosdataError, ProtocolError } from './errors.js';
 import type { RetryPolicy } from './http.js';
-import { majorVersion } from './json2.js';
 import { jsonSaid, MASK, own, type Redactor, type Said, say } from './redact.js';
 import type { Credentials, TraceFn, Transport } from './transport.js';
 import type { Domain, FieldMap, OdooRecord, SearchReadKw, ServerVersion } from './types.js';
+import { majorVersion } from './types.js';
 
 export interface PageQuery {
   model: string;

@@ -20,7 +20,7 @@ import { type Http, type HttpReply, RETRY_STATUS } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import { jsonSaid, MASK, own, type Said, say } from './redact.js';
 import type { CallOptions, Credentials, Protocol, Transport } from './transport.js';
-import type { ServerVersion } from './types.js';
+import { majorVersion, type ServerVersion } from './types.js';
 
 /**
  * Positional parameter names of the ORM methods posdata calls, in Odoo 19's order.
@@ -116,11 +116,6 @@ function isErrorBody(v: unknown): v is OdooErrorData & { name: string } {
 const NEW_KEY_HINT = say`make a new one in Odoo → Preferences → Account Security → New API Key, then run posdata login again`;
 
 /** The server major version from `version_info[0]` (19, or 'saas~18' → 18); NaN if unknown. */
-export function majorVersion(v: ServerVersion): number {
-  const first = v.server_version_info?.[0];
-  return typeof first === 'number' ? first : Number.parseInt(String(first ?? '').replace(/^saas~/, ''), 10);
-}
-
 export class Json2Transport implements Transport {
   readonly protocol = 'json2' as const;
 

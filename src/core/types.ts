@@ -32,6 +32,12 @@ export interface ServerVersion {
   protocol_version?: number;
 }
 
+/** The major version of Odoo (17 of 17.0, of saas~17.2 as well); NaN when it says none. */
+export function majorVersion(v: ServerVersion): number {
+  const first = v.server_version_info?.[0];
+  return typeof first === 'number' ? first : Number.parseInt(String(first ?? '').replace(/^saas~/, ''), 10);
+}
+
 /** Keyword arguments of the ORM methods we call. */
 export interface SearchReadKw {
   fields?: string[];

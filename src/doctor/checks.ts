@@ -6,9 +6,9 @@
 import { RESOURCES, type Resource, type ResourceName, SYNC_RESOURCES } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { AuthError, ConnectionError, InterruptedError, PosdataError, ServerError } from '../core/errors.js';
-import { majorVersion } from '../core/json2.js';
 import { joinSaid, own, type Said, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
+import { majorVersion } from '../core/types.js';
 import { rangeDomain } from '../query/time.js';
 import { moneyDigits } from '../read/currency.js';
 import { prepare, streamRows } from '../read/stream.js';

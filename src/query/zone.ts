@@ -7,6 +7,33 @@ export function machineZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
+/**
+ * Which zone a value uses, the one rule: a range (--from/--to, --date, a business day) and a
+ * table for a person are in --tz, else the Odoo user's zone (the profile's), else this
+ * machine's; times written as data (CSV, JSON, NDJSON, Parquet) are UTC, as Odoo keeps them,
+ * unless --tz is given. --tz's help says so (TZ_HELP).
+ */
+export function zoneFor(
+  what: 'range' | 'table',
+  tz: string | undefined,
+  userTz: string | null | undefined,
+): string;
+/** Data: undefined is Odoo's own UTC strings, kept as they are. */
+export function zoneFor(what: 'data', tz: string | undefined): string | undefined;
+export function zoneFor(
+  what: 'range' | 'table' | 'data',
+  tz: string | undefined,
+  userTz?: string | null,
+): string | undefined {
+  if (tz !== undefined || what === 'data') return tz;
+  return userTz ?? machineZone();
+}
+
+/** --tz's help, the rule of zoneFor in a line: `range` is what the command's range is. */
+export function tzHelp(range?: string): string {
+  return `IANA zone of ${range ? `${range} and of ` : ''}a table's times (default: the Odoo user's zone); times in CSV, JSON and Parquet are UTC unless --tz is given`;
+}
+
 export function checkZone(zone: string): string {
   let valid = zone !== '';
   try {

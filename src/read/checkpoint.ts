@@ -17,8 +17,8 @@ import {
 import { dirname, extname, join } from 'node:path';
 import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
-import { own, say } from '../core/redact.js';
-import type { Domain } from '../core/types.js';
+import { own, type Said, say } from '../core/redact.js';
+import type { Domain, OdooRecord } from '../core/types.js';
 import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
 import { fileError } from '../sink/fserror.js';
 import type { Window } from './window.js';
@@ -101,6 +101,72 @@ export function stageCheckpoint(path: string, cp: Checkpoint): Staged {
     },
     discard: () => staged.discard(),
   };
+}
+
+/**
+ * One checkpointed run's bookkeeping, in one place: the checkpoint it goes on from, its
+ * window, the records it wrote (each once, even one that moved while it was read), and the
+ * checkpoint after it, staged before -o is replaced. With --limit the export may stop inside
+ * the window: the checkpoint then moves on only to the last record written (write_date
+ * order), and the next run goes on from there.
+ */
+export class CheckpointRun {
+  private readonly seen = new Set<number>();
+  private received = 0;
+  private lastWritten: string | undefined;
+
+  constructor(
+    /** --checkpoint as given, and as the file it really is. */
+    readonly file: { file: string; path: string },
+    /** What the file said (undefined on a first or --full run). */
+    readonly previous: Checkpoint | undefined,
+    readonly window: Window,
+    private readonly next: Pick<Checkpoint, 'resource' | 'model' | 'server' | 'query' | 'overlapSeconds'> & {
+      limit: number | undefined;
+    },
+  ) {}
+
+  /** Which records of a page this run writes (false: written already in this run). */
+  keep(records: readonly OdooRecord[]): boolean[] {
+    this.received += records.length;
+    const keep = records.map((r) => {
+      if (this.seen.has(r.id)) return false;
+      this.seen.add(r.id);
+      return true;
+    });
+    for (let i = records.length - 1; i >= 0; i--) {
+      if (!keep[i]) continue;
+      this.lastWritten = records[i]?.write_date as string | undefined;
+      break;
+    }
+    return keep;
+  }
+
+  /** The checkpoint after `count` records written, staged beside the file; `warn` is told when --limit held it back. */
+  stage(count: number, warn: (line: Said) => void): Staged {
+    const { previous, lastWritten } = this;
+    const limit = this.next.limit;
+    let windowEnd = this.window.windowEnd;
+    if (limit !== undefined && this.received >= limit && lastWritten) {
+      // Everything up to the previous window end was exported by earlier runs.
+      windowEnd = previous && previous.windowEnd > lastWritten ? previous.windowEnd : lastWritten;
+      if (previous && lastWritten <= previous.windowEnd)
+        warn(
+          say`posdata: warning: --limit ${own(String(limit))} ended within the overlap of the last run, so the checkpoint did not move on; raise --limit`,
+        );
+    }
+    return stageCheckpoint(this.file.path, {
+      version: 1,
+      resource: this.next.resource,
+      model: this.next.model,
+      server: this.next.server,
+      query: this.next.query,
+      windowEnd,
+      overlapSeconds: this.next.overlapSeconds,
+      lastRunAt: new Date().toISOString(),
+      lastCount: count,
+    });
+  }
 }
 
 /**

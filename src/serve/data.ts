@@ -10,7 +10,7 @@ import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import type { QueryFlags } from '../query/build.js';
 import { commaList, parseDomain } from '../query/domain.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { checkZone, zoneFor } from '../query/zone.js';
 import { inCompanyCurrency, type Prepared, prepare, streamRows } from '../read/stream.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../sink/sink.js';
@@ -70,7 +70,7 @@ export function dataRoutes(app: FastifyInstance, requireToken: TokenCheck, pageS
       state: q.state !== undefined ? commaList(q.state) : undefined,
       from: q.from,
       to: q.to,
-      tz: q.tz ?? session.entry.tz ?? machineZone(),
+      tz: zoneFor('range', q.tz, session.entry.tz),
       fields: q.fields !== undefined ? commaList(q.fields) : undefined,
       limit: q.limit,
       sort: q.order,

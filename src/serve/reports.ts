@@ -2,7 +2,7 @@
 // summary commands' own fetch, arithmetic and rows, as JSON.
 import type { FastifyInstance } from 'fastify';
 import { say } from '../core/redact.js';
-import { checkZone, machineZone } from '../query/zone.js';
+import { checkZone, zoneFor } from '../query/zone.js';
 import { fetchReconciliation, reconcile, sessionsDomain, toRow } from '../reconcile/compute.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../sink/sink.js';
@@ -35,7 +35,7 @@ export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): vo
       if (!session) throw new HttpProblem(401, say`not logged in`);
       const q = req.query as { date?: string; from?: string; to?: string; config_id?: number; tz?: string };
       if (q.tz !== undefined) checkZone(q.tz);
-      const zone = q.tz ?? session.entry.tz ?? machineZone();
+      const zone = zoneFor('range', q.tz, session.entry.tz);
       const domain = sessionsDomain({ date: q.date, from: q.from, to: q.to, configId: q.config_id }, zone);
       const { inputs } = await fetchReconciliation(session.entry.client, domain);
       const rec = reconcile(inputs);
@@ -79,7 +79,7 @@ export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): vo
         tz?: string;
       };
       if (q.tz !== undefined) checkZone(q.tz);
-      const zone = q.tz ?? session.entry.tz ?? machineZone();
+      const zone = zoneFor('range', q.tz, session.entry.tz);
       const r = await fetchSummary(
         session.entry.client,
         {

@@ -5,9 +5,9 @@
 import type { DateTime } from 'luxon';
 import type { OdooClient } from '../core/client.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
-import { majorVersion } from '../core/json2.js';
 import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
+import { majorVersion } from '../core/types.js';
 import { parseDay, parseWhen, toOdoo } from '../query/time.js';
 import { moneyDigits } from '../read/currency.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';

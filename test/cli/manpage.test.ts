@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_GROUP_HEADINGS, type Command } from '../../src/cli/command.js';
+import { COMMAND_GROUP_HEADINGS, type Listed, loadListed } from '../../src/cli/command.js';
 import { type ManPage, manPages } from '../../src/cli/manpage.js';
 import { VERSION } from '../../src/cli/version.js';
 import { COMMANDS } from '../../src/main.js';
 import { runCli } from '../helpers/cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-let commands: Command<unknown>[];
+let commands: Listed[];
 let pages: ManPage[];
 const dir = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-man-'));
 
@@ -31,7 +31,7 @@ function rendered(file: string): { text: string; warnings: string; status: numbe
 }
 
 beforeAll(async () => {
-  commands = await Promise.all(COMMANDS.map((e) => e.load()));
+  commands = await Promise.all(COMMANDS.map(loadListed));
   pages = manPages(commands, VERSION);
   for (const p of pages) writeFileSync(join(dir, p.file), p.text);
 });

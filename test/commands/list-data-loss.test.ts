@@ -40,13 +40,13 @@ function runToFile(args: string[], path: string, env: Record<string, string>): P
     });
     closeSync(fd);
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d) => {
+    child.stderr?.setEncoding('utf8').on('data', (d) => {
       stderr += d;
     });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       transcript.push(stderr);
-      resolve({ code, signal, stdout: '', stderr });
+      resolve({ code, signal, stdout: '', stdoutBytes: Buffer.alloc(0), stderr });
     });
   });
 }

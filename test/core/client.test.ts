@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transport } from '../../src/core/transport.js';
+import type { Domain } from '../../src/core/types.js';
 import { BIN, freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 
@@ -163,7 +164,7 @@ describe('reading two pages ahead on id orders', () => {
     order: string,
     pageSize: number,
     deleteAhead?: number,
-    domain: unknown[] = [['state', '!=', 'cancel']],
+    domain: Domain = [['state', '!=', 'cancel']],
   ) {
     let ahead = 0;
     let deleted: number | undefined;
@@ -215,7 +216,7 @@ describe('reading two pages ahead on id orders', () => {
   }, 60_000);
 
   it('records leaving the range behind the cursor at every page: one page at a time after a few misses', async () => {
-    const domain = [['state', '!=', 'cancel']];
+    const domain: Domain = [['state', '!=', 'cancel']];
     const cancelled = new Set<number>();
     let overlaps = 0;
     const client = await hooked(async (call) => {

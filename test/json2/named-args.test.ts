@@ -2,7 +2,8 @@
 // (shared/research/odoo19-wire/, named per case). JSON-2 takes no positional arguments, so
 // this naming is where a wrong body would come from.
 import { describe, expect, it } from 'vitest';
-import { majorVersion, namedArgs } from '../../src/core/json2.js';
+import { namedArgs } from '../../src/core/json2.js';
+import { majorVersion } from '../../src/core/types.js';
 
 describe('namedArgs: execute_kw-style calls → JSON-2 bodies', () => {
   it('search_read: [domain] + fields/limit (json2_pos_order_search_read)', () => {

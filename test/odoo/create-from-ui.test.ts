@@ -145,7 +145,7 @@ describe('create_from_ui: the sandbox answers as a real Odoo 17', () => {
     expect(real.paid).toMatchObject({ state: 'paid', amount_paid: 12.1, amount_return: 7.9 });
     expect(ours).toEqual({
       ...real,
-      paid: { ...real.paid, id: (ours.paid as Row).id },
+      paid: { ...(real.paid as Row), id: (ours.paid as Row).id },
       draft: { ...(real.draft as Row), id: (ours.draft as Row).id },
     });
   });

@@ -103,6 +103,7 @@ describe('many2one names', () => {
   it('a read of names that fails: the page records are read again, on the export model', async () => {
     const reference = await plainSales();
     const { ProtocolError } = await import('../../src/core/errors.js');
+    const { say } = await import('../../src/core/redact.js');
     let failed = 0;
     const { odoo, seen } = await client(async (c) => {
       // Every read of holders fails, as after the last retry of a flaky network.
@@ -114,7 +115,9 @@ describe('many2one names', () => {
         const asked = (c.args[0] as unknown[][])[0]?.[2] as number[];
         if (asked.length <= 4) {
           failed++;
-          throw new ProtocolError('the server answered garbage', 'try again later', { transient: false });
+          throw new ProtocolError(say`the server answered garbage`, say`try again later`, {
+            transient: false,
+          });
         }
       }
     });

@@ -94,7 +94,10 @@ describe.skipIf(!present)('the report in headless Chromium', { timeout: 240_000 
       await page.emulateMedia({ media: 'print' });
       const printed = await page.$$eval('figure.chart', (figs) =>
         figs.map((f) => ({
-          avoid: getComputedStyle(f).breakInside,
+          // Run in the page; the tests are type-checked without the DOM's globals.
+          avoid: (
+            globalThis as unknown as { getComputedStyle(e: unknown): { breakInside: string } }
+          ).getComputedStyle(f).breakInside,
           height: f.getBoundingClientRect().height,
         })),
       );

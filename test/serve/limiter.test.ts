@@ -1,5 +1,6 @@
 // The per-client sliding window and the token store, on a fake clock.
 import { afterEach, describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/core/redact.js';
 import { ClientLimiter } from '../../src/serve/limiter.js';
 import { TokenStore } from '../../src/serve/tokens.js';
 
@@ -52,7 +53,7 @@ describe('ClientLimiter', () => {
 });
 
 describe('TokenStore', () => {
-  const entry = { client: {} as never, uid: 2, login: 'admin', tz: null };
+  const entry = { client: {} as never, uid: 2, login: 'admin', tz: null, mask: new Redactor() };
 
   it('issues distinct 43-character base64url tokens that expire after the ttl', () => {
     const s = new TokenStore(5_000, clock);

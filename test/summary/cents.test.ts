@@ -29,7 +29,7 @@ const discountOf = (l: Rec): number => {
 
 for (const setup of [
   ...SETUPS,
-  { name: 'Odoo 16 over JSON-RPC', odooVersion: 16, protocol: 'jsonrpc' as const },
+  { name: 'Odoo 16 over JSON-RPC', odooVersion: 16 as const, protocol: 'jsonrpc' as const },
 ]) {
   describe(`summary cents, ${setup.name}`, () => {
     let s: Stage;

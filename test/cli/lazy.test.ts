@@ -1,0 +1,96 @@
+// Lazy loading as a rule: the help of the built CLI loads what it shows and no more. Node's
+// module hooks record every file the process loads; each bundle chunk's source map names
+// the modules of src/ and the packages inside it. `posdata --help` lists the registry's lines
+// (src/main.ts) and loads no command module; `posdata NAME --help` loads its own command module
+// and no other; neither loads a package beyond the pure start-up ones bundled in
+// (scripts/bundle.mjs): not the HTTP client, PostgreSQL, the server, Parquet or the store.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RESOURCES } from '../../src/catalog/resources.js';
+import { COMMANDS } from '../../src/main.js';
+import { BIN } from '../helpers/cli.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dist = join(root, 'dist');
+const dir = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-lazy-'));
+writeFileSync(
+  join(dir, 'hooks.mjs'),
+  `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.POSDATA_LOADED, url + '\\n');
+  return next(url, context);
+}
+`,
+);
+writeFileSync(
+  join(dir, 'register.mjs'),
+  "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+);
+
+/** The packages help may load: the help's own renderer and the small pure ones bundled for start-up. */
+const START_UP_PACKAGES = ['commander', 'luxon', 'csv-stringify'];
+
+/** A file as the module it is: `src/…` of posdata, or `node_modules/NAME` of a package. */
+function moduleOf(file: string): string {
+  return relative(root, file).replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'node_modules/$1');
+}
+
+/** The modules `posdata ...args` loads: src/ modules and packages, from the files and their source maps. */
+function loaded(args: string[]): Set<string> {
+  const log = join(dir, `${args.join('_') || 'none'}.log`);
+  rmSync(log, { force: true });
+  const r = spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], {
+    env: { ...process.env, POSDATA_LOADED: log, NO_COLOR: '1' },
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const modules = new Set<string>();
+  for (const url of readFileSync(log, 'utf8').split('\n')) {
+    if (!url.startsWith('file:')) continue;
+    const file = fileURLToPath(url);
+    if (!file.startsWith(`${dist}/`)) {
+      modules.add(moduleOf(file));
+      continue;
+    }
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const s of map.sources) modules.add(moduleOf(resolve(dirname(file), s)));
+  }
+  return modules;
+}
+
+const commandModules = (m: Set<string>) => [...m].filter((x) => x.startsWith('src/commands/')).sort();
+const packages = (m: Set<string>) =>
+  [...m]
+    .filter((x) => x.startsWith('node_modules/'))
+    .map((x) => x.slice('node_modules/'.length))
+    .filter((p) => !START_UP_PACKAGES.includes(p))
+    .sort();
+
+/** The module of a registry entry (src/main.ts): the list commands share one. */
+const moduleOfCommand = (name: string) => `src/commands/${name in RESOURCES ? 'list' : name}.ts`;
+
+describe('help loads what it shows and no more', () => {
+  it.each([[['--help']], [['help']], [[]]])('posdata %j loads no command module and no package', (args) => {
+    const m = loaded(args);
+    expect(m.has('src/main.ts')).toBe(true);
+    expect(commandModules(m)).toEqual([]);
+    expect(packages(m)).toEqual([]);
+  });
+
+  it.each(COMMANDS.map((e) => e.name))(
+    'posdata %s --help loads its own command module and no package',
+    (name) => {
+      const m = loaded([name, '--help']);
+      expect(commandModules(m)).toEqual([moduleOfCommand(name)]);
+      expect(packages(m)).toEqual([]);
+    },
+  );
+
+  it('posdata help NAME loads as posdata NAME --help does', () => {
+    expect(commandModules(loaded(['help', 'sync']))).toEqual(['src/commands/sync.ts']);
+  });
+});
