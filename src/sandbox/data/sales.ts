@@ -158,7 +158,7 @@ function sellOrder(
     refundLines(g, ledger, original);
   } else {
     saleLines(g, ledger, products);
-    name = draft.kind === 'sale' ? `POS/${String(++ledger.seq).padStart(6, '0')}` : '/';
+    name = draft.kind === 'sale' ? `${shop.orderPrefix}/${String(++ledger.seq).padStart(6, '0')}` : '/';
   }
   const p0 = payments.nextId;
   const cash = shop.cashMethod[r] as number;
@@ -174,7 +174,7 @@ function sellOrder(
     name,
     date_order: draft.at,
     session_id: plan.rec.id,
-    config_id: r + 1,
+    config_id: shop.configBase + r + 1,
     state,
     amount_total: draft.amountTotal,
     amount_tax: draft.amountTax,
