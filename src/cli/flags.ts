@@ -130,6 +130,13 @@ export const CONNECTION = group('connection', [
   { spec: '--allow-insecure-http', description: 'allow plain http to a host that is not loopback' },
 ]);
 
+/** --company: the companies a command reads (Odoo's allowed_company_ids); default every one the user may see. */
+export const COMPANY: Flag = {
+  spec: '--company <ids>',
+  description:
+    'only these companies, by id or name, comma-separated (default: every company the user may see)',
+};
+
 export interface ConnectionOptions {
   profile?: string;
   url?: string;
@@ -144,6 +151,8 @@ export interface ConnectionOptions {
   caFile?: string;
   insecure?: boolean;
   allowInsecureHttp?: boolean;
+  /** --company: ids or names, comma-separated (commands that read Odoo). */
+  company?: string;
 }
 
 /** The connection flags as typed options. */
@@ -161,6 +170,7 @@ export function connectionOptions(f: Flags): ConnectionOptions {
     caFile: f.caFile as string | undefined,
     insecure: f.insecure as boolean | undefined,
     allowInsecureHttp: f.allowInsecureHttp as boolean | undefined,
+    company: f.company as string | undefined,
   };
 }
 

@@ -1,7 +1,14 @@
 // `posdata doctor`: read-only checks of posdata against the logged-in server, one line per
 // check (ok / differs / cannot, and why), or one JSON document; exit 7 when a figure differs.
 import { command } from '../cli/command.js';
-import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import {
+  COMPANY,
+  CONNECTION,
+  type ConnectionOptions,
+  connectionOptions,
+  GLOBAL,
+  group,
+} from '../cli/flags.js';
 import { positiveInt } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -39,6 +46,7 @@ export const doctor = command<DoctorOptions>({
         parse: positiveInt('--page-size'),
       },
       { spec: '--format <fmt>', description: 'text or json', choices: ['text', 'json'] },
+      COMPANY,
     ]),
     CONNECTION,
     GLOBAL,

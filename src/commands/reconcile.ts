@@ -1,7 +1,7 @@
 // `posdata reconcile`: flags → the closed sessions of a range → figures per session →
 // table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
 import { command } from '../cli/command.js';
-import { CONFIG_ID, CONNECTION, GLOBAL, group } from '../cli/flags.js';
+import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group } from '../cli/flags.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number } from '../cli/values.js';
@@ -47,6 +47,7 @@ export const reconcile = command<ReconcileOptions>({
         default: 0.01,
       },
       { spec: '--fail-on-difference', description: 'exit 7 when a difference exceeds the tolerance' },
+      COMPANY,
     ]),
     OUTPUT,
     CONNECTION,
