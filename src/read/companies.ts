@@ -32,6 +32,8 @@ export function visibleCompanies(client: OdooClient): Promise<Company[]> {
 }
 
 async function readCompanies(client: OdooClient): Promise<Company[]> {
+  const nested = await readNested(client);
+  if (nested) return nested;
   // An empty allowed_company_ids is Odoo's "every company the user is allowed in" (16-19).
   const rows = await client.executeKw('res.company', 'search_read', [[]], {
     fields: ['name', 'currency_id'],
@@ -76,6 +78,39 @@ async function readCompanies(client: OdooClient): Promise<Company[]> {
       digits: cur?.digits ?? DEFAULT_MONEY_DIGITS,
     };
   });
+}
+
+/**
+ * Odoo 17+ in one request, where the run knows the version: the companies with their
+ * currency's code and decimals nested (web_search_read's specification, as the web client).
+ */
+async function readNested(client: OdooClient): Promise<Company[] | undefined> {
+  if (!(client.majorHint >= 17)) return undefined;
+  try {
+    const reply = (await client.executeKw('res.company', 'web_search_read', [[]], {
+      specification: { name: {}, currency_id: { fields: { name: {}, decimal_places: {} } } },
+      order: 'id',
+      context: { allowed_company_ids: [] },
+    })) as { records?: { id: number; name: unknown; currency_id: unknown }[] } | null;
+    if (!Array.isArray(reply?.records)) return undefined;
+    return reply.records.map((c) => {
+      const cur = (c.currency_id || {}) as { id?: number; name?: unknown; decimal_places?: unknown };
+      const d = cur.decimal_places;
+      return {
+        id: c.id,
+        name: String(c.name),
+        currencyId: typeof cur.id === 'number' ? cur.id : 0,
+        currency: typeof cur.name === 'string' ? cur.name : `#${cur.id}`,
+        digits:
+          Number.isInteger(d) && (d as number) >= 0 && (d as number) <= 6
+            ? (d as number)
+            : DEFAULT_MONEY_DIGITS,
+      };
+    });
+  } catch (err) {
+    if (err instanceof ServerError && !/AccessError/.test(err.odooName)) return undefined;
+    throw err;
+  }
 }
 
 /** `1`, `Shop US`, `1,Shop US`: the companies named, each an id or a name (case-insensitive). */

@@ -167,3 +167,38 @@ describe('summary over three currencies', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe('reconcile and doctor over three currencies', () => {
+  it('reconciles per company: rows say company and currency, differences are Odoo’s, methods carry their company', async () => {
+    const r = await runCli(['reconcile', ...ALL_TIME, '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = json(r.stdout);
+    const sessions = await rpc.ok<
+      { id: number; company_id: [number, string]; cash_register_difference: number }[]
+    >('pos.session', 'search_read', [[['state', '=', 'closed']]], {
+      fields: ['company_id', 'cash_register_difference'],
+    });
+    expect(rows).toHaveLength(sessions.length);
+    const cur: Record<number, string> = { 1: 'EUR', 2: 'USD', 3: 'JPY' };
+    for (const s of sessions) {
+      const row = rows.find((x) => x.session_id === s.id) as Row;
+      expect(row.company_id).toBe(s.company_id[0]);
+      expect(row.currency).toBe(cur[s.company_id[0]]);
+      expect(row.difference).toBeCloseTo(s.cash_register_difference, 6);
+    }
+    expect(Object.keys(rows[0] as Row)).toContain('method:Card · Shop JP');
+  });
+
+  it('doctor lists the companies, their currencies and registers', async () => {
+    const r = await runCli(['doctor', '--rate', '0', '--format', 'json'], { env });
+    const doc = JSON.parse(r.stdout) as {
+      companies: { id: number; name: string; currency: string; registers: string[] }[];
+    };
+    expect(doc.companies.map((c) => [c.id, c.name, c.currency])).toEqual([
+      [1, 'My Company', 'EUR'],
+      [2, 'Shop US', 'USD'],
+      [3, 'Shop JP', 'JPY'],
+    ]);
+    expect(doc.companies[1]?.registers.every((n) => n.startsWith('US '))).toBe(true);
+  });
+});
