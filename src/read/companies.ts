@@ -19,14 +19,17 @@ export interface Company {
   digits: number;
 }
 
-const seenBy = new WeakMap<OdooClient, Promise<Company[]>>();
+// Keyed by the transport: the parts of a run (client.forCompanies) share one login and one read.
+const seenBy = new WeakMap<object, Promise<Company[]>>();
 
-/** The companies the user may see (no allowed_company_ids in the context), read once per client. */
+/** The companies the user may see (no allowed_company_ids in the context), read once per login. */
 export function visibleCompanies(client: OdooClient): Promise<Company[]> {
-  let p = seenBy.get(client);
+  let p = seenBy.get(client.transport);
   if (!p) {
     p = readCompanies(client);
-    seenBy.set(client, p);
+    seenBy.set(client.transport, p);
+    // A failed read is not kept: the next caller asks again (and says why).
+    p.catch(() => seenBy.delete(client.transport));
   }
   return p;
 }
