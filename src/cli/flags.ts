@@ -203,6 +203,13 @@ export const CONNECTION = group('connection', [
   { spec: '--allow-insecure-http', description: 'allow plain http to a host that is not loopback' },
 ]);
 
+/** --company: the companies a command reads (Odoo's allowed_company_ids); default every one the user may see. */
+export const COMPANY = flag({
+  spec: '--company <ids>',
+  description:
+    'only these companies, by id or name, comma-separated (default: every company the user may see)',
+});
+
 export interface ConnectionOptions {
   profile?: string;
   url?: string;
@@ -217,10 +224,14 @@ export interface ConnectionOptions {
   caFile?: string;
   insecure?: boolean;
   allowInsecureHttp?: boolean;
+  /** --company: ids or names, comma-separated (commands that read Odoo). */
+  company?: string;
 }
 
 /** The connection flags as typed options. */
-export function connectionOptions(f: FlagValues<typeof CONNECTION>): ConnectionOptions {
+export function connectionOptions(
+  f: FlagValues<typeof CONNECTION> & { company?: string | undefined },
+): ConnectionOptions {
   return {
     profile: f.profile,
     url: f.url,
@@ -234,6 +245,7 @@ export function connectionOptions(f: FlagValues<typeof CONNECTION>): ConnectionO
     caFile: f.caFile,
     insecure: f.insecure,
     allowInsecureHttp: f.allowInsecureHttp,
+    company: f.company,
   };
 }
 

@@ -176,5 +176,11 @@ export async function openSession(opts: SessionOptions, io: IO, env: Env): Promi
     redactor: io.redactor,
     rememberedVersion: sameTarget ? profile.serverVersion : undefined,
   });
+  if (o.company !== undefined) {
+    // --company: by id or name, among the companies the user may see; sent with every call.
+    const { resolveCompanies } = await import('../read/companies.js');
+    const companies = await resolveCompanies(client, o.company);
+    client.allowCompanies(companies.map((c) => c.id));
+  }
   return { client, store, profileName, profile, url, protocol, limiter: http.limiter };
 }

@@ -1,9 +1,17 @@
 // `posdata doctor`: read-only checks of posdata against the logged-in server, one line per
 // check (ok / differs / cannot, and why), or one JSON document; exit 7 when a figure differs.
 import { command } from '../cli/command.js';
-import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import {
+  COMPANY,
+  CONNECTION,
+  type ConnectionOptions,
+  connectionOptions,
+  GLOBAL,
+  group,
+} from '../cli/flags.js';
 import { positiveInt } from '../cli/values.js';
-import { DifferenceError } from '../core/errors.js';
+import type { OdooClient } from '../core/client.js';
+import { DifferenceError, ServerError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Check } from '../doctor/checks.js';
 import { parseDay } from '../query/time.js';
@@ -37,6 +45,7 @@ export const doctor = command({
         parse: positiveInt('--page-size'),
       },
       { spec: '--format <fmt>', description: 'text or json', choices: ['text', 'json'] },
+      COMPANY,
     ]),
     CONNECTION,
     GLOBAL,
@@ -68,6 +77,24 @@ export const doctor = command({
     const { runChecks } = await import('../doctor/checks.js');
     const checks: Check[] = [];
     const text = (c: Check): string => io.redactor.said(c.detail);
+    // What the user sees: each company, its currency and its registers (every figure below is
+    // in one of these currencies, never two added).
+    // Only where there are several: a one-company database's report reads as it always has.
+    const listed = await companyList(session.client);
+    const companies = listed && listed.length > 1 ? listed : undefined;
+    if (companies) {
+      const c: Check = {
+        check: 'companies',
+        status: 'ok',
+        detail: say`${own(
+          companies
+            .map((x) => `${x.id} ${x.name} (${x.currency}): ${x.registers.join(', ') || 'no register'}`)
+            .join('; '),
+        )}`,
+      };
+      checks.push(c);
+      if (o.format === 'text') io.out.write(`${c.status.padEnd(8)}${c.check.padEnd(23)} ${text(c)}\n`);
+    }
     for await (const c of runChecks(session.client, {
       date: day,
       zone,
@@ -82,6 +109,7 @@ export const doctor = command({
       const doc = {
         date: day,
         zone,
+        ...(companies ? { companies } : {}),
         checks: checks.map((c) => ({
           check: c.check,
           status: c.status,
@@ -102,3 +130,28 @@ export const doctor = command({
     if (failed) throw failed;
   },
 });
+
+/** The companies the user sees, with their currency and registers; undefined where Odoo refuses. */
+async function companyList(
+  client: OdooClient,
+): Promise<{ id: number; name: string; currency: string; registers: string[] }[] | undefined> {
+  const { runCompanies } = await import('../read/companies.js');
+  try {
+    const companies = await runCompanies(client);
+    const configs = await client.searchRead('pos.config', [], {
+      fields: ['name', 'company_id'],
+      order: 'id',
+    });
+    return companies.map((c) => ({
+      id: c.id,
+      name: c.name,
+      currency: c.currency,
+      registers: configs
+        .filter((r) => Array.isArray(r.company_id) && r.company_id[0] === c.id)
+        .map((r) => String(r.name)),
+    }));
+  } catch (err) {
+    if (err instanceof ServerError) return undefined;
+    throw err;
+  }
+}

@@ -6,6 +6,7 @@ import { COUNTED_STATES, RESOURCES } from '../catalog/resources.js';
 import { type Command, command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import {
+  COMPANY,
   CONFIG_ID,
   CONNECTION,
   type ConnectionOptions,
@@ -61,7 +62,7 @@ export interface ListOptions {
   domain?: Domain;
   pageSize: number;
   withPayments: boolean;
-  /** --lang, --company, --include-archived and --context as one Odoo context. */
+  /** --lang, --include-archived and --context as one Odoo context (--company is the session's). */
   odooContext?: Record<string, unknown>;
   count: boolean;
   dryRun: boolean;
@@ -130,7 +131,7 @@ function queryFlags(r: Resource) {
       flag({ spec: '--with-payments', description: 'each order carries its payments with method names' }),
     ]),
     { spec: '--lang <code>', description: 'language of translated names (Odoo context lang, e.g. fr_BE)' },
-    { spec: '--company <ids>', description: 'only these companies (allowed_company_ids), comma-separated' },
+    COMPANY,
     {
       spec: '--include-archived',
       description: 'also archived registers, methods and products (active_test off)',
@@ -290,10 +291,10 @@ function notSameFile(out: { path?: string; file?: string }, cp: { path: string }
   }
 }
 
-/** --lang, --company, --include-archived and --context as one Odoo context. */
+/** --lang, --include-archived and --context as one Odoo context (--company is the session's). */
 function contextFrom(f: ListFlags): Record<string, unknown> | undefined {
   let ctx: Record<string, unknown> = {};
-  const { context, lang, company } = f;
+  const { context, lang } = f;
   if (context !== undefined) {
     let v: unknown;
     try {
@@ -317,16 +318,6 @@ function contextFrom(f: ListFlags): Record<string, unknown> | undefined {
     if (!/^[a-z]{2,3}(_[A-Z]{2})?(@\w+)?$/.test(lang))
       throw new UsageError(say`--lang '${lang}' is not a language code`, say`use e.g. en_US or fr_BE`);
     ctx.lang = lang;
-  }
-  if (company !== undefined) {
-    const ids = commaList(company).map(Number);
-    if (ids.length === 0 || ids.some((n) => !Number.isSafeInteger(n) || n < 1)) {
-      throw new UsageError(
-        say`--company '${company}' is not a list of company ids`,
-        say`use e.g. --company 1 or --company 1,3`,
-      );
-    }
-    ctx.allowed_company_ids = ids;
   }
   if (f.includeArchived) ctx.active_test = false;
   return Object.keys(ctx).length > 0 ? ctx : undefined;

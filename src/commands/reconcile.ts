@@ -1,16 +1,21 @@
 // `posdata reconcile`: flags → the closed sessions of a range → figures per session →
 // table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
 import { command } from '../cli/command.js';
-import { CONFIG_ID, CONNECTION, GLOBAL, group } from '../cli/flags.js';
+import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group } from '../cli/flags.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number } from '../cli/values.js';
-import { DifferenceError } from '../core/errors.js';
+import type { OdooClient } from '../core/client.js';
+import { DifferenceError, ServerError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import type { Domain, FieldMap } from '../core/types.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
+import type { Company } from '../read/companies.js';
 import {
   beyond,
   fetchReconciliation,
+  type OutRow,
+  type Reconciliation,
   reconcile as reconcileSessions,
   type SessionRange,
   sessionFields,
@@ -45,6 +50,7 @@ export const reconcile = command({
         default: 0.01,
       },
       { spec: '--fail-on-difference', description: 'exit 7 when a difference exceeds the tolerance' },
+      COMPANY,
     ]),
     OUTPUT,
     CONNECTION,
@@ -69,31 +75,66 @@ export const reconcile = command({
     const session = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = zoneFor('range', o.tz, session.profile.tz);
-    const { inputs } = await fetchReconciliation(session.client, sessionsDomain(o, zone));
-    if (inputs.sessions.length === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
-    // The figures at the decimals of the company's currency, read once where there are figures.
-    const { moneyDigits } = await import('../read/currency.js');
-    const digits = inputs.sessions.length > 0 ? await moneyDigits(session.client) : DEFAULT_MONEY_DIGITS;
-    const rec = reconcileSessions(inputs, digits);
-    if (rec.adjusted.length > 0 && !io.quiet) {
-      const e = rec.adjusted[0];
+    const domain = sessionsDomain(o, zone);
+    const parts = await reconcileParts(session.client, domain);
+    if (parts.every((p) => p.rec.sessions.length === 0))
+      await (await import('../read/exists.js')).mustExist(session.client, o);
+    const adjusted = parts.flatMap((p) => p.rec.adjusted);
+    if (adjusted.length > 0 && !io.quiet) {
+      const e = adjusted[0];
       io.err.line(
-        say`posdata: note: for ${rec.adjusted.length} session${own(rec.adjusted.length === 1 ? '' : 's')} (e.g. ${e?.session}) expected cash is Odoo's theoretical balance, not opening + cash taken + cash moves as recorded; cash moves shows the gap (see README, reconcile)`,
+        say`posdata: note: for ${adjusted.length} session${own(adjusted.length === 1 ? '' : 's')} (e.g. ${e?.session}) expected cash is Odoo's theoretical balance, not opening + cash taken + cash moves as recorded; cash moves shows the gap (see README, reconcile)`,
       );
     }
+    const split = parts.length > 1 || parts[0]?.company !== undefined;
+    if (split && !io.quiet)
+      io.err.line(
+        say`posdata: note: sessions per company: ${own(parts.map((p) => `${p.company?.name} (${p.company?.currency})`).join('; '))}; no figure adds two currencies`,
+      );
     const { format, file } = o.output;
     const render = async (sink: Sink): Promise<undefined> => {
       if (format === 'table') {
         const { renderReconcileTable } = await import('../reconcile/table.js');
-        await sink.write(
-          renderReconcileTable(rec, {
-            ...tableLook(io, file !== undefined),
-            tz: zone,
-            tolerance: o.tolerance,
-          }),
-        );
+        for (const [i, part] of parts.entries()) {
+          if (split)
+            await sink.write(`${i > 0 ? '\n' : ''}${part.company?.name} (${part.company?.currency})\n`);
+          await sink.write(
+            renderReconcileTable(part.rec, {
+              ...tableLook(io, file !== undefined),
+              tz: zone,
+              tolerance: o.tolerance,
+            }),
+          );
+        }
       } else {
-        const { fields, defs } = sessionFields(rec);
+        const lead = split ? ['company_id', 'company', 'currency'] : [];
+        const fields: string[] = [...lead];
+        const defs: FieldMap = {
+          company_id: { type: 'integer' },
+          company: { type: 'char' },
+          currency: { type: 'char' },
+        };
+        const rows: OutRow[] = [];
+        for (const part of parts) {
+          const f = sessionFields(part.rec);
+          for (const k of f.fields) if (!fields.includes(k)) fields.push(k);
+          Object.assign(defs, f.defs);
+          for (const s of part.rec.sessions) {
+            const row = toRow(s, part.rec.methodKeys, zoneFor('data', o.tz));
+            rows.push(
+              split
+                ? {
+                    company_id: part.company?.id ?? null,
+                    company: part.company?.name ?? null,
+                    currency: part.company?.currency ?? null,
+                    ...row,
+                  }
+                : row,
+            );
+          }
+        }
+        // Another company's method columns are empty, never 0 of a wrong currency.
+        for (const r of rows) for (const k of fields) if (!(k in r)) r[k] = null;
         const renderer = await makeRenderer({
           format,
           sink,
@@ -106,26 +147,82 @@ export const reconcile = command({
           noun: 'sessions',
         });
         await renderer.begin();
-        await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, zoneFor('data', o.tz))));
+        await renderer.page(rows);
         await renderer.end();
       }
       return undefined;
     };
     // A month of sessions is a long table: paged on a terminal, as the lists are.
     await writeOutput(ctx, o.output.path, render, format === 'table');
+    const count = parts.reduce((a, p) => a + p.rec.sessions.length, 0);
     if (file !== undefined && !io.quiet && io.err.isTTY)
-      io.err.line(say`posdata: wrote ${rec.sessions.length} sessions to ${file}`);
+      io.err.line(say`posdata: wrote ${count} sessions to ${file}`);
 
     if (o.failOnDifference) {
-      const differing = rec.sessions.filter((s) => beyond(s.difference, o.tolerance));
+      const differing = parts.flatMap((p) =>
+        p.rec.sessions.filter((s) => beyond(s.difference, o.tolerance)).map((s) => ({ s, p })),
+      );
       if (differing.length > 0) {
-        const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-        const d = worst.difference;
+        const worst = differing.reduce((a, b) =>
+          Math.abs(b.s.difference) > Math.abs(a.s.difference) ? b : a,
+        );
+        const d = worst.s.difference;
+        const cur = worst.p.company ? ` ${worst.p.company.currency}` : '';
         throw new DifferenceError(
-          say`${differing.length} of ${rec.sessions.length} sessions ${differing.length === 1 ? own('differs') : own('differ')} by more than ${o.tolerance} (largest ${signed(d, digits)} in ${worst.session}, ${worst.register})`,
+          say`${differing.length} of ${count} sessions ${differing.length === 1 ? own('differs') : own('differ')} by more than ${o.tolerance} (largest ${signed(d, worst.p.rec.moneyDigits)}${own(cur)} in ${worst.s.session}, ${worst.s.register})`,
           say`check the counted cash of those sessions`,
         );
       }
     }
   },
 });
+
+/** One company's sessions (or, in one currency, every company's as one). */
+interface ReconcilePart {
+  company?: Company;
+  rec: Reconciliation;
+}
+
+/**
+ * The sessions reconciled: as one where the run's companies keep one currency (a one-company
+ * database reads as it always has), else per company, each read with only that company in
+ * allowed_company_ids, at its currency's decimals, its methods named with it where names repeat.
+ */
+async function reconcileParts(client: OdooClient, domain: Domain): Promise<ReconcilePart[]> {
+  const { currenciesOf, runCompanies } = await import('../read/companies.js');
+  let companies: Company[] | undefined;
+  try {
+    companies = await runCompanies(client);
+  } catch (err) {
+    if (!(err instanceof ServerError)) throw err;
+  }
+  if (!companies || currenciesOf(companies).length <= 1) {
+    const { inputs } = await fetchReconciliation(client, domain);
+    // The figures at the decimals of the company's currency (known with the companies).
+    let digits = DEFAULT_MONEY_DIGITS;
+    if (companies && companies.length > 0) digits = Math.max(...companies.map((c) => c.digits));
+    else if (inputs.sessions.length > 0)
+      digits = await (await import('../read/currency.js')).moneyDigits(client);
+    return [{ rec: reconcileSessions(inputs, digits) }];
+  }
+  const parts: ReconcilePart[] = [];
+  for (const c of companies) {
+    const { inputs } = await fetchReconciliation(client.forCompanies([c.id]), domain);
+    parts.push({ company: c, rec: reconcileSessions(inputs, c.digits) });
+  }
+  // A method's name said once per company where two companies' methods share it.
+  const seen = new Map<string, number>();
+  for (const p of parts) for (const k of p.rec.methodKeys) seen.set(k, (seen.get(k) ?? 0) + 1);
+  for (const p of parts) {
+    const rename = new Map(
+      p.rec.methodKeys.map((k) => [k, (seen.get(k) ?? 0) > 1 ? `${k} · ${p.company?.name}` : k]),
+    );
+    p.rec.methodKeys = p.rec.methodKeys.map((k) => rename.get(k) ?? k);
+    for (const s of p.rec.sessions) {
+      const m: Record<string, number> = {};
+      for (const [k, v] of Object.entries(s.byMethod)) m[rename.get(k) ?? k] = v;
+      s.byMethod = m;
+    }
+  }
+  return parts;
+}

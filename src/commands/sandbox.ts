@@ -107,6 +107,13 @@ export const sandbox = command({
           "the company's currency: EUR, USD, KWD, BHD, TND (3 decimals) or JPY (none); default EUR",
       },
       {
+        spec: '--companies <n>',
+        description:
+          'companies in one database (1-4): the first in --currency, then Shop US (USD), Shop JP (JPY), Shop KW (KWD)',
+        parse: positiveInt('--companies', 1),
+        default: 1,
+      },
+      {
         spec: '--live [seconds]',
         description:
           "keep selling: an order every SECONDS (default 5) in today's open sessions, as a register sends it",
@@ -119,9 +126,10 @@ export const sandbox = command({
     'posdata sandbox --odoo-version 19',
     'posdata sandbox --live 3   # and in another terminal: posdata summary --watch 10',
     'posdata sandbox --seed 1 --now 2026-11-25T12:00:00Z   # the same data at every start',
+    'posdata sandbox --companies 3   # EUR, USD and JPY companies in one database',
   ],
   notes:
-    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --leaks, --currency and --now.\n' +
+    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --leaks, --currency, --companies and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f): SandboxOptions & { host: string; port: number; allowRemote: boolean } {
     const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
@@ -157,6 +165,7 @@ export const sandbox = command({
       posHr: f.posHr === true,
       leaks: f.leaks === true,
       currency: f.currency,
+      companies: f.companies,
       live,
     };
   },

@@ -2,7 +2,7 @@
 // ndjson or csv on a sink; --check-odoo compares the totals with Odoo's own Sales Details.
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { CONFIG_ID, CONNECTION, GLOBAL, group, SESSION_ID } from '../cli/flags.js';
+import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SESSION_ID } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
@@ -17,6 +17,7 @@ import type { Sink } from '../sink/sink.js';
 import { KEYS } from '../summary/keys.js';
 import { checkParams, fetchSummary, type SummaryParams, type SummaryResult } from '../summary/query.js';
 import { summaryFields, summaryRows } from '../summary/rows.js';
+import { type SplitSummary, splitKeys } from '../summary/split.js';
 
 export interface SummaryOptions extends SummaryParams, ReportOptions {
   checkOdoo: boolean;
@@ -46,9 +47,9 @@ export const summary = command({
       {
         spec: '--by <keys>',
         description:
-          'group by day, hour, weekday, register, session, cashier, product, category, method, tax (comma-separated)',
+          'group by company, currency, day, hour, weekday, register, session, cashier, product, category, method, tax (comma-separated)',
         default: 'register',
-        offer: KEYS,
+        offer: ['company', 'currency', ...KEYS],
         list: true,
       },
       {
@@ -89,6 +90,7 @@ export const summary = command({
         description: 'with --watch: stop after N refreshes',
         parse: positiveInt('--times', 1),
       },
+      COMPANY,
     ]),
     OUTPUT,
     CONNECTION,
@@ -117,7 +119,9 @@ export const summary = command({
     };
     checkWatch(o);
     checkLoss(o);
-    checkParams(o, o.tz ?? 'UTC');
+    // company and currency split the summary (summary/split.ts); the rest are its own keys.
+    const own = splitKeys(o.by).rest;
+    checkParams({ ...o, by: own === '' ? undefined : own }, o.tz ?? 'UTC');
     if (o.failOnDifference && !o.checkOdoo)
       throw new UsageError(
         say`--fail-on-difference needs --check-odoo: it fails on a difference from Odoo's Sales Details`,
@@ -131,6 +135,9 @@ export const summary = command({
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = zoneFor('range', o.tz, profile.tz);
+    const { fetchSplitSummary } = await import('../summary/split.js');
+    const split = await fetchSplitSummary(client, o, zone);
+    if (split) return runSplit(o, ctx, split, zone);
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
@@ -263,6 +270,58 @@ async function runLoss(o: SummaryOptions, ctx: Context, client: OdooClient, zone
   });
 }
 
+/**
+ * The summary of companies in several currencies (or --by company/currency): one table per
+ * currency (or company), each with its own total; json, ndjson and csv rows led by currency
+ * (and company); --check-odoo per part, against Odoo's report for those companies alone.
+ */
+async function runSplit(o: SummaryOptions, ctx: Context, split: SplitSummary, zone: string): Promise<void> {
+  const { io } = ctx;
+  const { splitNote, splitRows } = await import('../summary/split.js');
+  if (!io.quiet) {
+    io.err.line(say`posdata: note: ${splitNote(split)}`);
+    for (const part of split.parts)
+      for (const n of part.result.summary.notes) io.err.line(say`posdata: note: ${own(part.label)}: ${n}`);
+  }
+  const { format, file } = o.output;
+  await writeOutput(ctx, o.output.path, async (sink) => {
+    if (format === 'table') {
+      const { renderSummaryTable } = await import('../summary/table.js');
+      for (const [i, part] of split.parts.entries()) {
+        await sink.write(`${i > 0 ? '\n' : ''}${part.label}\n`);
+        await sink.write(
+          renderSummaryTable(part.result, {
+            ...tableLook(io, file !== undefined),
+            bars: io.out.isTTY && file === undefined,
+          }),
+        );
+      }
+    } else {
+      const { rows, fields, defs } = splitRows(split);
+      const renderer = await rendererFor(o, io, sink, { fields, defs: defs as FieldMap }, zone, 'groups');
+      await renderer.begin();
+      await renderer.page(rows);
+      await renderer.end();
+    }
+    return undefined;
+  });
+  let differ = 0;
+  if (o.checkOdoo) {
+    const { checkOdoo } = await import('../summary/check.js');
+    for (const part of split.parts) {
+      const check = await checkOdoo(part.client, part.result, o);
+      for (const line of check.lines) io.err.line(say`posdata: check-odoo: ${own(part.label)}: ${line}`);
+      differ += check.differ;
+    }
+  }
+  if (o.failOnDifference && differ > 0) {
+    throw new DifferenceError(
+      say`${own(String(differ))} figure${own(differ === 1 ? '' : 's')} ${own(differ === 1 ? 'differs' : 'differ')} from Odoo's Sales Details`,
+      say`see the check-odoo lines above`,
+    );
+  }
+}
+
 /** --watch and --times with the flags they can go with. */
 function checkWatch(o: SummaryOptions): void {
   if (o.watch === undefined) {
@@ -317,6 +376,16 @@ async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
         const session = await ctx.odoo(o.connection);
         client = session.client;
         zone = zoneFor('range', o.tz, session.profile.tz);
+        if (!noted) {
+          // One line per refresh cannot say several currencies: a watch reads one currency.
+          const { fetchSplitSummary } = await import('../summary/split.js');
+          const split = await fetchSplitSummary(session.client, o, zone);
+          if (split)
+            throw new UsageError(
+              say`--watch follows one currency, and these companies keep ${own(split.parts.map((p) => p.label).join(', '))}`,
+              say`add --company with the companies of one currency, e.g. --company ${own(String(split.parts[0]?.companies[0]?.id ?? 1))}`,
+            );
+        }
         const r = await fetchSummary(session.client, o, zone);
         // A register that does not exist ends the watch at its first refresh, as without --watch.
         if (!noted && r.summary.groups.length === 0)

@@ -11,7 +11,14 @@ import {
 } from '../catalog/resources.js';
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import {
+  COMPANY,
+  CONNECTION,
+  type ConnectionOptions,
+  connectionOptions,
+  GLOBAL,
+  group,
+} from '../cli/flags.js';
 import { Progress } from '../cli/progress.js';
 import { number, positiveInt } from '../cli/values.js';
 import { isPosdataError, UsageError } from '../core/errors.js';
@@ -110,6 +117,7 @@ export const sync = command({
         spec: '--take-over',
         description: 'sync into existing tables of the schema that posdata did not create',
       },
+      COMPANY,
     ]),
     CONNECTION,
     GLOBAL,

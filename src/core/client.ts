@@ -189,6 +189,31 @@ export class OdooClient {
     return this.uidValue;
   }
 
+  /** The Odoo context every call carries that gives none of its own. */
+  get context(): Record<string, unknown> | undefined {
+    return this.opts.context;
+  }
+
+  /** The run's companies (`--company`): Odoo's allowed_company_ids on every call from now on. */
+  allowCompanies(ids: number[]): void {
+    this.opts.context = { ...this.opts.context, allowed_company_ids: ids };
+  }
+
+  /**
+   * The same login over the same transport, reading only these companies (Odoo's
+   * allowed_company_ids): one part of a run that splits its figures by company or currency.
+   */
+  forCompanies(ids: number[]): OdooClient {
+    const version = this.versionCache?.server_version ?? this.opts.rememberedVersion;
+    const c = new OdooClient(this.transport, this.creds, this.uidValue, {
+      ...this.opts,
+      context: { ...this.opts.context, allowed_company_ids: ids },
+      rememberedVersion: version,
+    });
+    c.versionCache = this.versionCache;
+    return c;
+  }
+
   get db(): string {
     return this.creds.db;
   }
@@ -276,7 +301,12 @@ export class OdooClient {
     retry: RetryPolicy = retryPolicyOf(method),
   ): Promise<unknown> {
     const uid = await this.ensureUid();
-    const kw = this.opts.context && !kwargs.context ? { ...kwargs, context: this.opts.context } : kwargs;
+    // The run's context (--company, --lang, …) under the call's own keys: a call that gives a
+    // context (a zone for grouping) still reads only the run's companies.
+    const given = kwargs.context as Record<string, unknown> | undefined;
+    const kw = this.opts.context
+      ? { ...kwargs, context: given ? { ...this.opts.context, ...given } : this.opts.context }
+      : kwargs;
     const t = Date.now();
     if (this.opts.trace) {
       const call = this.transport.describeCall(this.creds, uid, model, method, args, kw);

@@ -57,6 +57,15 @@ async function readNested(client: OdooClient): Promise<number | undefined> {
 }
 
 async function readDigits(client: OdooClient): Promise<number> {
+  // The run's companies, read once for the whole run (src/read/companies.ts).
+  try {
+    const { runCompanies } = await import('./companies.js');
+    const companies = await runCompanies(client);
+    if (companies.length > 0) return mostOf(companies.map((c) => c.digits));
+  } catch (err) {
+    if (refused(err)) return DEFAULT_MONEY_DIGITS;
+    if (!(err instanceof ServerError)) throw err;
+  }
   const nested = await readNested(client);
   if (nested !== undefined) return nested;
   try {

@@ -14,7 +14,7 @@ import { roundTo } from './money.js';
 
 export { CURRENCIES } from './data/context.js';
 
-import { referenceData } from './data/reference.js';
+import { companyData, OTHER_COMPANIES, referenceData, usersOf } from './data/reference.js';
 import { openLedger, sellDay } from './data/sales.js';
 import { planSessions, spreadOrders } from './data/sessions.js';
 import { catalogue, openShop } from './data/shop.js';
@@ -24,7 +24,7 @@ import { Db } from './store.js';
 import { txStamp } from './time.js';
 import type { OdooVersion } from './types.js';
 
-export { type SandboxUser, USERS } from './data/reference.js';
+export { type SandboxUser, USERS, usersOf } from './data/reference.js';
 
 export interface GenerateOptions {
   seed: number;
@@ -39,6 +39,11 @@ export interface GenerateOptions {
   currency?: string;
   /** Cashiers who stand out (SandboxOptions.leaks); draws differ only when set. */
   leaks?: boolean;
+  /**
+   * Companies (1 to 4): company 1 in `currency`, then Shop US (USD), Shop JP (JPY, no decimals),
+   * Shop KW (KWD, 3 decimals), each with its own registers, methods, sessions and `orders` orders.
+   */
+  companies?: number;
 }
 
 export interface Generated {
@@ -78,6 +83,33 @@ export function generate(opts: GenerateOptions): Generated {
   for (const day of plans) {
     const cashSales = sellDay(g, shop, products, ledger, day);
     closeDay(g, ledger, day, cashSales, drawers);
+  }
+  const companies = Math.max(1, Math.min(1 + OTHER_COMPANIES.length, Math.floor(opts.companies ?? 1)));
+  const users = usersOf(companies);
+  for (let k = 2; k <= companies; k++) {
+    const other = OTHER_COMPANIES[k - 2] as (typeof OTHER_COMPANIES)[number];
+    // Another company's currency: USD, JPY, KWD, or EUR where company 1 keeps that one.
+    const cur = (
+      other.currency === currency.name ? CURRENCIES.EUR : CURRENCIES[other.currency]
+    ) as typeof currency;
+    const gk: Gen = {
+      ...g,
+      rng: new Prng(opts.seed * 7919 + k),
+      currency: cur,
+      round: roundTo(cur.decimals),
+    };
+    companyData(gk, k, other.name, users);
+    const shopK = openShop(gk, { company: k, tag: other.tag, cashier: other.cashier });
+    // Products are shared; each company sells them at its own prices (a pricelist in Odoo).
+    const productsK = products.map((p) => ({ ...p, price: gk.round(p.price * other.factor) }));
+    const plansK = planSessions(gk, shopK);
+    spreadOrders(plansK, opts.orders);
+    const ledgerK = openLedger(gk, shopK);
+    const drawersK: Drawers = new Map();
+    for (const day of plansK) {
+      const cashSales = sellDay(gk, shopK, productsK, ledgerK, day);
+      closeDay(gk, ledgerK, day, cashSales, drawersK);
+    }
   }
   bankPayments(g, ledger);
   for (const t of db.tables.values()) t.touch();

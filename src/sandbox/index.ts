@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { CURRENCIES, generate, USERS } from './data.js';
+import { CURRENCIES, generate, usersOf } from './data.js';
 import { FaultPlan, FaultSpecError } from './faults.js';
 import { startLive } from './live.js';
 import type { ApiKey, ServerState } from './rpc.js';
@@ -42,6 +42,11 @@ export interface SandboxOptions {
   /** The company's currency: EUR (default), USD, KWD, BHD, TND (3 decimals) or JPY (none). */
   currency?: string;
   /**
+   * Companies (1 to 4; default 1): company 1 in `currency`, then Shop US (USD), Shop JP (JPY)
+   * and Shop KW (KWD), each with its registers and `orders` orders; users allowed in one or all.
+   */
+  companies?: number;
+  /**
    * Keep selling: an order every this many seconds in today's open sessions, through
    * create_from_ui (live.ts). Off by default.
    */
@@ -53,7 +58,17 @@ export interface SandboxHandle {
   port: number;
   db: string;
   adminKey: string;
-  users: { login: string; password: string; uid: number; role: string; apiKey?: string }[];
+  users: {
+    login: string;
+    password: string;
+    uid: number;
+    role: string;
+    apiKey?: string;
+    /** The companies the user is allowed in, where the sandbox has several. */
+    companies?: number[];
+  }[];
+  /** The companies (--companies), with their currency. */
+  companies?: { id: number; name: string; currency: string }[];
   /** An API key of the admin that has expired (refused like an unknown key). */
   expiredKey?: string;
   /** What was generated, and how long it took. */
@@ -116,6 +131,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   const ahead = Math.max(0, dataNow.getTime() - started);
   // A bad --faults is refused before the data is generated.
   const faults = opts.faults ? faultPlan(opts.faults, seed) : undefined;
+  const companies = opts.companies ?? 1;
+  if (!Number.isInteger(companies) || companies < 1 || companies > 4)
+    throw new SandboxOptionError(
+      `--companies ${companies} is not a number of companies the sandbox models`,
+      'use 1 to 4',
+    );
+  const USERS = usersOf(companies);
   if (opts.currency !== undefined && !(opts.currency in CURRENCIES))
     throw new SandboxOptionError(
       `--currency ${opts.currency} is not one the sandbox keeps books in`,
@@ -130,6 +152,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     posHr: opts.posHr === true,
     leaks: opts.leaks === true,
     currency: opts.currency,
+    companies,
   });
   warmIndexes(db);
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
@@ -154,6 +177,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       uid: u.uid,
       role: u.role,
       tz: u.tz,
+      companies: u.companies,
     })),
     keys,
     now: () => fmtDatetime((Date.now() + offsetMs + ahead) / 1000),
@@ -185,9 +209,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
       uid: u.uid,
       role: u.label,
       apiKey: userKeys.get(u.login),
+      companies: u.companies,
     })),
     expiredKey,
     stats,
+    companies:
+      companies > 1
+        ? db.table('res.company').rows.flatMap((c) =>
+            c
+              ? [
+                  {
+                    id: c.id,
+                    name: String(c.name),
+                    currency: String(db.get('res.currency', c.currency_id as number)?.name ?? ''),
+                  },
+                ]
+              : [],
+          )
+        : undefined,
     faults: faults?.spec,
     odooVersion: version,
     posHr: opts.posHr === true,
@@ -206,7 +245,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
 export function banner(h: SandboxHandle): string {
   const v = `${h.odooVersion ?? 17}.0`;
   const lines = [`posdata sandbox: Odoo ${v} on ${h.url} (database ${h.db})`];
-  for (const u of h.users) lines.push(`  user ${u.login}/${u.password} (${u.role}), uid ${u.uid}`);
+  for (const u of h.users)
+    lines.push(
+      `  user ${u.login}/${u.password} (${u.role}), uid ${u.uid}${u.companies && h.companies ? `, companies ${u.companies.join(',')}` : ''}`,
+    );
+  for (const c of h.companies ?? []) lines.push(`  company ${c.id} ${c.name} (${c.currency})`);
   lines.push(`  admin API key: ${h.adminKey}`);
   for (const u of h.users.slice(1)) if (u.apiKey) lines.push(`  ${u.login} API key: ${u.apiKey}`);
   if (h.expiredKey) lines.push(`  expired API key (refused): ${h.expiredKey}`);

@@ -14,6 +14,8 @@ export interface SandboxAccount {
   uid: number;
   role: Role;
   tz: string | false;
+  /** The companies the user is allowed in (res.users company_ids); [1] where not given. */
+  companies?: number[];
 }
 
 export interface ApiKey {
@@ -108,16 +110,20 @@ export function secretMatches(state: ServerState, account: SandboxAccount, secre
 
 export function envFor(state: ServerState, account: SandboxAccount, context: unknown, json2 = false): Env {
   const ctx = (context && typeof context === 'object' ? context : {}) as Record<string, unknown>;
-  // The sandbox has one company (id 1); Odoo refuses any other in allowed_company_ids.
+  // Odoo refuses a company the user is not allowed in (the whole call fails); without
+  // allowed_company_ids (or with an empty list) a read covers every company the user is in.
+  const allowed = account.companies ?? [1];
   const companies = ctx.allowed_company_ids;
-  if (companies !== undefined && (!Array.isArray(companies) || companies.some((c) => c !== 1))) {
+  if (companies !== undefined && (!Array.isArray(companies) || companies.some((c) => !allowed.includes(c)))) {
     throw accessError('Access to unauthorized or invalid companies.');
   }
+  const seen = Array.isArray(companies) && companies.length > 0 ? (companies as number[]) : allowed;
   let tx: string | undefined;
   return {
     uid: account.uid,
     role: account.role,
     activeTest: ctx.active_test !== false,
+    companies: seen,
     tz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : account.tz,
     groupTz: typeof ctx.tz === 'string' && ctx.tz ? ctx.tz : json2 ? account.tz : false,
     now: state.now,

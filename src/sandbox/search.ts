@@ -4,6 +4,7 @@
  */
 import { type Bound, compileDomain, getter, type Predicate } from './domain.js';
 import { userError, valueError } from './errors.js';
+import { multiCompany } from './money.js';
 import type { Db, FieldDef, ModelDef, Table } from './store.js';
 import type { Env, Rec } from './types.js';
 
@@ -125,13 +126,42 @@ function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Sorted {
   return sorted;
 }
 
+/**
+ * Odoo's multi-company record rules: a record of a company the call does not see is not found
+ * (`company_id in company_ids`, or no company: shared), a company itself only where it is one
+ * of them. Only where the data has several companies (one company: nothing to hide).
+ */
+function withCompanies(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  pred: Predicate | undefined,
+): Predicate | undefined {
+  const seen = env.companies;
+  if (!seen || !multiCompany(db)) return pred;
+  const set = new Set(seen);
+  let rule: Predicate;
+  if (model.name === 'res.company') rule = (r) => set.has(r.id);
+  else {
+    const f = model.fields.get('company_id');
+    if (!f || model.name === 'res.users') return pred;
+    const company = getter(db, f);
+    rule = (r) => {
+      const c = company(r);
+      return c === false || set.has(c as number);
+    };
+  }
+  return pred ? (r) => rule(r) && pred(r) : rule;
+}
+
 function withActive(
   db: Db,
   env: Env,
   model: ModelDef,
   domain: unknown,
-  pred: Predicate | undefined,
+  inner: Predicate | undefined,
 ): Predicate | undefined {
+  const pred = withCompanies(db, env, model, inner);
   if (!model.hasActive || !env.activeTest) return pred;
   const mentions = Array.isArray(domain) && domain.some((l) => Array.isArray(l) && l[0] === 'active');
   if (mentions) return pred;

@@ -43,6 +43,8 @@ export interface Env {
   role: Role;
   /** context.active_test (default true): hide archived records from search. */
   activeTest: boolean;
+  /** The companies this call sees (allowed_company_ids, else the user's): Odoo's record rules. */
+  companies?: number[];
   /** context.tz, else the user's tz: used by Odoo 19 for date-only domain values. */
   tz: string | false;
   /**

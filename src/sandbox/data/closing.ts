@@ -5,6 +5,7 @@
  * difference booked as cash lines, one account.payment per bank method.
  */
 
+import { currencyOfCompany, roundTo } from '../money.js';
 import { fmtDate, fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
 import { type Gen, LEAKY } from './context.js';
@@ -134,11 +135,16 @@ export function bankPayments(g: Gen, ledger: Ledger): void {
   const accountPayments = db.table('account.payment');
   for (const e of bank.values()) {
     const at = e.session.write_date as string;
+    const method = db.get('pos.payment.method', e.method);
+    const round =
+      typeof method?.company_id === 'number' && method.company_id !== 1
+        ? roundTo(currencyOfCompany(db, method.company_id).decimals)
+        : g.round;
     accountPayments.insert({
       id: accountPayments.nextId,
       name: `PBNK/${at.slice(0, 4)}/${String(accountPayments.nextId).padStart(5, '0')}`,
       date: at.slice(0, 10),
-      amount: g.round(e.amount),
+      amount: round(e.amount),
       pos_session_id: e.session.id,
       pos_payment_method_id: e.method,
       _at: at,

@@ -14,6 +14,8 @@ export interface SandboxUser {
   name: string;
   label: string;
   tz: string | false;
+  /** The companies the user is allowed in (--companies); every company where not given. */
+  companies?: number[];
 }
 
 export const USERS: SandboxUser[] = [
@@ -45,6 +47,82 @@ export const USERS: SandboxUser[] = [
     tz: 'UTC',
   },
 ];
+
+/**
+ * With several companies (--companies): the POS user stays in company 1, and two users join,
+ * as on a chain's Odoo: a manager allowed in every company, a cashier of company 2 only.
+ */
+export const COMPANY_USERS: SandboxUser[] = [
+  {
+    login: 'manager',
+    password: 'manager',
+    uid: 12,
+    role: 'user',
+    name: 'Nora Manager',
+    label: 'POS user, every company',
+    tz: 'Europe/Brussels',
+  },
+  {
+    login: 'pos2',
+    password: 'pos2',
+    uid: 13,
+    role: 'user',
+    name: 'Sam Cashier',
+    label: 'POS user, company 2 only',
+    tz: 'America/New_York',
+    companies: [2],
+  },
+];
+
+/** The users of a sandbox of `companies` companies, each with the companies it may see. */
+export function usersOf(companies: number): SandboxUser[] {
+  if (companies <= 1) return USERS;
+  const all = Array.from({ length: companies }, (_, i) => i + 1);
+  return [
+    ...USERS.map((u) => ({ ...u, companies: u.role === 'user' ? [1] : all })),
+    ...COMPANY_USERS.map((u) => ({ ...u, companies: u.companies ?? all })),
+  ];
+}
+
+/** The companies after the first (--companies): name, the register tag, the currency. */
+export const OTHER_COMPANIES = [
+  { name: 'Shop US', tag: 'US', currency: 'USD', factor: 1.1, cashier: 13 },
+  { name: 'Shop JP', tag: 'JP', currency: 'JPY', factor: 160, cashier: 12 },
+  { name: 'Shop KW', tag: 'KW', currency: 'KWD', factor: 0.33, cashier: 12 },
+];
+
+/** A further company: its currency (id = company id), partner and company record, its users. */
+export function companyData(g: Gen, id: number, name: string, users: SandboxUser[]): void {
+  const ins = (model: string, rec: Parameters<typeof insert>[2]) => insert(g, model, rec);
+  const c = g.currency;
+  ins('res.currency', {
+    id,
+    name: c.name,
+    symbol: c.symbol,
+    decimal_places: c.decimals,
+    rounding: 10 ** -c.decimals,
+    position: c.position,
+    ...g.stamp,
+  });
+  const partner = g.db.table('res.partner').nextId;
+  ins('res.partner', { id: partner, name, ...g.stamp });
+  ins('res.company', { id, name, currency_id: id, ...g.stamp });
+  if (id !== 2) return;
+  for (const u of users) {
+    if (g.db.get('res.users', u.uid)) continue;
+    const p = ins('res.partner', { id: g.db.table('res.partner').nextId, name: u.name, ...g.stamp });
+    ins('res.users', {
+      id: u.uid,
+      name: u.name,
+      login: u.login,
+      tz: u.tz,
+      active: true,
+      partner_id: p.id,
+      company_id: (u.companies ?? [1])[0],
+      ...g.stamp,
+    });
+  }
+}
 
 /** Cashiers who ring up orders but never log in through the API (uids in CASHIER_UIDS). */
 const CASHIERS = ['Anita Oliver', 'Beth Evans', 'Ronnie Hart'];

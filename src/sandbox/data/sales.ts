@@ -162,7 +162,7 @@ function sellOrder(
     refundLines(g, ledger, original);
   } else {
     saleLines(g, ledger, products);
-    name = draft.kind === 'sale' ? `POS/${String(++ledger.seq).padStart(6, '0')}` : '/';
+    name = draft.kind === 'sale' ? `${shop.orderPrefix}/${String(++ledger.seq).padStart(6, '0')}` : '/';
   }
   // As Odoo's _onchange_amount_all: the tax and the untaxed sum each rounded, the total their sum.
   draft.amountTax = roundMoney(draft.amountTax);
@@ -181,7 +181,7 @@ function sellOrder(
     name,
     date_order: draft.at,
     session_id: plan.rec.id,
-    config_id: r + 1,
+    config_id: shop.configBase + r + 1,
     state,
     amount_total: draft.amountTotal,
     amount_tax: draft.amountTax,

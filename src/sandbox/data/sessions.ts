@@ -23,7 +23,7 @@ export interface SessionPlan {
 }
 
 /** The sessions, day by day (oldest first), each day's in opening order. Ids follow opening time. */
-export function planSessions(g: Gen, { registers }: Shop): SessionPlan[][] {
+export function planSessions(g: Gen, { registers, configBase, cashier }: Shop): SessionPlan[][] {
   const { rng, db, days, today, nowSec } = g;
   const v19 = g.version === 19;
   const ins = (model: string, rec: Rec) => insert(g, model, rec);
@@ -60,8 +60,8 @@ export function planSessions(g: Gen, { registers }: Shop): SessionPlan[][] {
           name: v19
             ? `${registers[p.register]}/${String(nth).padStart(5, '0')}`
             : `POS/${String(id).padStart(5, '0')}`,
-          config_id: p.register + 1,
-          user_id: p.open || rng.chance(0.6) ? 2 : 6,
+          config_id: configBase + p.register + 1,
+          user_id: p.open || rng.chance(0.6) ? 2 : cashier,
           start_at: fmtDatetime(p.start),
           stop_at: false,
           state: p.open ? 'opened' : 'closed',

@@ -55,6 +55,14 @@ const CATALOG: [string, string][] = [
 const UNTAXED = new Set(['FOOD_0003', 'FOOD_0007', 'FOOD_0012', 'GIFT_0001']);
 
 export interface Shop {
+  /** The company the registers keep their books for (1 unless --companies). */
+  company: number;
+  /** pos.config ids are configBase + 1, + 2, …; payment method ids follow the table's. */
+  configBase: number;
+  /** Sale names: `<orderPrefix>/000001`. */
+  orderPrefix: string;
+  /** The POS user who opens the sessions the admin does not. */
+  cashier: number;
   registers: string[];
   /** Per register, its cash method's id. */
   cashMethod: number[];
@@ -70,8 +78,15 @@ export interface Product {
 
 /** Registers and payment methods: one cash method per register (Odoo gives each its own cash
  * journal), one shared card method, and an archived method to exercise active_test. */
-export function openShop(g: Gen): Shop {
+export function openShop(
+  g: Gen,
+  own: { company: number; tag: string; cashier: number } = { company: 1, tag: '', cashier: 6 },
+): Shop {
   const { rng, stamp } = g;
+  const configBase = g.db.table('pos.config').nextId - 1;
+  const methodBase = g.db.table('pos.payment.method').nextId - 1;
+  // A second company's records say theirs; company 1's are written as they always were.
+  const company = own.company === 1 ? {} : { company_id: own.company };
   const ins = (model: string, rec: Rec) => insert(g, model, rec);
   const registerCount = rng.int(2, 4);
   const names = [...REGISTER_NAMES];
@@ -80,25 +95,31 @@ export function openShop(g: Gen): Shop {
   while (registers.length < registerCount)
     registers.push(names.splice(rng.int(0, names.length - 1), 1)[0] as string);
   const cashMethod: number[] = [];
+  if (own.tag)
+    registers.forEach((name, i) => {
+      registers[i] = `${own.tag} ${name}`;
+    });
   registers.forEach((name, i) => {
-    const id = i + 1;
+    const id = methodBase + i + 1;
     ins('pos.payment.method', {
       id,
-      name: i === 0 ? 'Cash' : `Cash ${name}`,
+      name: i === 0 ? 'Cash' : `Cash ${own.tag ? name.slice(own.tag.length + 1) : name}`,
       sequence: i,
       is_cash_count: true,
       active: true,
+      ...company,
       ...stamp,
     });
     cashMethod.push(id);
   });
-  const cardMethod = registers.length + 1;
+  const cardMethod = methodBase + registers.length + 1;
   ins('pos.payment.method', {
     id: cardMethod,
     name: 'Card',
     sequence: 10,
     is_cash_count: false,
     active: true,
+    ...company,
     ...stamp,
   });
   ins('pos.payment.method', {
@@ -107,12 +128,28 @@ export function openShop(g: Gen): Shop {
     sequence: 11,
     is_cash_count: false,
     active: false,
+    ...company,
     ...stamp,
   });
   registers.forEach((name, i) => {
-    ins('pos.config', { id: i + 1, name, active: true, payment_method_ids: [i + 1, cardMethod], ...stamp });
+    ins('pos.config', {
+      id: configBase + i + 1,
+      name,
+      active: true,
+      payment_method_ids: [methodBase + i + 1, cardMethod],
+      ...company,
+      ...stamp,
+    });
   });
-  return { registers, cashMethod, cardMethod };
+  return {
+    company: own.company,
+    configBase,
+    orderPrefix: own.tag || 'POS',
+    cashier: own.cashier,
+    registers,
+    cashMethod,
+    cardMethod,
+  };
 }
 
 /** Catalogue: ~40 templates with codes; product.product ids are offset from template ids, as in

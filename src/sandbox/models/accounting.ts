@@ -1,4 +1,5 @@
 /** The accounting side a POS touches: invoices, the closing's payments, cash lines, the Sales Details report. */
+import { currencyOf, sessionCompany } from '../money.js';
 import type { ModelDef } from '../store.js';
 import { ALL, build, fd, type Version } from './define.js';
 
@@ -64,7 +65,10 @@ export function accountPayment({ v18, v19 }: Version): ModelDef {
       }),
       fd('pos_session_id', 'many2one', 'POS Session', { relation: 'pos.session' }),
       fd('pos_payment_method_id', 'many2one', 'POS Payment Method', { relation: 'pos.payment.method' }),
-      fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      fd('currency_id', 'many2one', 'Currency', {
+        relation: 'res.currency',
+        dflt: (rec, db) => currencyOf(db, sessionCompany(db, rec.pos_session_id)),
+      }),
     ],
   });
 }
@@ -100,10 +104,13 @@ export function bankStatementLine(_v: Version): ModelDef {
       fd('internal_index', 'char', 'Internal Reference', {
         dflt: (rec) => `${rec.date}${String(rec.id).padStart(10, '0')}`,
       }),
-      fd('currency_id', 'many2one', 'Journal Currency', { relation: 'res.currency', dflt: () => 1 }),
+      fd('currency_id', 'many2one', 'Journal Currency', {
+        relation: 'res.currency',
+        dflt: (rec, db) => currencyOf(db, sessionCompany(db, rec.pos_session_id)),
+      }),
       fd('company_id', 'many2one', 'Company', {
         relation: 'res.company',
-        dflt: () => 1,
+        dflt: (rec, db) => sessionCompany(db, rec.pos_session_id),
         related: 'move_id.company_id',
       }),
     ],

@@ -2,6 +2,7 @@
  * How a model is written down: field constructors (stored, computed, related, inverse one2many),
  * the fields every model has, and `build`, which turns a spec into a ModelDef.
  */
+import { configCompany, currencyOf, multiCompany, orderCompany, sessionCompany } from '../money.js';
 import type { Db, FieldDef, ModelDef } from '../store.js';
 import type { FieldType, OdooVersion, Rec, Role, Stored } from '../types.js';
 
@@ -42,8 +43,32 @@ export const related = (
   relation: string,
   path: string,
   search = true,
-): FieldDef =>
-  computed(name, 'many2one', string, () => 1, { relation, searchable: true, related: path, search });
+): FieldDef => {
+  const hop = path.split('.')[0] ?? '';
+  const currency = path.endsWith('currency_id');
+  const compute = (rec: Rec, db: Db): Stored => {
+    if (!multiCompany(db)) return 1;
+    const company = companyVia(db, rec, hop);
+    return currency ? currencyOf(db, company) : company;
+  };
+  return computed(name, 'many2one', string, compute, { relation, searchable: true, related: path, search });
+};
+
+/** The company a record reaches through its first hop (a register, an order or a session). */
+export function companyVia(db: Db, rec: Rec, hop: string): number {
+  const v = rec[hop];
+  switch (hop) {
+    case 'config_id':
+      return typeof v === 'number' ? configCompany(db, v) : sessionCompany(db, rec.session_id);
+    case 'order_id':
+    case 'pos_order_id':
+      return orderCompany(db, v);
+    case 'session_id':
+    case 'pos_session_id':
+      return sessionCompany(db, v);
+  }
+  return 1;
+}
 /**
  * A POS record's currency, related along `path` to its register's. The register's is computed
  * and not stored on 16-18 (pos.config `_compute_currency`), so Odoo cannot search these there

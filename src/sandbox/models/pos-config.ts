@@ -1,4 +1,5 @@
 /** pos.config: the registers (16/17 label one with its open session's user). */
+import { currencyOf } from '../money.js';
 import type { Db, ModelDef } from '../store.js';
 import { localDate, parseDatetime } from '../time.js';
 import type { Rec } from '../types.js';
@@ -62,13 +63,19 @@ export function posConfig({ v18, v19 }: Version): ModelDef {
         ? fd('currency_id', 'many2one', 'Currency', {
             relation: 'res.currency',
             readonly: true,
-            dflt: () => 1,
+            dflt: (rec, db) => currencyOf(db, num(rec.company_id) || 1),
           })
-        : computed('currency_id', 'many2one', 'Currency', () => 1, {
-            relation: 'res.currency',
-            searchable: true,
-            search: false,
-          }),
+        : computed(
+            'currency_id',
+            'many2one',
+            'Currency',
+            (rec, db) => currencyOf(db, num(rec.company_id) || 1),
+            {
+              relation: 'res.currency',
+              searchable: true,
+              search: false,
+            },
+          ),
     ],
   });
 }

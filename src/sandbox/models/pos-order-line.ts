@@ -1,4 +1,5 @@
 /** pos.order.line: the lines of a sale, linked line by line to what they refund. */
+import { orderCompany } from '../money.js';
 import type { Db, ModelDef } from '../store.js';
 import type { Rec, Stored } from '../types.js';
 import { ALL, build, computed, fd, ids, inverse, num, relatedCurrency, type Version } from './define.js';
@@ -58,7 +59,7 @@ export function posOrderLine({ v18, v19 }: Version): ModelDef {
       }),
       fd('company_id', 'many2one', 'Company', {
         relation: 'res.company',
-        dflt: () => 1,
+        dflt: (rec, db) => orderCompany(db, rec.order_id),
         related: 'order_id.company_id',
       }),
       relatedCurrency('order_id.currency_id', v19),

@@ -6,6 +6,7 @@ import type { Rec, Stored } from '../types.js';
 import {
   ALL,
   build,
+  companyVia,
   computed,
   fd,
   num,
@@ -47,7 +48,7 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
       relation: 'res.company',
       required: true,
       readonly: true,
-      dflt: () => 1,
+      dflt: (rec, db) => companyVia(db, rec, 'config_id'),
     }),
     fd('partner_id', 'many2one', 'Customer', { relation: 'res.partner' }),
     fd('state', 'selection', 'Status', {

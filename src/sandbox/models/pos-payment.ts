@@ -1,4 +1,5 @@
 /** pos.payment and pos.payment.method: what each order was paid with. */
+import { orderCompany } from '../money.js';
 import type { ModelDef } from '../store.js';
 import { ALL, build, fd, num, relatedCurrency, type Version } from './define.js';
 import { createdWith } from './pos-order.js';
@@ -44,7 +45,7 @@ export function posPayment({ v19 }: Version): ModelDef {
       fd('is_change', 'boolean', 'Is this payment change?'),
       fd('company_id', 'many2one', 'Company', {
         relation: 'res.company',
-        dflt: () => 1,
+        dflt: (rec, db) => orderCompany(db, rec.pos_order_id),
         related: 'pos_order_id.company_id',
       }),
     ],

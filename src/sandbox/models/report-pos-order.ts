@@ -1,5 +1,5 @@
 /** report.pos.order: Odoo's reporting view over orders and their lines (a SQL view, rows worked out). */
-import { companyCurrency } from '../money.js';
+import { companyCurrency, currencyOfCompany, multiCompany, orderCompany, type Round } from '../money.js';
 import type { Db, FieldDef, ModelDef } from '../store.js';
 import type { Rec, Stored } from '../types.js';
 import { build, fd, POS_ORDER_STATES_17, type Version } from './define.js';
@@ -76,7 +76,18 @@ const fix6 = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
   // price_total: SUM(ROUND(price_subtotal_incl / rate, cu.decimal_places)), the company's currency.
-  const round = companyCurrency(db).round;
+  const companyRound = companyCurrency(db).round;
+  const multi = multiCompany(db);
+  const rounds = new Map<number, Round>();
+  const roundOf = (company: number): Round => {
+    if (!multi) return companyRound;
+    let r = rounds.get(company);
+    if (!r) {
+      r = currencyOfCompany(db, company).round;
+      rounds.set(company, r);
+    }
+    return r;
+  };
   const om = db.models.get('pos.order') as ModelDef;
   const [fDate, fPartner, fState, fUser, fConfig, fSession, fMove, fEmployee] = [
     'date_order',
@@ -133,6 +144,8 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
     const invoiced = typeof val(fMove, o) === 'number';
     const employee = posHr ? val(fEmployee, o) : undefined;
     const method = v19 ? (firstMethod.get(o.id) ?? false) : undefined;
+    const company = multi ? orderCompany(db, o.id) : 1;
+    const round = roundOf(company);
     byProduct.clear();
     for (const lid of lineIds) {
       const l = lineRows[lid];
@@ -165,7 +178,7 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
         partner_id: partner,
         state,
         user_id: user,
-        company_id: 1,
+        company_id: company,
         config_id: config,
         session_id: session,
         invoiced,

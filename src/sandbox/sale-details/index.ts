@@ -8,7 +8,7 @@
  * (discounts, invoices).
  */
 
-import { companyCurrency } from '../money.js';
+import { companyCurrency, currencyOfCompany, multiCompany } from '../money.js';
 import type { Db } from '../store.js';
 import type { Env, Json } from '../types.js';
 import { countSessions } from './counting.js';
@@ -25,9 +25,11 @@ export function getSaleDetails(db: Db, env: Env, args: SaleDetailsArgs): Json {
   const { orders, sessions } = scope;
   let total = 0;
   for (const o of orders) total += typeof o.amount_total === 'number' ? o.amount_total : 0;
-  // Odoo's user_currency: the registers' when they share one, else the company's. Every
-  // register of the sandbox keeps the company's books, so it is the company's.
-  const currency = companyCurrency(db);
+  // Odoo's user_currency: the registers' when they share one, else the company's (env.company:
+  // the first of allowed_company_ids, else the user's). Every register keeps its company's books;
+  // with several companies the sandbox adds their amounts as Odoo does at a rate of 1.
+  const company = multiCompany(db) ? (env.companies?.[0] ?? 1) : 1;
+  const currency = company === 1 ? companyCurrency(db) : currencyOfCompany(db, company);
   const figures = productFigures(db, orders, currency.round);
   const payments = paymentsPerMethodAndSession(db, env, orders);
   countSessions(db, env, sessions, payments, currency.round);
@@ -52,7 +54,7 @@ export function getSaleDetails(db: Db, env: Env, args: SaleDetailsArgs): Json {
     session_name: one ? String(one.name) : false,
     config_names: scope.configs.map((c) => String(c.name)),
     payments,
-    company_name: String(db.get('res.company', 1)?.name ?? ''),
+    company_name: String(db.get('res.company', company)?.name ?? ''),
     taxes: figures.taxes,
     taxes_info: figures.taxesInfo,
     products: figures.products,

@@ -1,0 +1,184 @@
+// The summary over companies in several currencies: never one figure of two currencies. The
+// run's companies (--company, else every one the user may see) are split into parts, one per
+// currency (or one per company with --by company), each read with only its companies in
+// Odoo's allowed_company_ids and computed as a one-currency summary at that currency's
+// decimals; rows then say their currency (and company), and a payment method whose name
+// repeats across companies is named with its company ("Cash · Shop US").
+import type { OdooClient } from '../core/client.js';
+import { ServerError, UsageError } from '../core/errors.js';
+import { own, type Said, say } from '../core/redact.js';
+import { type Company, currenciesOf, runCompanies } from '../read/companies.js';
+import { type SummaryRow, totalOf } from './compute.js';
+import { fetchSummary, type SummaryParams, type SummaryResult } from './query.js';
+import { summaryFields, summaryRows } from './rows.js';
+
+/** One currency's (or company's) summary. */
+export interface SummaryPart {
+  companies: Company[];
+  currency: string;
+  /** `Shop US (USD)`, or `USD` for a part of several companies. */
+  label: string;
+  client: OdooClient;
+  result: SummaryResult;
+}
+
+export interface SplitSummary {
+  /** The columns each row starts with: `company_id, company` (--by company), `currency`. */
+  lead: string[];
+  parts: SummaryPart[];
+}
+
+/** --by with `company` and `currency` taken out (the rest is the summary's own keys). */
+export function splitKeys(by: string | undefined): {
+  rest: string | undefined;
+  company: boolean;
+  currency: boolean;
+} {
+  if (by === undefined) return { rest: undefined, company: false, currency: false };
+  const keys = by
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  const rest = keys.filter((k) => k !== 'company' && k !== 'currency');
+  const company = keys.includes('company');
+  const currency = keys.includes('currency');
+  if ((company || currency) && keys.length > 0 && keys.indexOf(company ? 'company' : 'currency') !== 0)
+    throw new UsageError(
+      say`--by ${by}: company and currency come first`,
+      say`write e.g. --by company,register or --by currency,day`,
+    );
+  // Only company/currency: one row per part (its registers' figures added, in one currency).
+  return { rest: rest.length > 0 ? rest.join(',') : company || currency ? '' : undefined, company, currency };
+}
+
+/**
+ * The split summary, or undefined where one plain summary says it all: one currency among the
+ * run's companies and no --by company or currency (a one-company database reads as it always has).
+ */
+export async function fetchSplitSummary(
+  client: OdooClient,
+  p: SummaryParams,
+  zone: string,
+): Promise<SplitSummary | undefined> {
+  const by = splitKeys(p.by);
+  let companies: Company[];
+  try {
+    companies = await runCompanies(client);
+  } catch (err) {
+    // A user Odoo refuses res.company: one summary, as before (Odoo's rules still apply).
+    if (err instanceof ServerError && !by.company && !by.currency) return undefined;
+    throw err;
+  }
+  const currencies = currenciesOf(companies);
+  if (!by.company && !by.currency && currencies.length <= 1) return undefined;
+  const groups: Company[][] = by.company
+    ? companies.map((c) => [c])
+    : currencies.map((cur) => companies.filter((c) => c.currency === cur));
+  const parts: SummaryPart[] = [];
+  for (const cs of groups) {
+    const partClient = client.forCompanies(cs.map((c) => c.id));
+    const result = await fetchSummary(partClient, { ...p, by: by.rest === '' ? 'register' : by.rest }, zone);
+    if (by.rest === '') collapse(result);
+    const currency = cs[0]?.currency ?? '';
+    parts.push({
+      companies: cs,
+      currency,
+      label:
+        cs.length === 1
+          ? `${cs[0]?.name} (${currency})`
+          : `${currency} (${cs.map((c) => c.name).join(', ')})`,
+      client: partClient,
+      result,
+    });
+  }
+  await nameMethods(client, parts);
+  return { lead: by.company ? ['company_id', 'company', 'currency'] : ['currency'], parts };
+}
+
+/** --by company (or currency) alone: the part's groups added into one row of no key. */
+function collapse(r: SummaryResult): void {
+  const total = totalOf(r.summary.groups, r.summary);
+  const group = { keys: [], figures: total };
+  r.summary.groups = r.summary.groups.length > 0 ? [group] : [];
+  r.summary.keys = [];
+  r.shown = r.summary.groups;
+}
+
+/**
+ * A payment method's column: `method:<name>` where its name is its own across the parts,
+ * `method:<name> · <company>` where two companies' methods share it (Cash · Shop US).
+ */
+async function nameMethods(client: OdooClient, parts: SummaryPart[]): Promise<void> {
+  const count = new Map<string, Set<number>>();
+  for (const part of parts)
+    for (const [id, name] of part.result.summary.methodNames) {
+      const ids = count.get(name) ?? new Set<number>();
+      ids.add(id);
+      count.set(name, ids);
+    }
+  const repeated = [...count.values()].filter((s) => s.size > 1).flatMap((s) => [...s]);
+  const companyOf = new Map<number, string>();
+  if (repeated.length > 0) {
+    const rows = await client.read('pos.payment.method', repeated, ['company_id']);
+    for (const r of rows)
+      if (Array.isArray(r.company_id)) companyOf.set(r.id as number, String(r.company_id[1]));
+  }
+  for (const part of parts) {
+    const s = part.result.summary;
+    const rename = new Map<string, string>();
+    s.methodKeys = s.methodKeys.map((old, i) => {
+      const id = s.methodIds[i] as number;
+      const name = s.methodNames.get(id) ?? old.slice('method:'.length);
+      const company = companyOf.get(id);
+      const key =
+        company && (count.get(name)?.size ?? 0) > 1 ? `method:${name} · ${company}` : `method:${name}`;
+      rename.set(old, key);
+      return key;
+    });
+    for (const g of s.groups) {
+      if (!g.figures.methods) continue;
+      const m: Record<string, number> = {};
+      for (const [k, v] of Object.entries(g.figures.methods)) m[rename.get(k) ?? k] = v;
+      g.figures.methods = m;
+    }
+  }
+}
+
+/** The parts' rows as json, ndjson and csv carry them: each led by its currency (and company). */
+export function splitRows(split: SplitSummary): {
+  rows: SummaryRow[];
+  fields: string[];
+  defs: Record<string, { type: string }>;
+} {
+  const rows: SummaryRow[] = [];
+  const fields: string[] = [...split.lead];
+  const defs: Record<string, { type: string }> = {
+    company_id: { type: 'integer' },
+    company: { type: 'char' },
+    currency: { type: 'char' },
+  };
+  for (const part of split.parts) {
+    const own = summaryRows(part.result);
+    const f = summaryFields(part.result, own);
+    for (const k of f.fields) if (!fields.includes(k)) fields.push(k);
+    Object.assign(defs, f.defs);
+    const company = part.companies.length === 1 ? part.companies[0] : undefined;
+    for (const r of own) {
+      const lead: SummaryRow = {};
+      if (split.lead.includes('company')) {
+        lead.company_id = company?.id ?? null;
+        lead.company = company?.name ?? null;
+      }
+      lead.currency = part.currency;
+      rows.push({ ...lead, ...r });
+    }
+  }
+  // Method columns of another currency's part are empty (null), never 0 of a wrong currency.
+  for (const r of rows) for (const k of fields) if (!(k in r)) r[k] = null;
+  return { rows, fields, defs };
+}
+
+/** A note that the figures are split, for stderr. */
+export function splitNote(split: SplitSummary): Said {
+  return say`figures per ${own(split.lead.includes('company') ? 'company' : 'currency')}: ${own(split.parts.map((p) => p.label).join('; '))}; no total adds two currencies`;
+}
