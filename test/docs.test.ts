@@ -217,7 +217,7 @@ describe('the runnable command blocks, against a sandbox', () => {
   const home = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-docs-'));
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ seed: 1, now: new Date('2026-11-25T12:00:00Z') });
+    sandbox = await startTestSandbox({ seed: 1 });
     const bin = join(home, 'bin');
     mkdirSync(bin);
     for (const [name, script] of [
