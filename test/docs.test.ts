@@ -265,7 +265,7 @@ describe('the runnable command blocks, against a sandbox', () => {
           `${b.file}:${b.line}\n${script}\nstdout: ${r.stdout.slice(-2000)}\nstderr: ${r.stderr}`,
         ).toBe(0);
       }
-    });
+    }, 300_000); // a block is several runs, each a process and its requests, on a shared machine
   }
 });
 
