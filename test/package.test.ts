@@ -22,6 +22,8 @@ describe('npm pack', () => {
     expect(files).toContain('package/dist/main.js');
     expect(files).toContain('package/dist/main.js.map');
     expect(files).toContain('package/README.md');
+    // the pages the README links to
+    expect(files).toContain('package/docs/exports.md');
     // The man pages, built with the code, and linked by npm install -g through package.json's man.
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { man: string[] };
     for (const page of pkg.man) expect(files).toContain(`package/${page}`);
