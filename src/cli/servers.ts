@@ -275,12 +275,18 @@ export async function runOverServers(
         ctx,
         toFile ? (output as string) : undefined,
         async (sink) => {
-          const joiner = makeJoiner(joining, flags, sink, io);
+          const joiner = makeJoiner(joining, flags, sink);
+          if (joiner.prepare) {
+            const all = await Promise.all(outcomes);
+            await joiner.prepare(
+              all.flatMap((o) => (o.failed || !o.file ? [] : [{ name: o.name, file: o.file }])),
+            );
+          }
           for (const o of outcomes) {
             const got = await o;
             done.push(got);
             if (got.failed || !got.file) continue;
-            if (!(await joiner.add(got.name, got.file))) got.failed = true;
+            await joiner.add(got.name, got.file);
           }
           await joiner.end();
           return undefined;
@@ -301,9 +307,39 @@ export async function runOverServers(
 }
 
 interface Joiner {
-  /** Adds a server's output; false where it cannot join the others (said on standard error). */
+  /** Sees every healthy server's output before any is added (the CSV header's columns). */
+  prepare?(files: { name: string; file: string }[]): Promise<void>;
   add(name: string, file: string): Promise<boolean>;
   end(): Promise<void>;
+}
+
+/** A CSV record's cells as they are written (quotes kept), its line ending left out. */
+function cellsOf(record: string, delimiter: string): string[] {
+  const text = record.replace(/\r?\n$/, '');
+  const cells: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && text.startsWith(delimiter, i)) {
+      cells.push(text.slice(start, i));
+      start = i + delimiter.length;
+      i += delimiter.length - 1;
+    }
+  }
+  cells.push(text.slice(start));
+  return cells;
+}
+
+/** The first record of a CSV file (its header), undefined for an empty file. */
+async function firstRecord(file: string): Promise<string | undefined> {
+  const records = new CsvRecords();
+  for await (const t of textOf(file)) {
+    const [first] = records.push(t);
+    if (first !== undefined) return first;
+  }
+  return records.end()[0];
 }
 
 async function* textOf(file: string): AsyncGenerator<string> {
@@ -311,42 +347,51 @@ async function* textOf(file: string): AsyncGenerator<string> {
     yield chunk as string;
 }
 
-function makeJoiner(join: Join, flags: Flags, sink: { write(s: string): Promise<void> }, io: IO): Joiner {
+function makeJoiner(join: Join, flags: Flags, sink: { write(s: string): Promise<void> }): Joiner {
   const delimiter = (flags.delimiter as string | undefined) ?? ',';
   let first = true;
   switch (join) {
     case 'csv': {
-      let header: string | undefined;
+      // Servers differ in their columns (a register's payment methods, a version's fields):
+      // the header is the union of theirs, in the order first seen, a cell left empty where
+      // a server has no such column.
+      let columns: string[] = [];
+      let bom = false;
+      let eol = '\n';
       return {
+        async prepare(files) {
+          for (const { file } of files) {
+            const head = await firstRecord(file);
+            if (head === undefined) continue;
+            if (head.startsWith('\uFEFF')) bom = true;
+            if (head.endsWith('\r\n')) eol = '\r\n';
+            for (const c of cellsOf(head.replace(/^\uFEFF/, ''), delimiter))
+              if (!columns.includes(c)) columns.push(c);
+          }
+          if (columns.length > 0)
+            await sink.write(`${bom ? '\uFEFF' : ''}${['profile', ...columns].join(delimiter)}${eol}`);
+        },
         async add(name, file) {
           const records = new CsvRecords();
-          let head = true;
-          const cell = csvCell(name, delimiter) + delimiter;
+          let at: number[] | undefined;
+          const cell = csvCell(name, delimiter);
           const take = async (recs: string[]) => {
             let s = '';
-            for (let r of recs) {
-              if (head) {
-                head = false;
-                const bom = r.startsWith('\uFEFF');
-                if (bom) r = r.slice(1);
-                if (header === undefined) {
-                  header = r;
-                  s += `${bom ? '\uFEFF' : ''}profile${delimiter}${r}`;
-                } else if (r !== header) {
-                  io.err.line(
-                    say`posdata: profile ${name}: its columns differ from the first profile's (${r.trim()}); name them with --fields, the same on every server`,
-                  );
-                  return false;
-                }
+            for (const r of recs) {
+              const cells = cellsOf(r.replace(/^\uFEFF/, ''), delimiter);
+              if (at === undefined) {
+                at = columns.map((c) => cells.indexOf(c));
                 continue;
               }
-              s += cell + r;
+              const line = [cell];
+              for (const i of at) line.push(i < 0 ? '' : (cells[i] as string));
+              s += line.join(delimiter) + eol;
             }
             if (s) await sink.write(s);
-            return true;
           };
-          for await (const t of textOf(file)) if (!(await take(records.push(t)))) return false;
-          return take(records.end());
+          for await (const t of textOf(file)) await take(records.push(t));
+          await take(records.end());
+          return true;
         },
         async end() {},
       };

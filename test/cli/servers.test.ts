@@ -161,3 +161,32 @@ describe('a run over several servers', () => {
     expect(t.stdout).toMatch(/^== profile shop-17 ==\n[\s\S]*\n== profile shop-19 ==\n/);
   });
 });
+
+/** CSV rows (no quoted cells in these) as objects by their header, empty cells left out. */
+function objects(csv: string, lead: Record<string, string> = {}): Record<string, string>[] {
+  const [head, ...rows] = csv.trimEnd().split('\n');
+  const names = (head as string).split(',');
+  return rows.map((row) => {
+    const o: Record<string, string> = { ...lead };
+    row.split(',').forEach((v, i) => {
+      if (v !== '') o[names[i] as string] = v;
+    });
+    return o;
+  });
+}
+
+describe('reconcile over several servers', () => {
+  it('one table, each row led by its profile, the columns the union of theirs, each row as its single run gives it', async () => {
+    const args = ['reconcile', '--from', '2000-01-01', '--format', 'csv'];
+    const r = await runCli([...args, '--profile', 'shop-16,shop-19'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('profile,session_id,')).toBe(true);
+    const expected: Record<string, string>[] = [];
+    for (const name of ['shop-16', 'shop-19']) {
+      const one = await runCli([...args, '--profile', name], { env });
+      expected.push(...objects(one.stdout, { profile: name }));
+    }
+    expect(objects(r.stdout)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(2);
+  });
+});
