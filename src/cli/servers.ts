@@ -355,7 +355,7 @@ function makeJoiner(join: Join, flags: Flags, sink: { write(s: string): Promise<
       // Servers differ in their columns (a register's payment methods, a version's fields):
       // the header is the union of theirs, in the order first seen, a cell left empty where
       // a server has no such column.
-      let columns: string[] = [];
+      const columns: string[] = [];
       let bom = false;
       let eol = '\n';
       return {
