@@ -198,7 +198,13 @@ export async function runOverServers(
       if (c.name !== 'doctor' || flags.format !== undefined) own.format = childFormat;
     }
     if (typeof flags.checkpoint === 'string') own.checkpoint = forProfile(flags.checkpoint, name);
-    if (Array.isArray(own.by)) own.by = (own.by as string[]).filter((k) => k !== 'profile');
+    // summary --by profile: the profile leads every row already; each server's rows are then
+    // per currency (its records say which), so no figure of the chain adds two currencies.
+    if (c.name === 'summary' && typeof own.by === 'string') {
+      const keys = own.by.split(',').map((k) => k.trim());
+      if (keys.includes('profile'))
+        own.by = [...new Set(keys.map((k) => (k === 'profile' ? 'currency' : k)))].join(',');
+    }
     return own;
   };
   // Every flag checked once before any server is asked (exit 2 for what is wrong).

@@ -30,6 +30,8 @@ beforeAll(async () => {
       orders: 12 + i,
       odooVersion: v,
       adminKey: SUITE_SECRET,
+      // One shop in dollars, one in yen: the chain's day is per currency.
+      currency: v === 18 ? 'USD' : v === 19 ? 'JPY' : 'EUR',
     });
     sandboxes.push(s);
     await login(`shop-${v}`, s);
@@ -188,5 +190,25 @@ describe('reconcile over several servers', () => {
     }
     expect(objects(r.stdout)).toEqual(expected);
     expect(expected.length).toBeGreaterThan(2);
+  });
+});
+
+describe('summary --by profile', () => {
+  it("the chain's day: one row per server and currency, led by profile and currency, each its single run's figures", async () => {
+    const args = ['summary', '--from', '2000-01-01', '--format', 'csv'];
+    const r = await runCli([...args, '--by', 'profile', '--profile', 'shop-17,shop-18,shop-19,shop-down'], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(8);
+    const rows = objects(r.stdout);
+    expect(rows.map((x) => [x.profile, x.currency])).toEqual([
+      ['shop-17', 'EUR'],
+      ['shop-18', 'USD'],
+      ['shop-19', 'JPY'],
+    ]);
+    for (const row of rows) {
+      const one = await runCli([...args, '--by', 'currency', '--profile', row.profile as string], { env });
+      expect(row).toEqual(objects(one.stdout, { profile: row.profile as string })[0]);
+    }
   });
 });
