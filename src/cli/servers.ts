@@ -163,6 +163,11 @@ export async function runOverServers(
       say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
       say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
     );
+  if (flags.watch !== undefined)
+    throw new UsageError(
+      say`--watch follows one server`,
+      say`run one watch per shop (--profile NAME), or leave --watch out for every shop's figures at once`,
+    );
   const toFile = output !== undefined && output !== '-' && !perFile;
   // Decided once, as a single run would: the format the joined output is in.
   const format =

@@ -139,6 +139,9 @@ describe('a run over several servers', () => {
     const a = await runCli([...query, '--profile', 'shop-16,shop-17', '--checkpoint', 'x.ckpt'], { env });
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/\{profile\}/);
+    const w = await runCli(['summary', '--watch', '60', '--profile', 'shop-16,shop-17'], { env });
+    expect(w.code).toBe(2);
+    expect(w.stderr).toMatch(/--watch follows one server/);
     const b = await runCli([...query, '--profile', 'shop-16,shop-nope'], { env });
     expect(b.code).toBe(2);
     expect(b.stderr).toMatch(/shop-nope/);
