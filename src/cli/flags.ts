@@ -169,7 +169,12 @@ export const SESSION_ID = flag({
 
 /** How to reach Odoo: shared by every command that talks to it. */
 export const CONNECTION = group('connection', [
-  { spec: '--profile <name>', description: 'stored profile to use (env POSDATA_PROFILE)', value: 'profile' },
+  {
+    spec: '--profile <name>',
+    description:
+      "stored profile to use (env POSDATA_PROFILE); where the command takes them, several: a,b,c or a pattern such as 'shop-*'",
+    value: 'profile',
+  },
   { spec: '--url <url>', description: 'Odoo base URL (env POSDATA_URL)' },
   { spec: '--db <name>', description: 'Odoo database (env POSDATA_DB)' },
   { spec: '--user <login>', description: 'Odoo login (env POSDATA_USER)' },
@@ -248,6 +253,19 @@ export function connectionOptions(
     company: f.company,
   };
 }
+
+/** The flags of a run over several servers (src/cli/servers.ts), beside --profile. */
+export const SERVERS = group('connection', [
+  {
+    spec: '--all-profiles',
+    description: 'every stored profile, one server each (as --profile with all their names)',
+  },
+  {
+    spec: '--jobs <n>',
+    description: 'with several profiles: servers read at once, each under its own --rate (default 4)',
+    parse: positiveInt('--jobs'),
+  },
+]);
 
 /** What every command that talks to Odoo takes besides: traces, quiet, colour. */
 export const GLOBAL = group('global', [

@@ -40,6 +40,7 @@ export const EXIT_CODE_LIST: readonly (readonly [number, string])[] = [
   [5, 'server refused'],
   [6, 'connection'],
   [7, "a figure differs from Odoo's (reconcile, summary --check-odoo, doctor)"],
+  [8, 'some servers failed'],
   [130, 'interrupted'],
 ];
 
@@ -286,6 +287,10 @@ export async function runCommandLine(
     io.debug = g.debug;
     io.color = io.color && g.color;
     started(c);
+    if (c.flags.some((g) => g.flags.some((f) => f.spec.startsWith('--all-profiles')))) {
+      const servers = await import('./servers.js');
+      if (servers.namesSeveral(flags)) return servers.runOverServers(c, flags, args, ctx, report);
+    }
     const options = await c.options(flags, args, { io, env: ctx.env });
     await c.run(options, ctx);
   });

@@ -8,6 +8,7 @@ import {
   connectionOptions,
   GLOBAL,
   group,
+  SERVERS,
 } from '../cli/flags.js';
 import { positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
@@ -48,6 +49,7 @@ export const doctor = command({
       COMPANY,
     ]),
     CONNECTION,
+    SERVERS,
     GLOBAL,
   ],
   examples: [

@@ -15,6 +15,7 @@ import {
   flag,
   GLOBAL,
   group,
+  SERVERS,
   SESSION_ID,
   when,
 } from '../cli/flags.js';
@@ -159,7 +160,7 @@ function queryFlags(r: Resource) {
   ]);
 }
 
-const LIST_FLAGS = (r: Resource) => [queryFlags(r), OUTPUT, CONNECTION, GLOBAL] as const;
+const LIST_FLAGS = (r: Resource) => [queryFlags(r), OUTPUT, CONNECTION, SERVERS, GLOBAL] as const;
 type ListFlags = FlagValues<ReturnType<typeof LIST_FLAGS>>;
 
 export function listCommand(name: ResourceName): Command<ListOptions, ReturnType<typeof LIST_FLAGS>> {

@@ -1,7 +1,7 @@
 // `posdata reconcile`: flags → the closed sessions of a range → figures per session →
 // table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
 import { command } from '../cli/command.js';
-import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group } from '../cli/flags.js';
+import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/flags.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number } from '../cli/values.js';
@@ -54,6 +54,7 @@ export const reconcile = command({
     ]),
     OUTPUT,
     CONNECTION,
+    SERVERS,
     GLOBAL,
   ],
   examples: [

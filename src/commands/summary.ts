@@ -2,7 +2,7 @@
 // ndjson or csv on a sink; --check-odoo compares the totals with Odoo's own Sales Details.
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SESSION_ID } from '../cli/flags.js';
+import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS, SESSION_ID } from '../cli/flags.js';
 import type { IO } from '../cli/io.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
@@ -94,6 +94,7 @@ export const summary = command({
     ]),
     OUTPUT,
     CONNECTION,
+    SERVERS,
     GLOBAL,
   ],
   examples: [

@@ -13,6 +13,7 @@ export const EXIT = {
   server: 5,
   connection: 6,
   difference: 7,
+  servers: 8,
   interrupted: 130,
 } as const;
 
@@ -86,6 +87,12 @@ export abstract class PosdataError extends Error {
 export class UsageError extends PosdataError {
   static override readonly kind = 'usage';
   readonly exitCode = EXIT.usage;
+}
+
+/** A run over several servers where some failed, each named on standard error: exit 8. */
+export class ManyServersError extends PosdataError {
+  static override readonly kind = 'servers';
+  readonly exitCode = EXIT.servers;
 }
 
 /** Not logged in, credentials rejected, API key expired or revoked: exit 3. */

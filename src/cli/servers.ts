@@ -1,0 +1,466 @@
+// One command over several Odoo servers (`--profile a,b,c`, `--profile 'shop-*'`,
+// `--all-profiles`): each profile's run is the command's own single run, in a context of its
+// own (its session, its --rate, its standard output a temporary file), up to --jobs at once.
+// What comes out is one output with the profile as its first column, the servers in the
+// order given, each one's records whole and together; a server that fails is one line on
+// standard error naming it, the others' data is complete, and the run ends with exit 8.
+// Memory stays a single run's: each server's output waits in its own file, never in memory.
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { ManyServersError, UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import { ProfileStore } from '../store/profiles.js';
+import type { Command } from './command.js';
+import { type Context, makeContext, type RunContext } from './context.js';
+import type { Flags } from './flags.js';
+import { type IO, makeIO } from './io.js';
+import { chooseFormat, writeOutput } from './output.js';
+
+/** The placeholder of -o and --checkpoint that becomes each profile's name. */
+const PLACEHOLDER = '{profile}';
+
+/** Whether --profile names several servers (a list, a pattern) or --all-profiles is given. */
+export function namesSeveral(f: Flags): boolean {
+  const p = f.profile;
+  return f.allProfiles === true || (typeof p === 'string' && /[,*?[]/.test(p));
+}
+
+function globToRegExp(glob: string): RegExp {
+  let re = '';
+  for (const ch of glob) {
+    if (ch === '*') re += '.*';
+    else if (ch === '?') re += '.';
+    else re += ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, 's');
+}
+
+/**
+ * The profiles named, in the order given (a pattern's matches in name order), each once. A
+ * name that is not stored, or a pattern that matches none, is a usage error (exit 2): a
+ * typo must not shrink a chain's morning silently.
+ */
+export function profileNames(f: Flags, store: ProfileStore): string[] {
+  const stored = Object.keys(store.list()).sort();
+  if (f.allProfiles === true) {
+    if (f.profile !== undefined)
+      throw new UsageError(say`--all-profiles and --profile name the servers twice`, say`give one of them`);
+    if (stored.length === 0) throw new UsageError(say`no profile is stored`, say`run posdata login first`);
+    return stored;
+  }
+  const names: string[] = [];
+  for (const item of String(f.profile)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')) {
+    const matched = /[*?]/.test(item) ? stored.filter((n) => globToRegExp(item).test(n)) : [item];
+    if (matched.length === 0 || (!/[*?]/.test(item) && !stored.includes(item)))
+      throw new UsageError(
+        say`--profile ${item} names no stored profile`,
+        say`stored: ${own(stored.join(', ') || 'none')} (posdata profiles)`,
+      );
+    for (const n of matched) if (!names.includes(n)) names.push(n);
+  }
+  if (names.length === 0)
+    throw new UsageError(say`--profile names no profile`, say`give --profile a,b or a pattern`);
+  return names;
+}
+
+/** A value of -o or --checkpoint for one profile. */
+function forProfile(v: unknown, name: string): unknown {
+  return typeof v === 'string' ? v.split(PLACEHOLDER).join(name) : v;
+}
+
+/** How the servers' outputs become one: the format each run writes and how it is joined. */
+type Join = 'csv' | 'ndjson' | 'json-from-ndjson' | 'json-documents' | 'blocks';
+
+/** A CSV cell for the profile's name, quoted where it must be. */
+function csvCell(value: string, delimiter: string): string {
+  return /["\r\n]/.test(value) || value.includes(delimiter) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/**
+ * A CSV text cut into records (a quoted field may hold a line break), each with its line
+ * ending. Quotes are only ever doubled inside a quoted field, so a record ends at a line
+ * break outside quotes.
+ */
+class CsvRecords {
+  private rest = '';
+  private quoted = false;
+  private scanned = 0;
+  push(text: string): string[] {
+    this.rest += text;
+    const out: string[] = [];
+    let start = 0;
+    for (let i = this.scanned; i < this.rest.length; i++) {
+      const ch = this.rest[i];
+      if (ch === '"') this.quoted = !this.quoted;
+      else if (ch === '\n' && !this.quoted) {
+        out.push(this.rest.slice(start, i + 1));
+        start = i + 1;
+      }
+    }
+    this.rest = this.rest.slice(start);
+    this.scanned = this.rest.length;
+    return out;
+  }
+  end(): string[] {
+    const last = this.rest;
+    this.rest = '';
+    return last === '' ? [] : [last];
+  }
+}
+
+/** Standard error of one profile's run: each of its lines says which profile it is about. */
+function prefixed(err: Writable, name: string): Writable {
+  let pending = '';
+  const line = (l: string) =>
+    err.write(l.startsWith('posdata: ') ? `posdata: profile ${name}: ${l.slice(9)}\n` : `[${name}] ${l}\n`);
+  return new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const l of lines) line(l.replace(/^\r\x1b\[K/, ''));
+      done();
+    },
+    final(done) {
+      if (pending) line(pending);
+      done();
+    },
+  });
+}
+
+interface Outcome {
+  name: string;
+  /** The file its standard output went to (undefined: its output went to its own -o). */
+  file: string | undefined;
+  failed: boolean;
+}
+
+/**
+ * `c` over the profiles named by `flags`: every run at once up to --jobs, their outputs
+ * joined in the order given. Throws ManyServersError (exit 8) when some failed, after the
+ * healthy ones' output is written whole.
+ */
+export async function runOverServers(
+  c: Command<unknown>,
+  flags: Flags,
+  args: unknown[],
+  ctx: Context,
+  /** How a failed run's error is said (program.ts's one line), on that run's standard error. */
+  report: (err: unknown, io: IO, debug: boolean) => number,
+): Promise<void> {
+  const { io, env } = ctx;
+  const names = profileNames(flags, ProfileStore.read(env));
+  const jobs = (flags.jobs as number | undefined) ?? 4;
+  const output = flags.output as string | undefined;
+  const perFile = output?.includes(PLACEHOLDER) === true;
+  if (typeof flags.checkpoint === 'string' && !flags.checkpoint.includes(PLACEHOLDER) && names.length > 1)
+    throw new UsageError(
+      say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
+      say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
+    );
+  if (flags.watch !== undefined)
+    throw new UsageError(
+      say`--watch follows one server`,
+      say`run one watch per shop (--profile NAME), or leave --watch out for every shop's figures at once`,
+    );
+  const toFile = output !== undefined && output !== '-' && !perFile;
+  // Decided once, as a single run would: the format the joined output is in.
+  const format =
+    c.name === 'doctor'
+      ? ((flags.format as string | undefined) ?? 'text')
+      : chooseFormat(flags.format as string | undefined, perFile ? undefined : output, io);
+  const joining: Join = perFile
+    ? 'blocks'
+    : c.name === 'doctor'
+      ? format === 'json'
+        ? 'json-documents'
+        : 'blocks'
+      : format === 'csv'
+        ? 'csv'
+        : format === 'ndjson'
+          ? 'ndjson'
+          : format === 'json'
+            ? 'json-from-ndjson'
+            : format === 'parquet'
+              ? (() => {
+                  throw new UsageError(
+                    say`Parquet over several profiles is one file per server`,
+                    say`put ${own(PLACEHOLDER)} in -o (e.g. -o out/profile=${own(PLACEHOLDER)}/sales.parquet)`,
+                  );
+                })()
+              : 'blocks';
+  const childFormat = joining === 'json-from-ndjson' ? 'ndjson' : format;
+  const flagsOf = (name: string): Flags => {
+    const own: Record<string, unknown> = { ...flags, profile: name, allProfiles: undefined, jobs: undefined };
+    if (perFile) own.output = forProfile(output, name);
+    else {
+      own.output = undefined;
+      if (c.name !== 'doctor' || flags.format !== undefined) own.format = childFormat;
+    }
+    if (typeof flags.checkpoint === 'string') own.checkpoint = forProfile(flags.checkpoint, name);
+    // summary --by profile: the profile leads every row already; each server's rows are then
+    // per currency (its records say which), so no figure of the chain adds two currencies.
+    if (c.name === 'summary' && typeof own.by === 'string') {
+      const keys = own.by.split(',').map((k) => k.trim());
+      if (keys.includes('profile'))
+        own.by = [...new Set(keys.map((k) => (k === 'profile' ? 'currency' : k)))].join(',');
+    }
+    return own;
+  };
+  // Every flag checked once before any server is asked (exit 2 for what is wrong).
+  for (const name of names) {
+    const f = flagsOf(name);
+    if (perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
+    await c.options(f, args, { io, env });
+  }
+
+  const temp = mkdtempSync(join(tmpdir(), 'posdata-servers-'));
+  const children = new Set<RunContext>();
+  const release = ctx.onInterrupt(() => {
+    for (const child of children) child.interrupt();
+  });
+  const runOne = async (name: string, index: number): Promise<Outcome> => {
+    const file = perFile ? undefined : join(temp, `${index}.out`);
+    const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
+    const err = prefixed(io.err.stream, name);
+    const childIO: IO = makeIO(
+      {
+        stdin: Readable.from([]),
+        stdout: out,
+        stderr: err,
+        inTTY: false,
+        outTTY: false,
+        errTTY: false,
+        columns: io.out.width,
+      },
+      { ...env, NO_COLOR: '1' },
+    );
+    childIO.quiet = true;
+    childIO.debug = io.debug;
+    const child = makeContext(childIO, env);
+    children.add(child);
+    let failed = false;
+    try {
+      const options = await c.options(flagsOf(name), args, { io: childIO, env });
+      await c.run(options, child);
+    } catch (e) {
+      failed = true;
+      report(e, childIO, io.debug);
+    } finally {
+      await child.end();
+      children.delete(child);
+      await new Promise<void>((resolve) => out.end(resolve));
+      await new Promise<void>((resolve) => err.end(resolve));
+    }
+    return { name, file, failed };
+  };
+
+  // Up to --jobs at once; the outcomes kept in the order given.
+  const outcomes: Promise<Outcome>[] = [];
+  const running = new Set<Promise<Outcome>>();
+  try {
+    const started: Promise<Outcome>[] = [];
+    let next = 0;
+    const launch = (): Promise<Outcome> => {
+      const i = next++;
+      const p = runOne(names[i] as string, i);
+      running.add(p);
+      void p.finally(() => running.delete(p));
+      return p;
+    };
+    // A gate per server: the next starts when one of the running ends.
+    for (let i = 0; i < names.length; i++) {
+      while (running.size >= jobs) await Promise.race(running);
+      started.push(launch());
+    }
+    outcomes.push(...started);
+    const done: Outcome[] = [];
+    if (perFile) for (const o of outcomes) done.push(await o);
+    else
+      await writeOutput(
+        ctx,
+        toFile ? (output as string) : undefined,
+        async (sink) => {
+          const joiner = makeJoiner(joining, flags, sink);
+          if (joiner.prepare) {
+            const all = await Promise.all(outcomes);
+            await joiner.prepare(
+              all.flatMap((o) => (o.failed || !o.file ? [] : [{ name: o.name, file: o.file }])),
+            );
+          }
+          for (const o of outcomes) {
+            const got = await o;
+            done.push(got);
+            if (got.failed || !got.file) continue;
+            await joiner.add(got.name, got.file);
+          }
+          await joiner.end();
+          return undefined;
+        },
+        joining === 'blocks',
+      );
+    const failed = done.filter((o) => o.failed).map((o) => o.name);
+    if (failed.length > 0)
+      throw new ManyServersError(
+        say`${own(String(failed.length))} of ${own(String(names.length))} servers failed (${own(failed.join(', '))}); the others' data is complete`,
+        say`see the lines above for each, fix it and run those again with --profile ${own(failed.join(','))}`,
+      );
+  } finally {
+    release();
+    await Promise.allSettled(outcomes);
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+interface Joiner {
+  /** Sees every healthy server's output before any is added (the CSV header's columns). */
+  prepare?(files: { name: string; file: string }[]): Promise<void>;
+  add(name: string, file: string): Promise<boolean>;
+  end(): Promise<void>;
+}
+
+/** A CSV record's cells as they are written (quotes kept), its line ending left out. */
+function cellsOf(record: string, delimiter: string): string[] {
+  const text = record.replace(/\r?\n$/, '');
+  const cells: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && text.startsWith(delimiter, i)) {
+      cells.push(text.slice(start, i));
+      start = i + delimiter.length;
+      i += delimiter.length - 1;
+    }
+  }
+  cells.push(text.slice(start));
+  return cells;
+}
+
+/** The first record of a CSV file (its header), undefined for an empty file. */
+async function firstRecord(file: string): Promise<string | undefined> {
+  const records = new CsvRecords();
+  for await (const t of textOf(file)) {
+    const [first] = records.push(t);
+    if (first !== undefined) return first;
+  }
+  return records.end()[0];
+}
+
+async function* textOf(file: string): AsyncGenerator<string> {
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }))
+    yield chunk as string;
+}
+
+function makeJoiner(join: Join, flags: Flags, sink: { write(s: string): Promise<void> }): Joiner {
+  const delimiter = (flags.delimiter as string | undefined) ?? ',';
+  let first = true;
+  switch (join) {
+    case 'csv': {
+      // Servers differ in their columns (a register's payment methods, a version's fields):
+      // the header is the union of theirs, in the order first seen, a cell left empty where
+      // a server has no such column.
+      const columns: string[] = [];
+      let bom = false;
+      let eol = '\n';
+      return {
+        async prepare(files) {
+          for (const { file } of files) {
+            const head = await firstRecord(file);
+            if (head === undefined) continue;
+            if (head.startsWith('\uFEFF')) bom = true;
+            if (head.endsWith('\r\n')) eol = '\r\n';
+            for (const c of cellsOf(head.replace(/^\uFEFF/, ''), delimiter))
+              if (!columns.includes(c)) columns.push(c);
+          }
+          if (columns.length > 0)
+            await sink.write(`${bom ? '\uFEFF' : ''}${['profile', ...columns].join(delimiter)}${eol}`);
+        },
+        async add(name, file) {
+          const records = new CsvRecords();
+          let at: number[] | undefined;
+          const cell = csvCell(name, delimiter);
+          const take = async (recs: string[]) => {
+            let s = '';
+            for (const r of recs) {
+              const cells = cellsOf(r.replace(/^\uFEFF/, ''), delimiter);
+              if (at === undefined) {
+                at = columns.map((c) => cells.indexOf(c));
+                continue;
+              }
+              const line = [cell];
+              for (const i of at) line.push(i < 0 ? '' : (cells[i] as string));
+              s += line.join(delimiter) + eol;
+            }
+            if (s) await sink.write(s);
+          };
+          for await (const t of textOf(file)) await take(records.push(t));
+          await take(records.end());
+          return true;
+        },
+        async end() {},
+      };
+    }
+    case 'ndjson':
+    case 'json-from-ndjson': {
+      const array = join === 'json-from-ndjson';
+      return {
+        async add(name, file) {
+          const lead = `{"profile":${JSON.stringify(name)}`;
+          let rest = '';
+          const take = async (lines: string[]) => {
+            let s = '';
+            for (const l of lines) {
+              if (l.trim() === '') continue;
+              const row = l === '{}' ? `${lead}}` : `${lead},${l.slice(1)}`;
+              s += array ? (first ? '[\n' : ',\n') + row : `${row}\n`;
+              first = false;
+            }
+            if (s) await sink.write(s);
+          };
+          for await (const t of textOf(file)) {
+            const lines = (rest + t).split('\n');
+            rest = lines.pop() ?? '';
+            await take(lines);
+          }
+          await take([rest]);
+          return true;
+        },
+        async end() {
+          if (array) await sink.write(first ? '[]\n' : '\n]\n');
+        },
+      };
+    }
+    case 'json-documents':
+      return {
+        async add(name, file) {
+          let text = '';
+          for await (const t of textOf(file)) text += t;
+          const doc = JSON.parse(text) as unknown;
+          const row = JSON.stringify({ profile: name, ...(doc as object) }, null, 2);
+          await sink.write((first ? '[\n' : ',\n') + row);
+          first = false;
+          return true;
+        },
+        async end() {
+          await sink.write(first ? '[]\n' : '\n]\n');
+        },
+      };
+    case 'blocks':
+      return {
+        async add(name, file) {
+          await sink.write(`${first ? '' : '\n'}== profile ${name} ==\n`);
+          first = false;
+          for await (const t of textOf(file)) await sink.write(t);
+          return true;
+        },
+        async end() {},
+      };
+  }
+}
