@@ -177,11 +177,13 @@ table(listCommand('sales'), [
   [['--tz', 'Mars/Olympus'], /Mars\/Olympus/],
   [['--state', ''], /--state is empty/],
   [['--with-payments', '--count'], { withPayments: true, count: true }],
+  // --company is the session's (ids or names, resolved against the companies the user may
+  // see), not a part of the list's own Odoo context.
   [
     ['--company', '1,3', '--lang', 'fr_BE', '--include-archived'],
-    { odooContext: { allowed_company_ids: [1, 3], lang: 'fr_BE', active_test: false } },
+    { connection: { company: '1,3' }, odooContext: { lang: 'fr_BE', active_test: false } },
   ],
-  [['--company', 'main'], /--company 'main' is not a list of company ids/],
+  [['--company', 'Shop US'], { connection: { company: 'Shop US' } }],
   [['--context', '[1]'], /--context is not a JSON object/],
   [['--context', '{'], /--context is not JSON/],
   [['--lang', 'French'], /--lang 'French' is not a language code/],
