@@ -240,6 +240,13 @@ const rows: Row[] = [
     "a company outside the user's",
     ['sales', '--company', '3'],
     5,
+    { match: /^posdata: company 3 is not one this user may see; this user may see 1 My Company \(EUR\)$/ },
+  ],
+  // The same refused by Odoo itself (a context posdata did not check): its hint is --company's.
+  [
+    "a company outside the user's, in a hand-written context",
+    ['sales', '--context', '{"allowed_company_ids": [3]}'],
+    5,
     {
       match:
         /^posdata: Odoo refused access: Access to unauthorized or invalid companies; give --company only companies this user may see .*, or leave --company out to read all of them$/,
