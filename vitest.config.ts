@@ -2,6 +2,9 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // posdata/sandbox (package.json exports) is the sandbox's source in the tests (its
+  // `posdata-source` condition, as in tsconfig.json), dist/ everywhere else.
+  ssr: { resolve: { conditions: ['posdata-source'] } },
   test: {
     include: ['test/**/*.test.ts'],
     // test/odoo/ needs a real Odoo 17: `npm run test:odoo` (vitest.odoo.config.ts).

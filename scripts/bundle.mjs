@@ -1,7 +1,7 @@
 // The build: src/ bundled by esbuild into dist/, one entry for the CLI (dist/main.js), one for
 // what scripts/generated.mjs renders after it (dist/generated.js: the man pages and
-// completion's table of flags) and one for the sandbox as a library (dist/sandbox/index.js,
-// for scripts/demo.js and bench/). Code
+// completion's table of flags) and one for the sandbox as a library (dist/sandbox/index.js:
+// what `posdata/sandbox`, package.json's exports, resolves to outside the tests). Code
 // splitting: each command's module, loaded when the command runs (src/main.ts), becomes a
 // chunk of its own, and a module that two of them use is one shared chunk, so every module
 // exists once in the process. Source maps ship beside them (bin/posdata.js turns them on for

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'posdata.js');
-const { startSandbox } = await import('../dist/sandbox/index.js');
+const { startSandbox } = await import('posdata/sandbox');
 
 const sandbox = await startSandbox({ port: 0, seed: 1, orders: 2000, days: 14 });
 const configDir = mkdtempSync(join(tmpdir(), 'posdata-demo-'));

@@ -1,7 +1,15 @@
 // posdata is a real npm package: `npm pack` gives a tarball with the built code and none
 // of the tests, which installs globally and runs from any folder.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +50,33 @@ describe('npm pack', () => {
       cwd: elsewhere,
     });
     expect(help).toMatch(/Usage: posdata sales/);
+
+    // The sandbox's one public entry, posdata/sandbox, from a project that has the installed
+    // package in its node_modules: plain Node resolves package.json's `default`, the built
+    // dist/sandbox/index.js (`posdata-source`, the tests' source, is not in the tarball).
+    // No other path of the package is reachable.
+    const consumer = mkdtempSync(join(tmpdir(), 'posdata-consumer-'));
+    mkdirSync(join(consumer, 'node_modules'));
+    symlinkSync(join(prefix, 'lib', 'node_modules', 'posdata'), join(consumer, 'node_modules', 'posdata'));
+    writeFileSync(
+      join(consumer, 'use.mjs'),
+      [
+        "const { startSandbox } = await import('posdata/sandbox');",
+        'const h = await startSandbox({ port: 0, seed: 1, orders: 5, days: 1 });',
+        "const init = { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' };",
+        "const r = await fetch(h.url + '/web/webclient/version_info', init);",
+        'console.log(JSON.stringify({ url: h.url, status: r.status }));',
+        'await h.close();',
+        "console.log(await import('posdata/dist/sandbox/index.js').then(() => 'loaded', (e) => e.code));",
+      ].join('\n'),
+    );
+    const { stdout: used } = await run(process.execPath, ['use.mjs'], { cwd: consumer });
+    const [first, second] = used.trim().split('\n');
+    expect(JSON.parse(first)).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      status: 200,
+    });
+    expect(second).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   }, 180_000);
 });
 

@@ -1,10 +1,11 @@
-// Start the sandbox in-process (from src/) on a free port, for vitest
-// beforeAll/afterAll, plus a tiny JSON-RPC caller that talks to it.
-import type { SandboxHandle, SandboxOptions } from '../../src/sandbox/index.js';
+// Start the sandbox in-process on a free port, for vitest beforeAll/afterAll, plus a tiny
+// JSON-RPC caller that talks to it. The sandbox is reached by its public entry, posdata/sandbox
+// (package.json exports), whose `posdata-source` condition (vitest's and tsc's) is its source.
+import type { SandboxHandle, SandboxOptions } from 'posdata/sandbox';
 
 export type { SandboxHandle, SandboxOptions };
 
-type SandboxModule = typeof import('../../src/sandbox/index.js');
+type SandboxModule = typeof import('posdata/sandbox');
 
 /**
  * The data's "now" of every test sandbox: the same data at whatever hour the suite runs (a
@@ -21,7 +22,7 @@ export const TEST_DAY = '2026-11-27';
  * afterAll.
  */
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
-  const mod = (await import('../../src/sandbox/index.js')) as SandboxModule;
+  const mod = (await import('posdata/sandbox')) as SandboxModule;
   return mod.startSandbox({ port: 0, now: TEST_NOW, ...opts });
 }
 

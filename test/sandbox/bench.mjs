@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 if (process.argv[2] === '--serve') {
-  const { startSandbox } = await import('../../dist/sandbox/index.js');
+  const { startSandbox } = await import('posdata/sandbox');
   const cpu0 = process.cpuUsage();
   const t = performance.now();
   const h = await startSandbox({ port: 0, orders: Number(process.argv[3]), seed: 1 });
