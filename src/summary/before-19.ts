@@ -11,7 +11,6 @@ import {
   addMethod,
   dayOf,
   daySpec,
-  discountOf,
   type Folder,
   type Found,
   m2oId,
