@@ -54,6 +54,14 @@ async function rawLines(sb: SandboxHandle): Promise<(R & { day: string })[]> {
   return lines.map((l) => ({ ...l, day: dayOf.get(m2o(l.order_id)) as string }));
 }
 
+/**
+ * PostgreSQL's ROUND(numeric, 2) (half away from zero) of a stored amount: Odoo 17's view sums
+ * SUM(ROUND(l.price_subtotal_incl / rate, cu.decimal_places)), and discounted lines are stored
+ * unrounded (e.g. 27.774999…), so each line is rounded before the sum.
+ */
+const cents = (x: number): number =>
+  (Math.sign(x) * Math.round(Number((Math.abs(x) * 100).toPrecision(12)))) / 100;
+
 function sums(lines: R[], key: (l: R) => string | number) {
   const out = new Map<
     string | number,
@@ -65,7 +73,7 @@ function sums(lines: R[], key: (l: R) => string | number) {
     const q = l.qty as number;
     const p = l.price_unit as number;
     s.qty += q;
-    s.total += l.price_subtotal_incl as number;
+    s.total += cents(l.price_subtotal_incl as number);
     s.sub += q * p;
     s.disc += (q * p * (l.discount as number)) / 100;
     s.n++;
