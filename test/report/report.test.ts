@@ -199,7 +199,11 @@ describe('report on the sandbox with --leaks', { timeout: 240_000 }, () => {
       cashBy.set(m2o(s.user_id), (cashBy.get(m2o(s.user_id)) ?? 0) + cents(s.cash_register_difference));
     expect(cashiers.length).toBe(5);
     const exact = [...discountsBy.values()].reduce((a, b) => a + b, 0);
-    expect(Math.abs(cashiers.reduce((a, c) => a + cents(c.discounts), 0) - exact)).toBeLessThanOrEqual(1);
+    // Discounts are rounded once per business day (docs/summary.md): the period's sum is the
+    // exact one within half a cent for each of its 31 days.
+    expect(Math.abs(cashiers.reduce((a, c) => a + cents(c.discounts), 0) - exact)).toBeLessThanOrEqual(
+      31 / 2,
+    );
     for (const c of cashiers) {
       expect(cents(c.refunds), c.name).toBe(refundsBy.get(c.id) ?? 0);
       // summary's discounts per group on Odoo 16-18 are report.pos.order's estimates scaled to the
