@@ -14,7 +14,7 @@ import {
   toRow,
 } from '../reconcile/compute.js';
 import { roundAt } from '../records/normalize.js';
-import { type SummaryRow, totalOf } from '../summary/compute.js';
+import { FIGURE_KEYS, type SummaryRow, totalOf } from '../summary/compute.js';
 import {
   fetchSummary,
   type Range,
@@ -146,19 +146,6 @@ async function registersByCurrency(
   return out;
 }
 
-const GLANCE_KEYS: (keyof Glance)[] = [
-  'orders',
-  'items',
-  'gross',
-  'discounts',
-  'refund_count',
-  'refunds',
-  'net',
-  'tax',
-  'total',
-  'average_ticket',
-];
-
 function glanceOf(r: SummaryResult): Glance {
   const t = totalOf(r.summary.groups, r.summary);
   return {
@@ -177,7 +164,7 @@ function glanceOf(r: SummaryResult): Glance {
 
 function changeOf(now: Glance, before: Glance): Record<string, number | null> {
   const out: Record<string, number | null> = {};
-  for (const k of GLANCE_KEYS) {
+  for (const k of FIGURE_KEYS) {
     const a = now[k];
     const b = before[k];
     out[k] = a === null || b === null || b === 0 ? null : roundAt(((a - b) / Math.abs(b)) * 100, 1);

@@ -23,15 +23,7 @@ export interface CompanyCurrency {
 
 /** res.company's currency_id as stored: its symbol, position, decimals and rounding. */
 export function companyCurrency(db: Db): CompanyCurrency {
-  const company = db.get('res.company', 1);
-  const c = db.get('res.currency', typeof company?.currency_id === 'number' ? company.currency_id : 1);
-  const decimals = typeof c?.decimal_places === 'number' ? c.decimal_places : 2;
-  return {
-    symbol: String(c?.symbol ?? ''),
-    after: (c?.position ?? 'after') === 'after',
-    decimals,
-    round: roundTo(decimals),
-  };
+  return currencyOfCompany(db, 1);
 }
 
 /** Several companies in the data (--companies): records then carry theirs, else company 1. */
