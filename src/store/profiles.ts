@@ -17,7 +17,7 @@ import {
   unlinkSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import { AuthError, UsageError } from '../core/errors.js';
 import { fsReason, isFsError } from '../core/fsreason.js';
@@ -108,6 +108,39 @@ function alive(pid: number): boolean {
   }
 }
 
+const CONF_TEMP = /^config\.json\.tmp-\d+[0-9a-f]*$/;
+
+/** conf's temporary files in the store folder (`config.json.tmp-…`). */
+function storeTemps(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((n) => CONF_TEMP.test(n));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs a write of conf's that may fail. conf's writer (atomically) removes its temporary file
+ * with an asynchronous unlink that the exit right after the error can outrun: the one this
+ * write made is removed here, at once.
+ */
+function leavingNoTemp<T>(dir: string, write: () => T): T {
+  const before = new Set(storeTemps(dir));
+  try {
+    return write();
+  } catch (err) {
+    for (const name of storeTemps(dir)) {
+      if (before.has(name)) continue;
+      try {
+        unlinkSync(join(dir, name));
+      } catch {
+        /* gone already */
+      }
+    }
+    throw err;
+  }
+}
+
 /** A temporary file of a write that never finished is this old at least. */
 const STALE_MS = 3600 * 1000;
 
@@ -125,7 +158,7 @@ export function sweepStoreTemps(dir: string): void {
   }
   for (const name of names) {
     const cache = /^completion\.json\.(\d+)\.tmp$/.exec(name);
-    if (!cache && !/^config\.json\.tmp-\d+[0-9a-f]*$/.test(name)) continue;
+    if (!cache && !CONF_TEMP.test(name)) continue;
     const path = join(dir, name);
     try {
       const pid = cache ? Number(cache[1]) : undefined;
@@ -227,13 +260,17 @@ export class ProfileStore {
       }
       sweepStoreTemps(dir);
       try {
-        return new ConfClass<StoreShape>({
-          cwd: dir,
-          configName: 'config',
-          projectName: 'posdata',
-          configFileMode: 0o600,
-          defaults: { profiles: {} },
-        });
+        return leavingNoTemp(
+          dir,
+          () =>
+            new ConfClass<StoreShape>({
+              cwd: dir,
+              configName: 'config',
+              projectName: 'posdata',
+              configFileMode: 0o600,
+              defaults: { profiles: {} },
+            }),
+        );
       } catch (err) {
         if (isFsError(err)) throw storeWriteError(file, err);
         // Not JSON, or not the store's shape: one line and exit 2, the file left for the user.
@@ -332,7 +369,7 @@ export class ProfileStore {
   private write(change: (conf: Conf<StoreShape>) => void): void {
     const conf = this.writable();
     try {
-      change(conf);
+      leavingNoTemp(dirname(this.file), () => change(conf));
     } catch (err) {
       if (isFsError(err)) throw storeWriteError(this.file, err);
       throw err;
