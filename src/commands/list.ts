@@ -65,6 +65,8 @@ export interface ListOptions {
   withPayments: boolean;
   /** --lang, --include-archived and --context as one Odoo context (--company is the session's). */
   odooContext?: Record<string, unknown>;
+  /** --lang: checked against the languages Odoo has installed. */
+  lang?: string;
   count: boolean;
   dryRun: boolean;
   /** --checkpoint as given, and as the file it really is. */
@@ -261,6 +263,7 @@ function listOptions(resource: Resource, f: ListFlags, arg: string | undefined, 
     pageSize: f.pageSize,
     withPayments: f.withPayments === true,
     odooContext,
+    lang: f.lang,
     count: f.count === true,
     dryRun: f.dryRun === true,
     checkpoint,
@@ -337,6 +340,7 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
 
   const session = await ctx.odoo({ ...o.connection, odooContext: o.odooContext });
   const { client } = session;
+  if (o.lang !== undefined) await (await import('../read/lang.js')).checkLang(client, o.lang);
   const zone = zoneFor('range', o.tz, session.profile.tz);
   const prepared = await prepareQuery(o, client, zone);
 

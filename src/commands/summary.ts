@@ -12,6 +12,7 @@ import { DifferenceError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Domain, FieldMap } from '../core/types.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
+import { inCurrency } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 import { KEYS } from '../summary/keys.js';
@@ -260,7 +261,7 @@ async function runLoss(o: SummaryOptions, ctx: Context, client: OdooClient, zone
       o,
       ctx.io,
       sink,
-      { fields, defs },
+      { fields, defs: inCurrency(defs, r.summary.digits) },
       zone,
       cashier ? 'cashiers' : 'registers',
     );

@@ -30,6 +30,16 @@ export function precisionOf(name: string, def: FieldDef): number | null {
   return null;
 }
 
+/**
+ * The decimals an amount is written with in CSV (a spreadsheet's money column: 1458.80, JPY
+ * 1458, KWD 3 places): those of precisionOf for money fields, null for any other field.
+ */
+export function moneyPlaces(name: string, def: FieldDef | undefined): number | null {
+  if (def === undefined || (def.type !== 'float' && def.type !== 'monetary') || !isMoney(name, def))
+    return null;
+  return precisionOf(name, def);
+}
+
 function isMoney(name: string, def: FieldDef): boolean {
   return def.type === 'monetary' || MONEY.test(name);
 }

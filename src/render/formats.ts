@@ -3,7 +3,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FieldMap, OdooRecord } from '../core/types.js';
 import { wallClock } from '../query/time.js';
-import type { Normalizer, Row, Value } from '../records/normalize.js';
+import { fixedDecimals, moneyPlaces, type Normalizer, type Row, type Value } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
@@ -73,11 +73,13 @@ export function csvColumns(
   defs: FieldMap,
   /** Datetimes as wall-clock times in this zone (--excel). */
   zone?: string,
-): { header: string[]; columns: CsvColumn[] } {
+): { header: string[]; columns: CsvColumn[]; places: (number | null)[] } {
   const header: string[] = [];
   const columns: CsvColumn[] = [];
+  const places: (number | null)[] = [];
   for (const f of fields) {
     const type = defs[f]?.type;
+    const at = header.length;
     let cells: CellFn[];
     if (type === 'many2one') {
       const base = f.endsWith('_id') ? f.slice(0, -3) : f;
@@ -110,8 +112,9 @@ export function csvColumns(
       cells = [(v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v ?? ''))];
     }
     columns.push({ field: f, cells });
+    for (let i = at; i < header.length; i++) places.push(i === at ? moneyPlaces(f, defs[f]) : null);
   }
-  return { header, columns };
+  return { header, columns, places };
 }
 
 /** A column with the conversion its value goes through first. */
@@ -167,8 +170,14 @@ export class CsvRenderer implements Renderer {
       record_delimiter: csv.excel ? 'windows' : 'unix',
       delimiter,
       quoted_match: csv.excel ? /[\r\n]/ : /\r/,
+      // An amount with its currency's decimals (1458.80; JPY 1458), as a spreadsheet's money
+      // column shows it; other numbers as JavaScript prints them.
       cast: {
-        number: csv.decimal === ',' ? (n: number) => String(n).replace('.', ',') : (n: number) => String(n),
+        number: (n: number, at: { column?: number | string }) => {
+          const p = typeof at.column === 'number' ? c.places[at.column] : null;
+          const s = p === null || p === undefined ? String(n) : fixedDecimals(n, p);
+          return csv.decimal === ',' ? s.replace('.', ',') : s;
+        },
       },
     };
   }

@@ -1,6 +1,7 @@
 // The summary as rows: what json, ndjson and csv carry and what serve answers. With a
 // session, the row of that session carries its cash figures (reconcile's) too.
 import type { FieldMap } from '../core/types.js';
+import { inCurrency } from '../records/normalize.js';
 import { FIGURE_KEYS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
 import { KEY_COLUMNS } from './keys.js';
 import type { SummaryResult } from './query.js';
@@ -57,5 +58,5 @@ export function summaryFields(r: SummaryResult, rows: SummaryRow[]): { fields: s
               : 'char',
     };
   }
-  return { fields, defs };
+  return { fields, defs: inCurrency(defs, r.summary.digits) };
 }

@@ -173,6 +173,11 @@ export function splitRows(split: SplitSummary): {
       rows.push({ ...lead, ...r });
     }
   }
+  // A column's amounts in CSV at the most decimals of the parts' currencies, so none loses one.
+  const places = Math.max(...split.parts.map((p) => p.result.summary.digits));
+  for (const def of Object.values(defs))
+    if ((def as { currencyDigits?: number }).currencyDigits !== undefined)
+      (def as { currencyDigits?: number }).currencyDigits = places;
   // Method columns of another currency's part are empty (null), never 0 of a wrong currency.
   for (const r of rows) for (const k of fields) if (!(k in r)) r[k] = null;
   return { rows, fields, defs };

@@ -147,6 +147,15 @@ export const TAXES = [
   { id: 3, name: '6%', amount: 6 },
 ];
 
+/** res.lang: id, code, name, installed (active). */
+const LANGUAGES: [number, string, string, boolean][] = [
+  [1, 'en_US', 'English (US)', true],
+  [2, 'fr_BE', 'French (BE) / Français (BE)', true],
+  [3, 'fr_FR', 'French / Français', false],
+  [4, 'nl_BE', 'Dutch (BE) / Nederlands (BE)', false],
+  [5, 'de_DE', 'German / Deutsch', false],
+];
+
 export function referenceData(g: Gen, posHr: boolean): void {
   const ins = (model: string, rec: Parameters<typeof insert>[2]) => insert(g, model, rec);
   const stamp = g.stamp;
@@ -162,6 +171,10 @@ export function referenceData(g: Gen, posHr: boolean): void {
     ...stamp,
   });
   ins('res.company', { id: 1, name: 'My Company', currency_id: 1, ...stamp });
+  // Languages: Odoo has a record for each it knows; the installed ones are active. A
+  // Brussels shop has French (Belgium) installed beside English.
+  for (const [id, code, name, active] of LANGUAGES) ins('res.lang', { id, code, name, active, ...stamp });
+
   ins('res.partner', { id: 1, name: 'My Company', ...stamp });
   ins('res.partner', { id: 2, name: 'OdooBot', active: false, ...stamp });
   ins('res.users', {

@@ -146,6 +146,20 @@ export function referenceModels({ posHr }: Version): ModelDef[] {
   );
   defs.push(
     simple(
+      'res.lang',
+      'Languages',
+      [
+        fd('name', 'char', 'Name', { required: true }),
+        fd('code', 'char', 'Locale Code', { required: true }),
+        // Odoo keeps every language it knows, inactive until it is installed (activated).
+        fd('active', 'boolean', 'Active', { dflt: () => false }),
+      ],
+      'active desc,name',
+      { hasActive: true },
+    ),
+  );
+  defs.push(
+    simple(
       'account.tax',
       'Tax',
       [
