@@ -66,10 +66,39 @@ export interface ReportPart {
 }
 
 /**
- * The discounted sales rows of report.pos.order grouped by `reportSpecs`, the order's business
- * day and the product (one tax rate each), each group's discount tax included; and each day's
- * discount, the rows of a day and a product taken together (`anchors`): the same whatever the
- * grouping and whatever range holds the day. One request.
+ * The products of `ids` that carry the most common set of taxes: their lines have one rate and
+ * count together. Taken from the products' taxes, not from their rows' figures, so that a day's
+ * discount is the same in whatever range it is asked (a product whose rows are few in one range
+ * would be told apart in it and not in another). Where fiscal positions give a product's lines
+ * other taxes, its rows mix rates as they did per product.
+ */
+async function commonTaxes(api: GroupingApi, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const products = await api.read('product.product', [['id', 'in', ids]], ['taxes_id']);
+  const bySet = new Map<string, number[]>();
+  for (const p of products) {
+    const taxes = Array.isArray(p.taxes_id) ? (p.taxes_id as number[]).toSorted((a, b) => a - b) : [];
+    const key = JSON.stringify(taxes);
+    bySet.set(key, [...(bySet.get(key) ?? []), p.id as number]);
+  }
+  let best: number[] = [];
+  for (const members of bySet.values()) if (members.length > best.length) best = members;
+  return new Set(best);
+}
+
+/** Adds a group's money aggregates to a running sum. */
+function addAggs(to: Group, from: Group, money: string[], sign = 1): void {
+  for (const m of money) to.aggs[m] = (to.aggs[m] ?? 0) + sign * (from.aggs[m] ?? 0);
+}
+
+/**
+ * The discounted sales rows of report.pos.order grouped by `reportSpecs` and the order's
+ * business day, each group's discount tax included; and each day's discount (`anchors`): the
+ * same whatever the grouping and whatever range holds the day. A group's discount needs its
+ * tax rate, which report.pos.order does not carry: the products of the most common taxes
+ * (the discounted products of the range, then their taxes) count together, the others each
+ * apart. Four requests, the first two at once, where one by day and product for every product
+ * sent a row with its domain per day and product (0.6 MB for a month of the sandbox, 0.4 now).
  */
 export async function reportDiscounts(
   api: GroupingApi,
@@ -82,20 +111,57 @@ export async function reportDiscounts(
   ];
   const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
   const day = reportSpec(daySpec(q));
-  const groupby = [...new Set([...reportSpecs, day, 'product_id'])];
-  const rows = await api.group('report.pos.order', discountedDomain, groupby, money);
+  const specs = [...new Set([...reportSpecs, day])];
+  const [common, all] = await Promise.all([
+    api.group('report.pos.order', discountedDomain, ['product_id'], ['total_discount:sum']).then((gs) =>
+      commonTaxes(
+        api,
+        gs.map((g) => m2oId(g.values.product_id)).filter((id) => id !== undefined),
+      ),
+    ),
+    api.group('report.pos.order', discountedDomain, specs, money),
+  ]);
+  const perProduct = await api.group(
+    'report.pos.order',
+    common.size > 0
+      ? [...discountedDomain, ['product_id', 'not in', [...common].sort((a, b) => a - b)]]
+      : discountedDomain,
+    [...specs, 'product_id'],
+    money,
+  );
+  // The common rate's rows of a group: the group's rows less those of the other products
+  // (to a millionth, what the subtraction leaves of nothing is nothing).
+  const keyOf = (g: Group): string => JSON.stringify(specs.map((s) => g.values[s] ?? null));
+  const rest = new Map<string, Group>();
+  if (common.size > 0) {
+    for (const g of all) {
+      const r: Group = { values: g.values, aggs: {} };
+      addAggs(r, g, money);
+      rest.set(keyOf(g), r);
+    }
+    for (const g of perProduct) {
+      const r = rest.get(keyOf(g));
+      if (r) addAggs(r, g, money, -1);
+    }
+    for (const [k, r] of rest) {
+      for (const m of money) r.aggs[m] = Math.round((r.aggs[m] ?? 0) * 1e6) / 1e6;
+      if (r.aggs['total_discount:sum'] === 0) rest.delete(k);
+    }
+  }
   const parts: ReportPart[] = [];
-  // A day of one product: its rows' sums, whatever the grouping splits them into.
+  // A day's rows of one product, or of the common rate: their sums, whatever the grouping.
   const sums = new Map<string, { day: string; group: Group }>();
-  for (const g of rows) {
+  const take = (g: Group, product: number | null): void => {
     const d = dayOf(g.values[day], q);
     parts.push({ group: g, day: d, discount: reportDiscount(g) });
-    if (d === null) continue;
-    const key = JSON.stringify([d, m2oId(g.values.product_id) ?? null]);
+    if (d === null) return;
+    const key = JSON.stringify([d, product]);
     const s = sums.get(key) ?? { day: d, group: { values: {}, aggs: {} } };
-    for (const m of money) s.group.aggs[m] = (s.group.aggs[m] ?? 0) + (g.aggs[m] ?? 0);
+    addAggs(s.group, g, money);
     sums.set(key, s);
-  }
+  };
+  for (const g of rest.values()) take(g, null);
+  for (const g of perProduct) take(g, m2oId(g.values.product_id) ?? null);
   const anchors = new Map<string, number>();
   for (const { day: d, group } of sums.values()) addDay(anchors, d, reportDiscount(group));
   return { parts, anchors };

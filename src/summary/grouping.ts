@@ -18,6 +18,8 @@ export interface GroupingApi {
   /** Whether groupby and aggregates may follow a many2one (`order_id.config_id`). */
   readonly paths: boolean;
   group(model: string, domain: Domain, groupby: string[], aggregates: string[]): Promise<Group[]>;
+  /** The records of `domain` with these fields, archived ones too. */
+  read(model: string, domain: Domain, fields: string[]): Promise<Record<string, unknown>[]>;
 }
 
 const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
@@ -25,9 +27,12 @@ const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
 /** The API a server of this major version answers. */
 export function groupingApi(client: OdooClient, major: number, zone: string): GroupingApi {
   const context = { tz: zone };
+  const read: GroupingApi['read'] = (model, domain, fields) =>
+    client.searchRead(model, domain, { fields, context: { active_test: false } });
   if (major >= 19) {
     return {
       paths: true,
+      read,
       async group(model, domain, groupby, aggregates) {
         const raw = (await client.executeKw(model, 'formatted_read_group', [domain, groupby, aggregates], {
           context,
@@ -48,6 +53,7 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
   }
   return {
     paths: false,
+    read,
     async group(model, domain, groupby, aggregates) {
       const fields = aggregates.filter((a) => a !== '__count');
       const raw = (await client.executeKw(model, 'read_group', [domain, fields, groupby], {

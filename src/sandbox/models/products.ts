@@ -106,6 +106,19 @@ export function productProduct({ v18, v19 }: Version): ModelDef {
           related: 'product_tmpl_id.pos_categ_ids',
         },
       ),
+      computed(
+        'taxes_id',
+        'many2many',
+        v18 ? 'Sales Taxes' : 'Customer Taxes',
+        (rec, db) => ids(db.get('product.template', rec.product_tmpl_id as number)?.taxes_id),
+        {
+          relation: 'account.tax',
+          searchable: true,
+          readonly: false,
+          inherited: true,
+          related: 'product_tmpl_id.taxes_id',
+        },
+      ),
     ],
     displayName: (rec, db) => {
       const t = db.get('product.template', rec.product_tmpl_id as number);
