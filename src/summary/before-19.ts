@@ -113,10 +113,12 @@ export async function reportDiscounts(
   const day = reportSpec(daySpec(q));
   const specs = [...new Set([...reportSpecs, day])];
   const [common, all] = await Promise.all([
-    api.group('report.pos.order', discountedDomain, ['product_id'], ['total_discount:sum']).then((gs) =>
-      commonTaxes(
-        api,
-        gs.map((g) => m2oId(g.values.product_id)).filter((id) => id !== undefined),
+    api.once(JSON.stringify(['commonTaxes', discountedDomain]), () =>
+      api.group('report.pos.order', discountedDomain, ['product_id'], ['total_discount:sum']).then((gs) =>
+        commonTaxes(
+          api,
+          gs.map((g) => m2oId(g.values.product_id)).filter((id) => id !== undefined),
+        ),
       ),
     ),
     api.group('report.pos.order', discountedDomain, specs, money),

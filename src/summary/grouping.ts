@@ -20,7 +20,14 @@ export interface GroupingApi {
   group(model: string, domain: Domain, groupby: string[], aggregates: string[]): Promise<Group[]>;
   /** The records of `domain` with these fields, archived ones too. */
   read(model: string, domain: Domain, fields: string[]): Promise<Record<string, unknown>[]>;
+  /**
+   * What `make` gives, asked once per connection and `key` (a report runs summary eight times
+   * over the same range: what depends on the range alone is read once). A failure is not kept.
+   */
+  once<T>(key: string, make: () => Promise<T>): Promise<T>;
 }
+
+const onces = new WeakMap<object, Map<string, Promise<unknown>>>();
 
 const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
 
@@ -29,10 +36,23 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
   const context = { tz: zone };
   const read: GroupingApi['read'] = (model, domain, fields) =>
     client.searchRead(model, domain, { fields, context: { active_test: false } });
+  const once = <T>(what: string, make: () => Promise<T>): Promise<T> => {
+    // The same connection under another context (--company) reads other records.
+    const key = JSON.stringify([what, client.context ?? null, zone]);
+    const seen = onces.get(client.transport) ?? new Map<string, Promise<unknown>>();
+    onces.set(client.transport, seen);
+    const known = seen.get(key) as Promise<T> | undefined;
+    if (known) return known;
+    const p = make();
+    seen.set(key, p);
+    p.catch(() => seen.delete(key));
+    return p;
+  };
   if (major >= 19) {
     return {
       paths: true,
       read,
+      once,
       async group(model, domain, groupby, aggregates) {
         const raw = (await client.executeKw(model, 'formatted_read_group', [domain, groupby, aggregates], {
           context,
@@ -54,6 +74,7 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
   return {
     paths: false,
     read,
+    once,
     async group(model, domain, groupby, aggregates) {
       const fields = aggregates.filter((a) => a !== '__count');
       const raw = (await client.executeKw(model, 'read_group', [domain, fields, groupby], {

@@ -65,6 +65,14 @@ describe('report on the sandbox with --leaks', { timeout: 240_000 }, () => {
     expect(html).toContain('<footer><p>posdata ');
   });
 
+  it('reads what depends on the period alone once: the discounted products and their taxes', async () => {
+    const { data: again, stderr } = await writeReport(env, 'debug.html', ['--debug']);
+    const sent = stderr.split('\n').filter((l) => /→ (jsonrpc|json2) /.test(l));
+    expect(again.requests).toBe(sent.length);
+    // Eight summaries over two periods: the products' taxes are read once per period.
+    expect(sent.filter((l) => /product\.product\.search_read .*taxes_id/.test(l))).toHaveLength(2);
+  });
+
   it("each grouping's figures equal summary's JSON for the same period", async () => {
     const figures = [
       'orders',

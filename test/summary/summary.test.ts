@@ -292,7 +292,10 @@ for (const setup of SUMMARY_SETUPS) {
         const discounted = r.stderr.split('\n').filter((l) => /report\.pos\.order.*total_discount/.test(l));
         expect(discounted.length, `--by ${key}`).toBe(setup.odooVersion === 19 ? 0 : 3);
         if (setup.odooVersion < 19)
-          expect(discounted.filter((l) => l.includes('not in')), `--by ${key}`).toHaveLength(1);
+          expect(
+            discounted.filter((l) => l.includes('not in')),
+            `--by ${key}`,
+          ).toHaveLength(1);
         for (const row of rows)
           for (const k of ['items', 'gross', 'discounts']) expect(row[k]).not.toBeNull();
       }
