@@ -21,9 +21,27 @@ export interface Bookmark {
    * (`until`, the highest id of that second read).
    */
   full_read?: { until: string; after_id: number };
-  /** [id, write_date (RFC 3339), digest] of the records sent within the overlap before the bookmark. */
+  /**
+   * Every record written before this second (RFC 3339) had committed when the run read it: the
+   * server's clock at the run's start less the overlap, at most the bookmark. The next run reads
+   * again from here, or from the bookmark less the overlap where that is later. Absent (a state
+   * of an older version, or written by hand): from the bookmark less the overlap.
+   */
+  settled?: string;
+  /**
+   * [id, write_date (RFC 3339), digest] of the records sent since the second the next run reads
+   * from (at most MAX_SENT, the newest).
+   */
   sent: [number, string, string][];
 }
+
+/**
+ * At most this many records in a bookmark's `sent` (about 47 bytes each): a bulk edit of
+ * 20,000 orders would otherwise put 20,000 digests in every STATE of the run. Beyond it the
+ * oldest are left out, and a run from that STATE sends them again (a duplicate, which Singer
+ * allows; never a loss).
+ */
+export const MAX_SENT = 1000;
 
 export interface TapState {
   bookmarks: Partial<Record<SyncName, Bookmark>>;
@@ -127,9 +145,13 @@ export function readState(path: string): TapState {
       )
     )
       throw bad(`has a bookmark for ${name} whose sent list is not [id, write_date, digest] entries`);
+    const settled = bm.settled;
+    if (settled !== undefined && (typeof settled !== 'string' || fromRfc3339(settled) === undefined))
+      throw bad(`has a bookmark for ${name} whose settled is not a time (YYYY-MM-DDTHH:MM:SSZ)`);
+    const kept = settled !== undefined ? { settled } : {};
     bookmarks[name as SyncName] = reading
-      ? { full_read: { until: fr?.until as string, after_id: fr?.after_id as number }, sent }
-      : { write_date: when as string, id: id as number, sent };
+      ? { full_read: { until: fr?.until as string, after_id: fr?.after_id as number }, ...kept, sent }
+      : { write_date: when as string, id: id as number, ...kept, sent };
   }
   return { bookmarks };
 }
@@ -152,20 +174,50 @@ export class BookmarkKeeper {
    */
   private readonly sent = new Map<number, { wd: string; digest?: string; json?: string }>();
 
+  /**
+   * Odoo's UTC text before which every record had committed when this run read (undefined: no
+   * such knowledge, the overlap alone decides).
+   */
+  private readonly settled: string | undefined;
+
+  /**
+   * `settledNow`: the server's clock at the run's start less the overlap (Odoo's UTC text). A
+   * first read resumed keeps the earlier run's time: its id pages before the STATE were read then.
+   */
   constructor(
     from: Bookmark | undefined,
     private readonly overlapSeconds: number,
+    settledNow?: string,
   ) {
+    let settled = settledNow;
     if (from) {
       if (from.write_date !== undefined && from.id !== undefined)
         this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
       for (const [id, wd, d] of from.sent) this.sent.set(id, { wd: fromRfc3339(wd) ?? '', digest: d });
+      if (from.full_read) {
+        const before = from.settled !== undefined ? fromRfc3339(from.settled) : undefined;
+        settled =
+          before === undefined || settled === undefined ? undefined : before < settled ? before : settled;
+      }
     }
+    this.settled = settled;
   }
 
   /** Odoo's UTC text of the bookmark's second, where there is one. */
   get since(): string | undefined {
     return this.at?.wd;
+  }
+
+  /**
+   * Where a run reads again from a bookmark at second `wd` (Odoo's text): the bookmark less the
+   * overlap, or, where later, the settled time (at most the bookmark's second itself): what was
+   * written before it was there to read when it was read.
+   */
+  floor(wd: string): string {
+    const back = secondsBefore(wd, this.overlapSeconds);
+    if (this.settled === undefined) return back;
+    const s = this.settled < wd ? this.settled : wd;
+    return s > back ? s : back;
   }
 
   /** The record (as its JSON) was sent before exactly as it is now. */
@@ -180,7 +232,7 @@ export class BookmarkKeeper {
 
   /** The page about to be sent ends in second `wd`: what lies an overlap before it is not kept. */
   pageEnds(wd: string): void {
-    this.cut = secondsBefore(wd, this.overlapSeconds);
+    this.cut = this.floor(wd);
   }
 
   /** It is sent now: it is what the next run compares with (if it stays within the overlap). */
@@ -199,23 +251,51 @@ export class BookmarkKeeper {
   /** As the STATE value carries it; undefined while nothing was sent. */
   bookmark(): Bookmark | undefined {
     if (!this.at) return undefined;
-    return { write_date: rfc3339(this.at.wd), id: this.at.id, sent: this.kept(this.at.wd) };
+    return {
+      write_date: rfc3339(this.at.wd),
+      id: this.at.id,
+      ...this.settledAt(this.at.wd),
+      sent: this.kept(this.at.wd),
+    };
   }
 
   /** A first read's bookmark: the records written before the end of `until` up to `afterId`. */
   fullRead(until: string, afterId: number): Bookmark {
-    return { full_read: { until: rfc3339(until), after_id: afterId }, sent: this.kept(until) };
+    return {
+      full_read: { until: rfc3339(until), after_id: afterId },
+      ...this.settledAt(until),
+      sent: this.kept(until),
+    };
   }
 
-  /** What was sent within the overlap before second `wd`, digested; the rest is let go. */
+  /** The settled time as a bookmark at `wd` carries it: at most `wd` (then two runs over the same old data agree). */
+  private settledAt(wd: string): { settled?: string } {
+    if (this.settled === undefined) return {};
+    return { settled: rfc3339(this.settled < wd ? this.settled : wd) };
+  }
+
+  /**
+   * What was sent from the second a run reads again from (see floor), digested, the newest
+   * MAX_SENT of it; the rest is let go.
+   */
   private kept(wd: string): Bookmark['sent'] {
-    const cut = secondsBefore(wd, this.overlapSeconds);
+    const cut = this.floor(wd);
     const sent: Bookmark['sent'] = [];
+    const order: { id: number; wd: string }[] = [];
     for (const [id, s] of this.sent) {
       if (s.wd < cut) {
         this.sent.delete(id);
         continue;
       }
+      order.push({ id, wd: s.wd });
+    }
+    // The newest: they stay longest in the window the next run reads again.
+    if (order.length > MAX_SENT) {
+      order.sort((a, b) => (a.wd < b.wd ? -1 : a.wd > b.wd ? 1 : a.id - b.id));
+      order.splice(0, order.length - MAX_SENT);
+    }
+    for (const { id } of order) {
+      const s = this.sent.get(id) as { wd: string; digest?: string; json?: string };
       if (s.digest === undefined) {
         s.digest = digest(s.json as string);
         s.json = undefined;

@@ -52,6 +52,17 @@ export interface TapJob {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/**
+ * The server's clock less the overlap (Odoo's UTC text), by the latest reply's Date header and
+ * never later than this machine's clock: what was written before it had committed by now (the
+ * overlap's own premise), so a read from here on sees it.
+ */
+function settledNow(client: OdooClient, overlapSeconds: number): string {
+  const there = client.transport.serverDate;
+  const now = there !== undefined && there < Date.now() ? there : Date.now();
+  return new Date(now - overlapSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
   const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
@@ -73,7 +84,7 @@ export async function runTap(job: TapJob): Promise<void> {
     const fetch = [...new Set(columns.map((c) => c.field))].filter((f) => f !== KEY);
     if (!fetch.includes(REPLICATION_KEY)) fetch.push(REPLICATION_KEY);
     const given = state.bookmarks[r.name];
-    const keeper = new BookmarkKeeper(given, job.overlapSeconds);
+    const keeper = new BookmarkKeeper(given, job.overlapSeconds, settledNow(client, job.overlapSeconds));
     // A stream without a bookmark is read whole in id order (the fast pages: no sort by
     // write_date on the server), up to the end of this second; a first read cut short goes
     // on after its last id, up to the same second. Then the bookmark is that second.
@@ -108,7 +119,7 @@ export async function runTap(job: TapJob): Promise<void> {
       domain = firstReadDomain({ until: firstRead.until, afterId: firstRead.afterId }, from);
       keeper.pageEnds(firstRead.until);
     } else {
-      domain = writeDateWindow(keeper.since, job.overlapSeconds).domain;
+      domain = writeDateWindow(keeper.floor(keeper.since as string), 0).domain;
     }
     const regFields = fetch.filter((f) => defs[f]?.type === 'many2one' && defs[f]?.relation === 'pos.config');
     const regs = regFields.length > 0 ? await ownNames(client, 'pos.config') : undefined;
