@@ -9,7 +9,7 @@ import { own, say } from '../core/redact.js';
 import type { Format } from '../render/formats.js';
 import { AtomicFileSink, resolveTarget } from '../sink/atomic.js';
 import type { Sink } from '../sink/sink.js';
-import { StreamSink } from '../sink/stdout.js';
+import { refuseClosedStdout, StreamSink } from '../sink/stdout.js';
 import type { Context } from './context.js';
 import { type FlagValues, group } from './flags.js';
 import type { IO, Output } from './io.js';
@@ -190,6 +190,7 @@ export async function writeOutput(
   /** A table for a person: paged on a terminal when long. */
   paged = false,
 ): Promise<void> {
+  if (!path) refuseClosedStdout(ctx.io.out.fd);
   const sink: Sink = path
     ? await AtomicFileSink.create(path)
     : paged && ctx.io.out.pager

@@ -144,7 +144,8 @@ export const tap = command({
 
 async function runTapCommand(o: TapOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const { StreamSink } = await import('../sink/stdout.js');
+  const { StreamSink, refuseClosedStdout } = await import('../sink/stdout.js');
+  refuseClosedStdout(io.out.fd);
   const sink = new StreamSink(io.out.stream, io.out.fd);
   if (o.mode === 'about') {
     await sink.write(about(o.format));

@@ -1,8 +1,9 @@
 // Standard output as a sink, with backpressure. A closed pipe (`posdata sales | head`)
 // is not an error: the run ends quietly with exit 0. Every other write error is (a full
 // disk behind `> file`, /dev/full): the run fails and a checkpoint does not advance.
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, readlinkSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { fileError } from './fserror.js';
 import type { Sink } from './sink.js';
@@ -23,6 +24,38 @@ export function isPipeClosed(err: unknown): boolean {
 }
 
 const HINT = say`free some space or write elsewhere (-o FILE)`;
+
+/** Where fd `fd` of this process leads and its open flags (Linux's /proc), or undefined. */
+function openedAs(fd: number): { path: string; flags: number } | undefined {
+  try {
+    const m = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'));
+    return m
+      ? { path: readlinkSync(`/proc/self/fd/${fd}`), flags: Number.parseInt(m[1] as string, 8) }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Standard output was closed when posdata started (`posdata sales >&-`, a parent that closed
+ * it): Node reopens a closed descriptor 0-2 on /dev/null read-write, where `> /dev/null`
+ * opens it write-only. Data written there would go nowhere with exit 0, so a run whose data
+ * is standard output refuses it, while standard error (not /dev/null) can say so. Linux only
+ * (/proc); a parent that discards output read-write (Node's stdio 'ignore', Python's
+ * subprocess.DEVNULL, `1<>/dev/null`) looks the same and is refused as well.
+ */
+export function refuseClosedStdout(fd: number | undefined): void {
+  if (fd !== 1) return;
+  const out = openedAs(1);
+  // O_ACCMODE 3, O_RDWR 2.
+  if (out?.path !== '/dev/null' || (out.flags & 3) !== 2) return;
+  if (openedAs(2)?.path === '/dev/null') return;
+  throw new UsageError(
+    say`standard output is closed (it is /dev/null opened read-write, as a closed one is reopened), so the data would go nowhere`,
+    say`give the data a place: a pipe, a file (> FILE or -o FILE), or > /dev/null to discard it on purpose`,
+  );
+}
 
 /** The process's standard output when it is a file or a device: written synchronously and whole. */
 function fileDescriptor(fd: number | undefined): number | undefined {
