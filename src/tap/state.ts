@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { SYNC_NAMES, type SyncName } from '../catalog/resources.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import { nextSecond } from '../read/first-read.js';
 import { readDocument } from './config.js';
 import { fromRfc3339, rfc3339 } from './schema.js';
 
@@ -22,10 +23,12 @@ export interface Bookmark {
    */
   full_read?: { until: string; after_id: number };
   /**
-   * Every record written before this second (RFC 3339) had committed when the run read it: the
-   * server's clock at the run's start less the overlap, at most the bookmark. The next run reads
-   * again from here, or from the bookmark less the overlap where that is later. Absent (a state
-   * of an older version, or written by hand): from the bookmark less the overlap.
+   * Every record written before this time (RFC 3339) had committed when the run read it: the
+   * server's clock at the run's start less the overlap, at most the end of the bookmark's
+   * second. The next run reads again from here, or from the bookmark less the overlap where
+   * that is later; past the bookmark's second, from the bookmark itself, its second's records up
+   * to its id done. Absent (a state of an older version, or written by hand): from the bookmark
+   * less the overlap.
    */
   settled?: string;
   /**
@@ -181,6 +184,12 @@ export class BookmarkKeeper {
   private readonly settled: string | undefined;
 
   /**
+   * The given bookmark when its whole second had settled: its second's records up to its id
+   * were read there as they are for good (a later write moves their write_date on).
+   */
+  private readonly done: { wd: string; id: number } | undefined;
+
+  /**
    * `settledNow`: the server's clock at the run's start less the overlap (Odoo's UTC text). A
    * first read resumed keeps the earlier run's time: its id pages before the STATE were read then.
    */
@@ -194,6 +203,8 @@ export class BookmarkKeeper {
       if (from.write_date !== undefined && from.id !== undefined)
         this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
       for (const [id, wd, d] of from.sent) this.sent.set(id, { wd: fromRfc3339(wd) ?? '', digest: d });
+      const given = from.settled !== undefined ? fromRfc3339(from.settled) : undefined;
+      if (this.at && given !== undefined && given > this.at.wd) this.done = this.at;
       if (from.full_read) {
         const before = from.settled !== undefined ? fromRfc3339(from.settled) : undefined;
         settled =
@@ -215,13 +226,22 @@ export class BookmarkKeeper {
    */
   floor(wd: string): string {
     const back = secondsBefore(wd, this.overlapSeconds);
-    if (this.settled === undefined) return back;
-    const s = this.settled < wd ? this.settled : wd;
+    const s = this.settledFor(wd);
+    if (s === undefined) return back;
+    if (s > wd) return wd;
     return s > back ? s : back;
   }
 
+  /** The settled time for a bookmark at second `wd`: at most the end of that second. */
+  private settledFor(wd: string): string | undefined {
+    if (this.settled === undefined) return undefined;
+    const end = nextSecond(wd);
+    return this.settled < end ? this.settled : end;
+  }
+
   /** The record (as its JSON) was sent before exactly as it is now. */
-  unchanged(id: number, json: string): boolean {
+  unchanged(id: number, wd: string, json: string): boolean {
+    if (this.done && wd === this.done.wd && id <= this.done.id) return true;
     const s = this.sent.get(id);
     if (s === undefined) return false;
     return (s.digest ?? digest(s.json as string)) === digest(json);
@@ -268,10 +288,13 @@ export class BookmarkKeeper {
     };
   }
 
-  /** The settled time as a bookmark at `wd` carries it: at most `wd` (then two runs over the same old data agree). */
+  /**
+   * The settled time as a bookmark at `wd` carries it: at most the end of its second (then
+   * two runs over the same old data agree).
+   */
   private settledAt(wd: string): { settled?: string } {
-    if (this.settled === undefined) return {};
-    return { settled: rfc3339(this.settled < wd ? this.settled : wd) };
+    const s = this.settledFor(wd);
+    return s === undefined ? {} : { settled: rfc3339(s) };
   }
 
   /**
@@ -280,6 +303,8 @@ export class BookmarkKeeper {
    */
   private kept(wd: string): Bookmark['sent'] {
     const cut = this.floor(wd);
+    // Past the bookmark's second, its records are done by id: none of them is kept.
+    const whole = (this.settledFor(wd) ?? '') > wd;
     const sent: Bookmark['sent'] = [];
     const order: { id: number; wd: string }[] = [];
     for (const [id, s] of this.sent) {
@@ -287,6 +312,7 @@ export class BookmarkKeeper {
         this.sent.delete(id);
         continue;
       }
+      if (whole && s.wd === wd) continue;
       order.push({ id, wd: s.wd });
     }
     // The newest: they stay longest in the window the next run reads again.

@@ -178,7 +178,7 @@ export async function runTap(job: TapJob): Promise<void> {
           );
         if (!firstRead && sentNow.has(rec.id)) continue;
         const json = maker.json(rec);
-        if (keeper.unchanged(rec.id, json)) {
+        if (keeper.unchanged(rec.id, wd, json)) {
           unchanged++;
           continue;
         }
