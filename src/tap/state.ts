@@ -189,6 +189,9 @@ export class BookmarkKeeper {
    */
   private readonly done: { wd: string; id: number } | undefined;
 
+  /** The given bookmark's settled time (Odoo's text): what the run that wrote it knew. */
+  private readonly givenSettled: string | undefined;
+
   /**
    * `settledNow`: the server's clock at the run's start less the overlap (Odoo's UTC text). A
    * first read resumed keeps the earlier run's time: its id pages before the STATE were read then.
@@ -204,6 +207,7 @@ export class BookmarkKeeper {
         this.at = { wd: fromRfc3339(from.write_date) as string, id: from.id };
       for (const [id, wd, d] of from.sent) this.sent.set(id, { wd: fromRfc3339(wd) ?? '', digest: d });
       const given = from.settled !== undefined ? fromRfc3339(from.settled) : undefined;
+      this.givenSettled = given;
       if (this.at && given !== undefined && given > this.at.wd) this.done = this.at;
       if (from.full_read) {
         const before = from.settled !== undefined ? fromRfc3339(from.settled) : undefined;
@@ -220,23 +224,33 @@ export class BookmarkKeeper {
   }
 
   /**
-   * Where a run reads again from a bookmark at second `wd` (Odoo's text): the bookmark less the
-   * overlap, or, where later, the settled time (at most the bookmark's second itself): what was
-   * written before it was there to read when it was read.
+   * Where this run reads from (Odoo's text): the given bookmark less the overlap, or, where
+   * later, the settled time the given STATE carries (at most the bookmark's second itself).
+   * That STATE's, never this run's: what committed late after that run read is here to read.
    */
-  floor(wd: string): string {
+  get resumeFrom(): string | undefined {
+    return this.at && this.floor(this.at.wd, this.givenSettled);
+  }
+
+  /**
+   * Where a run reads again from a bookmark at second `wd` (Odoo's text) with settled time
+   * `settled` (this run's by default): the bookmark less the overlap, or, where later, the
+   * settled time (at most the bookmark's second itself): what was written before it was there
+   * to read when it was read.
+   */
+  private floor(wd: string, settled = this.settled): string {
     const back = secondsBefore(wd, this.overlapSeconds);
-    const s = this.settledFor(wd);
+    const s = this.settledFor(wd, settled);
     if (s === undefined) return back;
     if (s > wd) return wd;
     return s > back ? s : back;
   }
 
   /** The settled time for a bookmark at second `wd`: at most the end of that second. */
-  private settledFor(wd: string): string | undefined {
-    if (this.settled === undefined) return undefined;
+  private settledFor(wd: string, settled = this.settled): string | undefined {
+    if (settled === undefined) return undefined;
     const end = nextSecond(wd);
-    return this.settled < end ? this.settled : end;
+    return settled < end ? settled : end;
   }
 
   /** The record (as its JSON) was sent before exactly as it is now. */

@@ -119,7 +119,7 @@ export async function runTap(job: TapJob): Promise<void> {
       domain = firstReadDomain({ until: firstRead.until, afterId: firstRead.afterId }, from);
       keeper.pageEnds(firstRead.until);
     } else {
-      domain = writeDateWindow(keeper.floor(keeper.since as string), 0).domain;
+      domain = writeDateWindow(keeper.resumeFrom, 0).domain;
     }
     const regFields = fetch.filter((f) => defs[f]?.type === 'many2one' && defs[f]?.relation === 'pos.config');
     const regs = regFields.length > 0 ? await ownNames(client, 'pos.config') : undefined;

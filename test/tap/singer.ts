@@ -19,6 +19,8 @@ export interface Bookmark {
   id?: number;
   /** A first read under way (id order): the records up to after_id written before the end of until. */
   full_read?: { until: string; after_id: number };
+  /** Before it every record had committed when the run read (RFC 3339). */
+  settled?: string;
   sent: [number, string, string][];
 }
 

@@ -66,6 +66,23 @@ describe('the STATE after a bulk edit', () => {
     expect(again.records.get('sales') ?? []).toEqual([]);
   }, 60_000);
 
+  it('a run reads from the settled time its STATE carries, not its own: what committed late meanwhile comes', async () => {
+    // A STATE written when the records since `settled` could still commit late: a later run,
+    // whose own clock has settled past the bookmark, still reads from there.
+    const c = checkOutput((await tap()).stdout);
+    const b = c.last.bookmarks.sales as { write_date: string; id: number };
+    const back = new Date(Date.parse(b.write_date) - 300_000).toISOString().slice(0, 19);
+    const late = (c.records.get('sales') ?? []).filter(
+      (r) => r.write_date.slice(0, 19) >= back && r.write_date < b.write_date,
+    );
+    expect(late.length).toBeGreaterThan(0);
+    const settled = late.map((r) => r.write_date).sort()[0] as string;
+    const r = await tap({ bookmarks: { sales: { write_date: b.write_date, id: b.id, settled, sent: [] } } });
+    expect(r.code).toBe(0);
+    const again = (checkOutput(r.stdout).records.get('sales') ?? []).map((x) => x.id);
+    for (const x of late) expect(again).toContain(x.id);
+  }, 60_000);
+
   it(`carries at most ${MAX_SENT} digests; the next run sends the rest again and loses nothing`, async () => {
     const first = checkOutput((await tap()).stdout);
     const ids = (await rpc.kw('pos.order', 'search', [[]], { order: 'id', limit: 2000 })) as number[];
