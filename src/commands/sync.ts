@@ -21,8 +21,10 @@ import {
 } from '../cli/flags.js';
 import { Progress } from '../cli/progress.js';
 import { number, positiveInt } from '../cli/values.js';
-import { isPosdataError, UsageError } from '../core/errors.js';
+import type { OdooClient } from '../core/client.js';
+import { isPosdataError, ServerError, UsageError } from '../core/errors.js';
 import { nameList, own, type Said, say } from '../core/redact.js';
+import type { OdooRecord } from '../core/types.js';
 import { moneyDigits } from '../read/currency.js';
 import { ownNames } from '../read/own-names.js';
 import { inCurrency } from '../records/normalize.js';
@@ -176,6 +178,29 @@ export const sync = command({
   run: runSync,
 });
 
+/** The tables whose rows hold money: each row says its company and currency. */
+const MONEY_TABLES = new Set<string>(['configs', 'sessions', 'sales', 'lines', 'payments']);
+/** The column with the currency's code, taken from the row's company. */
+const CURRENCY = 'currency';
+
+/** Each company's currency code, as the user sees the companies (one read per login). */
+async function companyCurrencies(odoo: OdooClient): Promise<Map<number, string>> {
+  const { visibleCompanies } = await import('../read/companies.js');
+  try {
+    return new Map((await visibleCompanies(odoo)).map((c) => [c.id, c.currency]));
+  } catch (err) {
+    // A user Odoo refuses res.company: the rows keep company_id, their currency stays empty.
+    if (err instanceof ServerError) return new Map();
+    throw err;
+  }
+}
+
+function withCurrency(rec: OdooRecord, currencies: Map<number, string>): void {
+  const c = rec.company_id;
+  const id = Array.isArray(c) ? (c[0] as number) : undefined;
+  rec[CURRENCY] = (id !== undefined ? currencies.get(id) : undefined) ?? false;
+}
+
 async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { connect, DatabaseTimeout, databaseError, fromDatabase, ident } = await import(
@@ -244,9 +269,18 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
       const kept = (state?.fields ?? []).filter((f) => isStored(fields, f));
       const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
       if (!wanted.includes('write_date')) wanted.push('write_date');
+      // Company and currency on every row of money: company_id read even where Odoo does not
+      // store it (pos.session's is related to its register's, which never changes), and
+      // `currency` (the code, EUR) taken from the company's, read once per run: SQL groups by
+      // it and never adds two currencies. pos.order's currency_id is related, not stored.
+      const byCompany = MONEY_TABLES.has(r.name) && 'company_id' in fields;
+      if (byCompany && !wanted.includes('company_id')) wanted.push('company_id');
+      const currencyOf = byCompany ? await companyCurrencies(odoo) : undefined;
+      const columns = currencyOf ? [...wanted, CURRENCY] : wanted;
       // Amounts at the decimals of the company's currency (read once per run): numeric keeps them.
       const defs = inCurrency(fields, await moneyDigits(odoo));
-      const plan = new TablePlan(wanted, defs);
+      if (currencyOf) defs[CURRENCY] = { type: 'char', string: 'Currency', store: true };
+      const plan = new TablePlan(columns, defs);
       const { added, reset } = await ensureTable(
         q,
         schema,
@@ -277,6 +311,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
         fetch: wanted.filter((f) => f !== 'id'),
         manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
         ownNames: regs && Object.fromEntries(regFields.map((f) => [f, regs])),
+        derive: currencyOf && ((rec) => withCurrency(rec, currencyOf)),
         defs,
         context,
         state: reset ? undefined : state,

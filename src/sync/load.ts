@@ -51,6 +51,8 @@ export interface LoadJob {
    * as Odoo 16/17 label it "Shop (Cashier)" only while a session is open.
    */
   ownNames?: Record<string, Map<number, string>>;
+  /** Sets the row's columns that are not Odoo's fields (the currency of its company). */
+  derive?: (rec: OdooRecord) => void;
   /** The model's fields (fields_get). */
   defs: FieldMap;
   context?: Record<string, unknown>;
@@ -168,6 +170,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       );
     }
     if (job.ownNames) renamed(records, job.ownNames);
+    if (job.derive) for (const r of records) job.derive(r);
     if (job.readIds) for (const r of records) job.readIds.push(r.id);
     let mark: string;
     let upTo: string;
