@@ -132,6 +132,13 @@ export const sync = command({
   async options(f, args, { io, env }): Promise<SyncOptions> {
     const { parseFieldSpecs } = await import('../sync/fields.js');
     const { parseTarget } = await import('../sync/postgres.js');
+    // Several servers into one schema need a profile in every key: not built yet, so said
+    // rather than taken for one profile named "a,b".
+    if (typeof f.profile === 'string' && /[,*?[]/.test(f.profile))
+      throw new UsageError(
+        say`sync takes one profile, not several (${f.profile})`,
+        say`run one sync per shop, each into a --schema of its own (--profile NAME --schema NAME)`,
+      );
     const names = (args[0] as string[] | undefined) ?? [];
     const unknown = names.filter((n) => !SYNC_NAMES.includes(n as SyncName));
     if (unknown.length > 0)
