@@ -29,6 +29,12 @@ export interface TableOptions {
   names?: Record<string, Map<number, string>>;
   /** Safety valve for huge outputs: rows beyond this are counted, not drawn. */
   maxRows?: number;
+  /**
+   * Where the run's companies span several currencies: each company's currency, by company
+   * id. The rows then carry `company_id` (drawn or not), and the closing line gives one total
+   * per currency, each named, never a sum of two.
+   */
+  currencies?: Map<number, { code: string; digits: number }>;
 }
 
 // Short headers for a person; json and csv keep Odoo's field names.
@@ -90,9 +96,10 @@ const STATE_COLOURS: Record<string, 'green' | 'cyan' | 'blue' | 'red' | 'yellow'
 export class TableRenderer implements Renderer {
   private rows: Row[] = [];
   private count = 0;
-  private sum = 0;
-  /** Rows of the states the total does not count, by state: how many and their amount. */
-  private readonly others = new Map<string, { n: number; sum: number }>();
+  /** The counted rows' amounts, by currency code ('' where the run has one currency). */
+  private readonly sums = new Map<string, number>();
+  /** Rows of the states the total does not count, by state: how many and their amounts. */
+  private readonly others = new Map<string, { n: number; sums: Map<string, number> }>();
   private readonly chalk: InstanceType<typeof Chalk>;
 
   constructor(
@@ -115,27 +122,51 @@ export class TableRenderer implements Renderer {
       const s = this.opts.sumField ? r[this.opts.sumField] : undefined;
       const amount = typeof s === 'number' ? s : 0;
       const state = String(r.state);
+      const cur = this.currencyOf(r);
       if (counted && !counted.includes(state)) {
-        const o = this.others.get(state) ?? { n: 0, sum: 0 };
+        const o = this.others.get(state) ?? { n: 0, sums: new Map<string, number>() };
         o.n++;
-        o.sum += amount;
+        add(o.sums, cur, amount);
         this.others.set(state, o);
-      } else this.sum += amount;
+      } else add(this.sums, cur, amount);
       if (this.rows.length < max) this.rows.push(r);
     }
+  }
+
+  /** A row's currency code where the run has several ('?' for a company not known), else ''. */
+  private currencyOf(r: Row): string {
+    const cs = this.opts.currencies;
+    if (!cs) return '';
+    const v = r.company_id;
+    const id = Array.isArray(v) ? v[0] : v;
+    return typeof id === 'number' ? (cs.get(id)?.code ?? '?') : '?';
+  }
+
+  /**
+   * Amounts by currency as the closing line says them: one figure where the run has one
+   * currency (as always), else each currency's own, at its decimals and named (`12.50 EUR,
+   * 1450 JPY`), in the order the currencies came.
+   */
+  private money(sums: Map<string, number>): string {
+    const cs = this.opts.currencies;
+    if (!cs || sums.size === 0) return fixedDecimals(sums.get('') ?? 0, this.opts.moneyDigits ?? 2);
+    const digits = new Map([...cs.values()].map((c) => [c.code, c.digits]));
+    return [...sums]
+      .map(([code, v]) => `${fixedDecimals(v, digits.get(code) ?? this.opts.moneyDigits ?? 2)} ${code}`)
+      .join(', ');
   }
 
   /** The closing line: how many, and what the total adds up. */
   private closing(shown: string): string {
     const head = `${this.count} ${nounFor(this.opts.noun, this.count)}${shown}`;
     if (!this.opts.sumField || this.count === 0) return head;
-    const total = `total ${fixedDecimals(this.sum, this.opts.moneyDigits ?? 2)}`;
+    const total = `total ${this.money(this.sums)}`;
     if (this.opts.countedStates && !this.fields.includes('state')) return `${head}, ${total} of every state`;
     if (this.others.size === 0) return `${head}, ${total}`;
     let left = 0;
     const named = [...this.others].map(([state, o]) => {
       left += o.n;
-      return `${o.n} ${STATE_WORDS[state] ?? state} (${fixedDecimals(o.sum, this.opts.moneyDigits ?? 2)})`;
+      return `${o.n} ${STATE_WORDS[state] ?? state} (${this.money(o.sums)})`;
     });
     return `${head}: ${this.count - left} counted, ${total}; ${named.join(', ')} not counted`;
   }
@@ -296,6 +327,10 @@ interface TableColumn {
   width: number;
   right: boolean;
   fixed: boolean;
+}
+
+function add(sums: Map<string, number>, key: string, amount: number): void {
+  sums.set(key, (sums.get(key) ?? 0) + amount);
 }
 
 /** The note under a table that could not show every field: which, and how to see them. */
