@@ -1,10 +1,8 @@
 // The reports: the daily cash reconciliation and the day's figures, with the reconcile and
 // summary commands' own fetch, arithmetic and rows, as JSON.
 import type { FastifyInstance } from 'fastify';
-import type { OdooClient } from '../core/client.js';
 import { say } from '../core/redact.js';
 import { checkZone, zoneFor } from '../query/zone.js';
-import { resolveCompanies } from '../read/companies.js';
 import { sessionsDomain } from '../reconcile/compute.js';
 import { partRows, reconcileParts } from '../reconcile/parts.js';
 import { JsonRenderer } from '../render/formats.js';
@@ -13,20 +11,10 @@ import { fetchSummary } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
 import { fetchSplitSummary, splitRows } from '../summary/split.js';
 import type { TokenCheck } from './auth.js';
+import { companyClient } from './companies.js';
 import { SECURITY_SCHEME } from './docs.js';
 import { HttpProblem } from './problem.js';
 import { RECONCILE_QUERY, RECONCILE_RESPONSES, SUMMARY_QUERY, SUMMARY_RESPONSES } from './schema.js';
-
-/**
- * The client of `?company=` (ids or names, comma-separated, as `--company`): Odoo's
- * allowed_company_ids; a company the user may not see is Odoo's AccessError (403). Without
- * it, every company the user may see.
- */
-async function companyClient(client: OdooClient, company: string | undefined): Promise<OdooClient> {
-  if (company === undefined) return client;
-  const cs = await resolveCompanies(client, company);
-  return client.forCompanies(cs.map((c) => c.id));
-}
 
 /** GET /api/v1/reconcile and /api/v1/summary. */
 export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): void {

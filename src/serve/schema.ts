@@ -3,6 +3,7 @@
 // documents. Fastify validates requests with them and @fastify/swagger writes the OpenAPI
 // document from the same objects, so the documentation cannot drift from the checks.
 import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
+import { COMPANY_PARAM } from './companies.js';
 
 type Schema = Record<string, unknown>;
 
@@ -71,6 +72,7 @@ export function querySchema(r: Resource): Schema {
     minLength: 2,
     description: 'an extra Odoo domain as JSON, ANDed with the other filters: [["amount_total",">",100]]',
   };
+  props.company = COMPANY_PARAM;
   if (r.name === 'sales')
     props.with_payments = {
       type: 'boolean',
@@ -179,12 +181,7 @@ export const RECONCILE_QUERY: Schema = {
       description: 'closing time up to; a date-only value includes that whole day',
     },
     config_id: { ...ID, description: 'one register' },
-    company: {
-      type: 'string',
-      minLength: 1,
-      description:
-        "companies, comma-separated ids or names (as --company; Odoo's allowed_company_ids); default every company the user may see. One the user may not see is 403",
-    },
+    company: COMPANY_PARAM,
     tz: {
       type: 'string',
       minLength: 1,
@@ -266,12 +263,7 @@ export const SUMMARY_QUERY: Schema = {
       description:
         'group keys, comma-separated: day, hour, weekday, register, session, cashier, product, category, method, tax (default register); company and currency split the figures by company or currency (each row then leads with company_id, company, currency)',
     },
-    company: {
-      type: 'string',
-      minLength: 1,
-      description:
-        "companies, comma-separated ids or names (as --company; Odoo's allowed_company_ids); default every company the user may see. One the user may not see is 403",
-    },
+    company: COMPANY_PARAM,
     top: { ...ID, description: 'only the N groups with the largest total' },
     day_starts: {
       type: 'string',

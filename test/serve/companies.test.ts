@@ -72,10 +72,32 @@ describe('serve over several currencies', () => {
     expect(refused.text).toContain('this user may see 2 Shop US (USD)');
   });
 
+  it('list paths take ?company= too: the records of those companies, as --company lists them', async () => {
+    const rows = await api('/api/v1/sales?company=3&fields=id,amount_total,company_id');
+    const r = await runCli(
+      [
+        'sales',
+        '--company',
+        '3',
+        '--fields',
+        'id,amount_total,company_id',
+        '--format',
+        'json',
+        '--rate',
+        '0',
+      ],
+      { env },
+    );
+    expect(rows).toEqual(JSON.parse(r.stdout));
+    expect(rows.length).toBe(40);
+    expect(new Set(rows.map((x) => (x.company_id as [number, string])[0]))).toEqual(new Set([3]));
+  });
+
   it('the OpenAPI document names the company parameter and the split', async () => {
     const doc = JSON.parse((await get(served.base, '/api/v1/openapi.json')).text) as {
       paths: Record<string, { get: { parameters: { name: string }[]; responses: Record<string, unknown> } }>;
     };
+    expect(doc.paths['/api/v1/sales']?.get.parameters.map((p) => p.name)).toContain('company');
     for (const path of ['/api/v1/summary', '/api/v1/reconcile']) {
       const op = doc.paths[path]?.get;
       expect(op?.parameters.map((p) => p.name)).toContain('company');
