@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { FieldMap } from '../core/types.js';
 import { utcToZoneShort } from '../query/time.js';
-import { fixedDecimals, precisionOf, type Row, type Value } from '../records/normalize.js';
+import { fixedDecimals, moneyPlaces, precisionOf, type Row, type Value } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
 import { wrapText } from './report-table.js';
@@ -142,6 +142,13 @@ export class TableRenderer implements Renderer {
     return typeof id === 'number' ? (cs.get(id)?.code ?? '?') : '?';
   }
 
+  /** The decimals of a row's currency where the run has several; undefined otherwise. */
+  private digitsOf(r: Row): number | undefined {
+    const v = r.company_id;
+    const id = Array.isArray(v) ? v[0] : v;
+    return typeof id === 'number' ? this.opts.currencies?.get(id)?.digits : undefined;
+  }
+
   /**
    * Amounts by currency as the closing line says them: one figure where the run has one
    * currency (as always), else each currency's own, at its decimals and named (`12.50 EUR,
@@ -172,12 +179,12 @@ export class TableRenderer implements Renderer {
   }
 
   /** A cell's text, its control characters escaped: names come from Odoo, not from us. */
-  private cell(field: string, v: Value): { text: string; right: boolean } {
-    const c = this.rawCell(field, v);
+  private cell(field: string, v: Value, row?: Row): { text: string; right: boolean } {
+    const c = this.rawCell(field, v, row);
     return { text: visible(c.text), right: c.right };
   }
 
-  private rawCell(field: string, v: Value): { text: string; right: boolean } {
+  private rawCell(field: string, v: Value, row?: Row): { text: string; right: boolean } {
     const def = this.defs[field];
     const type = def?.type;
     if (v === null || v === undefined) return { text: '', right: false };
@@ -210,7 +217,9 @@ export class TableRenderer implements Renderer {
       };
     }
     if ((type === 'float' || type === 'monetary') && typeof v === 'number') {
-      const p = precisionOf(field, def);
+      // Over several currencies, an amount at its own currency's decimals (JPY none, KWD three).
+      const own = row && moneyPlaces(field, def) !== null ? this.digitsOf(row) : undefined;
+      const p = own ?? precisionOf(field, def);
       return { text: p === null ? String(v) : fixedDecimals(v, p), right: true };
     }
     if (typeof v === 'number') return { text: String(v), right: true };
@@ -240,7 +249,7 @@ export class TableRenderer implements Renderer {
     for (const r of this.rows) {
       table.push(
         cols.map((c) => {
-          const { text } = this.cell(c.field, r[c.field]);
+          const { text } = this.cell(c.field, r[c.field], r);
           return this.paint(c.field, truncate(text, c.width), r[c.field]);
         }),
       );
@@ -274,7 +283,7 @@ export class TableRenderer implements Renderer {
       const fixed = ['datetime', 'date', 'integer', 'float', 'monetary', 'boolean'].includes(type);
       const seen: string[] = [];
       for (const r of this.rows) {
-        const c = this.cell(field, r[field]);
+        const c = this.cell(field, r[field], r);
         seen.push(c.text);
         width = Math.max(width, c.text.length);
         right = right || c.right;

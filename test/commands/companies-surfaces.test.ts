@@ -55,6 +55,21 @@ describe('a list table over several currencies', () => {
     );
   });
 
+  it('each amount at its own currency’s decimals: JPY none, EUR two', async () => {
+    const r = await runCli(['sales', ...TABLE, '--fields', 'id,amount_total,company_id'], {
+      env,
+      columns: 200,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.split('\n').filter((l) => /Shop JP|My Company/.test(l));
+    const jp = rows.filter((l) => l.includes('Shop JP'));
+    const eu = rows.filter((l) => l.includes('My Company'));
+    expect(jp.length).toBe(40);
+    expect(eu.length).toBe(40);
+    for (const l of jp) expect(l, l).not.toMatch(/\d\.\d/);
+    for (const l of eu) expect(l, l).toMatch(/\d\.\d\d\b/);
+  });
+
   it('one company picked: the line is as it always was, one figure without a code', async () => {
     const r = await runCli(['sales', ...TABLE, '--company', '2'], { env, columns: 200 });
     expect(r.code, r.stderr).toBe(0);
