@@ -34,7 +34,7 @@ import { number, positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { nameList, own, say } from '../core/redact.js';
-import type { Domain } from '../core/types.js';
+import type { Domain, OdooRecord } from '../core/types.js';
 import type { QueryFlags } from '../query/build.js';
 import { checkJsonValue, commaList, parseDomain } from '../query/domain.js';
 import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
@@ -42,6 +42,7 @@ import type { CheckpointRun } from '../read/checkpoint.js';
 import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
+import type { Row, Value } from '../records/normalize.js';
 import { resolveTarget, sameFile } from '../sink/atomic.js';
 import type { Sink } from '../sink/sink.js';
 
@@ -484,12 +485,14 @@ async function exportRecords(
     { Progress },
     { refuseReplace },
     { mustExist },
+    { tableCurrencies },
   ] = await Promise.all([
     import('../read/stream.js'),
     import('../render/renderer.js'),
     import('../cli/progress.js'),
     import('../read/checkpoint.js'),
     import('../read/exists.js'),
+    import('../read/companies.js'),
   ]);
   const { resource, output } = o;
   const window = run?.window;
@@ -512,6 +515,14 @@ async function exportRecords(
     naming.catch(() => undefined);
     const pricing = inCompanyCurrency(client, prepared);
     pricing.catch(() => undefined);
+    // A table's total is split by currency where the run's companies have several: each
+    // record's company_id (a stored field) is read with it, its currency the company's.
+    const summed = output.format === 'table' && prepared.outFields.includes(resource.sumField ?? '');
+    const byCompany = summed && 'company_id' in prepared.fields;
+    if (byCompany && !prepared.query.fetchFields.includes('company_id'))
+      prepared.query.fetchFields.push('company_id');
+    const currencies = byCompany ? tableCurrencies(client) : Promise.resolve(undefined);
+    currencies.catch(() => undefined);
     const pages = streamRows(client, prepared, {
       pageSize: o.pageSize,
       extraDomain: window?.domain,
@@ -536,8 +547,9 @@ async function exportRecords(
         preferred: o.fields
           ? []
           : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
-        sumField: prepared.outFields.includes(resource.sumField ?? '') ? resource.sumField : undefined,
+        sumField: summed ? resource.sumField : undefined,
         moneyDigits: prepared.moneyDigits,
+        currencies: await currencies,
         // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
         countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
         noun: resource.name,
@@ -564,6 +576,9 @@ async function exportRecords(
           await direct(recs);
           count += recs.length;
         } else {
+          if (byCompany)
+            for (let i = 0; i < rows.length; i++)
+              (rows[i] as Row).company_id ??= (records[i] as OdooRecord).company_id as Value;
           const out = keep ? rows.filter((_, i) => keep[i]) : rows;
           await renderer.page(out);
           count += out.length;

@@ -5,24 +5,20 @@ import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/f
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type ReportOptions, reportOptions } from '../cli/report.js';
 import { number } from '../cli/values.js';
-import type { OdooClient } from '../core/client.js';
-import { DifferenceError, ServerError } from '../core/errors.js';
+import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import type { Domain, FieldMap } from '../core/types.js';
+import type { FieldMap } from '../core/types.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
-import type { Company } from '../read/companies.js';
 import {
   beyond,
-  fetchReconciliation,
   type OutRow,
-  type Reconciliation,
-  reconcile as reconcileSessions,
   type SessionRange,
   sessionFields,
   sessionsDomain,
   toRow,
 } from '../reconcile/compute.js';
-import { DEFAULT_MONEY_DIGITS, signed } from '../records/normalize.js';
+import { reconcileParts } from '../reconcile/parts.js';
+import { signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 
@@ -179,51 +175,3 @@ export const reconcile = command({
 });
 
 /** One company's sessions (or, in one currency, every company's as one). */
-interface ReconcilePart {
-  company?: Company;
-  rec: Reconciliation;
-}
-
-/**
- * The sessions reconciled: as one where the run's companies keep one currency (a one-company
- * database reads as it always has), else per company, each read with only that company in
- * allowed_company_ids, at its currency's decimals, its methods named with it where names repeat.
- */
-async function reconcileParts(client: OdooClient, domain: Domain): Promise<ReconcilePart[]> {
-  const { currenciesOf, runCompanies } = await import('../read/companies.js');
-  let companies: Company[] | undefined;
-  try {
-    companies = await runCompanies(client);
-  } catch (err) {
-    if (!(err instanceof ServerError)) throw err;
-  }
-  if (!companies || currenciesOf(companies).length <= 1) {
-    const { inputs } = await fetchReconciliation(client, domain);
-    // The figures at the decimals of the company's currency (known with the companies).
-    let digits = DEFAULT_MONEY_DIGITS;
-    if (companies && companies.length > 0) digits = Math.max(...companies.map((c) => c.digits));
-    else if (inputs.sessions.length > 0)
-      digits = await (await import('../read/currency.js')).moneyDigits(client);
-    return [{ rec: reconcileSessions(inputs, digits) }];
-  }
-  const parts: ReconcilePart[] = [];
-  for (const c of companies) {
-    const { inputs } = await fetchReconciliation(client.forCompanies([c.id]), domain);
-    parts.push({ company: c, rec: reconcileSessions(inputs, c.digits) });
-  }
-  // A method's name said once per company where two companies' methods share it.
-  const seen = new Map<string, number>();
-  for (const p of parts) for (const k of p.rec.methodKeys) seen.set(k, (seen.get(k) ?? 0) + 1);
-  for (const p of parts) {
-    const rename = new Map(
-      p.rec.methodKeys.map((k) => [k, (seen.get(k) ?? 0) > 1 ? `${k} · ${p.company?.name}` : k]),
-    );
-    p.rec.methodKeys = p.rec.methodKeys.map((k) => rename.get(k) ?? k);
-    for (const s of p.rec.sessions) {
-      const m: Record<string, number> = {};
-      for (const [k, v] of Object.entries(s.byMethod)) m[rename.get(k) ?? k] = v;
-      s.byMethod = m;
-    }
-  }
-  return parts;
-}

@@ -177,14 +177,11 @@ async function runTapCommand(o: TapOptions, ctx: Context): Promise<void> {
   });
   if (o.mode === 'discover') {
     const { catalogEntry } = await import('../tap/catalog.js');
-    const { streamColumns } = await import('../tap/schema.js');
-    const { defaultSyncFields } = await import('../catalog/resources.js');
+    const { tapColumns, tapFields } = await import('../tap/schema.js');
     const streams = [];
     for (const r of SYNC_RESOURCES) {
       const defs = await client.fieldsGet(r.model);
-      const fields = defaultSyncFields(r, defs);
-      if (!fields.includes('write_date')) fields.push('write_date');
-      streams.push(catalogEntry(r.name, streamColumns(fields, defs)));
+      streams.push(catalogEntry(r.name, tapColumns(tapFields(r, defs), defs)));
     }
     await sink.write(`${JSON.stringify({ streams }, null, 2)}\n`);
     await sink.commit();

@@ -171,3 +171,15 @@ export async function runCompanies(client: OdooClient): Promise<Company[]> {
 export function currenciesOf(cs: Company[]): string[] {
   return [...new Set(cs.map((c) => c.currency))];
 }
+
+/**
+ * Each company's currency, by company id, where the run's companies have several currencies
+ * (a table's closing line then totals each apart); undefined where they have one.
+ */
+export async function tableCurrencies(
+  client: OdooClient,
+): Promise<Map<number, { code: string; digits: number }> | undefined> {
+  const cs = await runCompanies(client);
+  if (currenciesOf(cs).length < 2) return undefined;
+  return new Map(cs.map((c) => [c.id, { code: c.currency, digits: c.digits }]));
+}

@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import type { FieldMap } from '../core/types.js';
 import { utcToZoneShort } from '../query/time.js';
-import { fixedDecimals, precisionOf, type Row, type Value } from '../records/normalize.js';
+import { fixedDecimals, moneyPlaces, precisionOf, type Row, type Value } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
 import { wrapText } from './report-table.js';
@@ -29,6 +29,12 @@ export interface TableOptions {
   names?: Record<string, Map<number, string>>;
   /** Safety valve for huge outputs: rows beyond this are counted, not drawn. */
   maxRows?: number;
+  /**
+   * Where the run's companies span several currencies: each company's currency, by company
+   * id. The rows then carry `company_id` (drawn or not), and the closing line gives one total
+   * per currency, each named, never a sum of two.
+   */
+  currencies?: Map<number, { code: string; digits: number }>;
 }
 
 // Short headers for a person; json and csv keep Odoo's field names.
@@ -90,9 +96,10 @@ const STATE_COLOURS: Record<string, 'green' | 'cyan' | 'blue' | 'red' | 'yellow'
 export class TableRenderer implements Renderer {
   private rows: Row[] = [];
   private count = 0;
-  private sum = 0;
-  /** Rows of the states the total does not count, by state: how many and their amount. */
-  private readonly others = new Map<string, { n: number; sum: number }>();
+  /** The counted rows' amounts, by currency code ('' where the run has one currency). */
+  private readonly sums = new Map<string, number>();
+  /** Rows of the states the total does not count, by state: how many and their amounts. */
+  private readonly others = new Map<string, { n: number; sums: Map<string, number> }>();
   private readonly chalk: InstanceType<typeof Chalk>;
 
   constructor(
@@ -115,38 +122,69 @@ export class TableRenderer implements Renderer {
       const s = this.opts.sumField ? r[this.opts.sumField] : undefined;
       const amount = typeof s === 'number' ? s : 0;
       const state = String(r.state);
+      const cur = this.currencyOf(r);
       if (counted && !counted.includes(state)) {
-        const o = this.others.get(state) ?? { n: 0, sum: 0 };
+        const o = this.others.get(state) ?? { n: 0, sums: new Map<string, number>() };
         o.n++;
-        o.sum += amount;
+        add(o.sums, cur, amount);
         this.others.set(state, o);
-      } else this.sum += amount;
+      } else add(this.sums, cur, amount);
       if (this.rows.length < max) this.rows.push(r);
     }
+  }
+
+  /** A row's currency code where the run has several ('?' for a company not known), else ''. */
+  private currencyOf(r: Row): string {
+    const cs = this.opts.currencies;
+    if (!cs) return '';
+    const v = r.company_id;
+    const id = Array.isArray(v) ? v[0] : v;
+    return typeof id === 'number' ? (cs.get(id)?.code ?? '?') : '?';
+  }
+
+  /** The decimals of a row's currency where the run has several; undefined otherwise. */
+  private digitsOf(r: Row): number | undefined {
+    const v = r.company_id;
+    const id = Array.isArray(v) ? v[0] : v;
+    return typeof id === 'number' ? this.opts.currencies?.get(id)?.digits : undefined;
+  }
+
+  /**
+   * Amounts by currency as the closing line says them: one figure where the run has one
+   * currency (as always), else each currency's own, at its decimals and named (`12.50 EUR,
+   * 1450 JPY`), in the order the currencies came.
+   */
+  private money(sums: Map<string, number>): string {
+    const cs = this.opts.currencies;
+    if (!cs || sums.size === 0) return fixedDecimals(sums.get('') ?? 0, this.opts.moneyDigits ?? 2);
+    const digits = new Map([...cs.values()].map((c) => [c.code, c.digits]));
+    return [...sums]
+      .map(([code, v]) => `${fixedDecimals(v, digits.get(code) ?? this.opts.moneyDigits ?? 2)} ${code}`)
+      .join(', ');
   }
 
   /** The closing line: how many, and what the total adds up. */
   private closing(shown: string): string {
     const head = `${this.count} ${nounFor(this.opts.noun, this.count)}${shown}`;
     if (!this.opts.sumField || this.count === 0) return head;
-    const total = `total ${fixedDecimals(this.sum, this.opts.moneyDigits ?? 2)}`;
+    const total = `total ${this.money(this.sums)}`;
     if (this.opts.countedStates && !this.fields.includes('state')) return `${head}, ${total} of every state`;
     if (this.others.size === 0) return `${head}, ${total}`;
     let left = 0;
     const named = [...this.others].map(([state, o]) => {
       left += o.n;
-      return `${o.n} ${STATE_WORDS[state] ?? state} (${fixedDecimals(o.sum, this.opts.moneyDigits ?? 2)})`;
+      return `${o.n} ${STATE_WORDS[state] ?? state} (${this.money(o.sums)})`;
     });
     return `${head}: ${this.count - left} counted, ${total}; ${named.join(', ')} not counted`;
   }
 
   /** A cell's text, its control characters escaped: names come from Odoo, not from us. */
-  private cell(field: string, v: Value): { text: string; right: boolean } {
-    const c = this.rawCell(field, v);
+  private cell(field: string, v: Value, row?: Row): { text: string; right: boolean } {
+    const c = this.rawCell(field, v, row);
     return { text: visible(c.text), right: c.right };
   }
 
-  private rawCell(field: string, v: Value): { text: string; right: boolean } {
+  private rawCell(field: string, v: Value, row?: Row): { text: string; right: boolean } {
     const def = this.defs[field];
     const type = def?.type;
     if (v === null || v === undefined) return { text: '', right: false };
@@ -179,7 +217,9 @@ export class TableRenderer implements Renderer {
       };
     }
     if ((type === 'float' || type === 'monetary') && typeof v === 'number') {
-      const p = precisionOf(field, def);
+      // Over several currencies, an amount at its own currency's decimals (JPY none, KWD three).
+      const own = row && moneyPlaces(field, def) !== null ? this.digitsOf(row) : undefined;
+      const p = own ?? precisionOf(field, def);
       return { text: p === null ? String(v) : fixedDecimals(v, p), right: true };
     }
     if (typeof v === 'number') return { text: String(v), right: true };
@@ -209,7 +249,7 @@ export class TableRenderer implements Renderer {
     for (const r of this.rows) {
       table.push(
         cols.map((c) => {
-          const { text } = this.cell(c.field, r[c.field]);
+          const { text } = this.cell(c.field, r[c.field], r);
           return this.paint(c.field, truncate(text, c.width), r[c.field]);
         }),
       );
@@ -243,7 +283,7 @@ export class TableRenderer implements Renderer {
       const fixed = ['datetime', 'date', 'integer', 'float', 'monetary', 'boolean'].includes(type);
       const seen: string[] = [];
       for (const r of this.rows) {
-        const c = this.cell(field, r[field]);
+        const c = this.cell(field, r[field], r);
         seen.push(c.text);
         width = Math.max(width, c.text.length);
         right = right || c.right;
@@ -296,6 +336,10 @@ interface TableColumn {
   width: number;
   right: boolean;
   fixed: boolean;
+}
+
+function add(sums: Map<string, number>, key: string, amount: number): void {
+  sums.set(key, (sums.get(key) ?? 0) + amount);
 }
 
 /** The note under a table that could not show every field: which, and how to see them. */

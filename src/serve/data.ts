@@ -15,6 +15,7 @@ import { inCompanyCurrency, type Prepared, prepare, streamRows } from '../read/s
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../sink/sink.js';
 import type { TokenCheck } from './auth.js';
+import { companyClient } from './companies.js';
 import { SECURITY_SCHEME } from './docs.js';
 import { HttpProblem } from './problem.js';
 import { listResponses, querySchema, resourceNames } from './schema.js';
@@ -32,6 +33,7 @@ interface ListQuery {
   order?: string;
   domain?: string;
   with_payments?: boolean;
+  company?: string;
 }
 
 /** The json format's bytes, one chunk per page: the commands' JsonRenderer, writing to memory. */
@@ -61,8 +63,8 @@ export function dataRoutes(app: FastifyInstance, requireToken: TokenCheck, pageS
   ): Promise<FastifyReply> => {
     const session = req.posdata;
     if (!session) throw new HttpProblem(401, say`not logged in`);
-    const { client } = session.entry;
     const q = req.query as ListQuery;
+    const client = await companyClient(session.entry.client, q.company);
     if (q.tz !== undefined) checkZone(q.tz);
     const flags: QueryFlags = {
       configId: q.config_id,

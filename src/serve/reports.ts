@@ -3,12 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import { say } from '../core/redact.js';
 import { checkZone, zoneFor } from '../query/zone.js';
-import { fetchReconciliation, reconcile, sessionsDomain, toRow } from '../reconcile/compute.js';
+import { sessionsDomain } from '../reconcile/compute.js';
+import { partRows, reconcileParts } from '../reconcile/parts.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../sink/sink.js';
 import { fetchSummary } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
+import { fetchSplitSummary, splitRows } from '../summary/split.js';
 import type { TokenCheck } from './auth.js';
+import { companyClient } from './companies.js';
 import { SECURITY_SCHEME } from './docs.js';
 import { HttpProblem } from './problem.js';
 import { RECONCILE_QUERY, RECONCILE_RESPONSES, SUMMARY_QUERY, SUMMARY_RESPONSES } from './schema.js';
@@ -33,16 +36,23 @@ export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): vo
     async (req, reply) => {
       const session = req.posdata;
       if (!session) throw new HttpProblem(401, say`not logged in`);
-      const q = req.query as { date?: string; from?: string; to?: string; config_id?: number; tz?: string };
+      const q = req.query as {
+        date?: string;
+        from?: string;
+        to?: string;
+        config_id?: number;
+        company?: string;
+        tz?: string;
+      };
       if (q.tz !== undefined) checkZone(q.tz);
       const zone = zoneFor('range', q.tz, session.entry.tz);
       const domain = sessionsDomain({ date: q.date, from: q.from, to: q.to, configId: q.config_id }, zone);
-      const { inputs } = await fetchReconciliation(session.entry.client, domain);
-      const rec = reconcile(inputs);
+      // Per company where the companies keep several currencies (no figure adds two).
+      const parts = await reconcileParts(await companyClient(session.entry.client, q.company), domain);
       const sink = new MemorySink();
       const renderer = new JsonRenderer(sink);
       await renderer.begin();
-      await renderer.page(rec.sessions.map((s) => toRow(s, rec.methodKeys, q.tz)));
+      await renderer.page(partRows(parts, q.tz));
       await renderer.end();
       reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
       return reply.send(Buffer.from(sink.text()));
@@ -76,28 +86,30 @@ export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): vo
         by?: string;
         top?: number;
         day_starts?: string;
+        company?: string;
         tz?: string;
       };
       if (q.tz !== undefined) checkZone(q.tz);
       const zone = zoneFor('range', q.tz, session.entry.tz);
-      const r = await fetchSummary(
-        session.entry.client,
-        {
-          date: q.date,
-          from: q.from,
-          to: q.to,
-          configId: q.config_id,
-          sessionId: q.session_id,
-          by: q.by,
-          top: q.top,
-          dayStarts: q.day_starts,
-        },
-        zone,
-      );
+      const client = await companyClient(session.entry.client, q.company);
+      const params = {
+        date: q.date,
+        from: q.from,
+        to: q.to,
+        configId: q.config_id,
+        sessionId: q.session_id,
+        by: q.by,
+        top: q.top,
+        dayStarts: q.day_starts,
+      };
+      // As posdata summary: one summary per currency where the companies keep several, each
+      // row led by its currency (by=company: company_id, company, currency).
+      const split = await fetchSplitSummary(client, params, zone);
+      const rows = split ? splitRows(split).rows : summaryRows(await fetchSummary(client, params, zone));
       const sink = new MemorySink();
       const renderer = new JsonRenderer(sink);
       await renderer.begin();
-      await renderer.page(summaryRows(r));
+      await renderer.page(rows);
       await renderer.end();
       reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
       return reply.send(Buffer.from(sink.text()));

@@ -3,6 +3,7 @@
 // documents. Fastify validates requests with them and @fastify/swagger writes the OpenAPI
 // document from the same objects, so the documentation cannot drift from the checks.
 import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
+import { COMPANY_PARAM } from './companies.js';
 
 type Schema = Record<string, unknown>;
 
@@ -71,6 +72,7 @@ export function querySchema(r: Resource): Schema {
     minLength: 2,
     description: 'an extra Odoo domain as JSON, ANDed with the other filters: [["amount_total",">",100]]',
   };
+  props.company = COMPANY_PARAM;
   if (r.name === 'sales')
     props.with_payments = {
       type: 'boolean',
@@ -179,6 +181,7 @@ export const RECONCILE_QUERY: Schema = {
       description: 'closing time up to; a date-only value includes that whole day',
     },
     config_id: { ...ID, description: 'one register' },
+    company: COMPANY_PARAM,
     tz: {
       type: 'string',
       minLength: 1,
@@ -191,7 +194,8 @@ export const RECONCILE_QUERY: Schema = {
 
 export const RECONCILE_RESPONSES: Record<string, Schema> = {
   200: {
-    description: 'one row per closed session, as `posdata reconcile --format json` prints them',
+    description:
+      'one row per closed session, as `posdata reconcile --format json` prints them. Where the companies read keep several currencies, the sessions are per company and each row leads with company_id, company and currency: no figure adds two currencies',
     content: {
       'application/json': {
         schema: {
@@ -199,6 +203,12 @@ export const RECONCILE_RESPONSES: Record<string, Schema> = {
           items: {
             type: 'object',
             properties: {
+              company_id: { type: 'integer', description: 'where split by company' },
+              company: { type: 'string', description: 'where split by company' },
+              currency: {
+                type: 'string',
+                description: "the currency code of the row's amounts, where split",
+              },
               session_id: { type: 'integer' },
               session: { type: 'string' },
               config_id: { type: 'integer' },
@@ -251,8 +261,9 @@ export const SUMMARY_QUERY: Schema = {
       type: 'string',
       minLength: 1,
       description:
-        'group keys, comma-separated: day, hour, weekday, register, session, cashier, product, category, method, tax (default register)',
+        'group keys, comma-separated: day, hour, weekday, register, session, cashier, product, category, method, tax (default register); company and currency split the figures by company or currency (each row then leads with company_id, company, currency)',
     },
+    company: COMPANY_PARAM,
     top: { ...ID, description: 'only the N groups with the largest total' },
     day_starts: {
       type: 'string',
@@ -272,7 +283,8 @@ const NUM_OR_NULL = { type: ['number', 'null'] } as const;
 
 export const SUMMARY_RESPONSES: Record<string, Schema> = {
   200: {
-    description: 'one row per group, as `posdata summary --format json` prints them',
+    description:
+      'one row per group, as `posdata summary --format json` prints them. Where the companies read keep several currencies (or by has company or currency), one summary per currency: each row leads with currency (company_id and company with by=company): no figure adds two currencies',
     content: {
       'application/json': {
         schema: {
@@ -280,6 +292,12 @@ export const SUMMARY_RESPONSES: Record<string, Schema> = {
           items: {
             type: 'object',
             properties: {
+              company_id: { type: 'integer', description: 'where split by company' },
+              company: { type: 'string', description: 'where split by company' },
+              currency: {
+                type: 'string',
+                description: "the currency code of the row's amounts, where split",
+              },
               orders: { type: 'integer' },
               items: NUM_OR_NULL,
               gross: NUM_OR_NULL,

@@ -5,6 +5,7 @@
 // JSON-safe range, past 2^31 so that loaders make bigint); amounts are numbers already
 // rounded to their decimals, with no `multipleOf` (loaders' float checks refuse 0.1 + 0.2);
 // date-times are RFC 3339, UTC, whole seconds (`2026-11-25T10:15:00Z`).
+import { defaultSyncFields, type SyncResource } from '../catalog/resources.js';
 import type { FieldMap, OdooRecord } from '../core/types.js';
 import { type Column, type ColumnKind, columnsFor } from '../records/columns.js';
 import { Normalizer, type Value } from '../records/normalize.js';
@@ -97,6 +98,42 @@ export function streamColumns(fields: string[], defs: FieldMap): Column[] {
   return columnsFor(['id', ...fields.filter((f) => f !== 'id')], all);
 }
 
+/**
+ * A stream's fields: the sync's, with `write_date` (the replication key) and the company
+ * (`company_id`, every POS model has one) even where the sync leaves it out: a chain's
+ * records are told apart by company in every database, one company or several, so that a
+ * pipeline's schema does not change when a second company is added.
+ */
+export function tapFields(r: SyncResource, defs: FieldMap): string[] {
+  const fields = defaultSyncFields(r, defs);
+  if ('company_id' in defs && !fields.includes('company_id')) fields.push('company_id');
+  if (!fields.includes('write_date')) fields.push('write_date');
+  return fields;
+}
+
+/** Columns whose value is derived from their field rather than the field's own (no fast path). */
+const DERIVED = new WeakSet<Column>();
+
+/**
+ * A stream's columns: streamColumns, and where the stream has money and a company, `currency`:
+ * the company's currency code (EUR), the currency its amounts are in (Odoo keeps each record
+ * in its company's currency), from the companies read once per run. Null where the record has
+ * no company (a product shared by every company) or the code is not known.
+ */
+export function tapColumns(fields: string[], defs: FieldMap, currencyOf?: Map<number, string>): Column[] {
+  const columns = streamColumns(fields, defs);
+  if (!fields.includes('company_id') || !columns.some((c) => c.kind === 'decimal')) return columns;
+  const currency: Column = {
+    name: 'currency',
+    field: 'company_id',
+    kind: 'text',
+    nullable: true,
+    value: (v) => (Array.isArray(v) && typeof v[0] === 'number' ? (currencyOf?.get(v[0]) ?? null) : null),
+  };
+  DERIVED.add(currency);
+  return [...columns, currency];
+}
+
 /** The SCHEMA message's schema of these columns. */
 export function streamSchema(columns: Column[]): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -123,7 +160,8 @@ export class RecordMaker {
       const general = (raw: unknown) => c.value(norm(raw) as Value);
       // `{"id":` first, `,"name":` after.
       const key = `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`;
-      return { key, field: c.field, value: fastPath(c, defs[c.field]?.type, general) };
+      const value = DERIVED.has(c) ? general : fastPath(c, defs[c.field]?.type, general);
+      return { key, field: c.field, value };
     });
   }
 

@@ -5,12 +5,13 @@
 // id), so a bookmark (T, n) covers every record before second T and those of T up to id n.
 // A stream without a bookmark is read whole in id order first (the export's fast pages), up
 // to the newest write_date found when it starts; its STATE then says how far by id.
-import { defaultSyncFields, type SyncResource } from '../catalog/resources.js';
+import type { SyncResource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
-import { ProtocolError } from '../core/errors.js';
+import { ProtocolError, ServerError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../read/checkpoint.js';
+import { visibleCompanies } from '../read/companies.js';
 import {
   clockLimit,
   firstReadDomain,
@@ -24,7 +25,7 @@ import { ownNames } from '../read/own-names.js';
 import { amountCheck } from '../records/normalize.js';
 import { renamed } from '../sync/load.js';
 import { KEY, REPLICATION_KEY } from './catalog.js';
-import { fromRfc3339, RecordMaker, streamColumns, streamSchema } from './schema.js';
+import { fromRfc3339, RecordMaker, streamSchema, tapColumns, tapFields } from './schema.js';
 import { BookmarkKeeper, type TapState } from './state.js';
 
 export interface TapStream {
@@ -63,14 +64,27 @@ function settledNow(client: OdooClient, overlapSeconds: number): string {
   return new Date(now - overlapSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/** The currency code of each company the user may see; none where Odoo refuses res.company. */
+async function companyCurrencies(client: OdooClient): Promise<Map<number, string>> {
+  try {
+    return new Map((await visibleCompanies(client)).map((c) => [c.id, c.currency]));
+  } catch (err) {
+    if (err instanceof ServerError) return new Map();
+    throw err;
+  }
+}
+
 export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
   const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
+  let currencies: Promise<Map<number, string>> | undefined;
   for (const { resource: r, deselected } of job.streams) {
     const defs = await client.fieldsGet(r.model);
-    const wanted = defaultSyncFields(r, defs);
-    if (!wanted.includes(REPLICATION_KEY)) wanted.push(REPLICATION_KEY);
-    const columns = streamColumns(wanted, defs).filter((c) => !deselected.has(c.name));
+    const wanted = tapFields(r, defs);
+    // Each company's currency code, read once for the run where a stream sends `currency`.
+    if (!deselected.has('currency')) currencies ??= companyCurrencies(client);
+    const currencyOf = deselected.has('currency') ? undefined : await currencies;
+    const columns = tapColumns(wanted, defs, currencyOf).filter((c) => !deselected.has(c.name));
     const maker = new RecordMaker(columns, defs);
     await job.write(
       `${JSON.stringify({

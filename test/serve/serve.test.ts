@@ -451,7 +451,7 @@ describe('OpenAPI and docs', () => {
       expect.arrayContaining(['200', '400', '401', '403', '405', '421', '429', '502', '504']),
     );
     expect(names('/api/v1/summary').sort()).toEqual(
-      ['by', 'config_id', 'date', 'day_starts', 'from', 'session_id', 'to', 'top', 'tz'].sort(),
+      ['by', 'company', 'config_id', 'date', 'day_starts', 'from', 'session_id', 'to', 'top', 'tz'].sort(),
     );
     expect(doc.paths['/api/v1/summary'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(names('/api/v1/products')).not.toContain('config_id');
