@@ -163,6 +163,11 @@ export async function runOverServers(
       say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
       say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
     );
+  if (c.name === 'sync' && !String(flags.schema).includes(PLACEHOLDER))
+    throw new UsageError(
+      say`several servers in one schema ${String(flags.schema)} would collide: each table's key is Odoo's id`,
+      say`put ${own(PLACEHOLDER)} in --schema (e.g. --schema pos_${own(PLACEHOLDER)}): one schema per server, read together with UNION ALL`,
+    );
   if (flags.watch !== undefined)
     throw new UsageError(
       say`--watch follows one server`,
@@ -203,6 +208,7 @@ export async function runOverServers(
       if (c.name !== 'doctor' || flags.format !== undefined) own.format = childFormat;
     }
     if (typeof flags.checkpoint === 'string') own.checkpoint = forProfile(flags.checkpoint, name);
+    if (c.name === 'sync') own.schema = forProfile(flags.schema, name);
     // summary --by profile: the profile leads every row already; each server's rows are then
     // per currency (its records say which), so no figure of the chain adds two currencies.
     if (c.name === 'summary' && typeof own.by === 'string') {

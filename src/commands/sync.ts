@@ -18,6 +18,7 @@ import {
   connectionOptions,
   GLOBAL,
   group,
+  SERVERS,
 } from '../cli/flags.js';
 import { Progress } from '../cli/progress.js';
 import { number, positiveInt } from '../cli/values.js';
@@ -85,7 +86,11 @@ export const sync = command({
         description:
           'postgres://USER@HOST:PORT/DB (env POSDATA_SYNC_URL; password from PGPASSWORD or ~/.pgpass)',
       },
-      { spec: '--schema <name>', description: 'PostgreSQL schema of the tables', default: 'posdata' },
+      {
+        spec: '--schema <name>',
+        description: "PostgreSQL schema of the tables; with several profiles one per server: 'pos_{profile}'",
+        default: 'posdata',
+      },
       {
         spec: '--fields <spec>',
         description: 'more columns: RESOURCE:field,field (repeatable; just field,field with one resource)',
@@ -122,6 +127,7 @@ export const sync = command({
       COMPANY,
     ]),
     CONNECTION,
+    SERVERS,
     GLOBAL,
   ],
   examples: [
@@ -132,12 +138,12 @@ export const sync = command({
   async options(f, args, { io, env }): Promise<SyncOptions> {
     const { parseFieldSpecs } = await import('../sync/fields.js');
     const { parseTarget } = await import('../sync/postgres.js');
-    // Several servers into one schema need a profile in every key: not built yet, so said
-    // rather than taken for one profile named "a,b".
-    if (typeof f.profile === 'string' && /[,*?[]/.test(f.profile))
+    // A schema's keys are Odoo's ids: each server syncs into a schema of its own (--schema
+    // 'pos_{profile}', which the run over several servers fills in per profile).
+    if (f.schema.includes('{profile}'))
       throw new UsageError(
-        say`sync takes one profile, not several (${f.profile})`,
-        say`run one sync per shop, each into a --schema of its own (--profile NAME --schema NAME)`,
+        say`--schema ${f.schema} names a schema per profile, and this run has one`,
+        say`give several (--profile a,b, a pattern, --all-profiles), or a schema name`,
       );
     const names = (args[0] as string[] | undefined) ?? [];
     const unknown = names.filter((n) => !SYNC_NAMES.includes(n as SyncName));

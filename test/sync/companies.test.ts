@@ -68,11 +68,4 @@ describe('posdata sync with two companies in two currencies', () => {
     );
     expect(mismatched[0]?.n).toBe('0');
   });
-
-  it('several profiles are refused before anything is asked (exit 2, one line)', async () => {
-    const r = await runCli(['sync', '--to', pg.url({ password: '' }), '--profile', 'shop-a,shop-b'], { env });
-    expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^posdata: sync takes one profile, not several .*; run one sync per shop/);
-  });
 });
