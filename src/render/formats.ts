@@ -120,16 +120,10 @@ export function csvColumns(
 /** A column with the conversion its value goes through first. */
 type CsvPlan = CsvColumn & { conv: (v: unknown) => Value };
 
-/** Every cell of items[from, to), for csv-stringify: one array per line, in the header's order. */
-function cellsOf(
-  items: Record<string, unknown>[],
-  from: number,
-  to: number,
-  plan: CsvPlan[],
-  width: number,
-): Value[][] {
-  const out: Value[][] = new Array(to - from);
-  for (let i = from; i < to; i++) {
+/** Every cell of each item, for csv-stringify: one array per line, in the header's order. */
+function cellsOf(items: Record<string, unknown>[], plan: CsvPlan[], width: number): Value[][] {
+  const out: Value[][] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
     const item = items[i] as Record<string, unknown>;
     const cells: Value[] = new Array(width);
     let k = 0;
@@ -137,25 +131,16 @@ function cellsOf(
       const v = p.conv(item[p.field]);
       for (const cell of p.cells) cells[k++] = cell(v);
     }
-    out[i - from] = cells;
+    out[i] = cells;
   }
   return out;
 }
-
-/**
- * The size a page's CSV is written in. V8 puts a string of more than 128 KB in its large
- * object space, which a young collection does not free: a whole page's text (half a MB at
- * 2,000 sales) waited there for a full collection, several pages of it at once.
- */
-const CHUNK_BYTES = 48 * 1024;
 
 export class CsvRenderer implements Renderer {
   private readonly header: string[];
   private readonly opts: Parameters<typeof stringify>[1];
   /** Rows are already normalised: their values go into the cells as they are. */
   private readonly rows: CsvPlan[];
-  /** Lines in the next chunk of text (see CHUNK_BYTES). */
-  private chunk = 64;
   /**
    * A page straight from Odoo's records (given a Normalizer): each value is normalised and
    * written into its cells without an intermediate row object, a few hundred bytes less
@@ -203,16 +188,10 @@ export class CsvRenderer implements Renderer {
   async page(rows: Row[]): Promise<void> {
     await this.writeLines(rows, this.rows);
   }
-  /** A page's lines, written by csv-stringify (its sync API) a chunk of lines at a time. */
+  /** A page's lines, written by csv-stringify in one call (its sync API: a page is held anyway). */
   private async writeLines(items: Record<string, unknown>[], plan: CsvPlan[]): Promise<void> {
-    for (let from = 0; from < items.length; ) {
-      const to = Math.min(items.length, from + this.chunk);
-      const text = stringify(cellsOf(items, from, to, plan, this.header.length), this.opts);
-      // The next chunk's lines from this one's length: its text stays under CHUNK_BYTES.
-      this.chunk = Math.max(1, Math.floor((CHUNK_BYTES * (to - from)) / Math.max(1, text.length)));
-      from = to;
-      await this.sink.write(text);
-    }
+    if (items.length === 0) return;
+    await this.sink.write(stringify(cellsOf(items, plan, this.header.length), this.opts));
   }
   async end(): Promise<void> {}
 }

@@ -298,27 +298,3 @@ describe('csv from the commands', () => {
     expect(sink.text()).toBe(await render('csv'));
   });
 });
-
-describe('CsvRenderer: a page written in chunks', () => {
-  // A string of more than 128 KB goes to V8's large object space, freed only by a full
-  // collection: a page's CSV is written in pieces below it, and they join to the same text.
-  it('writes 5,000 records in pieces under 128 KB that join to one stringify of them all', async () => {
-    const many: OdooRecord[] = Array.from({ length: 5000 }, (_, i) => ({
-      ...records[0],
-      id: i + 1,
-      name: `POS/${String(i).padStart(6, '0')} ${'é'.repeat(i % 40)}`,
-    }));
-    const whole = new MemorySink();
-    const normalizer = new Normalizer(fields, defs);
-    const r = new CsvRenderer(whole, fields, defs, {}, normalizer);
-    await r.begin();
-    await r.pageRecords?.(many);
-    const [head, ...pieces] = whole.chunks;
-    expect(pieces.length).toBeGreaterThan(5);
-    for (const p of pieces) expect(Buffer.byteLength(p)).toBeLessThan(128 * 1024);
-    const one = new MemorySink();
-    await new CsvRenderer(one, fields, defs).page(many.map((rec) => normalizer.row(rec)));
-    expect(pieces.join('')).toBe(one.chunks.join(''));
-    expect(parse(head + pieces.join(''), { columns: true })).toHaveLength(5000);
-  });
-});
