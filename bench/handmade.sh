@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The script posdata replaces: a bash loop of curl + `jq -r @csv` over pages of 5,000, exactly
 # as /work/shared/checks/perf-export's `handmade` (same fields, flattened the same way), and
-# `floor`, the same pages downloaded only. Used by bench/run.js.
+# `floor`, the same pages downloaded only. Used by bench/figures/export.ts.
 # usage: URL=http://127.0.0.1:P ADMIN_UID=2 handmade.sh handmade OUT.csv | floor
 set -u
 F='["id","name","date_order","amount_total","amount_paid","amount_tax","state","config_id","session_id","payment_ids"]'

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The same sales export as a Python user would write it with Debian's python3-odoorpc:
 search_read pages of 5,000 by id, written with the csv module, the same columns and
-flattening as bench/handmade.sh. Used by bench/run.js.
+flattening as bench/handmade.sh. Used by bench/figures/export.ts.
 
 usage: odoorpc_export.py HOST PORT DB LOGIN PASSWORD OUT.csv
 """

@@ -1,0 +1,47 @@
+// Start-up (perf-startup): `node -e 0`, `posdata --version` and `posdata sales --help`.
+import { execFileSync } from 'node:child_process';
+import { BIN, f1, log, median, opts, type Row } from '../harness.js';
+
+export interface Startup {
+  base: number;
+  version: number;
+  help: number;
+  over: number;
+  rounds: number;
+}
+
+/**
+ * As perf-startup (the median of the runs after the first), with the three commands
+ * interleaved round by round, so that load from elsewhere on the machine falls on all three
+ * alike, and with more rounds in the full run.
+ */
+export function measureStartup(): Startup {
+  const rounds = opts.quick ? 16 : 31;
+  log(`start-up: node -e 0, posdata --version, posdata sales --help (${rounds} interleaved rounds)`);
+  const cmds = {
+    base: ['-e', '0'],
+    version: [BIN, '--version'],
+    help: [BIN, 'sales', '--help'],
+  };
+  const t: Record<keyof typeof cmds, number[]> = { base: [], version: [], help: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, args] of Object.entries(cmds) as [keyof typeof cmds, string[]][]) {
+      const s = process.hrtime.bigint();
+      execFileSync(process.execPath, args, { stdio: 'ignore' });
+      if (i > 0) t[k].push(Number(process.hrtime.bigint() - s) / 1e6);
+    }
+  }
+  const base = median(t.base);
+  const version = median(t.version);
+  const help = median(t.help);
+  return { base, version, help, over: Math.max(version, help) - base, rounds };
+}
+
+export function startupRows(s: Startup): Row[] {
+  return [
+    ['Start-up: `node -e 0` (bare Node)', `${f1(s.base)} ms`, '', undefined],
+    ['Start-up: `posdata --version`', `${f1(s.version)} ms (+${f1(s.version - s.base)})`, '', undefined],
+    ['Start-up: `posdata sales --help`', `${f1(s.help)} ms (+${f1(s.help - s.base)})`, '', undefined],
+    ['Start-up over bare Node (worst of the two)', `${f1(s.over)} ms`, '≤ 40 ms', s.over <= 40],
+  ];
+}
