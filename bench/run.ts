@@ -274,5 +274,6 @@ async function main(): Promise<void> {
 
 main().catch((err: Error) => {
   process.stderr.write(`bench: ${err.message}\n`);
-  process.exitCode = 1;
+  // Exit now: a sandbox still running would keep the process waiting (its children end on exit).
+  process.exit(1);
 });

@@ -1,17 +1,25 @@
 // Peak RSS of an export (perf-memory): `posdata sales` of MEM_SMALL sales and of all of them,
 // as CSV and as Parquet, under /usr/bin/time.
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, f1, f2, log, opts, peakRss, type Row, TMP } from '../harness.js';
 
 async function exportPeakKiB(extra: string[], format = 'csv'): Promise<number> {
   // Parquet goes to a file (it is refused on a terminal; a pipe would do as well).
   const out = format === 'parquet' ? ['-o', join(TMP, 'mem.parquet')] : [];
-  const r = await peakRss(
-    `posdata sales --format ${format} under /usr/bin/time`,
-    [BIN, 'sales', '--format', format, '--rate', '0', ...out, ...extra],
-    { stdout: 'ignore' },
-  );
-  return r.kib;
+  // `> /dev/null` as a shell gives it (write-only): posdata refuses a stdout that is closed
+  // (stdio 'ignore' is /dev/null opened read-write, as a closed one is reopened).
+  const devNull = openSync('/dev/null', 'w');
+  try {
+    const r = await peakRss(
+      `posdata sales --format ${format} under /usr/bin/time`,
+      [BIN, 'sales', '--format', format, '--rate', '0', ...out, ...extra],
+      { stdout: devNull },
+    );
+    return r.kib;
+  } finally {
+    closeSync(devNull);
+  }
 }
 
 export interface Memory {
