@@ -65,6 +65,8 @@ export const opts = {
 
 export const TMP = mkdtempSync(join(tmpdir(), 'posdata-bench-'));
 const CFG = join(TMP, 'config');
+/** A profile store of a section's own (one with several profiles). */
+export const CFG_FOR = (name: string): string => join(TMP, `config-${name}`);
 export const ENV: NodeJS.ProcessEnv = { ...process.env, POSDATA_CONFIG_DIR: CFG, NO_COLOR: '1' };
 delete ENV.POSDATA_PROFILE;
 delete ENV.POSDATA_URL;
@@ -167,7 +169,13 @@ export interface Sandbox {
 }
 
 /** `posdata sandbox` in a child process; resolves once it answers common.version. */
-export async function startSandbox(orders: number, days?: number, odooVersion?: string): Promise<Sandbox> {
+export async function startSandbox(
+  orders: number,
+  days?: number,
+  odooVersion?: string,
+  /** More of posdata sandbox's flags (a later --seed wins over the bench's). */
+  extra: string[] = [],
+): Promise<Sandbox> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const start = Date.now();
@@ -184,6 +192,7 @@ export async function startSandbox(orders: number, days?: number, odooVersion?: 
       String(orders),
       ...(days ? ['--days', String(days)] : []),
       ...(odooVersion ? ['--odoo-version', odooVersion] : []),
+      ...extra,
     ],
     { env: ENV, stdio: ['ignore', 'ignore', 'pipe'] },
   );

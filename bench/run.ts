@@ -13,15 +13,18 @@
 // compiles them with esbuild into dist-bench/ and runs that; `npm run lint` type-checks them.
 //
 // usage: npm run bench -- [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
-//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap]
+//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|chains|report]
 // (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
 // tap: just the Singer tap against the ndjson export, on the same; --only summary: just the
-// summary section; each prints its part)
+// summary section; --only chains: 20 servers in one run; --only report: a month's report on
+// --orders sales; each prints its part)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { chainsReport, measureChains } from './figures/chains.js';
 import { type Export, exportRows, exportRunsTable, measureExport } from './figures/export.js';
 import { type Memory, measureMemory, memoryRows } from './figures/memory.js';
+import { measureReport, reportSection } from './figures/report.js';
 import { measureRpc, type Rpc, rpcMethods, rpcRows } from './figures/rpc.js';
 import { measureStartup, type Startup, startupRows } from './figures/startup.js';
 import { measureSummaries, type Summary, summaryReport } from './figures/summary.js';
@@ -262,9 +265,17 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.only === 'sync' || opts.only === 'tap') return section(opts.only);
+  if (opts.only === 'chains' || opts.only === 'report') {
+    const md =
+      opts.only === 'chains' ? chainsReport(await measureChains()) : reportSection(await measureReport());
+    if (opts.outGiven) writeFileSync(opts.outGiven, md);
+    process.stdout.write(md);
+    return;
+  }
   if (opts.only !== undefined)
-    throw new Error(`--only ${opts.only}: only 'summary', 'sync' or 'tap' can run alone`);
-  const md = report(await fullRun());
+    throw new Error(`--only ${opts.only}: only 'summary', 'sync', 'tap', 'chains' or 'report' can run alone`);
+  const md =
+    report(await fullRun()) + chainsReport(await measureChains()) + reportSection(await measureReport());
   if (opts.out) {
     writeFileSync(opts.out, md);
     log(`wrote ${opts.out}`);
