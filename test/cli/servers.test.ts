@@ -5,20 +5,14 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 const sandboxes: SandboxHandle[] = [];
 let env: Record<string, string>;
 let dir: string;
 
-async function login(name: string, sandbox: SandboxHandle): Promise<void> {
-  const r = await runCli(
-    ['login', '--profile', name, '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
-    { env, input: SUITE_SECRET },
-  );
-  if (r.code !== 0) throw new Error(`login ${name}: ${r.stderr}`);
-}
+const login = (name: string, sandbox: SandboxHandle): Promise<void> => loginProfile(env, name, sandbox.url);
 
 beforeAll(async () => {
   dir = freshConfigDir();

@@ -150,6 +150,15 @@ export async function loginEnv(
   return env;
 }
 
+/** Stores profile `name` for the server at `url` (admin, the suite's API key) in env's store. */
+export async function loginProfile(env: Record<string, string>, name: string, url: string): Promise<void> {
+  const r = await runCli(
+    ['login', '--profile', name, '--url', url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
+    { env, input: SUITE_SECRET },
+  );
+  if (r.code !== 0) throw new Error(`login ${name}: ${r.stderr}`);
+}
+
 /** `posdata summary`'s range over all time, in UTC, unthrottled. */
 export const ALL_TIME = ['--rate', '0', '--tz', 'UTC', '--from', '2000-01-01', '--to', 'today'];
 

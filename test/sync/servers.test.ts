@@ -4,7 +4,7 @@
 // naming it and exit 8 with the others loaded whole, and one schema for several servers (whose
 // ids would collide) is refused before anything is read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -13,13 +13,7 @@ const sandboxes: SandboxHandle[] = [];
 let env: Record<string, string>;
 const NOW = new Date('2026-11-20T12:00:00Z');
 
-async function login(name: string, sandbox: SandboxHandle): Promise<void> {
-  const r = await runCli(
-    ['login', '--profile', name, '--url', sandbox.url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
-    { env, input: SUITE_SECRET },
-  );
-  if (r.code !== 0) throw new Error(`login ${name}: ${r.stderr}`);
-}
+const login = (name: string, sandbox: SandboxHandle): Promise<void> => loginProfile(env, name, sandbox.url);
 
 beforeAll(async () => {
   pg = await startPostgres();
