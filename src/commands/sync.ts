@@ -23,7 +23,7 @@ import {
 import { Progress } from '../cli/progress.js';
 import { number, positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
-import { isPosdataError, ServerError, UsageError } from '../core/errors.js';
+import { isPosdataError, UsageError } from '../core/errors.js';
 import { nameList, own, type Said, say } from '../core/redact.js';
 import type { OdooRecord } from '../core/types.js';
 import { moneyDigits } from '../read/currency.js';
@@ -198,14 +198,7 @@ const CURRENCY = 'currency';
 
 /** Each company's currency code, as the user sees the companies (one read per login). */
 async function companyCurrencies(odoo: OdooClient): Promise<Map<number, string>> {
-  const { visibleCompanies } = await import('../read/companies.js');
-  try {
-    return new Map((await visibleCompanies(odoo)).map((c) => [c.id, c.currency]));
-  } catch (err) {
-    // A user Odoo refuses res.company: the rows keep company_id, their currency stays empty.
-    if (err instanceof ServerError) return new Map();
-    throw err;
-  }
+  return (await import('../read/companies.js')).currencyCodes(odoo);
 }
 
 function withCurrency(rec: OdooRecord, currencies: Map<number, string>): void {

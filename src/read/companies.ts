@@ -183,3 +183,16 @@ export async function tableCurrencies(
   if (currenciesOf(cs).length < 2) return undefined;
   return new Map(cs.map((c) => [c.id, { code: c.currency, digits: c.digits }]));
 }
+
+/**
+ * The currency code of each company the user may see (read once per login); none where Odoo
+ * refuses the user res.company: rows then keep their company_id and no currency.
+ */
+export async function currencyCodes(client: OdooClient): Promise<Map<number, string>> {
+  try {
+    return new Map((await visibleCompanies(client)).map((c) => [c.id, c.currency]));
+  } catch (err) {
+    if (err instanceof ServerError) return new Map();
+    throw err;
+  }
+}

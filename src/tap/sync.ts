@@ -7,11 +7,11 @@
 // to the newest write_date found when it starts; its STATE then says how far by id.
 import type { SyncResource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
-import { ProtocolError, ServerError } from '../core/errors.js';
+import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../read/checkpoint.js';
-import { visibleCompanies } from '../read/companies.js';
+import { currencyCodes } from '../read/companies.js';
 import {
   clockLimit,
   firstReadDomain,
@@ -64,16 +64,6 @@ function settledNow(client: OdooClient, overlapSeconds: number): string {
   return new Date(now - overlapSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** The currency code of each company the user may see; none where Odoo refuses res.company. */
-async function companyCurrencies(client: OdooClient): Promise<Map<number, string>> {
-  try {
-    return new Map((await visibleCompanies(client)).map((c) => [c.id, c.currency]));
-  } catch (err) {
-    if (err instanceof ServerError) return new Map();
-    throw err;
-  }
-}
-
 export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
   const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
@@ -82,7 +72,7 @@ export async function runTap(job: TapJob): Promise<void> {
     const defs = await client.fieldsGet(r.model);
     const wanted = tapFields(r, defs);
     // Each company's currency code, read once for the run where a stream sends `currency`.
-    if (!deselected.has('currency')) currencies ??= companyCurrencies(client);
+    if (!deselected.has('currency')) currencies ??= currencyCodes(client);
     const currencyOf = deselected.has('currency') ? undefined : await currencies;
     const columns = tapColumns(wanted, defs, currencyOf).filter((c) => !deselected.has(c.name));
     const maker = new RecordMaker(columns, defs);
