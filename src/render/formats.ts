@@ -136,9 +136,88 @@ function cellsOf(items: Record<string, unknown>[], plan: CsvPlan[], width: numbe
   return out;
 }
 
+/**
+ * The text of one line when csv-stringify would write every cell of it as it is (a string
+ * with no separator, quote or line break, and with --excel none that starts like a formula; a
+ * number; an empty cell), joined here; undefined sends the line to csv-stringify. So each line
+ * is csv-stringify's, byte for byte (test/render/csv-plain.test.ts), and the common line costs a
+ * scan of its cells instead of csv-stringify's per-cell option handling, which was most of an
+ * export's CPU (bench/notes.md).
+ */
+export class PlainLines {
+  private readonly special: RegExp;
+  constructor(
+    private readonly delimiter: string,
+    private readonly eol: string,
+    private readonly excel: boolean,
+    private readonly numberText: (n: number, column: number) => string,
+  ) {
+    const d = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    this.special = new RegExp(`["\\r\\n]|${d}`);
+  }
+  line(cells: readonly Value[]): string | undefined {
+    if (this.delimiter.length !== 1) return undefined;
+    let line = '';
+    for (let i = 0; i < cells.length; i++) {
+      const v = cells[i];
+      let s: string;
+      if (typeof v === 'string') {
+        if (v !== '' && (this.special.test(v) || (this.excel && FORMULA_START.has(v[0] as string))))
+          return undefined;
+        s = v;
+      } else if (typeof v === 'number') {
+        s = this.numberText(v, i);
+        if (this.special.test(s)) return undefined;
+      } else if (v === null || v === undefined) {
+        s = '';
+      } else {
+        return undefined;
+      }
+      line = i === 0 ? s : line + this.delimiter + s;
+    }
+    return line + this.eol;
+  }
+}
+
+/** First characters csv-stringify's escape_formulas guards in a string (a number's - it leaves). */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
+
+/**
+ * csv-stringify's options for these CSV options and money columns (`places`: each column's
+ * decimals, null where it is not money), and the plain-line path that writes what it would.
+ */
+export function csvWriters(
+  csv: CsvOptions,
+  places: readonly (number | null)[],
+): { opts: Parameters<typeof stringify>[1]; plain: PlainLines } {
+  const delimiter = csv.delimiter ?? ',';
+  // An amount with its currency's decimals (1458.80; JPY 1458), as a spreadsheet's money
+  // column shows it; other numbers as JavaScript prints them.
+  const numberText = (n: number, column: number): string => {
+    const p = places[column];
+    const s = p === null || p === undefined ? String(n) : fixedDecimals(n, p);
+    return csv.decimal === ',' ? s.replace('.', ',') : s;
+  };
+  const plain = new PlainLines(delimiter, csv.excel ? '\r\n' : '\n', Boolean(csv.excel), numberText);
+  // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
+  // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
+  const opts: Parameters<typeof stringify>[1] = {
+    escape_formulas: Boolean(csv.excel),
+    record_delimiter: csv.excel ? 'windows' : 'unix',
+    delimiter,
+    quoted_match: csv.excel ? /[\r\n]/ : /\r/,
+    cast: {
+      number: (n: number, at: { column?: number | string }) =>
+        typeof at.column === 'number' ? numberText(n, at.column) : String(n),
+    },
+  };
+  return { opts, plain };
+}
+
 export class CsvRenderer implements Renderer {
   private readonly header: string[];
   private readonly opts: Parameters<typeof stringify>[1];
+  private readonly plain: PlainLines;
   /** Rows are already normalised: their values go into the cells as they are. */
   private readonly rows: CsvPlan[];
   /**
@@ -157,29 +236,12 @@ export class CsvRenderer implements Renderer {
     const zone = csv.excel ? csv.zone : undefined;
     const c = csvColumns(fields, defs, zone);
     this.header = c.header;
-    const delimiter = csv.delimiter ?? ',';
     this.rows = c.columns.map((col) => ({ ...col, conv: (v: unknown) => v as Value }));
     if (normalizer) {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
       this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan);
     }
-    // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
-    // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
-    this.opts = {
-      escape_formulas: Boolean(csv.excel),
-      record_delimiter: csv.excel ? 'windows' : 'unix',
-      delimiter,
-      quoted_match: csv.excel ? /[\r\n]/ : /\r/,
-      // An amount with its currency's decimals (1458.80; JPY 1458), as a spreadsheet's money
-      // column shows it; other numbers as JavaScript prints them.
-      cast: {
-        number: (n: number, at: { column?: number | string }) => {
-          const p = typeof at.column === 'number' ? c.places[at.column] : null;
-          const s = p === null || p === undefined ? String(n) : fixedDecimals(n, p);
-          return csv.decimal === ',' ? s.replace('.', ',') : s;
-        },
-      },
-    };
+    ({ opts: this.opts, plain: this.plain } = csvWriters(csv, c.places));
   }
   async begin(): Promise<void> {
     const head = stringify([this.header], this.opts);
@@ -188,10 +250,14 @@ export class CsvRenderer implements Renderer {
   async page(rows: Row[]): Promise<void> {
     await this.writeLines(rows, this.rows);
   }
-  /** A page's lines, written by csv-stringify in one call (its sync API: a page is held anyway). */
+  /** A page's lines in one write: each plain line joined, any other written by csv-stringify. */
   private async writeLines(items: Record<string, unknown>[], plan: CsvPlan[]): Promise<void> {
     if (items.length === 0) return;
-    await this.sink.write(stringify(cellsOf(items, plan, this.header.length), this.opts));
+    let text = '';
+    for (const cells of cellsOf(items, plan, this.header.length)) {
+      text += this.plain.line(cells) ?? stringify([cells], this.opts);
+    }
+    await this.sink.write(text);
   }
   async end(): Promise<void> {}
 }
