@@ -120,20 +120,13 @@ export function csvColumns(
 /** A column with the conversion its value goes through first. */
 type CsvPlan = CsvColumn & { conv: (v: unknown) => Value };
 
-/** Every cell of each item, for csv-stringify: one array per line, in the header's order. */
-function cellsOf(items: Record<string, unknown>[], plan: CsvPlan[], width: number): Value[][] {
-  const out: Value[][] = new Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i] as Record<string, unknown>;
-    const cells: Value[] = new Array(width);
-    let k = 0;
-    for (const p of plan) {
-      const v = p.conv(item[p.field]);
-      for (const cell of p.cells) cells[k++] = cell(v);
-    }
-    out[i] = cells;
+/** One item's cells, in the header's order, into `cells` (reused from line to line). */
+function fillCells(item: Record<string, unknown>, plan: CsvPlan[], cells: Value[]): void {
+  let k = 0;
+  for (const p of plan) {
+    const v = p.conv(item[p.field]);
+    for (const cell of p.cells) cells[k++] = cell(v);
   }
-  return out;
 }
 
 /**
@@ -146,14 +139,19 @@ function cellsOf(items: Record<string, unknown>[], plan: CsvPlan[], width: numbe
  */
 export class PlainLines {
   private readonly special: RegExp;
+  /** Whether a number's text can hold the separator (`,` with the decimal comma, a digit...). */
+  private readonly numbersSpecial: boolean;
   constructor(
     private readonly delimiter: string,
     private readonly eol: string,
     private readonly excel: boolean,
     private readonly numberText: (n: number, column: number) => string,
+    decimal: '.' | ',' = '.',
   ) {
     const d = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     this.special = new RegExp(`["\\r\\n]|${d}`);
+    this.numbersSpecial =
+      /[\d.+\-eEInfityNa]/.test(delimiter) || (decimal === ',' && delimiter.includes(','));
   }
   line(cells: readonly Value[]): string | undefined {
     if (this.delimiter.length !== 1) return undefined;
@@ -167,7 +165,7 @@ export class PlainLines {
         s = v;
       } else if (typeof v === 'number') {
         s = this.numberText(v, i);
-        if (this.special.test(s)) return undefined;
+        if (this.numbersSpecial && this.special.test(s)) return undefined;
       } else if (v === null || v === undefined) {
         s = '';
       } else {
@@ -198,7 +196,13 @@ export function csvWriters(
     const s = p === null || p === undefined ? String(n) : fixedDecimals(n, p);
     return csv.decimal === ',' ? s.replace('.', ',') : s;
   };
-  const plain = new PlainLines(delimiter, csv.excel ? '\r\n' : '\n', Boolean(csv.excel), numberText);
+  const plain = new PlainLines(
+    delimiter,
+    csv.excel ? '\r\n' : '\n',
+    Boolean(csv.excel),
+    numberText,
+    csv.decimal,
+  );
   // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
   // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
   const opts: Parameters<typeof stringify>[1] = {
@@ -254,7 +258,9 @@ export class CsvRenderer implements Renderer {
   private async writeLines(items: Record<string, unknown>[], plan: CsvPlan[]): Promise<void> {
     if (items.length === 0) return;
     let text = '';
-    for (const cells of cellsOf(items, plan, this.header.length)) {
+    const cells: Value[] = new Array(this.header.length);
+    for (const item of items) {
+      fillCells(item, plan, cells);
       text += this.plain.line(cells) ?? stringify([cells], this.opts);
     }
     await this.sink.write(text);

@@ -40,7 +40,7 @@ const cell: fc.Arbitrary<Value> = fc.oneof(
 const options: fc.Arbitrary<CsvOptions> = fc.record(
   {
     excel: fc.boolean(),
-    delimiter: fc.constantFrom(',', ';', '\t', '|', '::'),
+    delimiter: fc.constantFrom(',', ';', '\t', '|', '::', '.', '1', '-', 'e'),
     decimal: fc.constantFrom('.' as const, ',' as const),
   },
   { requiredKeys: [] },
