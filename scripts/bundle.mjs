@@ -16,6 +16,7 @@
 // node_modules by its public entry (pg, fastify and its plugins, which serve files from their
 // own folders, hyparquet-writer, cli-table3, conf).
 import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const BUNDLED = /^(commander|luxon|csv-stringify|undici)(\/|$)/;
@@ -23,6 +24,12 @@ const BUNDLED = /^(commander|luxon|csv-stringify|undici)(\/|$)/;
 const packagesOutside = {
   name: 'packages-outside-but-the-start-up-ones',
   setup(b) {
+    // commander's child_process, loaded when first used (scripts/lazy-child-process.cjs).
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: fileURLToPath(new URL('./lazy-child-process.cjs', import.meta.url)) }
+        : undefined,
+    );
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith('node:') || BUNDLED.test(args.path)) return undefined;
       return { path: args.path, external: true };

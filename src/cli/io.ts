@@ -4,7 +4,6 @@
 // context; nothing else in posdata looks at process.stdin, stdout or stderr.
 // A long table goes through a pager on a terminal, as git and gh do.
 // `testIO()` is the double the tests run commands with: it keeps what was written.
-import { spawn } from 'node:child_process';
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { Redactor, type Said } from '../core/redact.js';
 
@@ -106,7 +105,9 @@ export function pagerOf(env: Env, isTTY: boolean): string | undefined {
  * process ignores SIGINT until the pager has quit. A pager that cannot start writes nothing:
  * the text is written directly then.
  */
-function runPager(pager: string, text: string, out: Writable, own: boolean, env: Env): Promise<void> {
+async function runPager(pager: string, text: string, out: Writable, own: boolean, env: Env): Promise<void> {
+  // Loaded here: child_process (and the net and stream modules under it) only for a pager.
+  const { spawn } = await import('node:child_process');
   const interrupts = own ? process.listeners('SIGINT') : [];
   const ignore = () => undefined;
   if (own) {

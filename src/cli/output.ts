@@ -7,9 +7,9 @@ import { extname } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Format } from '../render/formats.js';
-import { AtomicFileSink, resolveTarget } from '../sink/atomic.js';
 import type { Sink } from '../sink/sink.js';
 import { refuseClosedStdout, StreamSink } from '../sink/stdout.js';
+import { resolveTarget } from '../sink/target.js';
 import type { Context } from './context.js';
 import { type FlagValues, group } from './flags.js';
 import type { IO, Output } from './io.js';
@@ -192,7 +192,7 @@ export async function writeOutput(
 ): Promise<void> {
   if (!path) refuseClosedStdout(ctx.io.out.fd);
   const sink: Sink = path
-    ? await AtomicFileSink.create(path)
+    ? await (await import('../sink/atomic.js')).AtomicFileSink.create(path)
     : paged && ctx.io.out.pager
       ? new PagedSink(ctx.io.out)
       : new StreamSink(ctx.io.out.stream, ctx.io.out.fd);

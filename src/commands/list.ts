@@ -43,8 +43,8 @@ import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
 import type { Row, Value } from '../records/normalize.js';
-import { resolveTarget, sameFile } from '../sink/atomic.js';
 import type { Sink } from '../sink/sink.js';
+import { resolveTarget, sameFile } from '../sink/target.js';
 
 export interface ListOptions {
   resource: Resource;

@@ -101,7 +101,7 @@ export const report = command({
     const file =
       o.output ??
       `report-${o.month ?? `${data.period.from}_${data.period.to}`.replace(/[^\w.-]+/g, '-')}.${o.format}`;
-    const { resolveTarget } = await import('../sink/atomic.js');
+    const { resolveTarget } = await import('../sink/target.js');
     const path = file === '-' ? undefined : resolveTarget(file);
     const body = pdf && chromium ? await pdf.printPdf(chromium, html) : html;
     await writeOutput(ctx, path, async (sink) => {

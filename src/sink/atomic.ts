@@ -9,8 +9,6 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readlinkSync,
-  realpathSync,
   renameSync,
   type Stats,
   statSync,
@@ -19,68 +17,19 @@ import {
 } from 'node:fs';
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../core/errors.js';
-import { own, say } from '../core/redact.js';
+import { basename, dirname, join } from 'node:path';
+import { say } from '../core/redact.js';
 import { fileError, isFsError } from './fserror.js';
 import { pendingTemps } from './pending.js';
 import type { Sink } from './sink.js';
+import { resolveTarget } from './target.js';
 
 export { removePendingTemps } from './pending.js';
+export { resolveTarget, sameFile } from './target.js';
 
 const pending = pendingTemps;
 /** Bytes written between two flushes to disk started in the background. */
 const SYNC_EVERY = 4 << 20;
-
-/**
- * The file a path really names: symlinks followed to their target (a dangling one too, so
- * that the file is created where it points), the folder made canonical. A folder or a
- * device is refused here, before anything is exported: the rename at the end would fail
- * on a folder, and replace a device node with a file.
- */
-export function resolveTarget(path: string, flag = '-o'): string {
-  let target = resolve(path);
-  for (let hops = 0; hops < 40; hops++) {
-    let st: Stats;
-    try {
-      st = lstatSync(target);
-    } catch {
-      break; // not there yet: created at the end
-    }
-    if (st.isSymbolicLink()) {
-      target = resolve(dirname(target), readlinkSync(target));
-      continue;
-    }
-    if (st.isDirectory())
-      throw new UsageError(
-        say`${own(flag)} ${path} is a folder`,
-        say`give a file name, e.g. ${own(flag)} ${join(path, 'sales.csv')}`,
-      );
-    if (!st.isFile())
-      throw new UsageError(
-        say`${own(flag)} ${path} is a device or another special file, not a regular file`,
-        flag === '-o' ? say`leave -o out to write to standard output` : say`give a regular file`,
-      );
-    break;
-  }
-  try {
-    return join(realpathSync(dirname(target)), basename(target));
-  } catch {
-    return target; // the folder does not exist: opening the file says so
-  }
-}
-
-/** Whether two resolved paths name one file (the same path, or hard links to one inode). */
-export function sameFile(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    const x = statSync(a);
-    const y = statSync(b);
-    return x.dev === y.dev && x.ino === y.ino;
-  } catch {
-    return false;
-  }
-}
 
 /** This machine, in temporary names: a pid says whether its run is alive only here. */
 export const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
