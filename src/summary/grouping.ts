@@ -29,10 +29,34 @@ export interface GroupingApi {
 
 const onces = new WeakMap<object, Map<string, Promise<unknown>>>();
 
+/**
+ * The grouping calls of several summaries made over the same data at one time (a report): a
+ * call the same as one made before (model, domain, groupby, aggregates) gets that call's
+ * answer instead of a request. Not for what runs again later (--watch): it would not move.
+ */
+export type GroupMemo = Map<string, Promise<Group[]>>;
+
 const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
 
 /** The API a server of this major version answers. */
-export function groupingApi(client: OdooClient, major: number, zone: string): GroupingApi {
+export function groupingApi(client: OdooClient, major: number, zone: string, memo?: GroupMemo): GroupingApi {
+  const api = makeApi(client, major, zone);
+  if (!memo) return api;
+  const group: GroupingApi['group'] = (model, domain, groupby, aggregates) => {
+    const key = JSON.stringify([model, domain, groupby, aggregates, client.context ?? null, zone]);
+    let p = memo.get(key);
+    if (!p) {
+      p = api.group(model, domain, groupby, aggregates);
+      memo.set(key, p);
+      p.catch(() => memo.delete(key));
+    }
+    // Each caller gets groups of its own: some fold values into them.
+    return p.then((gs) => structuredClone(gs));
+  };
+  return { ...api, group };
+}
+
+function makeApi(client: OdooClient, major: number, zone: string): GroupingApi {
   const context = { tz: zone };
   const read: GroupingApi['read'] = (model, domain, fields) =>
     client.searchRead(model, domain, { fields, context: { active_test: false } });
