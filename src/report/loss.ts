@@ -141,8 +141,15 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
   // The range is UTC already: groups by relation need no zone.
   const api = groupingApi(client, major, 'UTC');
   const who = 'employee_id' in fields ? 'employee_id' : 'user_id';
-  // The sale a refund gives back: 16/17 name them all, 18/19 the first (both computed from the lines).
-  const link = ['refunded_order_ids', 'refunded_order_id'].find((f) => f in fields);
+  // The sale a refund gives back, computed by Odoo from the refund's lines: 16/17 name them all,
+  // 19 the first. 18 assigns the lines' orders to its many2one as they are, which fails on a
+  // refund of lines from two sales: there the lines are read.
+  const link =
+    'refunded_order_ids' in fields
+      ? 'refunded_order_ids'
+      : major >= 19 && 'refunded_order_id' in fields
+        ? 'refunded_order_id'
+        : undefined;
   // Odoo 16 relates config_id to the session without storing it: its orders group by session.
   const place = fields.config_id?.store === false ? 'session_id' : 'config_id';
   const range: Domain = [];
@@ -204,7 +211,7 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
     const k = { cashier: m2o(g.values[who]), register: registerOf(g.values[place]) };
     for (const id of g.lists?.['id:array_agg'] ?? []) if (typeof id === 'number') keysOfOrder.set(id, k);
   }
-  const quick = await quickRefunds(client, refunds, link);
+  const quick = await (link ? quickRefunds(client, refunds, link) : quickRefundsByLines(client, refunds));
   const employeeOf = new Map(
     employees.map((e) => [m2o(e.user_id)?.[0] as number, [e.id, String(e.name)] as const]),
   );
@@ -472,9 +479,9 @@ async function listBehind(
 async function quickRefunds(
   client: OdooClient,
   refunds: OdooRecord[],
-  link: string | undefined,
+  link: string,
 ): Promise<{ id: number; minutes: number }[]> {
-  if (!link || refunds.length === 0) return [];
+  if (refunds.length === 0) return [];
   const salesOf = (r: OdooRecord): number[] => {
     const v = r[link];
     if (Array.isArray(v))
@@ -499,6 +506,46 @@ async function quickRefunds(
     }
   }
   return out;
+}
+
+/**
+ * The same from the lines (Odoo 18): each refund's lines name the lines they give back
+ * (refunded_orderline_id), whose orders carry the sale's time. Three requests.
+ */
+async function quickRefundsByLines(
+  client: OdooClient,
+  refunds: OdooRecord[],
+): Promise<{ id: number; minutes: number }[]> {
+  if (refunds.length === 0) return [];
+  const lines = await client.searchRead(
+    'pos.order.line',
+    [
+      ['order_id', 'in', refunds.map((r) => r.id)],
+      ['refunded_orderline_id', '!=', false],
+    ],
+    { fields: ['order_id', 'refunded_orderline_id'] },
+  );
+  const originLines = [...new Set(lines.flatMap((l) => m2o(l.refunded_orderline_id)?.[0] ?? []))];
+  if (originLines.length === 0) return [];
+  const origins = await client.read('pos.order.line', originLines, ['order_id']);
+  const orderOfLine = new Map(origins.map((l) => [l.id, m2o(l.order_id)?.[0]]));
+  const sales = [...new Set([...orderOfLine.values()].filter((v): v is number => v !== undefined))];
+  const saleTimes = new Map(
+    (await client.read('pos.order', sales, ['date_order'])).map((o) => [o.id, String(o.date_order)]),
+  );
+  const refundTime = new Map(refunds.map((r) => [r.id, String(r.date_order)]));
+  const seen = new Map<number, number>();
+  for (const l of lines) {
+    const refund = m2o(l.order_id)?.[0];
+    const sale = orderOfLine.get(m2o(l.refunded_orderline_id)?.[0] as number);
+    if (refund === undefined || sale === undefined || seen.has(refund)) continue;
+    const a = Date.parse(`${saleTimes.get(sale)?.replace(' ', 'T')}Z`);
+    const b = Date.parse(`${refundTime.get(refund)?.replace(' ', 'T')}Z`);
+    const minutes = (b - a) / 60000;
+    if (Number.isFinite(minutes) && minutes >= 0 && minutes <= QUICK_MINUTES)
+      seen.set(refund, Math.round(minutes));
+  }
+  return [...seen].map(([id, minutes]) => ({ id, minutes }));
 }
 
 /** The columns of `summary --by cashier --loss` (or register), in order. */
