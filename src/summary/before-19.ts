@@ -205,7 +205,9 @@ export async function linesAndPaymentsBefore19(
     })(),
   ];
   const cashier = q.keys.includes('cashier');
-  if (!cashier) {
+  if (q.methods === false) {
+    // Not asked for: no payment request.
+  } else if (!cashier) {
     work.push(
       (async () => {
         const paySpecs = specs.map(paymentSpec);

@@ -100,12 +100,14 @@ async function linesAndPaymentsByPath(
       [...new Set([...lineSpecs, day]), 'discount'],
       ['qty:sum', 'price_subtotal_incl:sum'],
     ),
-    api.group(
-      'pos.payment',
-      prefixDomain(q.orderDomain, 'pos_order_id.'),
-      [...paySpecs, 'payment_method_id'],
-      ['amount:sum'],
-    ),
+    q.methods === false
+      ? []
+      : api.group(
+          'pos.payment',
+          prefixDomain(q.orderDomain, 'pos_order_id.'),
+          [...paySpecs, 'payment_method_id'],
+          ['amount:sum'],
+        ),
   ]);
   const anchors = new Map<string, number>();
   for (const g of lines) {

@@ -109,7 +109,7 @@ export async function computeSummary(
       : level === 'line'
         ? await byLine(client, api, q, found)
         : await byPayment(api, q, found);
-  await nameRegisters(client, q.keys, gathered.folder);
+  await nameRegisters(api, q.keys, gathered.folder);
   const digits = await q.digits;
   const { groups, methodIds, methodKeys: keys } = groupsOf(level, gathered, found.methodNames, digits);
   return {
@@ -128,14 +128,14 @@ export async function computeSummary(
  * A register by its name, as reconcile and the tables show it: on 16/17 the relation's label
  * carries the session's user (`Shop (Mitchell Admin)`).
  */
-async function nameRegisters(client: OdooClient, keys: Key[], folder: Folder): Promise<void> {
+async function nameRegisters(api: GroupingApi, keys: Key[], folder: Folder): Promise<void> {
   const ri = keys.indexOf('register');
   if (ri < 0) return;
   const accs = [...folder.accs.values()];
   const ids = [...new Set(accs.map((a) => a.keys[ri]?.cells.config_id))].filter(
     (x): x is number => typeof x === 'number',
   );
-  const configs = await client.read('pos.config', ids, ['name']);
+  const configs = await api.byIds('pos.config', ids, ['name']);
   const names = new Map(configs.map((c) => [c.id, c.name]));
   for (const a of accs) {
     const kv = a.keys[ri] as KeyValue;

@@ -31,6 +31,8 @@ export interface SummaryQuery {
   configStored: boolean;
   /** The decimals of the company's currency (read while the groups are): money is rounded to them. */
   digits: Promise<number>;
+  /** false: the payment methods are not asked for (by an order or line key; --by method needs them). */
+  methods?: boolean;
 }
 
 export const SALES: Domain = [['amount_total', '>=', 0]];

@@ -10,6 +10,8 @@ export interface Group {
   values: Record<string, unknown>;
   /** Aggregates by their spec (`amount_total:sum`, `order_id:count_distinct`); `__count` too. */
   aggs: Record<string, number>;
+  /** The `:array_agg` aggregates by their spec (`id:array_agg`: the group's record ids). */
+  lists?: Record<string, unknown[]>;
   /** The group's own domain (read_group's `__domain`), where the server gives one. */
   domain?: Domain;
 }
@@ -20,6 +22,8 @@ export interface GroupingApi {
   group(model: string, domain: Domain, groupby: string[], aggregates: string[]): Promise<Group[]>;
   /** The records of `domain` with these fields, archived ones too. */
   read(model: string, domain: Domain, fields: string[]): Promise<Record<string, unknown>[]>;
+  /** These records by id (Odoo's `read`), with these fields. */
+  byIds(model: string, ids: number[], fields: string[]): Promise<Record<string, unknown>[]>;
   /**
    * What `make` gives, asked once per connection and `key` (a report runs summary eight times
    * over the same range: what depends on the range alone is read once). A failure is not kept.
@@ -29,13 +33,47 @@ export interface GroupingApi {
 
 const onces = new WeakMap<object, Map<string, Promise<unknown>>>();
 
+/**
+ * The grouping calls of several summaries made over the same data at one time (a report): a
+ * call the same as one made before (model, domain, groupby, aggregates) gets that call's
+ * answer instead of a request. Not for what runs again later (--watch): it would not move.
+ */
+export type GroupMemo = Map<string, Promise<unknown>>;
+
 const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
+const ARRAY = /:array_agg$/;
 
 /** The API a server of this major version answers. */
-export function groupingApi(client: OdooClient, major: number, zone: string): GroupingApi {
+export function groupingApi(client: OdooClient, major: number, zone: string, memo?: GroupMemo): GroupingApi {
+  const api = makeApi(client, major, zone);
+  if (!memo) return api;
+  const remember = <T>(what: unknown[], make: () => Promise<T>): Promise<T> => {
+    const key = JSON.stringify([...what, client.context ?? null, zone]);
+    let p = memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      memo.set(key, p);
+      p.catch(() => memo.delete(key));
+    }
+    // Each caller gets an answer of its own: some fold values into it.
+    return p.then((v) => structuredClone(v));
+  };
+  return {
+    ...api,
+    group: (model, domain, groupby, aggregates) =>
+      remember(['group', model, domain, groupby, aggregates], () =>
+        api.group(model, domain, groupby, aggregates),
+      ),
+    byIds: (model, ids, fields) =>
+      remember(['read', model, ids, fields], () => api.byIds(model, ids, fields)),
+  };
+}
+
+function makeApi(client: OdooClient, major: number, zone: string): GroupingApi {
   const context = { tz: zone };
   const read: GroupingApi['read'] = (model, domain, fields) =>
     client.searchRead(model, domain, { fields, context: { active_test: false } });
+  const byIds: GroupingApi['byIds'] = (model, ids, fields) => client.read(model, ids, fields);
   const once = <T>(what: string, make: () => Promise<T>): Promise<T> => {
     // The same connection under another context (--company) reads other records.
     const key = JSON.stringify([what, client.context ?? null, zone]);
@@ -52,6 +90,7 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
     return {
       paths: true,
       read,
+      byIds,
       once,
       async group(model, domain, groupby, aggregates) {
         const raw = (await client.executeKw(model, 'formatted_read_group', [domain, groupby, aggregates], {
@@ -65,8 +104,12 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
             values[spec] = DATE_SPEC.test(spec) ? (Array.isArray(v) ? v[0] : v || null) : v;
           }
           const aggs: Record<string, number> = {};
-          for (const a of aggregates) aggs[a] = num(g[a]);
-          return { values, aggs };
+          const lists: Record<string, unknown[]> = {};
+          for (const a of aggregates) {
+            if (ARRAY.test(a)) lists[a] = Array.isArray(g[a]) ? (g[a] as unknown[]) : [];
+            else aggs[a] = num(g[a]);
+          }
+          return { values, aggs, lists };
         });
       },
     };
@@ -74,6 +117,7 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
   return {
     paths: false,
     read,
+    byIds,
     once,
     async group(model, domain, groupby, aggregates) {
       const fields = aggregates.filter((a) => a !== '__count');
@@ -88,11 +132,19 @@ export function groupingApi(client: OdooClient, major: number, zone: string): Gr
           values[spec] = DATE_SPEC.test(spec) ? dateStart(g, spec, field) : (g[spec] ?? g[field]);
         }
         const aggs: Record<string, number> = { __count: num(g.__count) };
+        const lists: Record<string, unknown[]> = {};
         for (const a of fields) {
           const field = a.split(':')[0] as string;
-          aggs[a] = num(g[a] ?? g[field]);
+          const v = g[a] ?? g[field];
+          if (ARRAY.test(a)) lists[a] = Array.isArray(v) ? v : [];
+          else aggs[a] = num(v);
         }
-        return { values, aggs, domain: Array.isArray(g.__domain) ? (g.__domain as Domain) : undefined };
+        return {
+          values,
+          aggs,
+          lists,
+          domain: Array.isArray(g.__domain) ? (g.__domain as Domain) : undefined,
+        };
       });
     },
   };

@@ -12,7 +12,7 @@ import { parseDay, parseWhen, toOdoo } from '../query/time.js';
 import { moneyDigits } from '../read/currency.js';
 import { fetchReconciliation, reconcile, type SessionFigures } from '../reconcile/compute.js';
 import { computeSummary, ordersDomain, type Summary, type SummaryGroup, topGroups } from './compute.js';
-import { groupingApi } from './grouping.js';
+import { type GroupMemo, groupingApi } from './grouping.js';
 import { checkTop, dayCut, type Key, parseDayStarts, parseKeys } from './keys.js';
 
 export interface SummaryParams {
@@ -105,15 +105,24 @@ export interface SummaryResult {
   major: number;
 }
 
+/** How a caller that runs several summaries at once (a report) has them made. */
+export interface SummaryOptions {
+  /** Grouping calls shared between the summaries (the same call asked once). */
+  memo?: GroupMemo;
+  /** false: no payment method columns (a report that does not show them saves their requests). */
+  methods?: boolean;
+}
+
 export async function fetchSummary(
   client: OdooClient,
   p: SummaryParams,
   zone: string,
+  options: SummaryOptions = {},
 ): Promise<SummaryResult> {
   const { keys, dayStarts, top, range } = checkParams(p, zone);
   const version = await client.version();
   const major = majorVersion(version) || Number.parseInt(version.server_version, 10) || 17;
-  const api = groupingApi(client, major, zone);
+  const api = groupingApi(client, major, zone, options.memo);
 
   let cashierField = 'user_id';
   // Odoo 16 relates pos.order.config_id to the session without storing it (17+ store it):
@@ -152,6 +161,7 @@ export async function fetchSummary(
       cashierField,
       configStored,
       digits,
+      methods: options.methods ?? true,
     }),
     sessionPart(),
   ]);

@@ -26,6 +26,9 @@ type LossRow = {
   discounts: number | null;
   cash_difference: number | null;
   closings: number;
+  cancelled: number;
+  cancelled_amount: number;
+  largest_discount: number | null;
 };
 const m2o = (v: unknown): number | null => (Array.isArray(v) ? (v[0] as number) : null);
 const cents = (v: unknown): number => Math.round(Number(v) * 100);
@@ -124,6 +127,34 @@ describe('report on the real Odoo 17', { timeout: 240_000 }, () => {
     for (const c of loss.cashiers) {
       expect(cents(c.refunds), c.name).toBe(refundsBy.get(c.id) ?? 0);
       expect(Math.abs(cents(c.discounts ?? 0) - (discountsBy.get(c.id) ?? 0)), c.name).toBeLessThanOrEqual(5);
+    }
+    // The cancelled orders (grouped by Odoo) and the largest discount of one order (its sales'
+    // ids grouped by Odoo) per cashier, against the same read order by order.
+    const cancelled = await rpc.searchRead('pos.order', [['state', '=', 'cancel'], ...range], {
+      fields: [who, 'amount_total'],
+    });
+    const cancelledBy = new Map<number | null, [number, number]>();
+    for (const o of cancelled) {
+      const [n, amount] = cancelledBy.get(m2o(o[who])) ?? [0, 0];
+      cancelledBy.set(m2o(o[who]), [n + 1, amount + cents(o.amount_total)]);
+    }
+    const perOrder = new Map<number, number>();
+    for (const l of lines) {
+      const d = l.discount as number;
+      const given = d >= 100 ? 0 : ((l.price_subtotal_incl as number) * d) / (100 - d);
+      perOrder.set(m2o(l.order_id) as number, (perOrder.get(m2o(l.order_id) as number) ?? 0) + given);
+    }
+    const largestBy = new Map<number | null, number>();
+    for (const [o, d] of perOrder) {
+      const c = cashierOf.get(o) ?? null;
+      largestBy.set(c, Math.max(largestBy.get(c) ?? 0, cents(d)));
+    }
+    expect(cancelled.length).toBeGreaterThan(0);
+    for (const c of loss.cashiers) {
+      expect([c.cancelled, cents(c.cancelled_amount)], c.name).toEqual(cancelledBy.get(c.id) ?? [0, 0]);
+      expect(c.largest_discount === null ? 0 : cents(c.largest_discount), c.name).toBe(
+        largestBy.get(c.id) ?? 0,
+      );
     }
     const exact = [...discountsBy.values()].reduce((a, b) => a + b, 0);
     expect(

@@ -222,6 +222,104 @@ describe('report on the sandbox with --leaks', { timeout: 240_000 }, () => {
     }
   });
 
+  it('the cancelled orders, largest discounts and quick refunds per cashier equal what RPC reads order by order', async () => {
+    const rpc = rpcClient(sandbox.url);
+    const range = [
+      ['date_order', '>=', '2026-10-01 00:00:00'],
+      ['date_order', '<', '2026-11-01 00:00:00'],
+    ];
+    const counted = [['state', 'in', ['paid', 'done', 'invoiced']], ...range];
+    const [cancelled, sales, refunds] = await Promise.all([
+      rpc.ok<Obj[]>('pos.order', 'search_read', [[['state', '=', 'cancel'], ...range]], {
+        fields: ['user_id', 'amount_total'],
+      }),
+      rpc.ok<Obj[]>('pos.order', 'search_read', [[...counted, ['amount_total', '>=', 0]]], {
+        fields: ['user_id'],
+      }),
+      rpc.ok<Obj[]>('pos.order', 'search_read', [[...counted, ['amount_total', '<', 0]]], {
+        fields: ['user_id', 'date_order'],
+      }),
+    ]);
+    const add = (m: Map<number | null, number>, k: number | null, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+    const cancelledBy = new Map<number | null, number>();
+    const cancelledAmountBy = new Map<number | null, number>();
+    for (const o of cancelled) {
+      add(cancelledBy, m2o(o.user_id), 1);
+      add(cancelledAmountBy, m2o(o.user_id), cents(o.amount_total));
+    }
+    // Each discounted sale's discount; a cashier's largest.
+    const userOf = new Map(sales.map((o) => [o.id as number, m2o(o.user_id)]));
+    const lines = await rpc.ok<Obj[]>(
+      'pos.order.line',
+      'search_read',
+      [
+        [
+          ['order_id', 'in', [...userOf.keys()]],
+          ['discount', '>', 0],
+        ],
+      ],
+      { fields: ['order_id', 'discount', 'price_subtotal_incl'] },
+    );
+    const perOrder = new Map<number, number>();
+    for (const l of lines) {
+      const d = l.discount as number;
+      const given = d >= 100 ? 0 : ((l.price_subtotal_incl as number) * d) / (100 - d);
+      perOrder.set(m2o(l.order_id) as number, (perOrder.get(m2o(l.order_id) as number) ?? 0) + given);
+    }
+    const largestBy = new Map<number | null, number>();
+    for (const [o, d] of perOrder) {
+      const u = userOf.get(o) ?? null;
+      largestBy.set(u, Math.max(largestBy.get(u) ?? 0, cents(d)));
+    }
+    // A refund within 30 minutes of the sale whose lines it gives back.
+    const refundLines = await rpc.ok<Obj[]>(
+      'pos.order.line',
+      'search_read',
+      [
+        [
+          ['order_id', 'in', refunds.map((r) => r.id)],
+          ['refunded_orderline_id', '!=', false],
+        ],
+      ],
+      { fields: ['order_id', 'refunded_orderline_id'] },
+    );
+    const origins = await rpc.ok<Obj[]>(
+      'pos.order.line',
+      'read',
+      [[...new Set(refundLines.map((l) => m2o(l.refunded_orderline_id) as number))]],
+      { fields: ['order_id'] },
+    );
+    const saleOfLine = new Map(origins.map((l) => [l.id as number, m2o(l.order_id) as number]));
+    const saleIds = [...new Set(saleOfLine.values())];
+    const saleTime = new Map(
+      (await rpc.ok<Obj[]>('pos.order', 'read', [saleIds], { fields: ['date_order'] })).map((o) => [
+        o.id as number,
+        Date.parse(`${String(o.date_order).replace(' ', 'T')}Z`),
+      ]),
+    );
+    const quick = new Set<number>();
+    const refundById = new Map(refunds.map((r) => [r.id as number, r]));
+    for (const l of refundLines) {
+      const r = refundById.get(m2o(l.order_id) as number) as Obj;
+      const sale = saleOfLine.get(m2o(l.refunded_orderline_id) as number) as number;
+      const minutes =
+        (Date.parse(`${String(r.date_order).replace(' ', 'T')}Z`) - (saleTime.get(sale) ?? 0)) / 60000;
+      if (minutes >= 0 && minutes <= 30) quick.add(r.id as number);
+    }
+    const quickBy = new Map<number | null, number>();
+    for (const id of quick) add(quickBy, m2o(refundById.get(id)?.user_id), 1);
+    expect(quick.size).toBeGreaterThan(0);
+    expect(cancelled.length).toBeGreaterThan(0);
+    for (const c of cashiers) {
+      expect(c.cancelled, c.name).toBe(cancelledBy.get(c.id) ?? 0);
+      expect(cents(c.cancelled_amount), c.name).toBe(cancelledAmountBy.get(c.id) ?? 0);
+      expect(c.largest_discount === null ? 0 : cents(c.largest_discount), c.name).toBe(
+        largestBy.get(c.id) ?? 0,
+      );
+      expect(c.quick_refunds, c.name).toBe(quickBy.get(c.id) ?? 0);
+    }
+  });
+
   it('marks exactly the three who stand out, each for what they do, with the orders behind it', () => {
     const marked = Object.fromEntries(
       cashiers.filter((c) => c.marks.length > 0).map((c) => [c.name, c.marks]),
