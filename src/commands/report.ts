@@ -70,7 +70,10 @@ export const report = command({
     'posdata report --month 2026-11 --all-profiles -o chain-november.html',
   ],
   notes:
-    'Figures are per currency: the companies read (--company, else every one the user may see) are split by their currency, and no figure adds two. Over several profiles the page has a part per server, its currencies inside; a server that fails is named on stderr and in the page, the others are complete, and the run ends with exit 8.',
+    '\nFigures are per currency: the companies read (--company, else every one the user may see) are split by\n' +
+    'their currency, a section each, and no figure adds two. Over several profiles the page has a part per\n' +
+    'server, its currencies inside; a server that fails is named on stderr and in the page, the others are\n' +
+    'complete, and the run ends with exit 8.\n',
   joinServers: {
     flags: (f: Flags): Flags => ({ ...f, format: 'json', output: '-' }),
     async check(f, where) {

@@ -228,7 +228,7 @@ td.down { color: #a01010; }
 section.profile + section.profile { break-before: page; page-break-before: always; }
 h2.profile { font-size: 15pt; border-bottom: 2px solid #3b6ea5; }
 p.failed { color: #a01010; font-weight: bold; }
-table.overview td.currency { text-align: left; }
+table.overview td { white-space: nowrap; } table.overview td.currency { text-align: left; white-space: normal; }
 figure.chart { margin: 3mm 0; break-inside: avoid; page-break-inside: avoid; }
 figure.chart svg { width: 100%; height: auto; display: block; }
 figcaption { font-weight: bold; margin-bottom: 1mm; }
