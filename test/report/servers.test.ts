@@ -176,6 +176,12 @@ describe('report over several servers, one of them down', { timeout: 120_000 }, 
       'shop-a USD',
       'shop-b EUR',
     ]);
+    const pdf = await runCli(['report', ...PERIOD, '--profile', 'shop-a,shop-down', '--format', 'pdf'], {
+      env: { ...env, POSDATA_CHROMIUM: join(dir, 'no-chromium-here') },
+    });
+    expect(pdf.code).toBe(2);
+    expect(pdf.stderr.trim().split('\n')).toHaveLength(1);
+    expect(pdf.stderr).toMatch(/^posdata: --format pdf prints with Chromium, and none is installed here/);
     const bad = await runCli(['report', '--month', '2026-13', '--profile', 'shop-a,shop-down'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split('\n')).toEqual([
