@@ -43,18 +43,18 @@ export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly 
    */
   longRunning?: boolean;
   /**
-   * The flags and arguments as typed options, everything checked that can be without a
-   * server (exit 2 for what is wrong). `args` are the positional arguments as commander
-   * gives them (a variadic one as an array); `where` is the run's IO (the terminal decides
-   * the default format) and environment (POSDATA_SYNC_URL, PGPASSWORD).
-   */
-  /**
    * Over several servers (`--profile a,b`, no `{profile}` in -o), where one output cannot be
    * the servers' outputs one after the other (report's one page of every shop): each server's
    * run gets `flags(f)` (its output a JSON document), and `join` makes the one output of the
    * healthy servers' documents, in the order given, naming those that failed.
    */
   joinServers?: ServerJoin;
+  /**
+   * The flags and arguments as typed options, everything checked that can be without a
+   * server (exit 2 for what is wrong). `args` are the positional arguments as commander
+   * gives them (a variadic one as an array); `where` is the run's IO (the terminal decides
+   * the default format) and environment (POSDATA_SYNC_URL, PGPASSWORD).
+   */
   options(flags: FlagValues<G>, args: readonly unknown[], where: { io: IO; env: Env }): O | Promise<O>;
   run(options: O, ctx: Context): Promise<void>;
 }

@@ -294,6 +294,7 @@ export async function runOverServers(
     const done: Outcome[] = [];
     if (perFile) for (const o of outcomes) done.push(await o);
     else if (documents && c.joinServers) {
+      // A document is a server's figures, not its records (a report: a few hundred KB): read whole.
       done.push(...(await Promise.all(outcomes)));
       const docs: { profile: string; text: string }[] = [];
       for (const o of done)
