@@ -209,6 +209,21 @@ describe('report over two companies in two currencies', { timeout: 120_000 }, ()
       expect((us as Obj)[k], k).toEqual(both[k]);
   });
 
+  it("--config-id of a register in USD gives that currency's section alone, read with its company", async () => {
+    const us = (sections[1] as Obj).registers as { id: number; company_id: number }[];
+    const register = us[0] as { id: number; company_id: number };
+    const { data: one } = await writeReport(env, 'register.html', ['--config-id', String(register.id)]);
+    const [only] = one.currencies as Obj[];
+    expect((one.currencies as Obj[]).map((s) => [s.currency, s.registers])).toEqual([['USD', [register]]]);
+    const rows = await summaryJson('register', ['--config-id', String(register.id)]);
+    expect(pick(((only as Obj).summary as Record<string, Obj[]>).register as Obj[], ['config_id'])).toEqual(
+      pick(
+        rows.filter((r) => r.currency === undefined || r.currency === 'USD'),
+        ['config_id'],
+      ),
+    );
+  });
+
   it('a user allowed in one company gets that one; a company they may not see is exit 5 in one line', async () => {
     const pos2 = await loginEnv(sandbox.url, 'pos2', 'pos2');
     const { data: theirs } = await writeReport(pos2, 'pos2.html');
