@@ -72,7 +72,7 @@ export const COMMANDS: readonly Entry[] = [
     name: 'report',
     group: 'report',
     summary:
-      'One HTML page (or PDF) for a period: the figures beside the previous period, charts, where the money leaks per cashier, the cash closings',
+      'One HTML page (or PDF) for a period: the figures per currency beside the previous period, charts, where the money leaks per cashier, the cash closings',
     load: async () => (await import('./commands/report.js')).report,
   },
   {

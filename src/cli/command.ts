@@ -2,7 +2,7 @@
 // of their values into typed options (once, before anything is asked of a server), and
 // `run(options, context)`. One module per command under src/commands/ exports one.
 import type { Context } from './context.js';
-import type { FlagGroup, FlagValues } from './flags.js';
+import type { FlagGroup, Flags, FlagValues } from './flags.js';
 import type { Env, IO } from './io.js';
 
 export interface Argument {
@@ -43,6 +43,13 @@ export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly 
    */
   longRunning?: boolean;
   /**
+   * Over several servers (`--profile a,b`, no `{profile}` in -o), where one output cannot be
+   * the servers' outputs one after the other (report's one page of every shop): each server's
+   * run gets `flags(f)` (its output a JSON document), and `join` makes the one output of the
+   * healthy servers' documents, in the order given, naming those that failed.
+   */
+  joinServers?: ServerJoin;
+  /**
    * The flags and arguments as typed options, everything checked that can be without a
    * server (exit 2 for what is wrong). `args` are the positional arguments as commander
    * gives them (a variadic one as an array); `where` is the run's IO (the terminal decides
@@ -50,6 +57,16 @@ export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly 
    */
   options(flags: FlagValues<G>, args: readonly unknown[], where: { io: IO; env: Env }): O | Promise<O>;
   run(options: O, ctx: Context): Promise<void>;
+}
+
+/** How a command's runs over several servers become one output (Command.joinServers). */
+export interface ServerJoin {
+  /** One server's flags (the run's own output, a JSON document on standard output). */
+  flags(f: Flags): Flags;
+  /** Everything that can be checked before any server is asked (exit 2 for what is wrong). */
+  check(f: Flags, where: { io: IO; env: Env }): Promise<void> | void;
+  /** The one output, of the healthy servers' documents; `failed` names the others. */
+  join(docs: { profile: string; text: string }[], failed: string[], f: Flags, ctx: Context): Promise<void>;
 }
 
 /**

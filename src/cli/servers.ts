@@ -5,7 +5,7 @@
 // order given, each one's records whole and together; a server that fails is one line on
 // standard error naming it, the others' data is complete, and the run ends with exit 8.
 // Memory stays a single run's: each server's output waits in its own file, never in memory.
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -174,9 +174,13 @@ export async function runOverServers(
       say`run one watch per shop (--profile NAME), or leave --watch out for every shop's figures at once`,
     );
   const toFile = output !== undefined && output !== '-' && !perFile;
-  // Decided once, as a single run would: the format the joined output is in.
-  const format =
-    c.name === 'doctor'
+  // A command that joins the servers' documents itself (report) writes its own output.
+  const documents = c.joinServers !== undefined && !perFile;
+  // Decided once, as a single run would: the format the joined output is in (a command that
+  // joins itself, or writes a file per server, decides its own: 'blocks' is not used then).
+  const format = c.joinServers
+    ? 'own'
+    : c.name === 'doctor'
       ? ((flags.format as string | undefined) ?? 'text')
       : chooseFormat(flags.format as string | undefined, perFile ? undefined : output, io);
   const joining: Join = perFile
@@ -203,6 +207,7 @@ export async function runOverServers(
   const flagsOf = (name: string): Flags => {
     const own: Record<string, unknown> = { ...flags, profile: name, allProfiles: undefined, jobs: undefined };
     if (perFile) own.output = forProfile(output, name);
+    else if (documents && c.joinServers) return c.joinServers.flags({ ...own, output: undefined });
     else {
       own.output = undefined;
       if (c.name !== 'doctor' || flags.format !== undefined) own.format = childFormat;
@@ -219,6 +224,7 @@ export async function runOverServers(
     return own;
   };
   // Every flag checked once before any server is asked (exit 2 for what is wrong).
+  if (documents) await c.joinServers?.check(flags, { io, env });
   for (const name of names) {
     const f = flagsOf(name);
     if (perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
@@ -287,7 +293,15 @@ export async function runOverServers(
     outcomes.push(...started);
     const done: Outcome[] = [];
     if (perFile) for (const o of outcomes) done.push(await o);
-    else
+    else if (documents && c.joinServers) {
+      // A document is a server's figures, not its records (a report: a few hundred KB): read whole.
+      done.push(...(await Promise.all(outcomes)));
+      const docs: { profile: string; text: string }[] = [];
+      for (const o of done)
+        if (!o.failed && o.file) docs.push({ profile: o.name, text: readFileSync(o.file, 'utf8') });
+      const failed = done.filter((o) => o.failed).map((o) => o.name);
+      if (docs.length > 0) await c.joinServers.join(docs, failed, flags, ctx);
+    } else
       await writeOutput(
         ctx,
         toFile ? (output as string) : undefined,

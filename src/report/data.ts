@@ -4,9 +4,10 @@
 // section adds the few reads that name the orders behind a figure. No HTML here.
 import { DateTime } from 'luxon';
 import type { OdooClient } from '../core/client.js';
-import { UsageError } from '../core/errors.js';
+import { ServerError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
+import { type Company, currenciesOf, runCompanies } from '../read/companies.js';
 import {
   fetchReconciliation,
   reconcile as reconcileSessions,
@@ -56,11 +57,27 @@ export interface Glance {
   average_ticket: number | null;
 }
 
-export interface CurrencySection {
+/** A company read: its id and name as Odoo gives them, and its currency's code. */
+export interface CompanyRef {
+  id: number;
+  name: string;
   currency: string;
+}
+
+/**
+ * One currency of one server: the figures of its companies' registers, never added to
+ * another currency's. Each section says which server (profile), companies and currency its
+ * figures are of.
+ */
+export interface CurrencySection {
+  /** The profile read (--profile); null where the run named none. */
+  profile: string | null;
+  currency: string;
+  /** The companies whose registers sell in this currency (empty where Odoo refuses res.company). */
+  companies: { id: number; name: string }[];
   digits: number;
   /** The registers that sell in this currency. */
-  registers: { id: number; name: string }[];
+  registers: { id: number; name: string; company_id: number | null }[];
   glance: Glance;
   previous: Glance;
   /** Per figure: (current − previous) / |previous| in %, null where the previous is 0. */
@@ -82,8 +99,11 @@ export interface CurrencySection {
 
 export interface ReportData {
   generated: string;
+  /** The profile read (--profile); null where the run named none. */
+  profile: string | null;
   server: { url: string; database: string; version: string; user: string; zone: string };
-  companies: string[];
+  /** The companies read: --company's, else every one the user may see. */
+  companies: CompanyRef[];
   period: Period;
   previous: Period;
   currencies: CurrencySection[];
@@ -127,24 +147,81 @@ export function periodsOf(p: ReportParams, zone: string): { period: Period; prev
 const m2o = (v: unknown): [number, string] | null =>
   Array.isArray(v) && typeof v[0] === 'number' ? [v[0], String(v[1] ?? '')] : null;
 
-/** The registers grouped by their currency: one section each. */
-async function registersByCurrency(
+type Register = CurrencySection['registers'][number];
+
+/** One section's reading: its currency, companies and registers, and the client that reads only them. */
+interface Part {
+  client: OdooClient;
+  currency: string;
+  companies: Company[];
+  registers: Register[];
+}
+
+/**
+ * The sections of a server: one per currency of the run's companies (--company's, else every
+ * one the user may see) that has a register, each read with only that currency's companies in
+ * Odoo's allowed_company_ids (where there are several currencies), so that no figure adds two.
+ */
+async function partsOf(
   client: OdooClient,
   configId: number | undefined,
-): Promise<Map<string, { id: number; name: string }[]>> {
+): Promise<{ parts: Part[]; companies: Company[] }> {
   const domain: Domain = configId === undefined ? [] : [['id', '=', configId]];
-  const configs = await client.searchRead('pos.config', domain, {
-    fields: ['name', 'currency_id'],
-    context: { active_test: false },
+  const [companies, configs] = await Promise.all([
+    runCompanies(client).catch((err: unknown) => {
+      // A user Odoo refuses res.company: the registers' own currencies, as before.
+      if (err instanceof ServerError) return undefined;
+      throw err;
+    }),
+    client.searchRead('pos.config', domain, {
+      fields: ['name', 'currency_id', 'company_id'],
+      context: { active_test: false },
+    }),
+  ]);
+  const registers = configs.map((c) => ({
+    id: c.id,
+    name: String(c.name),
+    company_id: m2o(c.company_id)?.[0] ?? null,
+    currency: m2o(c.currency_id)?.[1] ?? '',
+  }));
+  const ref = (r: (typeof registers)[number]): Register => ({
+    id: r.id,
+    name: r.name,
+    company_id: r.company_id,
   });
-  const out = new Map<string, { id: number; name: string }[]>();
-  for (const c of configs) {
-    const cur = m2o(c.currency_id)?.[1] ?? '';
-    const list = out.get(cur) ?? [];
-    list.push({ id: c.id, name: String(c.name) });
-    out.set(cur, list);
+  if (companies === undefined) {
+    const currencies = [...new Set(registers.map((r) => r.currency))];
+    if (currencies.length > 1 && configId === undefined)
+      throw new UsageError(
+        say`the registers sell in ${own(String(currencies.length))} currencies (${own(currencies.join(', '))}), and this user may not read the companies that would tell them apart`,
+        say`give --config-id for one register, or --company with the companies of one currency`,
+      );
+    return {
+      companies: [],
+      parts: currencies.map((currency) => ({
+        client,
+        currency,
+        companies: [],
+        registers: registers.filter((r) => r.currency === currency).map(ref),
+      })),
+    };
   }
-  return out;
+  const currencies = currenciesOf(companies);
+  const parts: Part[] = [];
+  for (const currency of currencies) {
+    const cs = companies.filter((c) => c.currency === currency);
+    const ids = cs.map((c) => c.id);
+    const regs = registers.filter((r) => r.company_id !== null && ids.includes(r.company_id)).map(ref);
+    // A currency none of whose companies has a register (a holding company) has nothing to show.
+    if (regs.length === 0) continue;
+    parts.push({
+      client: currencies.length > 1 ? client.forCompanies(ids) : client,
+      currency,
+      companies: cs,
+      registers: regs,
+    });
+  }
+  return { parts, companies };
 }
 
 function glanceOf(r: SummaryResult): Glance {
@@ -174,6 +251,8 @@ function changeOf(now: Glance, before: Glance): Record<string, number | null> {
 }
 
 export interface ReportContext {
+  /** The profile read (--profile), named on every section. */
+  profile?: string;
   url: string;
   database: string;
   user: string;
@@ -188,26 +267,18 @@ export async function gatherReport(
 ): Promise<ReportData> {
   const { period, previous } = periodsOf(p, c.zone);
   const before = client.requestCount;
-  const [version, byCurrency, companies] = await Promise.all([
-    client.version(),
-    registersByCurrency(client, p.configId),
-    client.searchRead('res.company', [], { fields: ['name'] }),
-  ]);
-  if (byCurrency.size === 0)
+  const [version, { parts, companies }] = await Promise.all([client.version(), partsOf(client, p.configId)]);
+  if (parts.length === 0)
     throw new UsageError(
       say`there is no register${own(p.configId === undefined ? '' : ` ${p.configId}`)} to report on`,
       say`see posdata configs`,
     );
-  if (byCurrency.size > 1 && p.configId === undefined)
-    throw new UsageError(
-      say`the registers sell in ${own(String(byCurrency.size))} currencies (${own([...byCurrency.keys()].join(', '))}), which one report does not add up`,
-      say`give --config-id for one register`,
-    );
   const currencies: CurrencySection[] = [];
-  for (const [currency, registers] of byCurrency)
-    currencies.push(await currencySection(client, p, c.zone, period, previous, currency, registers));
+  for (const part of parts)
+    currencies.push(await currencySection(part, p, c.zone, period, previous, c.profile ?? null));
   return {
     generated: (c.now ?? new Date()).toISOString(),
+    profile: c.profile ?? null,
     server: {
       url: c.url,
       database: c.database,
@@ -215,7 +286,7 @@ export async function gatherReport(
       user: c.user,
       zone: c.zone,
     },
-    companies: companies.map((x) => String(x.name)),
+    companies: companies.map((x) => ({ id: x.id, name: x.name, currency: x.currency })),
     period,
     previous,
     currencies,
@@ -224,14 +295,14 @@ export async function gatherReport(
 }
 
 async function currencySection(
-  client: OdooClient,
+  part: Part,
   p: ReportParams,
   zone: string,
   period: Period,
   previous: Period,
-  currency: string,
-  registers: { id: number; name: string }[],
+  profile: string | null,
 ): Promise<CurrencySection> {
+  const { client, currency, registers } = part;
   const at = (by: string, top?: number, when: Period = period): SummaryParams => ({
     from: when.from,
     to: when.to,
@@ -283,8 +354,11 @@ async function currencySection(
     sessionUsers: inputs.sessions.map((s) => ({ id: s.id, user: m2o((s as OdooRecord).user_id) })),
     digits: register.summary.digits,
   });
+  const companyOf = new Map(part.companies.map((x) => [x.id, x]));
   return {
+    profile,
     currency,
+    companies: part.companies.map((x) => ({ id: x.id, name: x.name })),
     digits: register.summary.digits,
     registers,
     glance,
@@ -299,7 +373,54 @@ async function currencySection(
       category: summaryRows(category),
       cashier: summaryRows(cashier),
     },
-    reconcile: rec.sessions.map((s) => toRow(s, rec.methodKeys, undefined) as Record<string, unknown>),
+    reconcile: rec.sessions.map((s) => {
+      // Each closing says its company and currency, as reconcile's rows over several do.
+      const company = companyOf.get(registers.find((r) => r.id === s.configId)?.company_id ?? -1);
+      return {
+        company_id: company?.id ?? null,
+        company: company?.name ?? null,
+        currency,
+        ...toRow(s, rec.methodKeys, undefined),
+      } as Record<string, unknown>;
+    }),
     loss,
+  };
+}
+
+/** One server of a report over several (--profile a,b): what was read from it, its figures apart. */
+export type ServerReport = Omit<ReportData, 'currencies' | 'generated'>;
+
+/**
+ * A report over several servers (--profile a,b, --all-profiles): each server's figures as its
+ * own report has them, one section per profile and currency, never a figure of two servers or
+ * two currencies added; the servers that failed are named.
+ */
+export interface ChainReport {
+  generated: string;
+  /** The period as given (each server cuts its days in its own zone: see servers[].period). */
+  period: { from: string; to: string };
+  previous: { from: string; to: string };
+  /** The servers read, in the order given. */
+  servers: ServerReport[];
+  /** The profiles that failed (each said why on standard error): nothing of theirs is here. */
+  failed: string[];
+  /** Every section of every server, each with its profile, companies and currency. */
+  currencies: CurrencySection[];
+  /** Requests made to every server together. */
+  requests: number;
+}
+
+/** The servers' own reports as one, in the order given; `failed` names those that could not be read. */
+export function chainReport(reports: ReportData[], failed: string[], now = new Date()): ChainReport {
+  const first = reports[0];
+  if (!first) throw new Error('chainReport needs a report');
+  return {
+    generated: now.toISOString(),
+    period: { from: first.period.from, to: first.period.to },
+    previous: { from: first.previous.from, to: first.previous.to },
+    servers: reports.map(({ currencies: _c, generated: _g, ...server }) => server),
+    failed,
+    currencies: reports.flatMap((r) => r.currencies),
+    requests: reports.reduce((a, r) => a + r.requests, 0),
   };
 }

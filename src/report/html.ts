@@ -3,7 +3,7 @@
 // figures in tables, and every figure once more in a JSON block (id="posdata-report") that a
 // program can read back. Prints to A4: no chart or table row cut across two pages.
 import { DateTime } from 'luxon';
-import type { CurrencySection, Glance, ReportData } from './data.js';
+import type { ChainReport, CurrencySection, Glance, ReportData, ServerReport } from './data.js';
 import type { LossRow, Metric, OrderRef } from './loss.js';
 
 type ECharts = typeof import('echarts');
@@ -225,6 +225,10 @@ tr { break-inside: avoid; page-break-inside: avoid; }
 table.loss { font-size: 8pt; } table.orders { font-size: 8pt; width: auto; }
 td.mark { background: #fde2e1; font-weight: bold; color: #a01010; }
 td.down { color: #a01010; }
+section.profile + section.profile { break-before: page; page-break-before: always; }
+h2.profile { font-size: 15pt; border-bottom: 2px solid #3b6ea5; }
+p.failed { color: #a01010; font-weight: bold; }
+table.overview td { white-space: nowrap; } table.overview td.currency { text-align: left; white-space: normal; }
 figure.chart { margin: 3mm 0; break-inside: avoid; page-break-inside: avoid; }
 figure.chart svg { width: 100%; height: auto; display: block; }
 figcaption { font-weight: bold; margin-bottom: 1mm; }
@@ -233,28 +237,93 @@ figcaption { font-weight: bold; margin-bottom: 1mm; }
 footer { margin-top: 8mm; border-top: 1px solid #ccc; padding-top: 2mm; }
 `;
 
-export async function renderHtml(d: ReportData, version: string): Promise<string> {
-  const ec = (await import('echarts')) as ECharts;
-  const zone = d.server.zone;
-  const local = (iso: string) => DateTime.fromISO(iso).setZone(zone).toFormat('yyyy-MM-dd HH:mm ZZZZ');
-  const sections = d.currencies.map((s) => {
-    const figs = charts(ec, s)
-      .map(
-        (c) => `<figure class="chart" id="${c.id}"><figcaption>${esc(c.title)}</figcaption>${c.svg}</figure>`,
-      )
-      .join('');
-    return `<section class="currency" data-currency="${esc(s.currency)}">
-<h2>${esc(s.currency)}: ${esc(s.registers.map((r) => r.name).join(', '))}</h2>
+/** A section's name: `shop-a · EUR (My Company, Shop FR)`, the profile only over several servers. */
+function sectionName(s: CurrencySection, chain: boolean): string {
+  const companies = s.companies.map((c) => c.name).join(', ');
+  return `${chain && s.profile ? `${s.profile} · ` : ''}${s.currency}${companies ? ` (${companies})` : ''}`;
+}
+
+const slug = (v: string): string =>
+  v
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+
+/** Several sections: each one's figures in a row, never a total over two currencies or servers. */
+function overview(sections: CurrencySection[], chain: boolean): string {
+  const rows = sections.map((s) => {
+    const c = s.change.total;
+    const ch = c === null || c === undefined ? '–' : `${c > 0 ? '+' : ''}${c.toFixed(1)} %`;
+    return `<tr data-profile="${esc(s.profile ?? '')}" data-currency="${esc(s.currency)}">${chain ? `<td>${esc(s.profile ?? '')}</td>` : ''}<td class="currency">${esc(s.currency)}</td><td class="currency">${esc(s.companies.map((x) => x.name).join(', '))}</td><td>${s.glance.orders}</td><td>${money(s.glance.net, s.digits)}</td><td>${money(s.glance.total, s.digits)}</td><td>${money(s.previous.total, s.digits)}</td><td class="${c !== null && c !== undefined && c < 0 ? 'down' : 'up'}">${ch}</td><td>${money(s.glance.average_ticket, s.digits)}</td><td>${money(s.glance.refunds, s.digits)}</td></tr>`;
+  });
+  return `<h2>At a glance, per ${chain ? 'server and ' : ''}currency</h2>
+<p class="note">Each row in its own currency; no figure adds two currencies${chain ? ' or two servers' : ''}.</p>
+<table class="overview"><thead><tr>${chain ? '<th>Profile</th>' : ''}<th>Currency</th><th>Companies</th><th>Orders</th><th>Net</th><th>Total</th><th>Previous total</th><th>+/-</th><th>Average ticket</th><th>Refunds</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function section(ec: ECharts, s: CurrencySection, zone: string, idPrefix: string, chain: boolean): string {
+  const figs = charts(ec, s)
+    .map(
+      (c) =>
+        `<figure class="chart" id="${idPrefix}${c.id}" data-chart="${c.id}"><figcaption>${esc(c.title)}</figcaption>${c.svg}</figure>`,
+    )
+    .join('');
+  return `<section class="currency" data-profile="${esc(s.profile ?? '')}" data-currency="${esc(s.currency)}" data-companies="${esc(s.companies.map((c) => c.id).join(' '))}">
+<h2>${esc(sectionName(s, chain))}: ${esc(s.registers.map((r) => r.name).join(', '))}</h2>
 <h3>The period at a glance</h3>${glance(s)}
 <h3>Charts</h3>${figs}
-<h2>Where the money leaks</h2>
+<h2>Where the money leaks${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>
 <p class="note">Each figure is set against the median of the others; a marked one is more than twice that median (and ${(0.05 * 100).toFixed(0)} points, or ${money(1, s.digits)} ${esc(s.currency)} short per closing, above it), with the orders behind it listed below. Shares are judged only for ${s.loss.minOrders} orders or more. Quick refunds: refunded within ${s.loss.quickMinutes} minutes of the sale. A cashier is the order's ${s.loss.cashierField === 'employee_id' ? 'employee (pos_hr)' : 'Odoo user'}.</p>
 <h3>Per cashier</h3>${lossTable(s.loss.cashiers, s.digits, zone, 'Cashier')}
 <h3>Per register</h3>${lossTable(s.loss.registers, s.digits, zone, 'Register')}
 <p class="note">What Odoo does not store: ${s.loss.unknown.map(esc).join(' ')}</p>
-<h2>Cash closings</h2>${cashTable(s, zone)}
+<h2>Cash closings${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>${cashTable(s, zone)}
 </section>`;
-  });
+}
+
+/** What the header says of one server: where, as whom, which companies, the zone. */
+function serverLine(v: ServerReport, chain: boolean): string {
+  // A date stays a date; an instant (the previous period of --from/--to) is said in the zone.
+  const local = (t: string) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(t)
+      ? t
+      : DateTime.fromISO(t).setZone(v.server.zone).toFormat('yyyy-MM-dd HH:mm ZZZZ');
+  const companies = v.companies.map((c) => `${c.id} ${c.name} (${c.currency})`).join(', ');
+  const currencies = [...new Set(v.companies.map((c) => c.currency))].join(', ');
+  return `<p${chain ? ` data-profile="${esc(v.profile ?? '')}"` : ''}>${chain ? `<b>${esc(v.profile ?? '')}</b>: read` : 'Read'} from ${esc(v.server.url)}, database ${esc(v.server.database)} (Odoo ${esc(v.server.version)}), as ${esc(v.server.user)}; companies: ${esc(companies || 'as Odoo gives them to this user')}${currencies ? `; currencies: ${esc(currencies)}` : ''}. Days cut in ${esc(v.server.zone)}; previous period ${esc(local(v.previous.from))} to ${esc(local(v.previous.to))}${chain ? `; ${v.requests} requests` : ''}.</p>`;
+}
+
+/** The report of one server (`ReportData`) or of several (`ChainReport`), as one HTML page. */
+export async function renderHtml(d: ReportData | ChainReport, version: string): Promise<string> {
+  const ec = (await import('echarts')) as ECharts;
+  const chain = 'servers' in d;
+  const servers: ServerReport[] = chain ? d.servers : [d];
+  const failed = chain ? d.failed : [];
+  const zoneOf = new Map(servers.map((v) => [v.profile, v.server.zone]));
+  const firstZone = servers[0]?.server.zone ?? 'UTC';
+  const local = (iso: string) => DateTime.fromISO(iso).setZone(firstZone).toFormat('yyyy-MM-dd HH:mm ZZZZ');
+  const many = d.currencies.length > 1;
+  const sections = d.currencies.map((s) =>
+    section(
+      ec,
+      s,
+      zoneOf.get(s.profile) ?? firstZone,
+      many ? `${slug([chain ? (s.profile ?? '') : '', s.currency].join(' '))}-` : '',
+      chain,
+    ),
+  );
+  // Over several servers: one part per profile, its currencies inside, each from a new page.
+  const body = chain
+    ? servers
+        .map((v) => {
+          const own = d.currencies.flatMap((s, i) => (s.profile === v.profile ? [sections[i]] : []));
+          return `<section class="profile" data-profile="${esc(v.profile ?? '')}">
+<h2 class="profile">${esc(v.profile ?? '')}: ${esc(v.server.url)}, ${esc(v.server.database)}</h2>
+${own.join('\n')}
+</section>`;
+        })
+        .join('\n')
+    : sections.join('\n');
   const json = JSON.stringify(d).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -262,9 +331,11 @@ export async function renderHtml(d: ReportData, version: string): Promise<string
 <style>${CSS}</style></head>
 <body>
 <header><h1>Point of sale: ${esc(d.period.from)} to ${esc(d.period.to)}</h1>
-<p>Read from ${esc(d.server.url)}, database ${esc(d.server.database)} (Odoo ${esc(d.server.version)}), as ${esc(d.server.user)}; companies: ${esc(d.companies.join(', '))}.</p>
-<p>Days cut in ${esc(zone)}; previous period ${esc(d.previous.from)} to ${esc(d.previous.to)}. Written ${esc(local(d.generated))} in ${d.requests} requests.</p></header>
-${sections.join('\n')}
+${servers.map((v) => serverLine(v, chain)).join('\n')}
+${failed.length > 0 ? `<p class="failed">Not read: ${esc(failed.join(', '))} (why is on standard error); nothing of ${failed.length === 1 ? 'it' : 'theirs'} is in this report.</p>` : ''}
+<p>Written ${esc(local(d.generated))} in ${d.requests} requests${chain ? ` to ${servers.length} servers` : ''}.</p></header>
+${many ? overview(d.currencies, chain) : ''}
+${body}
 <footer><p>posdata ${esc(version)}</p></footer>
 <script type="application/json" id="posdata-report">${json}</script>
 </body></html>

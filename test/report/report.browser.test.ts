@@ -142,3 +142,46 @@ describe('--format pdf without a Chromium', () => {
     expect(existsSync(join(dir, 'x.pdf'))).toBe(false);
   });
 });
+
+describe.skipIf(!present)('a report of two currencies in headless Chromium', { timeout: 240_000 }, () => {
+  it("draws every chart of each currency's section, each with an id of its own", async () => {
+    const two = await startTestSandbox({
+      seed: 11,
+      orders: 300,
+      days: 60,
+      companies: 2,
+      now: new Date('2026-11-28T12:00:00Z'),
+    });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const file = join(dir, 'two.html');
+      const r = await runCli(['report', ...P, '-o', file], { env: await loginEnv(two.url) });
+      expect(r.code, r.stderr).toBe(0);
+      const context = await browser.newContext({ offline: true, viewport: { width: 900, height: 1200 } });
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(file).href);
+      const drawn = await page.$$eval('section.currency', (sections) =>
+        sections.map((s) => ({
+          currency: s.getAttribute('data-currency'),
+          charts: [...s.querySelectorAll('figure.chart')].map((f) => ({
+            id: f.id,
+            chart: f.getAttribute('data-chart'),
+            paths: f.querySelector('svg')?.querySelectorAll('path').length ?? 0,
+          })),
+        })),
+      );
+      expect(drawn.map((s) => s.currency)).toEqual(['EUR', 'USD']);
+      for (const s of drawn) {
+        expect(s.charts.map((c) => c.chart)).toEqual(CHARTS);
+        expect(s.charts.map((c) => c.id)).toEqual(CHARTS.map((c) => `${s.currency?.toLowerCase()}-${c}`));
+        for (const c of s.charts) expect(c.paths, c.id).toBeGreaterThan(2);
+      }
+    } finally {
+      await browser.close();
+      await two.close();
+    }
+  });
+});
