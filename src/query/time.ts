@@ -7,34 +7,6 @@ import { own, say } from '../core/redact.js';
 
 export const ODOO_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
-const ODOO_PARTS = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
-/**
- * Odoo's UTC text (`YYYY-MM-DD HH:MM:SS`) as a DateTime in UTC, invalid where it is not a real
- * time, as `DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' })` gives it
- * (test/query/odoo-utc.test.ts) without luxon's format parser, which builds its token
- * expressions again on every call: ~140 µs a value, most of a `--tz` export's time.
- */
-export function fromOdooUtc(value: string): DateTime {
-  const m = ODOO_PARTS.exec(value);
-  if (!m) return DateTime.invalid("not Odoo's UTC text");
-  const [y, mo, d, h, mi, sec] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const t = new Date(0);
-  t.setUTCFullYear(y, mo - 1, d);
-  t.setUTCHours(h, mi, sec, 0);
-  // Out of range (month 13, 02-30, 24:00): the date rolled over.
-  if (
-    t.getUTCFullYear() !== y ||
-    t.getUTCMonth() !== mo - 1 ||
-    t.getUTCDate() !== d ||
-    t.getUTCHours() !== h ||
-    t.getUTCMinutes() !== mi ||
-    t.getUTCSeconds() !== sec
-  )
-    return DateTime.invalid('not a real time');
-  return DateTime.fromMillis(t.getTime(), { zone: 'UTC' });
-}
-
 /** A bound: the instant, and whether it was a whole day (so `--to` covers all of it). */
 export interface Bound {
   at: DateTime;
@@ -142,13 +114,13 @@ export function rangeDomain(
 
 /** Odoo's UTC `YYYY-MM-DD HH:MM:SS` shown in a zone, as ISO 8601 with the offset. */
 export function utcToZoneIso(value: string, zone: string): string {
-  const d = fromOdooUtc(value);
+  const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
   return d.isValid ? (d.setZone(zone).toISO({ suppressMilliseconds: true }) ?? value) : value;
 }
 
 /** Odoo's UTC string shown in a zone for a person: `YYYY-MM-DD HH:MM`. */
 export function utcToZoneShort(value: string, zone: string): string {
-  const d = fromOdooUtc(value);
+  const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
   return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm') : value;
 }
 
@@ -158,7 +130,9 @@ export function utcToZoneShort(value: string, zone: string): string {
  * (a value already moved to a zone); anything else stays as it is.
  */
 export function wallClock(value: string, zone: string): string {
-  const d = ODOO_TEXT.test(value) ? fromOdooUtc(value) : DateTime.fromISO(value, { setZone: true });
+  const d = ODOO_TEXT.test(value)
+    ? DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' })
+    : DateTime.fromISO(value, { setZone: true });
   return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm:ss') : value;
 }
 

@@ -1,9 +1,9 @@
 // What the summary's levels share: the query, a group's key values, and the accumulator
 // each group of --by keys folds its figures into; with what is found on the way (the payment
 // methods' names, the products' categories, notes for stderr).
+import { DateTime } from 'luxon';
 import type { Said } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
-import { fromOdooUtc } from '../query/time.js';
 import type { Group } from './grouping.js';
 import { businessDay, KEY_COLUMNS, type Key, WEEKDAYS } from './keys.js';
 
@@ -74,7 +74,7 @@ export function keyValue(
 ): KeyValue {
   if (k === 'day' || k === 'hour' || k === 'weekday') {
     if (typeof v !== 'string') return { cells: { [k]: null }, ident: null, sort: '' };
-    const local = fromOdooUtc(v.slice(0, 19)).setZone(q.zone);
+    const local = DateTime.fromFormat(v.slice(0, 19), 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' }).setZone(q.zone);
     // Hours in the order of the business day: with --day-starts 03:00, 01:00 comes last.
     if (k === 'hour')
       return {
