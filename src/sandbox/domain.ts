@@ -10,7 +10,23 @@ import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
 
-export type Predicate = (rec: Rec) => boolean;
+/** Whether the record with this id matches (predicates read fields by id, through a Reader). */
+export type Predicate = (id: number) => boolean;
+
+/**
+ * How a compiled domain reads a field by id: off the rows (`Db.byRow`, a search that visits a
+ * page) or from columns (`Db.byColumn`, a grouping that visits every row).
+ */
+export type Reader = (model: string, field: FieldDef) => (id: number) => Stored;
+
+export const rowReader =
+  (db: Db): Reader =>
+  (model, field) =>
+    db.byRow(model, field);
+export const columnReader =
+  (db: Db): Reader =>
+  (model, field) =>
+    db.byColumn(model, field);
 
 export interface CompiledDomain {
   /** undefined: every record matches. */
@@ -141,7 +157,13 @@ type Node =
 
 const isLeaf = (x: unknown): x is unknown[] => Array.isArray(x);
 
-export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env): CompiledDomain {
+export function compileDomain(
+  db: Db,
+  model: ModelDef,
+  domain: unknown,
+  env: Env,
+  read: Reader = rowReader(db),
+): CompiledDomain {
   let idLo = 1;
   let idHi = Number.MAX_SAFE_INTEGER;
   const none = (): FieldBounds => ({});
@@ -165,7 +187,7 @@ export function compileDomain(db: Db, model: ModelDef, domain: unknown, env: Env
       if (!a || !b) throw valueError(`Invalid domain ${JSON.stringify(domain)}`);
       stack.push({ kind: item === '&' ? 'and' : 'or', a, b });
     } else if (isLeaf(item)) {
-      stack.push(compileLeaf(db, model, item, env));
+      stack.push(compileLeaf(db, model, item, env, read));
       // `id in [...]` reads only the rows between its least and greatest id, as Odoo's
       // primary key index does.
       if (onlyAnd && item[0] === 'id' && item[1] === 'in' && Array.isArray(item[2])) {
@@ -295,8 +317,8 @@ function allOf(root: Node, tested: (n: Node) => boolean = () => false): Predicat
     .filter((p): p is Predicate => p !== undefined);
   if (preds.length === 0) return undefined;
   if (preds.length === 1) return preds[0];
-  return (r) => {
-    for (const p of preds) if (!p(r)) return false;
+  return (id) => {
+    for (const p of preds) if (!p(id)) return false;
     return true;
   };
 }
@@ -311,25 +333,25 @@ function toPredicate(n: Node): Predicate | undefined {
       return n.pred;
     case 'not': {
       const a = toPredicate(n.a);
-      return a ? (r) => !a(r) : () => false;
+      return a ? (id) => !a(id) : () => false;
     }
     case 'and': {
       const a = toPredicate(n.a);
       const b = toPredicate(n.b);
       if (!a) return b;
       if (!b) return a;
-      return (r) => a(r) && b(r);
+      return (id) => a(id) && b(id);
     }
     case 'or': {
       const a = toPredicate(n.a);
       const b = toPredicate(n.b);
       if (!a || !b) return undefined;
-      return (r) => a(r) || b(r);
+      return (id) => a(id) || b(id);
     }
   }
 }
 
-function compileLeaf(db: Db, model: ModelDef, leaf: unknown[], env: Env): Node {
+function compileLeaf(db: Db, model: ModelDef, leaf: unknown[], env: Env, read: Reader): Node {
   const v19 = db.version === 19;
   const where = v19 ? 'condition' : 'leaf';
   if (leaf.length !== 3) throw valueError(`Invalid ${where} ${leafRepr(leaf)}`);
@@ -344,7 +366,7 @@ function compileLeaf(db: Db, model: ModelDef, leaf: unknown[], env: Env): Node {
       v19 ? `Invalid operator in condition ${leafRepr(leaf)}` : `Invalid leaf ${leafRepr(leaf)}`,
     );
   const path = left.split('.');
-  const pred = pathPredicate(db, model, path, op0, value, env, leaf);
+  const pred = pathPredicate(db, model, path, op0, value, env, leaf, read);
   return pred === 'true' ? { kind: 'true' } : { kind: 'leaf', pred, field: left, op: op0, value };
 }
 
@@ -356,6 +378,7 @@ function pathPredicate(
   value: unknown,
   env: Env,
   leaf: unknown[],
+  read: Reader,
 ): Predicate | 'true' {
   const v19 = db.version === 19;
   const name = path[0] as string;
@@ -369,7 +392,7 @@ function pathPredicate(
     if (v19) throw valueError(`Cannot convert ${model.name}.${name} to SQL because it is not stored`);
     return 'true';
   }
-  const get = getter(db, field);
+  const get = read(model.name, field);
   const comodel = field.relation ? db.models.get(field.relation) : undefined;
 
   // 18+: a date part of a date or datetime (`date_order.hour_number`), in the context's zone.
@@ -389,8 +412,8 @@ function pathPredicate(
     };
     const t = test[op];
     if (!t) throw valueError(`Invalid condition ${leafRepr(leaf)}`);
-    return (r) => {
-      const v = get(r);
+    return (id) => {
+      const v = get(id);
       if (typeof v !== 'string' || v === '') return false;
       const local =
         field.type === 'date' ? Date.parse(`${v}T00:00:00Z`) / 1000 : toLocal(parseDatetime(v), tz);
@@ -408,15 +431,15 @@ function pathPredicate(
     const none = db.version < 19 && op === 'in' && !pyTruthy(value);
     const sub = none
       ? () => false
-      : pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf);
-    if (sub === 'true' && field.type === 'many2one') return (r) => typeof get(r) === 'number';
+      : pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf, read);
+    if (sub === 'true' && field.type === 'many2one') return (id) => typeof get(id) === 'number';
     const key = JSON.stringify([model.name, path, op, value, env.tz]);
     return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
   }
 
   if (op === 'any' || op === 'not any') {
     if (!comodel) throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
-    const inner = compileDomain(db, comodel, value, { ...env, activeTest: false }).pred ?? (() => true);
+    const inner = compileDomain(db, comodel, value, { ...env, activeTest: false }, read).pred ?? (() => true);
     const p = relatedMatch(
       db,
       field,
@@ -425,7 +448,7 @@ function pathPredicate(
       get,
       JSON.stringify([model.name, name, 'any', value, env.tz]),
     );
-    return op === 'any' ? p : (r) => !p(r);
+    return op === 'any' ? p : (id) => !p(id);
   }
 
   if (op === 'child_of' || op === 'parent_of')
@@ -456,22 +479,22 @@ function pathPredicate(
     for (const c of db.table(comodel.name).rows) if (c && test(comodel.displayName(c, db))) ids.add(c.id);
     if (Array.isArray(value)) for (const x of value) if (typeof x === 'number') ids.add(x);
     const hit = idsHit(field, get, ids);
-    return NEGATIVE.has(o) ? (r) => !hit(r) : hit;
+    return NEGATIVE.has(o) ? (id) => !hit(id) : hit;
   }
 
   if (field.type === 'one2many' || field.type === 'many2many') {
     const list = value === false || value === null ? [] : Array.isArray(value) ? value : [value];
     const ids = new Set(list.filter((x): x is number => typeof x === 'number'));
     const empty = value === false || value === null;
-    const has = (r: Rec): boolean => {
-      const v = get(r);
+    const has = (rid: number): boolean => {
+      const v = get(rid);
       if (!Array.isArray(v)) return false;
       if (empty) return v.length > 0;
       for (const id of v) if (ids.has(id)) return true;
       return false;
     };
-    if (o === '=' || o === 'in') return empty ? (r) => !has(r) : has;
-    if (o === '!=' || o === 'not in') return empty ? has : (r) => !has(r);
+    if (o === '=' || o === 'in') return empty ? (id) => !has(id) : has;
+    if (o === '!=' || o === 'not in') return empty ? has : (id) => !has(id);
     throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
   }
 
@@ -490,7 +513,7 @@ function hierarchyPredicate(
   env: Env,
   model: ModelDef,
   field: FieldDef,
-  get: (r: Rec) => Stored,
+  get: (id: number) => Stored,
   op: 'child_of' | 'parent_of',
   value: unknown,
   leaf: unknown[],
@@ -508,7 +531,7 @@ function hierarchyPredicate(
   if (field.name === 'id' || tree.name === model.name) {
     const parent = field.name === 'id' || field.type === 'many2many' ? 'parent_id' : field.name;
     const found = hierarchy(db, env, tree, op, ids, parent);
-    return (r) => found.has(r.id);
+    return (id) => found.has(id);
   }
   return idsHit(field, get, hierarchy(db, env, tree, op, ids, 'parent_id'));
 }
@@ -621,15 +644,15 @@ function positiveOf(op: string): string {
   }
 }
 
-function idsHit(field: FieldDef, get: (r: Rec) => Stored, ids: Set<number>): Predicate {
+function idsHit(field: FieldDef, get: (id: number) => Stored, ids: Set<number>): Predicate {
   if (field.type === 'many2one') {
-    return (r) => {
-      const v = get(r);
+    return (id) => {
+      const v = get(id);
       return typeof v === 'number' && ids.has(v);
     };
   }
-  return (r) => {
-    const v = get(r);
+  return (rid) => {
+    const v = get(rid);
     if (!Array.isArray(v)) return false;
     for (const id of v) if (ids.has(id)) return true;
     return false;
@@ -642,7 +665,7 @@ function relatedMatch(
   field: FieldDef,
   comodel: ModelDef,
   sub: Predicate,
-  get: (r: Rec) => Stored,
+  get: (id: number) => Stored,
   memoKey: string,
 ): Predicate {
   const rows = db.table(comodel.name).rows;
@@ -651,14 +674,15 @@ function relatedMatch(
     const inverse = field.inverse;
     const parents = db.memo(memoKey, () => {
       const found = new Set<number>();
-      for (const c of rows) {
-        if (!c) continue;
+      for (let id = 1; id < rows.length; id++) {
+        const c = rows[id];
+        if (c === undefined) continue;
         const p = c[inverse];
-        if (typeof p === 'number' && !found.has(p) && sub(c)) found.add(p);
+        if (typeof p === 'number' && !found.has(p) && sub(id)) found.add(p);
       }
       return found;
     });
-    return (r) => parents.has(r.id);
+    return (id) => parents.has(id);
   }
   // Each related record tested once: 0 not yet, 1 no, 2 yes (ids are dense).
   const cache = new Uint8Array(rows.length);
@@ -666,20 +690,19 @@ function relatedMatch(
     let v = cache[id];
     if (v === undefined) return false;
     if (v === 0) {
-      const c = rows[id];
-      v = c && sub(c) ? 2 : 1;
+      v = rows[id] !== undefined && sub(id) ? 2 : 1;
       cache[id] = v;
     }
     return v === 2;
   };
   if (field.type === 'many2one') {
-    return (r) => {
-      const v = get(r);
+    return (rid) => {
+      const v = get(rid);
       return typeof v === 'number' && ok(v);
     };
   }
-  return (r) => {
-    const v = get(r);
+  return (rid) => {
+    const v = get(rid);
     if (!Array.isArray(v)) return false;
     for (const id of v) if (ok(id)) return true;
     return false;
@@ -809,7 +832,7 @@ function columnValue(field: FieldDef, value: unknown, version: number): unknown 
 function scalarPredicate(
   db: Db,
   field: FieldDef,
-  get: (r: Rec) => Stored,
+  get: (id: number) => Stored,
   op: string,
   value: unknown,
   env: Env,
@@ -829,7 +852,7 @@ function scalarPredicate(
       // Python's `True in right`: 1 is True, 0 is False; None is neither.
       const t = list.some((x) => x === true || x === 1);
       const f = list.some((x) => x === false || x === 0);
-      return op === 'in' ? (r) => (get(r) === true ? t : f) : (r) => (get(r) === true ? !t : !f);
+      return op === 'in' ? (id) => (get(id) === true ? t : f) : (id) => (get(id) === true ? !t : !f);
     }
     const withNull = list.some((x) => x === false || x === null);
     // Each converted as the column takes it, except for `id`, whose values go to PostgreSQL as given.
@@ -844,13 +867,13 @@ function scalarPredicate(
             : columnValue(field, x, db.version),
         ),
     );
-    const hit = (r: Rec): boolean => {
-      const v = get(r);
+    const hit = (id: number): boolean => {
+      const v = get(id);
       if (type === 'boolean') return set.has(v === true) || (withNull && v !== true);
       if (isEmpty(v)) return withNull;
       return set.has(v);
     };
-    return op === 'in' ? hit : (r) => !hit(r);
+    return op === 'in' ? hit : (id) => !hit(id);
   }
   if (
     op === 'like' ||
@@ -870,12 +893,12 @@ function scalarPredicate(
     // `like`/`ilike` an empty value ('%%') also take the empty (NULL) rows: expression.py adds
     // `OR col IS NULL` when `need_wildcard and not right` (the negative ones always take them).
     const withNull = !NEGATIVE.has(op) && !positive.startsWith('=') && !pyTruthy(value);
-    const hit = (r: Rec): boolean => {
-      const v = get(r);
+    const hit = (id: number): boolean => {
+      const v = get(id);
       if (isEmpty(v) && nullable) return withNull;
       return re.test(String(v));
     };
-    return NEGATIVE.has(op) ? (r) => !hit(r) : hit;
+    return NEGATIVE.has(op) ? (id) => !hit(id) : hit;
   }
   if (type === 'boolean' && db.version < 19) {
     // bool(value) (convert_to_column): `= 'x'` is `= True`. None is `IS NULL`, below.
@@ -890,16 +913,16 @@ function scalarPredicate(
         '>=': (n) => n >= want,
       };
       const test = cmp[op];
-      if (test) return (r) => test(Number(get(r) === true));
+      if (test) return (id) => test(Number(get(id) === true));
     }
   } else if (type === 'boolean') {
     const want = value === true || value === 1;
-    if (op === '=') return (r) => (get(r) === true) === want;
-    if (op === '!=') return (r) => (get(r) === true) !== want;
+    if (op === '=') return (id) => (get(id) === true) === want;
+    if (op === '!=') return (id) => (get(id) === true) !== want;
   }
   if (value === false || value === null) {
-    if (op === '=') return (r) => nullable && isEmpty(get(r));
-    if (op === '!=') return (r) => !nullable || !isEmpty(get(r));
+    if (op === '=') return (id) => nullable && isEmpty(get(id));
+    if (op === '!=') return (id) => !nullable || !isEmpty(get(id));
     return () => false;
   }
   let bound: unknown = columnValue(field, value, db.version);
@@ -922,27 +945,27 @@ function scalarPredicate(
   const b = bound as string | number;
   switch (cmp) {
     case '=':
-      return (r) => get(r) === b;
+      return (id) => get(id) === b;
     case '!=':
-      return (r) => get(r) !== b;
+      return (id) => get(id) !== b;
     case '<':
-      return (r) => {
-        const v = get(r);
+      return (id) => {
+        const v = get(id);
         return !isEmpty(v) && (v as number | string) < b;
       };
     case '<=':
-      return (r) => {
-        const v = get(r);
+      return (id) => {
+        const v = get(id);
         return !isEmpty(v) && (v as number | string) <= b;
       };
     case '>':
-      return (r) => {
-        const v = get(r);
+      return (id) => {
+        const v = get(id);
         return !isEmpty(v) && (v as number | string) > b;
       };
     case '>=':
-      return (r) => {
-        const v = get(r);
+      return (id) => {
+        const v = get(id);
         return !isEmpty(v) && (v as number | string) >= b;
       };
     default:

@@ -18,12 +18,12 @@ import {
   truncLocal,
   validZone,
 } from './calendar.js';
-import { compileDomain, getter } from './domain.js';
+import { columnReader, compileDomain, type Reader } from './domain.js';
 import { userError, valueError } from './errors.js';
 import { rankOf, scan } from './search.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDate, fmtDatetime, parseDatetime, wholeSeconds } from './time.js';
-import type { Env, Json, Rec, Stored } from './types.js';
+import type { Env, Json, Stored } from './types.js';
 
 type Key = number | string | boolean;
 
@@ -38,8 +38,8 @@ interface GroupSpec {
   time?: TimeGranularity;
   /** Odoo 18+ date part (`day_of_week` ...). */
   part?: string;
-  /** Keys of a record: several for a many2many, `false` when empty. */
-  keys: (r: Rec) => Key | Key[];
+  /** Keys of a record (by id): several for a many2many, `false` when empty. */
+  keys: (id: number) => Key | Key[];
   tz: string | false;
 }
 
@@ -100,11 +100,12 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   if (!first) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
   const v19 = db.version === 19;
   let field = first;
-  let get = (r: Rec): Stored => db.value(first, r);
+  // A grouping reads every row it keeps: its fields from columns.
+  const read = columnReader(db);
+  const get = read(model.name, first);
   // A many2one path: the key is worked out once per parent record.
-  let parent: { outer: (r: Rec) => Stored; model: string } | undefined;
-  let inner: (r: Rec) => Stored = get;
-  if (!first.compute && !first.dflt) get = getter(db, first);
+  let parent: { outer: (id: number) => Stored; model: string } | undefined;
+  let inner: (id: number) => Stored = get;
   if (sub) {
     // 16-17 read a dot as a property name; 18+ follow a many2one.
     if (!v19 || first.type !== 'many2one')
@@ -114,7 +115,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     const target = comodel?.fields.get(sub);
     if (!comodel || !target)
       throw valueError(`Invalid field ${pyq(sub)} on model ${pyq(first.relation ?? '')}`);
-    inner = getter(db, target);
+    inner = read(comodel.name, target);
     parent = { outer: get, model: comodel.name };
     field = target;
   }
@@ -130,19 +131,18 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
   const base = { spec, path, field, tz, ...(sub ? { via: { head: fname, sub } } : {}) };
   const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => {
-    if (!parent) return { ...base, ...extra, keys: (r) => keyOf(get(r)) };
+    if (!parent) return { ...base, ...extra, keys: (id) => keyOf(get(id)) };
     const { outer, model: comodel } = parent;
     const cache = new Map<number, Key | Key[]>();
     return {
       ...base,
       ...extra,
-      keys: (r) => {
-        const id = outer(r);
+      keys: (rid) => {
+        const id = outer(rid);
         if (typeof id !== 'number') return keyOf(false);
         let k = cache.get(id);
         if (k === undefined) {
-          const c = db.get(comodel, id);
-          k = keyOf(c ? inner(c) : false);
+          k = keyOf(db.get(comodel, id) ? inner(id) : false);
           cache.set(id, k);
         }
         return k;
@@ -165,6 +165,12 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
     // The last hour's key: a scan in date order meets the same hour row after row.
     let lastHour = '';
     let lastKey: Key = false;
+    // The key of an hour that starts at `at` (UTC seconds), or null where the zone's offset
+    // changes within it or is not whole hours (each value is then worked out on its own).
+    const hourKey = (at: number): Key | null => {
+      const off = tz ? offsetAt(at, tz) : 0;
+      return off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
+    };
     const keyOf = (v: Stored): Key => {
       if (typeof v !== 'string' || v === '') return false;
       if (field.type === 'date') {
@@ -180,9 +186,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
         const h = v.slice(0, 13);
         let k = memo.get(h);
         if (k === undefined) {
-          const at = parseDatetime(`${h}:00:00`);
-          const off = tz ? offsetAt(at, tz) : 0;
-          k = off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
+          k = hourKey(parseDatetime(`${h}:00:00`));
           memo.set(h, k);
         }
         if (k !== null) {
@@ -193,7 +197,32 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
       }
       return ofLocal(toLocal(parseDatetime(wholeSeconds(v)), tz));
     };
-    return make(keyOf, part ? { part: g } : { time: g as TimeGranularity });
+    const extra = part ? { part: g } : { time: g as TimeGranularity };
+    if (parent || field.type !== 'datetime' || fine) return make(keyOf, extra);
+    // A datetime of the model's own, by period or part of an hour or more: keyed on the column of
+    // hour starts, one key worked out per hour of data.
+    const hours = db.hourColumn(model.name, field);
+    const byHour = new Map<number, Key | null>();
+    let lastAt = Number.NaN;
+    let lastAtKey: Key = false;
+    return {
+      ...base,
+      ...extra,
+      keys: (id) => {
+        const at = hours(id);
+        if (at === lastAt) return lastAtKey;
+        if (Number.isNaN(at)) return keyOf(get(id));
+        let k = byHour.get(at);
+        if (k === undefined) {
+          k = hourKey(at);
+          byHour.set(at, k);
+        }
+        if (k === null) return keyOf(get(id));
+        lastAt = at;
+        lastAtKey = k;
+        return k;
+      },
+    };
   }
   if (field.type === 'many2many') return make((v) => (Array.isArray(v) && v.length > 0 ? v : false));
   if (field.type === 'boolean') return make((v) => v === true);
@@ -302,9 +331,16 @@ function endAcc(fn: string, acc: unknown): Json {
 }
 
 /** Picks the scan: a date range in the domain walks that date's sorted index from its bound. */
-function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (r: Rec) => void): void {
-  if (viaParent(db, env, model, domain, visit)) return;
-  const compiled = compileDomain(db, model, domain, env);
+function selectRows(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  domain: unknown,
+  read: Reader,
+  visit: (id: number) => void,
+): void {
+  if (viaParent(db, env, model, domain, read, visit)) return;
+  const compiled = compileDomain(db, model, domain, env, read);
   let order = 'id';
   for (const f of model.fields.values()) {
     if (!f.store || (f.type !== 'datetime' && f.type !== 'date') || f.compute || f.dflt) continue;
@@ -314,7 +350,7 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (
       break;
     }
   }
-  scan([db, env, model, domain, 0, null, order], visit);
+  scan([db, env, model, domain, 0, null, order], (_r, id) => visit(id), read);
 }
 
 /**
@@ -323,7 +359,14 @@ function selectRows(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (
  * take their children through the one2many that mirrors the many2one (in the parents' order:
  * grouping does not depend on it).
  */
-function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (r: Rec) => void): boolean {
+function viaParent(
+  db: Db,
+  env: Env,
+  model: ModelDef,
+  domain: unknown,
+  read: Reader,
+  visit: (id: number) => void,
+): boolean {
   if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return false;
   let head: string | undefined;
   const sub: unknown[] = [];
@@ -344,16 +387,14 @@ function viaParent(db: Db, env: Env, model: ModelDef, domain: unknown, visit: (r
       (f) => f.type === 'one2many' && f.inverse === head && f.relation === model.name,
     );
   if (!comodel || !children) return false;
-  const kids = getter(db, children);
+  // A parent's children are read once, off its row (a column of them would work out every one).
+  const kids = db.byRow(comodel.name, children);
   const rows = db.table(model.name).rows;
-  const link = getter(db, field);
-  selectRows(db, { ...env, activeTest: false }, comodel, sub, (p) => {
+  const link = read(model.name, field);
+  selectRows(db, { ...env, activeTest: false }, comodel, sub, read, (p) => {
     const v = kids(p);
     if (!Array.isArray(v)) return;
-    for (const id of v) {
-      const r = rows[id];
-      if (r && link(r) === p.id) visit(r);
-    }
+    for (const id of v) if (rows[id] !== undefined && link(id) === p) visit(id);
   });
   return true;
 }
@@ -366,13 +407,14 @@ function groupRows(
   gbs: GroupSpec[],
   aggs: AggSpec[],
 ): Acc[] {
+  const read = columnReader(db);
   // Values as SQL sees them: an unset many2one, char or date is NULL; a boolean False is a value.
-  const getters = aggs.map((a): ((r: Rec) => Stored) => {
-    if (a.field.name === 'id') return (r) => r.id;
-    const get = getter(db, a.field);
-    if (a.field.type === 'boolean') return (r) => get(r) === true;
-    return (r) => {
-      const v = get(r);
+  const getters = aggs.map((a): ((id: number) => Stored) => {
+    if (a.field.name === 'id') return (id) => id;
+    const get = read(model.name, a.field);
+    if (a.field.type === 'boolean') return (id) => get(id) === true;
+    return (id) => {
+      const v = get(id);
       return v === false || v === '' ? undefined : v;
     };
   });
@@ -380,7 +422,7 @@ function groupRows(
   const root = new Map<Key, unknown>();
   const all: Acc[] = [];
   const last = gbs.length - 1;
-  const add = (keys: Key[], r: Rec): void => {
+  const add = (keys: Key[], id: number): void => {
     let m = root;
     for (let i = 0; i < last; i++) {
       const k = keys[i] as Key;
@@ -401,40 +443,40 @@ function groupRows(
     g.count++;
     for (let i = 0; i < aggs.length; i++) {
       const a = aggs[i] as AggSpec;
-      g.vals[i] = addAcc(a.fn, g.vals[i], (getters[i] as (r: Rec) => Stored)(r), r.id);
+      g.vals[i] = addAcc(a.fn, g.vals[i], (getters[i] as (id: number) => Stored)(id), id);
     }
   };
   const n = gbs.length;
   const keyFns = gbs.map((g) => g.keys);
   const cur: Key[] = new Array(n);
   const per: (Key | Key[])[] = new Array(n);
-  const walk = (i: number, r: Rec): void => {
+  const walk = (i: number, id: number): void => {
     if (i === n) {
-      add(cur, r);
+      add(cur, id);
       return;
     }
     const k = per[i] as Key | Key[];
     if (Array.isArray(k)) {
       for (const x of k) {
         cur[i] = x;
-        walk(i + 1, r);
+        walk(i + 1, id);
       }
     } else {
       cur[i] = k;
-      walk(i + 1, r);
+      walk(i + 1, id);
     }
   };
-  selectRows(db, env, model, domain, (r) => {
+  selectRows(db, env, model, domain, read, (id) => {
     // Each many2many value makes its own group (a LEFT JOIN on the relation table).
     let multi = false;
     for (let i = 0; i < n; i++) {
-      const k = (keyFns[i] as (r: Rec) => Key | Key[])(r);
+      const k = (keyFns[i] as (id: number) => Key | Key[])(id);
       per[i] = k;
       if (Array.isArray(k)) multi = true;
       else cur[i] = k;
     }
-    if (multi) walk(0, r);
-    else add(cur, r);
+    if (multi) walk(0, id);
+    else add(cur, id);
   });
   // Without groupby SQL still answers one row (count 0) when nothing matches.
   if (n === 0 && all.length === 0)

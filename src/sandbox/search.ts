@@ -2,7 +2,7 @@
  * Search and ordering: a domain over id-indexed rows, sorted indexes per order spec (cached until
  * the table changes), a range the domain implies on the first sort key, offset and limit.
  */
-import { type Bound, compileDomain, getter, type Predicate } from './domain.js';
+import { type Bound, compileDomain, getter, type Predicate, type Reader, rowReader } from './domain.js';
 import { userError, valueError } from './errors.js';
 import { multiCompany } from './money.js';
 import type { Db, FieldDef, ModelDef, Table } from './store.js';
@@ -136,22 +136,23 @@ function withCompanies(
   env: Env,
   model: ModelDef,
   pred: Predicate | undefined,
+  read: Reader,
 ): Predicate | undefined {
   const seen = env.companies;
   if (!seen || !multiCompany(db)) return pred;
   const set = new Set(seen);
   let rule: Predicate;
-  if (model.name === 'res.company') rule = (r) => set.has(r.id);
+  if (model.name === 'res.company') rule = (id) => set.has(id);
   else {
     const f = model.fields.get('company_id');
     if (!f || model.name === 'res.users') return pred;
-    const company = getter(db, f);
-    rule = (r) => {
-      const c = company(r);
+    const company = read(model.name, f);
+    rule = (id) => {
+      const c = company(id);
       return c === false || set.has(c as number);
     };
   }
-  return pred ? (r) => rule(r) && pred(r) : rule;
+  return pred ? (id) => rule(id) && pred(id) : rule;
 }
 
 function withActive(
@@ -160,13 +161,14 @@ function withActive(
   model: ModelDef,
   domain: unknown,
   inner: Predicate | undefined,
+  read: Reader,
 ): Predicate | undefined {
-  const pred = withCompanies(db, env, model, inner);
+  const pred = withCompanies(db, env, model, inner, read);
   if (!model.hasActive || !env.activeTest) return pred;
   const mentions = Array.isArray(domain) && domain.some((l) => Array.isArray(l) && l[0] === 'active');
   if (mentions) return pred;
-  const active = getter(db, model.fields.get('active') as FieldDef);
-  return pred ? (r) => active(r) !== false && pred(r) : (r) => active(r) !== false;
+  const active = read(model.name, model.fields.get('active') as FieldDef);
+  return pred ? (id) => active(id) !== false && pred(id) : (id) => active(id) !== false;
 }
 
 function asLimit(v: unknown): number {
@@ -193,16 +195,19 @@ export function search(...args: SearchArgs): Rec[] {
 }
 
 /**
- * The records `search` finds, in its order, each given to `visit` as it is found, rather than
- * gathered into one array first (grouping hundreds of thousands of rows keeps none of them).
+ * The records `search` finds, in its order, each given to `visit` (with its id) as it is found,
+ * rather than gathered into one array first (grouping hundreds of thousands of rows keeps none
+ * of them). `read` is how the domain reads fields: off the rows unless the caller visits every
+ * row (a grouping reads columns).
  */
 export function scan(
   [db, env, model, domain, offsetArg, limitArg, order]: SearchArgs,
-  visit: (r: Rec) => void,
+  visit: (r: Rec, id: number) => void,
+  read: Reader = rowReader(db),
 ): void {
-  const compiled = compileDomain(db, model, domain, env);
+  const compiled = compileDomain(db, model, domain, env, read);
   const terms = parseOrder(db, model, order);
-  let pred = withActive(db, env, model, domain, compiled.pred);
+  let pred = withActive(db, env, model, domain, compiled.pred, read);
   const table = db.table(model.name);
   const rows = table.rows;
   let skip = typeof offsetArg === 'number' && offsetArg > 0 ? Math.floor(offsetArg) : 0;
@@ -211,13 +216,16 @@ export function scan(
   let found = 0;
   const lo = Math.max(1, compiled.idLo);
   const hi = Math.min(rows.length - 1, compiled.idHi);
-  const take = (r: Rec | undefined): boolean => {
-    if (!r || (pred && !pred(r))) return false;
+  // `rows[id] === undefined`, not `!row`: a truth test reads the row's header, a trip to memory
+  // that a column scan does not otherwise make.
+  const take = (id: number): boolean => {
+    const r = rows[id];
+    if (r === undefined || (pred && !pred(id))) return false;
     if (skip > 0) {
       skip--;
       return false;
     }
-    visit(r);
+    visit(r, id);
     return ++found >= limit;
   };
   const first = terms[0];
@@ -228,16 +236,16 @@ export function scan(
       const jump = Math.min(skip, Math.max(0, hi - lo + 1));
       skip -= jump;
       if (first?.desc) {
-        for (let id = hi - jump; id >= lo; id--) if (take(rows[id])) break;
+        for (let id = hi - jump; id >= lo; id--) if (take(id)) break;
       } else {
-        for (let id = lo + jump; id <= hi; id++) if (take(rows[id])) break;
+        for (let id = lo + jump; id <= hi; id++) if (take(id)) break;
       }
       return;
     }
     if (first?.desc) {
-      for (let id = hi; id >= lo; id--) if (take(rows[id])) break;
+      for (let id = hi; id >= lo; id--) if (take(id)) break;
     } else {
-      for (let id = lo; id <= hi; id++) if (take(rows[id])) break;
+      for (let id = lo; id <= hi; id++) if (take(id)) break;
     }
     return;
   }
@@ -268,23 +276,34 @@ export function scan(
   // A scan between two text bounds (a date range) meets only keys inside them: an empty value
   // sorts last, past any bound, so the leaves that made the bounds need no test of their own.
   if (from && stop && typeof from[0] === 'string' && typeof stop[0] === 'string' && compiled.inIndex)
-    pred = withActive(db, env, model, domain, compiled.inIndex(lead.field));
+    pred = withActive(db, env, model, domain, compiled.inIndex(lead.field), read);
   // Nothing to filter: an offset is a jump into the sorted ids, not a walk.
   if (!pred && !stop && lo <= 1 && hi >= rows.length - 1) {
     start += skip;
     skip = 0;
   }
-  for (let i = start; i < ids.length; i++) {
+  // Where the range ends, found the way its start is (not by comparing each row's key on the way).
+  let end = ids.length;
+  if (stop) {
+    let a = start;
+    let b = ids.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (beyond(keyAt(mid), stop)) b = mid;
+      else a = mid + 1;
+    }
+    end = a;
+  }
+  for (let i = start; i < end; i++) {
     const id = ids[i] as number;
-    if (stop && beyond(keyAt(i), stop)) break;
     if (id < lo || id > hi) continue;
-    if (take(rows[id])) break;
+    if (take(id)) break;
   }
 }
 
 export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, limitArg: unknown): number {
   const compiled = compileDomain(db, model, domain, env);
-  const pred = withActive(db, env, model, domain, compiled.pred);
+  const pred = withActive(db, env, model, domain, compiled.pred, rowReader(db));
   const table = db.table(model.name);
   const limit = asLimit(limitArg);
   if (!pred && compiled.idLo <= 1 && compiled.idHi >= table.rows.length - 1)
@@ -293,8 +312,7 @@ export function searchCount(db: Db, env: Env, model: ModelDef, domain: unknown, 
   let n = 0;
   const hi = Math.min(rows.length - 1, compiled.idHi);
   for (let id = Math.max(1, compiled.idLo); id <= hi; id++) {
-    const r = rows[id];
-    if (r && (!pred || pred(r))) {
+    if (rows[id] !== undefined && (!pred || pred(id))) {
       n++;
       if (n >= limit) break;
     }
