@@ -1,0 +1,143 @@
+// The CSV join over several servers: a server whose columns are the joined header's has its
+// records copied as they are, the profile's cell put before each (servers.ts addAsIs). That path
+// must write exactly what the cell-by-cell one does: random cells (separators, quotes, line
+// breaks, a BOM, both line ends), servers with no rows or no file, a last record with no line
+// ending, records across the read's 1 MiB chunks, and servers whose columns differ.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Flags } from '../../src/cli/flags.js';
+import { makeJoiner } from '../../src/cli/servers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'posdata-join-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+/** The joined output of these servers' files (undefined: a failed server, no file), both paths. */
+async function joined(
+  servers: { name: string; text: string | undefined }[],
+  delimiter: string,
+): Promise<{ asIs: string; slow: string }> {
+  const files = servers.map(({ name, text }) => {
+    if (text === undefined) return { name, file: undefined };
+    const file = join(dir, `${n++}.csv`);
+    writeFileSync(file, text);
+    return { name, file };
+  });
+  const run = async (slow: boolean): Promise<string> => {
+    let out = '';
+    const sink = {
+      write: async (s: string) => {
+        out += s;
+      },
+    };
+    const joiner = makeJoiner('csv', { delimiter } as Flags, sink, { slow });
+    const healthy = files.flatMap((f) => (f.file ? [{ name: f.name, file: f.file }] : []));
+    await joiner.prepare?.(healthy);
+    for (const f of healthy) await joiner.add(f.name, f.file);
+    await joiner.end();
+    return out;
+  };
+  return { asIs: await run(false), slow: await run(true) };
+}
+
+const cell = fc.oneof(
+  fc.string({
+    unit: fc.constantFrom(
+      'a',
+      'é',
+      '€',
+      ' ',
+      ',',
+      ';',
+      '|',
+      '\t',
+      '"',
+      '""',
+      '\n',
+      '\r',
+      '\r\n',
+      '=',
+      '\uFEFF',
+    ),
+    maxLength: 8,
+  }),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.constant(''),
+);
+
+const DELIMITERS = [',', ';', '\t', '|', '::'];
+
+describe('the CSV join, a server at a time', () => {
+  it('copies records as they are exactly where taking them cell by cell gives the same bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...DELIMITERS),
+        fc.boolean(),
+        fc.array(
+          fc.record({
+            name: fc.constantFrom('shop-1', 'shop,2', 'shop "3"', 'shop;4', 'shop\t5', 'x|y'),
+            rows: fc.array(fc.array(cell, { minLength: 3, maxLength: 3 }), { maxLength: 12 }),
+            // Some servers have another column, some none (a failed one), some write nothing.
+            shape: fc.constantFrom('same', 'same', 'same', 'other', 'failed', 'empty'),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
+        async (delimiter, excel, servers) => {
+          const text = (s: (typeof servers)[number]): string | undefined => {
+            if (s.shape === 'failed') return undefined;
+            if (s.shape === 'empty') return '';
+            const header = s.shape === 'other' ? ['id', 'name', 'extra'] : ['id', 'name', 'amount'];
+            const body = stringify([header, ...s.rows], {
+              delimiter,
+              record_delimiter: excel ? 'windows' : 'unix',
+              quoted_match: excel ? /[\r\n]/ : /\r/,
+              escape_formulas: excel,
+            });
+            return excel ? `\uFEFF${body}` : body;
+          };
+          const got = await joined(
+            servers.map((s) => ({ name: s.name, text: text(s) })),
+            delimiter,
+          );
+          expect(got.asIs).toBe(got.slow);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a record across the 1 MiB reads, a quoted line break across them, a last record with no line ending', async () => {
+    const long = `"${'x'.repeat((1 << 20) - 30)}\n""y"""`;
+    const a = `id,name\n1,${long}\n2,"a\nb"\n3,${'z'.repeat(1 << 20)}\n4,"""`;
+    const b = 'id,name\n5,c\n6,"d,e"';
+    const got = await joined(
+      [
+        { name: 'a', text: a },
+        { name: 'b', text: b },
+        { name: 'c', text: 'id,name\n' },
+        { name: 'd', text: '' },
+      ],
+      ',',
+    );
+    expect(got.asIs).toBe(got.slow);
+    expect(got.asIs.startsWith(`profile,id,name\na,1,${long}\na,2,"a\nb"\n`)).toBe(true);
+    expect(got.asIs.endsWith('\nb,5,c\nb,6,"d,e"\n')).toBe(true);
+  });
+
+  it('with --excel: one BOM, CRLF, a BOM at a later record dropped as the cell-by-cell path drops it', async () => {
+    const a = '\uFEFFid;name\r\n1;"a\r\nb"\r\n\uFEFF2;c\r\n';
+    const got = await joined(
+      [
+        { name: 'a', text: a },
+        { name: 'b', text: '\uFEFFid;name\r\n3;d\r\n' },
+      ],
+      ';',
+    );
+    expect(got.asIs).toBe(got.slow);
+    expect(got.asIs).toBe('\uFEFFprofile;id;name\r\na;1;"a\r\nb"\r\na;2;c\r\nb;3;d\r\n');
+  });
+});
