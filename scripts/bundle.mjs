@@ -57,7 +57,10 @@ await build({
   // (copies of the source were about half of the packed 5.6 MB).
   sourcesContent: false,
   minify: true,
-  keepNames: true,
+  // No keepNames: it wraps every function the bundle makes in a call that defines its name, a
+  // defineProperty each time a closure is created (luxon's parser makes several a value; ~10-30 %
+  // of a --tz export's CPU). The errors posdata prints name themselves (src/core/errors.ts).
+  keepNames: false,
   logLevel: 'warning',
   plugins: [packagesOutside],
   // commander is CommonJS: esbuild's wrapper needs require() inside the ESM output.

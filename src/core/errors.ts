@@ -65,7 +65,6 @@ export abstract class PosdataError extends Error {
     this[BRAND] = kinds;
     this.said = message;
     this.hint = hint;
-    this.name = new.target.name;
   }
   /**
    * The single line printed (without the `posdata: ` prefix), the secrets `mask` holds
@@ -86,30 +85,35 @@ export abstract class PosdataError extends Error {
 /** Bad flag, bad value, unknown field: exit 2. */
 export class UsageError extends PosdataError {
   static override readonly kind = 'usage';
+  override name = 'UsageError';
   readonly exitCode = EXIT.usage;
 }
 
 /** A run over several servers where some failed, each named on standard error: exit 8. */
 export class ManyServersError extends PosdataError {
   static override readonly kind = 'servers';
+  override name = 'ManyServersError';
   readonly exitCode = EXIT.servers;
 }
 
 /** Not logged in, credentials rejected, API key expired or revoked: exit 3. */
 export class AuthError extends PosdataError {
   static override readonly kind = 'auth';
+  override name = 'AuthError';
   readonly exitCode = EXIT.auth;
 }
 
 /** An identifier that does not exist: exit 4. */
 export class NotFoundError extends PosdataError {
   static override readonly kind = 'not-found';
+  override name = 'NotFoundError';
   readonly exitCode = EXIT.notFound;
 }
 
 /** The server answered with an error: access rights, unknown model, server-side failure: exit 5. */
 export class ServerError extends PosdataError {
   static override readonly kind = 'server';
+  override name = 'ServerError';
   readonly exitCode = EXIT.server;
   /** Odoo's exception name, e.g. `odoo.exceptions.AccessError`. */
   readonly odooName: string;
@@ -124,6 +128,7 @@ export class ServerError extends PosdataError {
 /** Refused, DNS, TLS, timeout: the server could not be reached or did not answer in time: exit 6. */
 export class ConnectionError extends PosdataError {
   static override readonly kind = 'connection';
+  override name = 'ConnectionError';
   readonly exitCode = EXIT.connection;
   /** Worth another try (timeouts, resets, 502/503/504/429). */
   readonly transient: boolean;
@@ -143,6 +148,7 @@ export class ConnectionError extends PosdataError {
 /** The server answered, but not with JSON-RPC (HTML, bad JSON, wrong id, a cut body): exit 6. */
 export class ProtocolError extends PosdataError {
   static override readonly kind = 'protocol';
+  override name = 'ProtocolError';
   readonly exitCode = EXIT.connection;
   readonly transient: boolean;
   constructor(message: Said, hint?: Said, options?: { cause?: unknown; transient?: boolean }) {
@@ -154,12 +160,14 @@ export class ProtocolError extends PosdataError {
 /** reconcile --fail-on-difference found a difference beyond the tolerance: exit 7. */
 export class DifferenceError extends PosdataError {
   static override readonly kind = 'difference';
+  override name = 'DifferenceError';
   readonly exitCode = EXIT.difference;
 }
 
 /** SIGINT / SIGTERM: exit 130. */
 export class InterruptedError extends PosdataError {
   static override readonly kind = 'interrupted';
+  override name = 'InterruptedError';
   readonly exitCode = EXIT.interrupted;
 }
 

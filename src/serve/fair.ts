@@ -14,7 +14,9 @@ import type { Credentials, Transport } from '../core/transport.js';
 export const LOGIN_LANE = 'login';
 
 /** Waited too long for a slot of the shared budget: the service's own 504. */
-export class SlotTimeout extends ConnectionError {}
+export class SlotTimeout extends ConnectionError {
+  override name = 'SlotTimeout';
+}
 
 interface Waiter {
   resolve: () => void;

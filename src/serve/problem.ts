@@ -136,6 +136,7 @@ export function problemOf(err: unknown, instance: string, mask: Redactor): Probl
 
 /** An error with its HTTP status already decided (auth, rate limit). */
 export class HttpProblem extends Error {
+  override name = 'HttpProblem';
   constructor(
     readonly status: number,
     readonly said: Said,

@@ -12,6 +12,7 @@ const CLOSED = Symbol.for('posdata.pipe-closed');
 
 /** Standard output's reader went away (`posdata sales | head`): the run ends quietly, exit 0. */
 export class PipeClosed extends Error {
+  override name = 'PipeClosed';
   readonly [CLOSED] = true;
   constructor() {
     super('standard output was closed');

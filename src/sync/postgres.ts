@@ -223,7 +223,9 @@ export interface Db {
 }
 
 /** The database did not answer within --timeout. */
-export class DatabaseTimeout extends ConnectionError {}
+export class DatabaseTimeout extends ConnectionError {
+  override name = 'DatabaseTimeout';
+}
 
 /** Past the server's own statement_timeout, for a server that does not answer at all. */
 const GRACE_MS = 2000;
