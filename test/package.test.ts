@@ -120,6 +120,13 @@ describe('the build', () => {
       expect(readFileSync(map.replace(/\.map$/, ''), 'utf8')).toContain('sourceMappingURL=');
   });
 
+  // esbuild's keepNames would define the name of every function as it is made: a
+  // defineProperty per closure, which luxon's parser makes several of a value (scripts/bundle.mjs).
+  it('names no function at run time (no keepNames)', () => {
+    for (const f of readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((x) => x.endsWith('.js')))
+      expect(readFileSync(join(dist, f), 'utf8'), f).not.toMatch(/"name",\{value:[\w$]+,configurable:!0\}/);
+  });
+
   it('ships maps without copies of the source (sourcesContent: false)', () => {
     for (const map of maps(dist)) {
       const parsed = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourcesContent?: unknown };
