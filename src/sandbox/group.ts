@@ -330,16 +330,19 @@ function endAcc(fn: string, acc: unknown): Json {
   }
 }
 
+/** What a grouping selects: the rows of `model` that `domain` matches, their fields read by `read`. */
+interface Selection {
+  db: Db;
+  env: Env;
+  model: ModelDef;
+  domain: unknown;
+  read: Reader;
+}
+
 /** Picks the scan: a date range in the domain walks that date's sorted index from its bound. */
-function selectRows(
-  db: Db,
-  env: Env,
-  model: ModelDef,
-  domain: unknown,
-  read: Reader,
-  visit: (id: number) => void,
-): void {
-  if (viaParent(db, env, model, domain, read, visit)) return;
+function selectRows(sel: Selection, visit: (id: number) => void): void {
+  const { db, env, model, domain, read } = sel;
+  if (viaParent(sel, visit)) return;
   const compiled = compileDomain(db, model, domain, env, read);
   let order = 'id';
   for (const f of model.fields.values()) {
@@ -359,14 +362,7 @@ function selectRows(
  * take their children through the one2many that mirrors the many2one (in the parents' order:
  * grouping does not depend on it).
  */
-function viaParent(
-  db: Db,
-  env: Env,
-  model: ModelDef,
-  domain: unknown,
-  read: Reader,
-  visit: (id: number) => void,
-): boolean {
+function viaParent({ db, env, model, domain, read }: Selection, visit: (id: number) => void): boolean {
   if (!Array.isArray(domain) || domain.length === 0 || model.hasActive) return false;
   let head: string | undefined;
   const sub: unknown[] = [];
@@ -391,7 +387,7 @@ function viaParent(
   const kids = db.byRow(comodel.name, children);
   const rows = db.table(model.name).rows;
   const link = read(model.name, field);
-  selectRows(db, { ...env, activeTest: false }, comodel, sub, read, (p) => {
+  selectRows({ db, env: { ...env, activeTest: false }, model: comodel, domain: sub, read }, (p) => {
     const v = kids(p);
     if (!Array.isArray(v)) return;
     for (const id of v) if (rows[id] !== undefined && link(id) === p) visit(id);
@@ -466,7 +462,7 @@ function groupRows(
       walk(i + 1, id);
     }
   };
-  selectRows(db, env, model, domain, read, (id) => {
+  selectRows({ db, env, model, domain, read }, (id) => {
     // Each many2many value makes its own group (a LEFT JOIN on the relation table).
     let multi = false;
     for (let i = 0; i < n; i++) {
