@@ -594,7 +594,7 @@ function hierarchy(
   }
   if (op === 'child_of' && field.relation !== tree.name)
     throw valueError(`Invalid parent field: ${tree.name}.${name}`);
-  const get = getter(db, field);
+  const get = db.rowGetter(field);
   const linked = (r: Rec): number[] => {
     const v = get(r);
     return typeof v === 'number' ? [v] : Array.isArray(v) ? v : [];
@@ -707,24 +707,6 @@ function relatedMatch(
     for (const id of v) if (ok(id)) return true;
     return false;
   };
-}
-
-/** Fast access to a field's value: straight off the row when the field has no default or compute. */
-export function getter(db: Db, field: FieldDef): (r: Rec) => Stored {
-  const name = field.name;
-  if (!field.compute && !field.dflt) {
-    const empty =
-      field.type === 'one2many' || field.type === 'many2many'
-        ? []
-        : ['integer', 'float', 'monetary'].includes(field.type)
-          ? 0
-          : false;
-    return (r) => {
-      const v = r[name];
-      return v === undefined ? empty : v;
-    };
-  }
-  return (r) => db.value(field, r);
 }
 
 function likeRegex(pattern: string, anchored: boolean, insensitive: boolean): RegExp {

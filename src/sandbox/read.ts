@@ -3,7 +3,6 @@
  * truncated integers) and describing fields (`fields_get`).
  */
 
-import { getter } from './domain.js';
 import { type OdooError, valueError } from './errors.js';
 import { defaultAggregator } from './group.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
@@ -43,7 +42,7 @@ export function readRecs(
   load: boolean,
 ): Json[] {
   const cols = fields.filter((f) => f.name !== 'id');
-  const getters = cols.map((f) => (f.compute ? (r: Rec) => f.compute?.(r, db, env) : getter(db, f)));
+  const getters = cols.map((f) => (f.compute ? (r: Rec) => f.compute?.(r, db, env) : db.rowGetter(f)));
   const m2o = cols.map((f) => (f.type === 'many2one' && load ? (f.relation ?? '') : ''));
   // An Integer field reads as int(value): a view's SUM of float quantities is truncated.
   const isInt = cols.map((f) => f.type === 'integer');

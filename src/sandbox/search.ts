@@ -2,7 +2,7 @@
  * Search and ordering: a domain over id-indexed rows, sorted indexes per order spec (cached until
  * the table changes), a range the domain implies on the first sort key, offset and limit.
  */
-import { type Bound, compileDomain, getter, type Predicate, type Reader, rowReader } from './domain.js';
+import { type Bound, compileDomain, type Predicate, type Reader, rowReader } from './domain.js';
 import { userError, valueError } from './errors.js';
 import { multiCompany } from './money.js';
 import type { Db, FieldDef, ModelDef, Table } from './store.js';
@@ -81,7 +81,7 @@ function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Sorted {
   // One key column per term. Empty values sort as the greatest (Postgres: NULLS LAST ascending,
   // NULLS FIRST descending). Ties end on id.
   const columns: (Float64Array | string[])[] = terms.map((t) => {
-    const get = getter(db, t.field);
+    const get = db.rowGetter(t.field);
     if (t.field.type === 'many2one') {
       const rank = rankOf(db, t.field.relation ?? '');
       const col = new Float64Array(rows.length);
