@@ -120,9 +120,17 @@ export function run(argv: readonly string[], io: IO, env: Env): Promise<number> 
 
 /** posdata as a process: its own streams, signals, and exit code. */
 export async function main(argv: string[]): Promise<void> {
-  const io = processIO(process.env);
-  const ctx = makeContext(io, process.env);
   let running: Command<unknown> | undefined;
+  // A closed pipe ends quietly (the tap's excepted: its target missed the end); any other write error on standard output (a full disk
+  // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
+  let stdoutError: NodeJS.ErrnoException | undefined;
+  const io = processIO(process.env, (stdout) =>
+    stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(running?.name === 'tap' ? tapCut(io) : 0);
+      stdoutError ??= err;
+    }),
+  );
+  const ctx = makeContext(io, process.env);
   installSignalHandlers(ctx, () => running?.longRunning === true);
   // A promise that failed with nobody waiting for it is a bug in posdata, in any command, the
   // service included: said in one line like any other error (its stack with --debug), no
@@ -131,13 +139,6 @@ export async function main(argv: string[]): Promise<void> {
     report(err, io, argv.includes('--debug'));
     removePendingTemps();
     process.exit(EXIT.internal);
-  });
-  // A closed pipe ends quietly (the tap's excepted: its target missed the end); any other write error on standard output (a full disk
-  // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
-  let stdoutError: NodeJS.ErrnoException | undefined;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(running?.name === 'tap' ? tapCut(io) : 0);
-    stdoutError ??= err;
   });
   let code = await runCommandLine(argv, COMMANDS, VERSION, ctx, (c) => {
     running = c;

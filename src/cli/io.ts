@@ -5,6 +5,7 @@
 // A long table goes through a pager on a terminal, as git and gh do.
 // `testIO()` is the double the tests run commands with: it keeps what was written.
 import { PassThrough, Readable, type Writable } from 'node:stream';
+import { isatty } from 'node:tty';
 import { Redactor, type Said } from '../core/redact.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -67,10 +68,16 @@ export interface IO {
   debug: boolean;
 }
 
+/**
+ * The three streams and what is known of them. The streams are read when first used: Node
+ * builds process.stdin, stdout and stderr on first access (a socket, a terminal or a file
+ * stream each, with the modules under them), which `--help` or an export to a file never needs
+ * all of.
+ */
 export interface Streams {
-  stdin: Readable;
-  stdout: Writable;
-  stderr: Writable;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
   inTTY: boolean;
   outTTY: boolean;
   errTTY: boolean;
@@ -152,33 +159,51 @@ export function makeIO(s: Streams, env: Env): IO {
   const height = envSize(env.LINES) ?? (s.rows || undefined);
   const redactor = new Redactor();
   let shown = false;
-  const output = (stream: Writable, isTTY: boolean, fd?: number, own = false): Output => {
+  const output = (stream: () => Writable, isTTY: boolean, fd?: number, own = false): Output => {
     const pager = pagerOf(env, isTTY);
     return {
-      stream,
+      get stream() {
+        return stream();
+      },
       isTTY,
       width,
       height,
       fd,
       pager,
       write: (text) => {
-        stream.write(text);
+        stream().write(text);
       },
       page: async (text) => {
         const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
         if (!pager || height === undefined || lines < height) {
-          stream.write(text);
+          stream().write(text);
           return;
         }
-        await runPager(pager, text, stream, own, env);
+        await runPager(pager, text, stream(), own, env);
       },
     };
   };
+  const errOut = output(() => s.stderr, s.errTTY);
   const io: IO = {
-    in: { stream: s.stdin, isTTY: s.inTTY, width },
-    out: output(s.stdout, s.outTTY, s.outFd, s.ownStdout),
+    in: {
+      get stream() {
+        return s.stdin;
+      },
+      isTTY: s.inTTY,
+      width,
+    },
+    out: output(() => s.stdout, s.outTTY, s.outFd, s.ownStdout),
     err: {
-      ...output(s.stderr, s.errTTY),
+      get stream() {
+        return errOut.stream;
+      },
+      isTTY: errOut.isTTY,
+      width,
+      height,
+      fd: errOut.fd,
+      pager: errOut.pager,
+      write: errOut.write,
+      page: errOut.page,
       line(said: Said) {
         if (shown) {
           s.stderr.write('\r\x1b[K');
@@ -201,20 +226,36 @@ export function makeIO(s: Streams, env: Env): IO {
   return io;
 }
 
-/** The process's own streams. */
-export function processIO(env: Env = process.env): IO {
+/**
+ * The process's own streams, each taken from Node when first used; `onStdout` is called with
+ * standard output when it is (main's error handler).
+ */
+export function processIO(env: Env = process.env, onStdout?: (stdout: Writable) => void): IO {
+  const outTTY = isatty(1);
+  let seen = false;
   return makeIO(
     {
-      stdin: process.stdin,
-      stdout: process.stdout,
-      stderr: process.stderr,
-      inTTY: Boolean(process.stdin.isTTY),
-      outTTY: Boolean(process.stdout.isTTY),
-      errTTY: Boolean(process.stderr.isTTY),
-      columns: process.stdout.columns,
-      rows: process.stdout.rows,
+      get stdin() {
+        return process.stdin;
+      },
+      get stdout() {
+        if (!seen) {
+          seen = true;
+          onStdout?.(process.stdout);
+        }
+        return process.stdout;
+      },
+      get stderr() {
+        return process.stderr;
+      },
+      inTTY: isatty(0),
+      outTTY,
+      errTTY: isatty(2),
+      // A terminal's size is read off its stream; a file or pipe has none.
+      columns: outTTY ? process.stdout.columns : undefined,
+      rows: outTTY ? process.stdout.rows : undefined,
       ownStdout: true,
-      outFd: process.stdout.isTTY ? undefined : 1,
+      outFd: outTTY ? undefined : 1,
     },
     env,
   );

@@ -142,10 +142,19 @@ function build(
     .commandsGroup(COMMAND_GROUP_HEADINGS.tool)
     .helpCommand('help [command]', 'display help for command');
   program.exitOverride();
+  // The help's width and colour from the IO, never from process.stdout (commander's default),
+  // which Node would build only to be asked whether it is a terminal.
+  const terminal = {
+    getOutHelpWidth: () => (io.out.isTTY ? io.out.width : 80),
+    getErrHelpWidth: () => (io.err.isTTY ? io.err.width : 80),
+    getOutHasColors: () => io.color,
+    getErrHasColors: () => io.color && io.err.isTTY,
+  };
   program.configureOutput({
     writeOut: (s) => io.out.write(s),
     writeErr: () => undefined,
     outputError: () => undefined,
+    ...terminal,
   });
   for (const e of registry) {
     const sub = program.command(e.name).description(e.summary).helpGroup(COMMAND_GROUP_HEADINGS[e.group]);
@@ -161,6 +170,7 @@ function build(
       writeOut: (s) => io.out.write(s),
       writeErr: (s) => io.err.write(s),
       outputError: () => undefined,
+      ...terminal,
     });
     sub.action(async (...got: unknown[]) => {
       // commander passes the arguments, then the options, then the command.

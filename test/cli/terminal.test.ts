@@ -3,7 +3,7 @@
 // long exports, a hidden password prompt.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, loginEnv, SUITE_SECRET } from '../helpers/cli.js';
+import { freshConfigDir, loginEnv, SUITE_SECRET, spawnCli } from '../helpers/cli.js';
 import { hasScript, type Keys, onTerminal as onTerminalWith } from '../helpers/terminal.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
@@ -32,6 +32,17 @@ describe.skipIf(!hasScript)('on a terminal', () => {
     expect(r.screen).toMatch(/│ (\x1b\[1m)?id(\x1b\[22m)? │/);
     expect(r.screen).toMatch(/\x1b\[\d+m(done|paid|invoiced|cancel|draft)\x1b\[39m/);
     expect(r.screen).toMatch(/5 sales(: \d counted)?, total \d+\.\d\d/);
+  });
+
+  it("help wraps at the terminal's width (COLUMNS here), and at 80 in a pipe", async () => {
+    const widest = (text: string) => Math.max(...text.split(/\r?\n/).map((l) => l.length));
+    const wide = await onTerminal(['sales', '--help'], { COLUMNS: '120' });
+    expect(wide.code).toBe(0);
+    expect(widest(wide.screen)).toBeGreaterThan(80);
+    expect(widest(wide.screen)).toBeLessThanOrEqual(120);
+    const piped = await spawnCli(['sales', '--help'], { env: { COLUMNS: '120' } });
+    expect(piped.code).toBe(0);
+    expect(widest(piped.stdout)).toBeLessThanOrEqual(80);
   });
 
   it('NO_COLOR turns colour off', async () => {
