@@ -5,7 +5,7 @@
 // csv-stringify's), the table, payments carried by sales, reconcile.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roundAt } from '../../src/records/normalize.js';
+import { fixedDecimals, roundAt } from '../../src/records/normalize.js';
 import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { rpcClient } from '../helpers/sandbox.js';
 
@@ -105,6 +105,50 @@ describe('roundAt', () => {
         fc.integer({ min: 0, max: 4 }),
         (v, d) => {
           expect(roundAt(v, d)).toBe(byHand(v, d) + 0);
+        },
+      ),
+      { numRuns: 50000 },
+    );
+  });
+});
+
+describe('fixedDecimals', () => {
+  /** Reference: roundAt, its shortest text, padded with zeros to `d` decimals. */
+  const padded = (v: number, d: number): string => {
+    const r = roundAt(v, d);
+    const s = String(r);
+    if (s.includes('e')) return r.toFixed(d);
+    const frac = s.split('.')[1] ?? '';
+    return d === 0 ? s : `${s}${frac === '' ? '.' : ''}${'0'.repeat(d - frac.length)}`;
+  };
+
+  it('prints the rounded amount with exactly its currency decimals', () => {
+    expect(fixedDecimals(12.5, 2)).toBe('12.50');
+    expect(fixedDecimals(-0.05, 2)).toBe('-0.05');
+    expect(fixedDecimals(0.05, 3)).toBe('0.050');
+    expect(fixedDecimals(-0, 2)).toBe('0.00');
+    expect(fixedDecimals(-0.001, 2)).toBe('0.00');
+    expect(fixedDecimals(1458, 0)).toBe('1458');
+    expect(fixedDecimals(2.675, 2)).toBe('2.68');
+    expect(fixedDecimals(21474836.47, 2)).toBe('21474836.47');
+    expect(fixedDecimals(21474836.48, 2)).toBe('21474836.48');
+    expect(fixedDecimals(-21474836.48, 2)).toBe('-21474836.48');
+    expect(fixedDecimals(70000000000000.01, 2)).toBe('70000000000000.01');
+  });
+
+  it('whole hundredths (the integer path) and every other double print as the reference does', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: -(2 ** 33), max: 2 ** 33 }).map((n) => n / 100),
+          fc.integer({ min: -(2 ** 33), max: 2 ** 33 }).map((n) => n / 1000),
+          fc.integer({ min: -1e6, max: 1e6 }),
+          fc.double({ min: -1e15, max: 1e15, noNaN: true }),
+          fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 100 + 1e-9),
+        ),
+        fc.integer({ min: 0, max: 4 }),
+        (v, d) => {
+          expect(fixedDecimals(v, d)).toBe(padded(v, d));
         },
       ),
       { numRuns: 50000 },
