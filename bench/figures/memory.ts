@@ -72,8 +72,9 @@ export function memoryRows(mem: Memory | undefined, memOrders: number): Row[] {
     [
       `Peak RSS, export of all ${memOrders} sales`,
       `${f1(mem.big / 1024)} MiB`,
-      '≤ 120 MiB',
-      opts.quick ? undefined : mem.big <= 120 * 1024,
+      // Issue 30's goal, as ../shared/checks/perf-memory holds it (no V8 settings any more).
+      '≤ 160 MiB',
+      opts.quick ? undefined : mem.big <= 160 * 1024,
     ],
     [
       `Peak RSS growth (${memOrders} / ${MEM_SMALL})`,
