@@ -183,7 +183,6 @@ export function makeIO(s: Streams, env: Env): IO {
       },
     };
   };
-  const errOut = output(() => s.stderr, s.errTTY);
   const io: IO = {
     in: {
       get stream() {
@@ -193,30 +192,24 @@ export function makeIO(s: Streams, env: Env): IO {
       width,
     },
     out: output(() => s.stdout, s.outTTY, s.outFd, s.ownStdout),
-    err: {
-      get stream() {
-        return errOut.stream;
+    // Assigned onto the output itself, not spread from it: a spread would read its stream.
+    err: Object.assign(
+      output(() => s.stderr, s.errTTY),
+      {
+        line(said: Said) {
+          if (shown) {
+            s.stderr.write('\r\x1b[K');
+            shown = false;
+          }
+          s.stderr.write(`${redactor.said(said)}\n`);
+        },
+        progress(text: string) {
+          if (!s.errTTY || io.quiet) return;
+          s.stderr.write(`\r\x1b[K${text}`);
+          shown = text !== '';
+        },
       },
-      isTTY: errOut.isTTY,
-      width,
-      height,
-      fd: errOut.fd,
-      pager: errOut.pager,
-      write: errOut.write,
-      page: errOut.page,
-      line(said: Said) {
-        if (shown) {
-          s.stderr.write('\r\x1b[K');
-          shown = false;
-        }
-        s.stderr.write(`${redactor.said(said)}\n`);
-      },
-      progress(text: string) {
-        if (!s.errTTY || io.quiet) return;
-        s.stderr.write(`\r\x1b[K${text}`);
-        shown = text !== '';
-      },
-    },
+    ),
     redactor,
     color:
       !('NO_COLOR' in env && env.NO_COLOR !== '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : s.outTTY),
