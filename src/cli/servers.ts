@@ -155,8 +155,10 @@ export async function runOverServers(
 ): Promise<void> {
   const { io, env } = ctx;
   const names = profileNames(flags, ProfileStore.read(env));
-  const jobs = (flags.jobs as number | undefined) ?? 4;
-  const output = flags.output as string | undefined;
+  // Any command's flags: each is read for what it is (a command without -o has no output).
+  const jobs = typeof flags.jobs === 'number' ? flags.jobs : 4;
+  const output = typeof flags.output === 'string' ? flags.output : undefined;
+  const given = typeof flags.format === 'string' ? flags.format : undefined;
   const perFile = output?.includes(PLACEHOLDER) === true;
   if (typeof flags.checkpoint === 'string' && !flags.checkpoint.includes(PLACEHOLDER) && names.length > 1)
     throw new UsageError(
@@ -181,8 +183,8 @@ export async function runOverServers(
   const format = c.joinServers
     ? 'own'
     : c.name === 'doctor'
-      ? ((flags.format as string | undefined) ?? 'text')
-      : chooseFormat(flags.format as string | undefined, perFile ? undefined : output, io);
+      ? (given ?? 'text')
+      : chooseFormat(given, perFile ? undefined : output, io);
   const joining: Join = perFile
     ? 'blocks'
     : c.name === 'doctor'
@@ -389,7 +391,7 @@ export function makeJoiner(
   sink: { write(s: string): Promise<void> },
   options: { slow?: boolean } = {},
 ): Joiner {
-  const delimiter = (flags.delimiter as string | undefined) ?? ',';
+  const delimiter = typeof flags.delimiter === 'string' ? flags.delimiter : ',';
   let first = true;
   switch (join) {
     case 'csv': {

@@ -132,7 +132,7 @@ export const summary = command({
     return o;
   },
   async run(o, ctx) {
-    if (o.watch !== undefined) return runWatch(o, ctx);
+    if (o.watch !== undefined) return runWatch(o, o.watch, ctx);
     const { io } = ctx;
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
@@ -354,11 +354,10 @@ function checkWatch(o: SummaryOptions): void {
  * heading with the refresh time; otherwise one record per refresh (csv: one header, again
  * where the payment methods change; ndjson: one object; table: one line of text).
  */
-async function runWatch(o: SummaryOptions, ctx: Context): Promise<void> {
+async function runWatch(o: SummaryOptions, every: number, ctx: Context): Promise<void> {
   const { io } = ctx;
   const { watch, Screen } = await import('../cli/watch.js');
   const { liveFields, liveHeading, liveLine, liveRow, coverage } = await import('../summary/live.js');
-  const every = o.watch as number;
   const redraw = o.output.format === 'table' && io.out.isTTY;
   const screen = new Screen(io);
   let zone = zoneFor('range', o.tz, undefined);

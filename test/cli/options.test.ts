@@ -1,7 +1,7 @@
 // Each command's `options()`, as gh's runF tests check a command's flags: a command line in,
 // the typed options out (their defaults included), or the usage error it gets (exit 2),
 // parsed and checked as a run does (src/cli/program.ts optionsOf) and without any server.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -369,3 +369,22 @@ table(completion, [
   [['tcsh'], /no completion for shell 'tcsh'/],
   [[], /missing required argument 'shell'/],
 ]);
+
+describe('flags are read for what they are', () => {
+  // A command's options are typed from its declarations; code that takes any command's flags
+  // (the run over several servers) narrows each value (`typeof flags.jobs === 'number'`). A cast
+  // (`flags.jobs as number`) compiles whatever the flag holds, and for a misspelt name.
+  it('no code in src/cli or src/commands casts a flag or an option to read it', () => {
+    const root = new URL('../../src', import.meta.url).pathname;
+    const found: string[] = [];
+    for (const sub of ['cli', 'commands'])
+      for (const name of readdirSync(join(root, sub)).filter((n) => n.endsWith('.ts')))
+        readFileSync(join(root, sub, name), 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (/\b(flags|opts|options|o)\.[A-Za-z]+ as [A-Za-z]/.test(line))
+              found.push(`${sub}/${name}:${i + 1}`);
+          });
+    expect(found).toEqual([]);
+  });
+});
