@@ -68,15 +68,18 @@ await build({
     js: "import { createRequire as __posdataRequire } from 'node:module'; const require = __posdataRequire(import.meta.url);",
   },
 });
-// `posdata --version` alone: one file of its own, no chunk (bin/posdata.js loads it before
-// anything else, so --version costs one small module over bare Node).
+// `posdata --version` alone, and the help written before the program loads (src/cli/prebuilt-help.ts):
+// each one file of its own, no chunk (bin/posdata.js loads them before anything else, so
+// --version and a help on a pipe cost one small module over bare Node).
 await build({
-  entryPoints: { version: 'src/cli/version.ts' },
+  entryPoints: { version: 'src/cli/version.ts', help: 'src/cli/prebuilt-help.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   minify: true,
+  sourcemap: true,
+  sourcesContent: false,
   logLevel: 'warning',
 });

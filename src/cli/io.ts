@@ -7,6 +7,7 @@
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { Redactor, type Said } from '../core/redact.js';
+import { wantsColour } from './colour.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -211,8 +212,7 @@ export function makeIO(s: Streams, env: Env): IO {
       },
     ),
     redactor,
-    color:
-      !('NO_COLOR' in env && env.NO_COLOR !== '') && (env.FORCE_COLOR ? env.FORCE_COLOR !== '0' : s.outTTY),
+    color: wantsColour(env, s.outTTY),
     quiet: false,
     debug: false,
   };

@@ -40,11 +40,11 @@ function moduleOf(file: string): string {
 }
 
 /** The modules `posdata ...args` loads: src/ modules and packages, from the files and their source maps. */
-function loaded(args: string[]): Set<string> {
+function loaded(args: string[], env: Record<string, string> = {}): Set<string> {
   const log = join(dir, `${args.join('_') || 'none'}.log`);
   rmSync(log, { force: true });
   const r = spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], {
-    env: { ...process.env, POSDATA_LOADED: log, NO_COLOR: '1' },
+    env: { ...process.env, POSDATA_LOADED: log, NO_COLOR: '1', ...env },
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(0);
@@ -73,18 +73,30 @@ const packages = (m: Set<string>) =>
 /** The module of a registry entry (src/main.ts): the list commands share one. */
 const moduleOfCommand = (name: string) => `src/commands/${name in RESOURCES ? 'list' : name}.ts`;
 
+/** What the help written before the program loads is made of (dist/help.js). */
+const PREBUILT = ['bin/posdata.js', 'src/cli/colour.ts', 'src/cli/prebuilt-help.ts'];
+
 describe('help loads what it shows and no more', () => {
+  // On a pipe (as here) a command's --help is the text the build rendered: no program at all.
+  it.each([[['--help']], [['-h']], [['sales', '--help']], [['sync', '-h']]])(
+    'posdata %j on a pipe loads the prebuilt help alone',
+    (args) => {
+      expect([...loaded(args)].sort()).toEqual(PREBUILT);
+    },
+  );
+
+  // Rendered live (a terminal, or colour asked for with FORCE_COLOR): the program, lazily.
   it.each([[['--help']], [['help']], [[]]])('posdata %j loads no command module and no package', (args) => {
-    const m = loaded(args);
+    const m = loaded(args, { FORCE_COLOR: '1', NO_COLOR: '' });
     expect(m.has('src/main.ts')).toBe(true);
     expect(commandModules(m)).toEqual([]);
     expect(packages(m)).toEqual([]);
   });
 
   it.each(COMMANDS.map((e) => e.name))(
-    'posdata %s --help loads its own command module and no package',
+    'posdata %s --help, rendered live, loads its own command module and no package',
     (name) => {
-      const m = loaded([name, '--help']);
+      const m = loaded([name, '--help'], { FORCE_COLOR: '1', NO_COLOR: '' });
       expect(commandModules(m)).toEqual([moduleOfCommand(name)]);
       expect(packages(m)).toEqual([]);
     },
