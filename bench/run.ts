@@ -13,11 +13,11 @@
 // compiles them with esbuild into dist-bench/ and runs that; `npm run lint` type-checks them.
 //
 // usage: npm run bench -- [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
-//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|chains|report]
+//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|chains|report|startup]
 // (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
 // tap: just the Singer tap against the ndjson export, on the same; --only summary: just the
 // summary section; --only chains: 20 servers in one run; --only report: a month's report on
-// --orders sales; each prints its part)
+// --orders sales; --only startup: the start-up rows; each prints its part)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -265,6 +265,11 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.only === 'sync' || opts.only === 'tap') return section(opts.only);
+  if (opts.only === 'startup') {
+    const before = previousFigures(opts.out ?? join(ROOT, 'BENCHMARKS.md'));
+    process.stdout.write(figureTable(startupRows(measureStartup()), before?.figures));
+    return;
+  }
   if (opts.only === 'chains' || opts.only === 'report') {
     const md =
       opts.only === 'chains' ? chainsReport(await measureChains()) : reportSection(await measureReport());
@@ -273,7 +278,9 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.only !== undefined)
-    throw new Error(`--only ${opts.only}: only 'summary', 'sync', 'tap', 'chains' or 'report' can run alone`);
+    throw new Error(
+      `--only ${opts.only}: only 'summary', 'sync', 'tap', 'chains', 'report' or 'startup' can run alone`,
+    );
   const md =
     report(await fullRun()) + chainsReport(await measureChains()) + reportSection(await measureReport());
   if (opts.out) {
