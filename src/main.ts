@@ -1,6 +1,7 @@
 // posdata's commands, and the process that runs one. A command is a module under
 // src/commands/ (its flags, their checks into typed options, and its run); registering it
 // is a line here. Each is loaded only when it runs, so `--help` and `--version` start fast.
+import type { Writable } from 'node:stream';
 import { RESOURCES, type ResourceName } from './catalog/resources.js';
 import type { Command, Entry } from './cli/command.js';
 import { makeContext } from './cli/context.js';
@@ -124,12 +125,14 @@ export async function main(argv: string[]): Promise<void> {
   // A closed pipe ends quietly (the tap's excepted: its target missed the end); any other write error on standard output (a full disk
   // behind `>`) fails the run, even where no sink saw it (--count, --dry-run, whoami).
   let stdoutError: NodeJS.ErrnoException | undefined;
-  const io = processIO(process.env, (stdout) =>
-    stdout.on('error', (err: NodeJS.ErrnoException) => {
+  let stdout: Writable | undefined;
+  const io = processIO(process.env, (s) => {
+    stdout = s;
+    s.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(running?.name === 'tap' ? tapCut(io) : 0);
       stdoutError ??= err;
-    }),
-  );
+    });
+  });
   const ctx = makeContext(io, process.env);
   installSignalHandlers(ctx, () => running?.longRunning === true);
   // A promise that failed with nobody waiting for it is a bug in posdata, in any command, the
@@ -143,6 +146,12 @@ export async function main(argv: string[]): Promise<void> {
   let code = await runCommandLine(argv, COMMANDS, VERSION, ctx, (c) => {
     running = c;
   });
+  // A write that no sink waited for (help, a completion script, whoami) fails after the command
+  // returned: the stream says so on a later tick. An empty write after it is answered once the
+  // writes before it were tried, so their error is in by then.
+  const out = stdout;
+  if (code === EXIT.ok && out && !out.destroyed)
+    await new Promise<void>((resolve) => out.write('', () => resolve()));
   if (code === EXIT.ok && stdoutError) {
     const { fileError } = await import('./sink/fserror.js');
     code = report(

@@ -159,6 +159,16 @@ describe('data loss (issue 18)', () => {
       expect(readFileSync(cp, 'utf8')).toBe(before);
     });
 
+    // Written by no sink: the error comes from the stream after the command has returned.
+    it.each([[['completion', 'bash']], [['sales', '--help']], [['help', 'sales']], [['--help']]])(
+      '> /dev/full, posdata %j: exit 2, one line',
+      async (args) => {
+        const r = await runToFile(args, '/dev/full', env);
+        expect(r.code).toBe(2);
+        oneLine(r, /^posdata: cannot write standard output: no space left on device; /);
+      },
+    );
+
     it.skipIf(!CAN_MOUNT)(
       `> a file on a full disk: exit 2, the checkpoint as it was ${NO_MOUNT}`,
       async () => {
