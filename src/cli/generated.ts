@@ -21,7 +21,6 @@ export async function helpTexts(
   for (const name of ['', ...names]) {
     const io = testIO();
     const code = await run(name === '' ? ['--help'] : [name, '--help'], io, {});
-    await new Promise((resolve) => setImmediate(resolve));
     if (code !== 0) throw new Error(`posdata ${name} --help ended with exit ${code}: ${io.stderr()}`);
     texts[name] = io.stdout();
   }

@@ -9,6 +9,7 @@
 import { readFileSync, writeSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { wantsColour } from './colour.js';
+import type { Env } from './io.js';
 
 /** The command whose help the command line asks for ('' for posdata's own), else undefined. */
 export function helpAsked(argv: readonly string[]): string | undefined {
@@ -27,7 +28,7 @@ export function helpAsked(argv: readonly string[]): string | undefined {
  */
 export function printPrebuiltHelp(
   argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Env = process.env,
   fd = 1,
   texts: URL = new URL('./help.json', import.meta.url),
 ): boolean {
