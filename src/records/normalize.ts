@@ -289,8 +289,16 @@ export interface NormalizeOptions {
   tz?: string;
 }
 
+/** What a field's values are to a writer that turns their common shape into text itself. */
+export interface FieldShape {
+  /** Odoo's type of the field, as the converter reads it ('unknown' where none is known). */
+  type: string;
+  /** Decimals a float or monetary value is rounded to (precisionOf); null for other types. */
+  digits: number | null;
+}
+
 export class Normalizer {
-  private readonly plan: { name: string; conv: (v: unknown) => Value }[];
+  private readonly plan: { name: string; conv: (v: unknown) => Value; shape: FieldShape }[];
   /** Datetimes are moved to a zone (they are not Odoo's UTC text as it came). */
   readonly zoned: boolean;
 
@@ -299,7 +307,11 @@ export class Normalizer {
     defs: FieldMap,
     opts: NormalizeOptions = {},
   ) {
-    this.plan = fields.map((name) => ({ name, conv: converter(name, defs[name], opts) }));
+    this.plan = fields.map((name) => ({
+      name,
+      conv: converter(name, defs[name], opts),
+      shape: shapeOf(name, defs[name]),
+    }));
     this.zoned = Boolean(opts.tz);
   }
 
@@ -310,12 +322,30 @@ export class Normalizer {
     return p.conv;
   }
 
+  /**
+   * The type and decimals behind one output field's converter, for a writer that handles the
+   * common values itself (formats.ts's RecordLines) and leaves any other to converter().
+   */
+  shape(name: string): FieldShape {
+    const p = this.plan.find((x) => x.name === name);
+    if (!p) throw new Error(`no such output field: ${name}`);
+    return p.shape;
+  }
+
   /** A new object with the output fields, in the order asked for. */
   row(rec: OdooRecord): Row {
     const out: Row = {};
     for (const p of this.plan) out[p.name] = p.conv(rec[p.name]);
     return out;
   }
+}
+
+function shapeOf(name: string, def: FieldDef | undefined): FieldShape {
+  const type = def?.type ?? 'unknown';
+  return {
+    type,
+    digits: type === 'float' || type === 'monetary' ? precisionOf(name, def as FieldDef) : null,
+  };
 }
 
 function converter(name: string, def: FieldDef | undefined, opts: NormalizeOptions): (v: unknown) => Value {

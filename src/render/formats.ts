@@ -3,7 +3,16 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FieldMap, OdooRecord } from '../core/types.js';
 import { wallClock } from '../query/time.js';
-import { fixedDecimals, moneyPlaces, type Normalizer, type Row, type Value } from '../records/normalize.js';
+import {
+  fixedDecimals,
+  moneyPlaces,
+  type Normalizer,
+  odooDate,
+  odooDatetime,
+  type Row,
+  roundAt,
+  type Value,
+} from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 
 export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
@@ -138,14 +147,15 @@ function fillCells(item: Record<string, unknown>, plan: CsvPlan[], cells: Value[
  * export's CPU (bench/notes.md).
  */
 export class PlainLines {
-  private readonly special: RegExp;
+  /** What makes a string cell need quotes: a quote, a line break, the separator. */
+  readonly special: RegExp;
   /** Whether a number's text can hold the separator (`,` with the decimal comma, a digit...). */
-  private readonly numbersSpecial: boolean;
+  readonly numbersSpecial: boolean;
   constructor(
-    private readonly delimiter: string,
-    private readonly eol: string,
-    private readonly excel: boolean,
-    private readonly numberText: (n: number, column: number) => string,
+    readonly delimiter: string,
+    readonly eol: string,
+    readonly excel: boolean,
+    readonly numberText: (n: number, column: number) => string,
     decimal: '.' | ',' = '.',
   ) {
     const d = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -174,6 +184,139 @@ export class PlainLines {
       line = i === 0 ? s : line + this.delimiter + s;
     }
     return line + this.eol;
+  }
+}
+
+/** How RecordLines writes a field from Odoo's value (its normaliser's type, its CSV cells). */
+type RecordKind = 'integer' | 'number' | 'datetime' | 'date' | 'boolean' | 'many2one' | 'list' | 'text';
+
+interface RecordField {
+  field: string;
+  kind: RecordKind;
+  /** The field's first column in the header (numberText's column). */
+  at: number;
+  /** Decimals the normaliser rounds a number to. */
+  digits: number | null;
+}
+
+/**
+ * A record's line straight from Odoo's values, where each value has its common shape (a whole
+ * number, a finite amount, Odoo's datetime text, [id, name], a list of ids, a string, false)
+ * and no cell needs quotes: the same text the normaliser, the cells and PlainLines would
+ * write, in one pass over the fields with no cell array and no call per cell. Any other line
+ * (undefined) goes the long way, through the converters and csv-stringify, which decide, and
+ * refuse, everything out of the ordinary in one place. Only built where the long way would
+ * not quote a number or move a time (no --excel, no --tz, a one-character separator that no
+ * number can hold): test/render/csv-records.test.ts holds the two ways to the same bytes.
+ */
+export class RecordLines {
+  private readonly plan: RecordField[];
+  /** A datetime's or a date's text can hold the separator (`-`, `:`, a space, a digit). */
+  private readonly timesSpecial: boolean;
+  private readonly booleans: [string | undefined, string | undefined];
+
+  private constructor(
+    private readonly plain: PlainLines,
+    plan: RecordField[],
+  ) {
+    this.plan = plan;
+    this.timesSpecial = /[\d\-: ]/.test(plain.delimiter);
+    const text = (s: string) => (plain.special.test(s) ? undefined : s);
+    this.booleans = [text('false'), text('true')];
+  }
+
+  /** The fast path for these columns, or undefined where it would not write the same bytes. */
+  static for(
+    plain: PlainLines,
+    columns: readonly CsvColumn[],
+    defs: FieldMap,
+    normalizer: Normalizer,
+  ): RecordLines | undefined {
+    if (plain.excel || plain.delimiter.length !== 1 || plain.numbersSpecial || normalizer.zoned)
+      return undefined;
+    const plan: RecordField[] = [];
+    let at = 0;
+    for (const col of columns) {
+      const shape = normalizer.shape(col.field);
+      const type = defs[col.field]?.type ?? 'unknown';
+      if (col.field === 'payments' || shape.type !== type) return undefined;
+      const kind = recordKind(type);
+      plan.push({ field: col.field, kind, at, digits: shape.digits });
+      at += col.cells.length;
+    }
+    return new RecordLines(plain, plan);
+  }
+
+  line(rec: Record<string, unknown>): string | undefined {
+    const { special, numberText, delimiter } = this.plain;
+    let line = '';
+    for (let i = 0; i < this.plan.length; i++) {
+      const f = this.plan[i] as RecordField;
+      const v = rec[f.field];
+      let s: string | undefined;
+      if (v === false || v === null || v === undefined) {
+        // Empty: the normalisers all make it null (a list, []), written as nothing.
+        s = f.kind === 'many2one' ? delimiter : '';
+        if (f.kind === 'boolean' && v === false) s = this.booleans[0];
+      } else {
+        switch (f.kind) {
+          case 'integer':
+            if (Number.isInteger(v)) s = numberText(v as number, f.at);
+            break;
+          case 'number':
+            if (typeof v === 'number' && Number.isFinite(v)) s = numberText(roundAt(v, f.digits), f.at);
+            break;
+          case 'datetime':
+            if (odooDatetime(v) && !(this.timesSpecial && special.test(v))) s = v;
+            break;
+          case 'date':
+            if (odooDate(v) && !(this.timesSpecial && special.test(v))) s = v;
+            break;
+          case 'boolean':
+            if (typeof v === 'boolean') s = this.booleans[1];
+            break;
+          case 'many2one':
+            if (
+              Array.isArray(v) &&
+              typeof v[0] === 'number' &&
+              typeof v[1] === 'string' &&
+              !special.test(v[1])
+            )
+              s = `${numberText(v[0], f.at)}${delimiter}${v[1]}`;
+            break;
+          case 'list':
+            if (Array.isArray(v)) {
+              const ids = v.join(';');
+              if (!special.test(ids)) s = ids;
+            }
+            break;
+          default:
+            if (typeof v === 'string' && !special.test(v)) s = v;
+        }
+      }
+      if (s === undefined) return undefined;
+      line = i === 0 ? s : line + delimiter + s;
+    }
+    return line + this.plain.eol;
+  }
+}
+
+function recordKind(type: string): RecordKind {
+  switch (type) {
+    case 'integer':
+    case 'datetime':
+    case 'date':
+    case 'boolean':
+    case 'many2one':
+      return type;
+    case 'float':
+    case 'monetary':
+      return 'number';
+    case 'one2many':
+    case 'many2many':
+      return 'list';
+    default:
+      return 'text';
   }
 }
 
@@ -241,11 +384,12 @@ export class CsvRenderer implements Renderer {
     const c = csvColumns(fields, defs, zone);
     this.header = c.header;
     this.rows = c.columns.map((col) => ({ ...col, conv: (v: unknown) => v as Value }));
+    ({ opts: this.opts, plain: this.plain } = csvWriters(csv, c.places));
     if (normalizer) {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
-      this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan);
+      const fast = RecordLines.for(this.plain, c.columns, defs, normalizer);
+      this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan, fast);
     }
-    ({ opts: this.opts, plain: this.plain } = csvWriters(csv, c.places));
   }
   async begin(): Promise<void> {
     const head = stringify([this.header], this.opts);
@@ -255,11 +399,20 @@ export class CsvRenderer implements Renderer {
     await this.writeLines(rows, this.rows);
   }
   /** A page's lines in one write: each plain line joined, any other written by csv-stringify. */
-  private async writeLines(items: Record<string, unknown>[], plan: CsvPlan[]): Promise<void> {
+  private async writeLines(
+    items: Record<string, unknown>[],
+    plan: CsvPlan[],
+    fast?: RecordLines,
+  ): Promise<void> {
     if (items.length === 0) return;
     let text = '';
     const cells: Value[] = new Array(this.header.length);
     for (const item of items) {
+      const line = fast?.line(item);
+      if (line !== undefined) {
+        text += line;
+        continue;
+      }
       fillCells(item, plan, cells);
       text += this.plain.line(cells) ?? stringify([cells], this.opts);
     }
