@@ -207,7 +207,8 @@ interface RecordField {
  * (undefined) goes the long way, through the converters and csv-stringify, which decide, and
  * refuse, everything out of the ordinary in one place. Only built where the long way would
  * not quote a number or move a time (no --excel, no --tz, a one-character separator that no
- * number can hold): test/render/csv-records.test.ts holds the two ways to the same bytes.
+ * number can hold). test/render/formats.test.ts, "csv straight from records", holds the two
+ * ways to the same bytes, or the same refusal.
  */
 export class RecordLines {
   private readonly plan: RecordField[];

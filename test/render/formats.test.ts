@@ -4,7 +4,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
 import { Normalizer, type Value } from '../../src/records/normalize.js';
-import { CsvRenderer, JsonRenderer, NdjsonRenderer } from '../../src/render/formats.js';
+import {
+  type CsvOptions,
+  CsvRenderer,
+  csvColumns,
+  csvWriters,
+  JsonRenderer,
+  NdjsonRenderer,
+  RecordLines,
+} from '../../src/render/formats.js';
 import { MemorySink } from '../../src/sink/sink.js';
 
 const defs: FieldMap = {
@@ -199,8 +207,9 @@ describe('csv fast path', () => {
 });
 
 describe('csv straight from records', () => {
-  // pageRecords reads the common shapes of Odoo values without the normaliser; whatever it
-  // is given, it must write what the normalised rows give, or refuse what they refuse.
+  // pageRecords writes a line in one pass (RecordLines) where every value has its common
+  // shape and nothing needs quotes, and the long way otherwise; whatever it is given, it must
+  // write what the normalised rows give, or refuse what they refuse.
   const rawDefs: FieldMap = {
     id: { type: 'integer' },
     name: { type: 'char' },
@@ -239,6 +248,8 @@ describe('csv straight from records', () => {
     fc.array(text, { maxLength: 2 }),
   );
   it('writes what the normalised rows give, for any values and options', async () => {
+    let lines = 0;
+    let onePass = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.dictionary(fc.constantFrom(...rawFields), raw), { maxLength: 6 }),
@@ -250,6 +261,12 @@ describe('csv straight from records', () => {
           fc.pre(!(decimal === ',' && delimiter === ','));
           const normalizer = new Normalizer(rawFields, rawDefs, { tz });
           const csv = { excel, delimiter, decimal };
+          const c = csvColumns(rawFields, rawDefs);
+          const fast = RecordLines.for(csvWriters(csv, c.places).plain, c.columns, rawDefs, normalizer);
+          for (const r of recs) {
+            lines++;
+            if (fast?.line(r) !== undefined) onePass++;
+          }
           const direct = new MemorySink();
           const viaRows = new MemorySink();
           const written = await new CsvRenderer(direct, rawFields, rawDefs, csv, normalizer)
@@ -272,6 +289,43 @@ describe('csv straight from records', () => {
       ),
       { numRuns: 4000 },
     );
+    // Not vacuous: both ways are taken.
+    expect(onePass).toBeGreaterThan(lines / 50);
+    expect(onePass).toBeLessThan(lines / 2);
+  });
+
+  it('takes the one pass for a sale as Odoo sends it, and the long way where it must', () => {
+    const sale = {
+      id: 7,
+      name: 'Shop/0007',
+      date_order: '2026-11-16 07:02:04',
+      amount_total: 14.540000000000001,
+      state: 'paid',
+      config_id: [1, 'Shop'],
+      payment_ids: [3, 2],
+    };
+    const some = Object.keys(sale);
+    const c = csvColumns(some, rawDefs);
+    const fast = (csv: CsvOptions, tz?: string) =>
+      RecordLines.for(
+        csvWriters(csv, c.places).plain,
+        c.columns,
+        rawDefs,
+        new Normalizer(some, rawDefs, { tz }),
+      );
+    expect(fast({})?.line(sale)).toBe('7,Shop/0007,2026-11-16 07:02:04,14.54,paid,1,Shop,3;2\n');
+    expect(fast({ delimiter: ';' })?.line(sale)).toBeUndefined(); // the ids' own separator
+    expect(fast({ delimiter: '-' })?.line(sale)).toBeUndefined(); // the date holds it
+    expect(fast({})?.line({ ...sale, config_id: [1, 'Shop, Bar'] })).toBeUndefined();
+    expect(fast({})?.line({ ...sale, amount_total: '14.54' })).toBeUndefined();
+    expect(fast({})?.line({ ...sale, config_id: false, payment_ids: false, state: false })).toBe(
+      '7,Shop/0007,2026-11-16 07:02:04,14.54,,,,\n',
+    );
+    // Where the long way moves times or quotes numbers, it writes every line.
+    expect(fast({ excel: true })).toBeUndefined();
+    expect(fast({ decimal: ',' })).toBeUndefined();
+    expect(fast({ delimiter: '::' })).toBeUndefined();
+    expect(fast({}, 'Europe/Brussels')).toBeUndefined();
   });
 });
 
