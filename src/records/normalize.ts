@@ -307,11 +307,10 @@ export class Normalizer {
     defs: FieldMap,
     opts: NormalizeOptions = {},
   ) {
-    this.plan = fields.map((name) => ({
-      name,
-      conv: converter(name, defs[name], opts),
-      shape: shapeOf(name, defs[name]),
-    }));
+    this.plan = fields.map((name) => {
+      const shape = shapeOf(name, defs[name]);
+      return { name, conv: converter(name, shape, opts), shape };
+    });
     this.zoned = Boolean(opts.tz);
   }
 
@@ -348,9 +347,8 @@ function shapeOf(name: string, def: FieldDef | undefined): FieldShape {
   };
 }
 
-function converter(name: string, def: FieldDef | undefined, opts: NormalizeOptions): (v: unknown) => Value {
-  const type = def?.type ?? 'unknown';
-  switch (type) {
+function converter(name: string, shape: FieldShape, opts: NormalizeOptions): (v: unknown) => Value {
+  switch (shape.type) {
     case 'boolean':
       return (v) => (v === undefined || v === null ? null : Boolean(v));
     case 'integer':
@@ -358,7 +356,7 @@ function converter(name: string, def: FieldDef | undefined, opts: NormalizeOptio
         Number.isInteger(v) ? (v as number) : v === false || v == null ? null : notA(name, 'whole number', v);
     case 'float':
     case 'monetary': {
-      const p = precisionOf(name, def as FieldDef);
+      const p = shape.digits;
       return (v) =>
         typeof v === 'number' && Number.isFinite(v)
           ? roundAt(v, p)

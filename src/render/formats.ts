@@ -211,16 +211,14 @@ interface RecordField {
  * ways to the same bytes, or the same refusal.
  */
 export class RecordLines {
-  private readonly plan: RecordField[];
   /** A datetime's or a date's text can hold the separator (`-`, `:`, a space, a digit). */
   private readonly timesSpecial: boolean;
   private readonly booleans: [string | undefined, string | undefined];
 
   private constructor(
     private readonly plain: PlainLines,
-    plan: RecordField[],
+    private readonly plan: RecordField[],
   ) {
-    this.plan = plan;
     this.timesSpecial = /[\d\-: ]/.test(plain.delimiter);
     const text = (s: string) => (plain.special.test(s) ? undefined : s);
     this.booleans = [text('false'), text('true')];
