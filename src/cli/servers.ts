@@ -7,15 +7,16 @@
 // Memory stays a single run's: each server's output waits in its own file, never in memory.
 import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ManyServersError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { ProfileStore } from '../store/profiles.js';
+import { serverKey } from '../core/url.js';
+import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
 import type { Command } from './command.js';
 import { type Context, makeContext, type RunContext } from './context.js';
 import type { Flags } from './flags.js';
-import { type IO, makeIO } from './io.js';
+import { type Env, type IO, makeIO } from './io.js';
 import { chooseFormat, writeOutput } from './output.js';
 
 /** The placeholder of -o and --checkpoint that becomes each profile's name. */
@@ -71,6 +72,55 @@ export function profileNames(f: Flags, store: ProfileStore): string[] {
 /** A value of -o or --checkpoint for one profile. */
 function forProfile(v: unknown, name: string): unknown {
   return typeof v === 'string' ? v.split(PLACEHOLDER).join(name) : v;
+}
+
+/**
+ * Every profile's name, where the run puts it into a path or a schema (`{profile}` in -o,
+ * --checkpoint, --schema), must be a name login stores today (a name stored before, such as
+ * `../x`, would put a file outside the folder), and no two profiles may land on one path: `Shop`
+ * and `shop` are one file on a disk that ignores case, and two servers would overwrite each other.
+ */
+function checkPlaces(names: string[], values: (string | undefined)[]): void {
+  const templates = values.filter((v): v is string => v?.includes(PLACEHOLDER) === true);
+  if (templates.length === 0) return;
+  for (const name of names) if (!isProfileName(name)) throw badProfileName(name, 'cannot be put into a path');
+  for (const template of templates) {
+    const seen = new Map<string, string>();
+    for (const name of names) {
+      const key = resolve(String(forProfile(template, name))).toLowerCase();
+      const other = seen.get(key);
+      if (other !== undefined)
+        throw new UsageError(
+          say`profiles ${other} and ${name} would write one file (${template}; names that differ in case only are one file on many disks)`,
+          say`run them apart (--profile ${other}, then --profile ${name}), or log one in again under another name`,
+        );
+      seen.set(key, name);
+    }
+  }
+}
+
+/**
+ * Two profiles of one Odoo database (one URL and database, the run's --url/--db applied as a
+ * single run would) would be read as two shops and the chain's figures count that shop twice.
+ * Refused, naming them, rather than read once: the two may be two users who see different
+ * companies, and which one's view is the shop's is the user's choice, not posdata's.
+ */
+function checkOneDatabaseOnce(names: string[], store: ProfileStore, flags: Flags, env: Env): void {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const p = store.get(name) ?? {};
+    const url = serverKey(typeof flags.url === 'string' ? flags.url : (env.POSDATA_URL ?? p.url));
+    const db = typeof flags.db === 'string' ? flags.db : (env.POSDATA_DB ?? p.db);
+    if (url === undefined || db === undefined) continue;
+    const key = `${url}\n${db}`;
+    const other = seen.get(key);
+    if (other !== undefined)
+      throw new UsageError(
+        say`profiles ${other} and ${name} are one Odoo database (${url}, database ${db}): its sales would count twice`,
+        say`name one of them only (--profile with a list, or a pattern that leaves the other out)`,
+      );
+    seen.set(key, name);
+  }
 }
 
 /** How the servers' outputs become one: the format each run writes and how it is joined. */
@@ -154,7 +204,10 @@ export async function runOverServers(
   report: (err: unknown, io: IO, debug: boolean) => number,
 ): Promise<void> {
   const { io, env } = ctx;
-  const names = profileNames(flags, ProfileStore.read(env));
+  const store = ProfileStore.read(env);
+  const names = profileNames(flags, store);
+  // doctor checks each login: two users of one database are two things to check.
+  if (c.name !== 'doctor') checkOneDatabaseOnce(names, store, flags, env);
   // Any command's flags: each is read for what it is (a command without -o has no output).
   const jobs = typeof flags.jobs === 'number' ? flags.jobs : 4;
   const output = typeof flags.output === 'string' ? flags.output : undefined;
@@ -170,6 +223,8 @@ export async function runOverServers(
       say`several servers in one schema ${String(flags.schema)} would collide: each table's key is Odoo's id`,
       say`put ${own(PLACEHOLDER)} in --schema (e.g. --schema pos_${own(PLACEHOLDER)}): one schema per server, read together with UNION ALL`,
     );
+  checkPlaces(names, [output, typeof flags.checkpoint === 'string' ? flags.checkpoint : undefined]);
+  if (c.name === 'sync') checkPlaces(names, [String(flags.schema)]);
   if (flags.watch !== undefined)
     throw new UsageError(
       say`--watch follows one server`,

@@ -8,7 +8,7 @@ import type { IO } from '../cli/io.js';
 import { InterruptedError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { readSmallFile } from '../core/smallfile.js';
-import { ProfileStore } from '../store/profiles.js';
+import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
 
 export interface LoginOptions extends ConnectionOptions {
   passwordStdin: boolean;
@@ -59,6 +59,7 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
   const { OdooClient } = await import('../core/client.js');
   const store = await ProfileStore.open(env);
   const name = store.currentName(o.profile, env);
+  if (!isProfileName(name)) throw badProfileName(name, 'cannot be stored');
   const prev = store.usable(name);
   const url = resolveServerUrl(o.url, env, prev.url, o.allowInsecureHttp);
   const db = o.db ?? env.POSDATA_DB ?? prev.db;

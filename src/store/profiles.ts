@@ -46,6 +46,27 @@ interface StoreShape {
   current?: string;
 }
 
+/**
+ * What a profile may be called: ASCII letters, digits and `_.@+-`, not starting with `.` or
+ * `-`, at most 64 characters. A name is put into paths (`-o out/{profile}.csv`) and schemas,
+ * so `../x`, `a/b` or `.` must never be one; ASCII alone, as a disk's case and Unicode
+ * folding would otherwise make two names one file.
+ */
+const PROFILE_NAME = /^[A-Za-z0-9_@+][A-Za-z0-9_.@+-]{0,63}$/;
+
+/** Whether `name` may be a profile's name (login stores only those). */
+export function isProfileName(name: string): boolean {
+  return PROFILE_NAME.test(name);
+}
+
+/** The refusal of a name that may not be a profile's, with what to do instead. */
+export function badProfileName(name: string, where: string): UsageError {
+  return new UsageError(
+    say`profile name ${name} ${own(where)}: a name is letters, digits and _.@+- (not starting with . or -, at most 64)`,
+    say`log in under a name such as shop-lyon (posdata login --profile shop-lyon), then posdata profiles --remove the old one`,
+  );
+}
+
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.POSDATA_CONFIG_DIR) return env.POSDATA_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME || join(homedir(), '.config');

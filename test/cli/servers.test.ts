@@ -34,8 +34,11 @@ beforeAll(async () => {
   const gone = await startTestSandbox({ seed: 50, orders: 5, adminKey: SUITE_SECRET });
   await login('shop-down', gone);
   await gone.close();
-  // shop-badpw: a healthy server, a secret it no longer takes.
-  await login('shop-badpw', sandboxes[1] as SandboxHandle);
+  // shop-badpw: a healthy server, a secret it no longer takes (a database of its own: two
+  // profiles of one database are refused in a chain).
+  const badpw = await startTestSandbox({ seed: 51, orders: 5, adminKey: SUITE_SECRET });
+  sandboxes.push(badpw);
+  await login('shop-badpw', badpw);
   const file = readdirSync(dir)
     .map((f) => join(dir, f))
     .find((f) => f.endsWith('.json')) as string;

@@ -1,0 +1,132 @@
+// What a chain of shops (several profiles, one run) must never do: put a profile's name into a
+// path outside the folder, write two profiles into one file, read one Odoo database as two shops.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+const sandboxes: SandboxHandle[] = [];
+let env: Record<string, string>;
+let dir: string;
+
+/** The store's file, to put in what an older posdata stored (names login refuses today). */
+function editStore(change: (profiles: Record<string, unknown>) => void): void {
+  const file = join(dir, 'config.json');
+  const store = JSON.parse(readFileSync(file, 'utf8'));
+  change(store.profiles);
+  writeFileSync(file, JSON.stringify(store), { mode: 0o600 });
+}
+
+beforeAll(async () => {
+  dir = freshConfigDir();
+  env = { POSDATA_CONFIG_DIR: dir };
+  for (const seed of [61, 62]) {
+    const s = await startTestSandbox({ seed, orders: 6, adminKey: SUITE_SECRET });
+    sandboxes.push(s);
+  }
+  await loginProfile(env, 'shop-a', (sandboxes[0] as SandboxHandle).url);
+  await loginProfile(env, 'shop-b', (sandboxes[1] as SandboxHandle).url);
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+});
+
+const SALES = ['sales', '--from', '2000-01-01', '--fields', 'id,amount_total'];
+
+describe('profile names', () => {
+  it.each(['../x', 'a/b', '.', './b', '-x', '.hidden', 'a b', 'x'.repeat(65)])(
+    'login refuses %s as a name (exit 2, nothing stored)',
+    async (name) => {
+      const url = (sandboxes[0] as SandboxHandle).url;
+      const r = await runCli(
+        ['login', '--profile', name, '--url', url, '--db', 'demo', '--user', 'admin', '--password-stdin'],
+        { env, input: SUITE_SECRET },
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        /^posdata: profile name .* cannot be stored: a name is letters, digits and _\.@\+-/,
+      );
+      const list = await runCli(['profiles', '--format', 'json'], { env });
+      expect(list.stdout).not.toContain(JSON.stringify(name));
+    },
+  );
+
+  it('login takes letters, digits and _.@+- (shop.lyon@2+b_c-d)', async () => {
+    await loginProfile(env, 'shop.lyon@2+b_c-d', (sandboxes[0] as SandboxHandle).url);
+    editStore((p) => {
+      delete p['shop.lyon@2+b_c-d'];
+    });
+  });
+
+  it('a name stored before (../x) is refused where {profile} would make it a path, with advice', async () => {
+    editStore((p) => {
+      p['../x'] = p['shop-b'];
+      delete p['shop-b'];
+    });
+    try {
+      const root = mkdtempSync(join(dir, 'out-'));
+      const r = await runCli([...SALES, '--profile', 'shop-a,../x', '-o', `${root}/{profile}.csv`], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/profile name \.\.\/x cannot be put into a path/);
+      expect(r.stderr).toMatch(/posdata login --profile/);
+      expect(readdirSync(root)).toEqual([]);
+      expect(existsSync(join(dir, 'x.csv'))).toBe(false);
+    } finally {
+      editStore((p) => {
+        p['shop-b'] = p['../x'];
+        delete p['../x'];
+      });
+    }
+  });
+
+  it('two profiles that differ in case only are one file: refused before any server is read', async () => {
+    editStore((p) => {
+      p['Shop-b'] = p['shop-b'];
+      delete p['shop-b'];
+    });
+    try {
+      const root = mkdtempSync(join(dir, 'out-'));
+      // shop-a's server is a different one; what is refused is the one path.
+      editStore((p) => {
+        p['shop-B'] = p['shop-a'];
+        delete p['shop-a'];
+      });
+      const r = await runCli([...SALES, '--profile', 'Shop-b,shop-B', '-o', `${root}/{profile}.csv`], {
+        env,
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/profiles Shop-b and shop-B would write one file/);
+      expect(readdirSync(root)).toEqual([]);
+    } finally {
+      editStore((p) => {
+        p['shop-b'] = p['Shop-b'];
+        p['shop-a'] = p['shop-B'];
+        delete p['Shop-b'];
+        delete p['shop-B'];
+      });
+    }
+  });
+});
+
+describe('one Odoo database under two profiles', () => {
+  it('--all-profiles with two profiles of one database is refused, naming them (exit 2)', async () => {
+    await loginProfile(env, 'shop-a-again', (sandboxes[0] as SandboxHandle).url);
+    try {
+      const r = await runCli([...SALES, '--all-profiles', '--format', 'csv'], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(
+        /^posdata: profiles shop-a and shop-a-again are one Odoo database \(.*, database demo\)/,
+      );
+      expect(r.stdout).toBe('');
+      // Named apart, the chain runs.
+      const ok = await runCli([...SALES, '--profile', 'shop-a,shop-b', '--format', 'csv'], { env });
+      expect(ok.code, ok.stderr).toBe(0);
+    } finally {
+      editStore((p) => {
+        delete p['shop-a-again'];
+      });
+    }
+  });
+});
