@@ -12,6 +12,7 @@ import { Readable, Writable } from 'node:stream';
 import { ManyServersError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { serverKey } from '../core/url.js';
+import { FORMULA_START } from '../render/formats.js';
 import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
 import type { Command } from './command.js';
 import { type Context, makeContext, type RunContext } from './context.js';
@@ -126,8 +127,12 @@ function checkOneDatabaseOnce(names: string[], store: ProfileStore, flags: Flags
 /** How the servers' outputs become one: the format each run writes and how it is joined. */
 export type Join = 'csv' | 'ndjson' | 'json-from-ndjson' | 'json-documents' | 'blocks';
 
-/** A CSV cell for the profile's name, quoted where it must be. */
-function csvCell(value: string, delimiter: string): string {
+/**
+ * A CSV cell for the profile's name, quoted where it must be; with --excel a name that starts
+ * like a formula (`=1+2`, `+x`, `@x`) gets the quote mark csv-stringify gives every other cell.
+ */
+function csvCell(name: string, delimiter: string, excel: boolean): string {
+  const value = excel && FORMULA_START.has(name[0] ?? '') ? `'${name}` : name;
   return /["\r\n]/.test(value) || value.includes(delimiter) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
@@ -447,6 +452,7 @@ export function makeJoiner(
   options: { slow?: boolean } = {},
 ): Joiner {
   const delimiter = typeof flags.delimiter === 'string' ? flags.delimiter : ',';
+  const excel = flags.excel === true;
   let first = true;
   switch (join) {
     case 'csv': {
@@ -482,7 +488,7 @@ export function makeJoiner(
           if (same && !options.slow) return addAsIs(name, file);
           const records = new CsvRecords();
           let at: number[] | undefined;
-          const cell = csvCell(name, delimiter);
+          const cell = csvCell(name, delimiter, excel);
           const take = async (recs: string[]) => {
             let s = '';
             for (const r of recs) {
@@ -511,7 +517,7 @@ export function makeJoiner(
        * and quotes (indexOf) instead of a split of every record into cells.
        */
       async function addAsIs(name: string, file: string): Promise<boolean> {
-        const lead = csvCell(name, delimiter) + delimiter;
+        const lead = csvCell(name, delimiter, excel) + delimiter;
         let quoted = false;
         let header = true;
         let atStart = true;

@@ -130,3 +130,29 @@ describe('one Odoo database under two profiles', () => {
     }
   });
 });
+
+describe('--excel over several servers', () => {
+  it("a profile that reads as a formula (=1+2, @shop) is quoted as csv-stringify quotes any cell: '=1+2", async () => {
+    for (const name of ['=1+2', '@shop']) {
+      editStore((p) => {
+        p[name] = p['shop-b'];
+        delete p['shop-b'];
+      });
+      try {
+        const r = await runCli([...SALES, '--profile', `shop-a,${name}`, '--format', 'csv', '--excel'], {
+          env,
+        });
+        expect(r.code, r.stderr).toBe(0);
+        const rows = r.stdout.split('\r\n').filter((l) => l !== '');
+        const theirs = rows.filter((l) => !l.startsWith('shop-a,') && !l.startsWith('\uFEFFprofile,'));
+        expect(theirs.length).toBeGreaterThan(0);
+        for (const row of theirs) expect(row.startsWith(`'${name},`), row).toBe(true);
+      } finally {
+        editStore((p) => {
+          p['shop-b'] = p[name];
+          delete p[name];
+        });
+      }
+    }
+  });
+});
