@@ -320,7 +320,18 @@ function recordKind(type: string): RecordKind {
 }
 
 /** First characters csv-stringify's escape_formulas guards in a string (a number's - it leaves). */
-export const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20']);
+export const FORMULA_START = new Set([
+  '=',
+  '+',
+  '-',
+  '@',
+  '\t',
+  '\r',
+  '\uFF1D',
+  '\uFF0B',
+  '\uFF0D',
+  '\uFF20',
+]);
 
 /**
  * csv-stringify's options for these CSV options and money columns (`places`: each column's
