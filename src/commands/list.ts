@@ -36,7 +36,7 @@ import { NotFoundError, UsageError } from '../core/errors.js';
 import { nameList, own, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import type { QueryFlags } from '../query/build.js';
-import { checkJsonValue, commaList, parseDomain } from '../query/domain.js';
+import { checkJsonValue, checkSortShape, commaList, parseDomain } from '../query/domain.js';
 import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
 import type { CheckpointRun } from '../read/checkpoint.js';
 import { ownNames } from '../read/own-names.js';
@@ -182,7 +182,13 @@ export function listCommand(name: ResourceName): Command<ListOptions, ReturnType
         : [],
     flags: LIST_FLAGS(resource),
     examples: resource.examples,
-    options: (f, args, { io }) => listOptions(resource, f, args[0] as string | undefined, io),
+    options: async (f, args, { io }) => {
+      const o = listOptions(resource, f, args[0] as string | undefined, io);
+      // The times with the module that reads them (luxon), loaded only where they are given.
+      if (o.from !== undefined || o.to !== undefined)
+        (await import('../query/time.js')).checkRange(o.from, o.to, o.tz);
+      return o;
+    },
     run: (o, ctx) => runList(o, ctx),
   });
 }
@@ -193,6 +199,7 @@ function listOptions(resource: Resource, f: ListFlags, arg: string | undefined, 
   chooseFormat(f.format, f.output, io);
   const tz = f.tz;
   if (tz) checkZone(tz);
+  if (f.sort !== undefined) checkSortShape(f.sort);
   const checkpointFile = f.checkpoint;
   if (checkpointFile && !resource.checkpoint) {
     throw new UsageError(

@@ -6,7 +6,7 @@ import { UsageError } from '../core/errors.js';
 import { nameList, own, say } from '../core/redact.js';
 import { closest } from '../core/suggest.js';
 import type { Domain, FieldDef, FieldMap } from '../core/types.js';
-import { checkDomain, listFields } from './domain.js';
+import { checkDomain, checkSortShape, listFields } from './domain.js';
 import { rangeDomain } from './time.js';
 
 export interface QueryFlags {
@@ -53,37 +53,23 @@ export function checkFields(resource: Resource, fields: FieldMap, wanted: string
   }
 }
 
-const ORDER_PART = /^([a-z_][a-z0-9_]*)(?:\s+(asc|desc))?$/i;
-
 export function checkSort(sort: string, fields: FieldMap, model: string): string {
-  const parts = sort
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
-  if (parts.length === 0)
-    throw new UsageError(say`--sort '${sort}' is empty`, say`use e.g. --sort "date_order desc, id"`);
   const out: string[] = [];
-  for (const p of parts) {
-    const m = ORDER_PART.exec(p);
-    if (!m)
+  for (const { field, direction } of checkSortShape(sort)) {
+    const f = fields[field];
+    if (!f && field !== 'id') {
       throw new UsageError(
-        say`--sort '${p}' is not "field [asc|desc]"`,
-        say`use e.g. --sort "date_order desc, id"`,
-      );
-    const f = fields[m[1]];
-    if (!f && m[1] !== 'id') {
-      throw new UsageError(
-        say`cannot sort on unknown field '${m[1]}' of ${own(model)}`,
+        say`cannot sort on unknown field '${field}' of ${own(model)}`,
         say`valid fields: ${listFields(fields)}`,
       );
     }
     if (f && f.store === false) {
       throw new UsageError(
-        say`cannot sort on '${m[1]}': Odoo does not store it`,
+        say`cannot sort on '${field}': Odoo does not store it`,
         say`sort on a stored field`,
       );
     }
-    out.push(m[2] ? `${m[1]} ${m[2].toLowerCase()}` : m[1]);
+    out.push(direction ? `${field} ${direction}` : field);
   }
   return out.join(', ');
 }

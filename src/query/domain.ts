@@ -162,3 +162,27 @@ export function commaList(raw: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+const ORDER_PART = /^([a-z_][a-z0-9_]*)(?:\s+(asc|desc))?$/i;
+
+/**
+ * `--sort`'s parts as "field [asc|desc]", checked without the server's fields (before any
+ * request): each part's field and its direction, lower-case.
+ */
+export function checkSortShape(sort: string): { field: string; direction?: string }[] {
+  const parts = sort
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length === 0)
+    throw new UsageError(say`--sort '${sort}' is empty`, say`use e.g. --sort "date_order desc, id"`);
+  return parts.map((p) => {
+    const m = ORDER_PART.exec(p);
+    if (!m)
+      throw new UsageError(
+        say`--sort '${p}' is not "field [asc|desc]"`,
+        say`use e.g. --sort "date_order desc, id"`,
+      );
+    return { field: m[1] as string, direction: m[2]?.toLowerCase() };
+  });
+}

@@ -112,6 +112,20 @@ export function rangeDomain(
   return leaves;
 }
 
+/**
+ * `--from`/`--to` checked before any request: each is a time (in any zone), and where the zone
+ * is known (--tz) the range is not empty. Without --tz the zone is the Odoo user's, known once
+ * the session is open, and the order is checked then (rangeDomain).
+ */
+export function checkRange(from: string | undefined, to: string | undefined, zone: string | undefined): void {
+  if (zone !== undefined) {
+    rangeDomain('', from, to, zone);
+    return;
+  }
+  if (from !== undefined) parseWhen(from, 'UTC', '--from');
+  if (to !== undefined) parseWhen(to, 'UTC', '--to');
+}
+
 /** Odoo's UTC `YYYY-MM-DD HH:MM:SS` shown in a zone, as ISO 8601 with the offset. */
 export function utcToZoneIso(value: string, zone: string): string {
   const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });

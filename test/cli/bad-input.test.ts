@@ -293,3 +293,61 @@ describe('bad input', () => {
     });
   }
 });
+
+// Every flag that needs no server is checked before the first request: against an address
+// that counts connections and drops each, a bad value is exit 2 with no connection made.
+describe('checked before any request', () => {
+  const cases: [string, string[], RegExp][] = [
+    [
+      'sales --from garbage',
+      ['sales', '--from', 'garbage'],
+      /^posdata: --from 'garbage' is not a date or time; /,
+    ],
+    [
+      'closures --to garbage',
+      ['closures', '--to', 'garbage'],
+      /^posdata: --to 'garbage' is not a date or time; /,
+    ],
+    ['payments --from impossible', ['payments', '--from', '2026-02-30'], /--from '2026-02-30' is not a date/],
+    ['lines --from garbage', ['lines', '--from', 'someday'], /--from 'someday' is not a date/],
+    [
+      'sales --from after --to in --tz',
+      ['sales', '--from', '2026-11-21', '--to', '2026-11-01', '--tz', 'UTC'],
+      /is not before --to/,
+    ],
+    [
+      'sales --sort sideways',
+      ['sales', '--sort', 'id sideways'],
+      /--sort 'id sideways' is not "field \[asc\|desc\]"/,
+    ],
+    ['refunds --sort empty', ['refunds', '--sort', ' , '], /--sort ' , ' is empty/],
+  ];
+  let silent: import('node:net').Server;
+  let connections = 0;
+  let url: string;
+  beforeAll(async () => {
+    const net = await import('node:net');
+    silent = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((ok) => silent.listen(0, '127.0.0.1', ok));
+    url = `http://127.0.0.1:${(silent.address() as import('node:net').AddressInfo).port}`;
+  });
+  afterAll(() => {
+    silent.close();
+  });
+  for (const [name, args, match] of cases) {
+    it(`${name} → exit 2, no connection`, async () => {
+      const before = connections;
+      const r = await runCli([...args, '--url', url, '--db', 'demo', '--user', 'admin'], {
+        env: { ...env, POSDATA_PASSWORD: 'admin' },
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(match);
+      expect(r.stdout).toBe('');
+      expect(connections - before).toBe(0);
+    });
+  }
+});
