@@ -54,6 +54,17 @@ function badReply(model: string, method: string, why: string): ProtocolError {
   );
 }
 
+/** Counts of a short page's query before it is taken for the end while records keep coming. */
+const RECOUNTS = 3;
+
+/** A search_read capped below the page asked: the rest would be lost as if there were none. */
+function capped(model: string, got: number, asked: number, more: number): ProtocolError {
+  return new ProtocolError(
+    say`Odoo answered ${own(model)}.search_read with ${got} records where ${asked} were asked, and its count says ${more} more match: something caps search_read at ${got} records (a proxy, a module, a server limit); nothing past them was taken as read`,
+    say`read in pages under the cap: --page-size ${Math.max(1, got - 1)}`,
+  );
+}
+
 /** A reply that should be records: a list of objects, each with its id. */
 function records(model: string, method: string, result: unknown): OdooRecord[] {
   if (!Array.isArray(result)) throw badReply(model, method, 'not a list of records');
@@ -384,9 +395,37 @@ export class OdooClient {
     if (q.context) kw.context = q.context;
     const load = q.load?.();
     if (load !== undefined) kw.load = load;
-    const page = await this.searchRead(q.model, domain, kw);
+    const page = await this.wholePage(q, domain, kw, await this.searchRead(q.model, domain, kw));
     // A page that arrives after the consumer stopped starts nothing more.
     if (live()) q.arrived?.(page);
+    return page;
+  }
+
+  /**
+   * `page` if it is all there is: a page shorter than asked is the end only where Odoo's
+   * count agrees. A server, a proxy or a module that caps search_read (at 1,000 records,
+   * say) answers short pages while more match, and every reader would take the first for
+   * the end and move its watermark past records it never read. Records committed meanwhile
+   * also make the count larger: the page is asked again, and one that grows was not capped
+   * at its length (a cap answers the same length again). Past a few rounds of growth the
+   * data is moving faster than it is read, and what came since is the next read's.
+   */
+  private async wholePage(
+    q: PageQuery,
+    domain: Domain,
+    kw: SearchReadKw,
+    page: OdooRecord[],
+  ): Promise<OdooRecord[]> {
+    const skipped = kw.offset ?? 0;
+    const asked = kw.limit ?? Number.POSITIVE_INFINITY;
+    for (let round = 0; page.length > 0 && page.length < asked && round < RECOUNTS; round++) {
+      const total = await this.searchCount(q.model, domain, q.context);
+      if (total <= skipped + page.length) return page;
+      const again = await this.searchRead(q.model, domain, kw);
+      if (again.length <= page.length)
+        throw capped(q.model, page.length, asked, total - skipped - page.length);
+      page = again;
+    }
     return page;
   }
 

@@ -8,7 +8,9 @@
  *   KINDS := KIND ['|' KIND ...]         (also ',' inside a rate=/every= rule) one is drawn per hit
  *   KIND  := 502 | 503 | 504 | 500 | 429 | reset | cut | html | notrpc | slow[MS] | expired
  * Options, also separated by `;`: `seed=N` (default: the sandbox seed), `probes` (also hit
- * `common.version` calls; by default version probes are exempt so that start-up checks pass).
+ * `common.version` calls; by default version probes are exempt so that start-up checks pass),
+ * `cap=N` (search_read answers at most N records whatever limit is asked, as a proxy or a
+ * module that caps it does: a short page while more records match).
  * Example: `502@3;rate=0.05:502,503,504,429,reset,cut,html,notrpc,slow2000,expired`.
  * Draws come from a PRNG seeded with the seed, in request order, so a run is repeatable.
  */
@@ -66,19 +68,26 @@ export class FaultPlan {
   private readonly rng: Prng;
   readonly probes: boolean;
   readonly spec: string;
+  /** `cap=N`: the most records a search_read answers. */
+  readonly cap: number | undefined;
 
   constructor(spec: string, seed: number) {
     this.spec = spec.trim();
     let s = seed;
     let probes = false;
+    let cap: number | undefined;
     const parts = this.spec
       .split(';')
-      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|probes\b|[a-z0-9|]+@))/))
+      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|probes\b|[a-z0-9|]+@))/))
       .map((p) => p.trim())
       .filter(Boolean);
     for (const part of parts) {
       if (part === 'probes') probes = true;
-      else if (part.startsWith('seed=')) {
+      else if (part.startsWith('cap=')) {
+        cap = Number(part.slice(4));
+        if (!(Number.isSafeInteger(cap) && cap > 0))
+          throw new FaultSpecError(`bad search_read cap '${part.slice(4)}'`);
+      } else if (part.startsWith('seed=')) {
         s = Number(part.slice(5));
         if (!Number.isSafeInteger(s)) throw new FaultSpecError(`bad fault seed '${part.slice(5)}'`);
       } else if (part.startsWith('rate=')) {
@@ -100,6 +109,7 @@ export class FaultPlan {
       } else throw new FaultSpecError(`cannot read fault rule '${part}'`);
     }
     this.probes = probes;
+    this.cap = cap;
     this.rng = new Prng(s ^ 0x5eed);
   }
 

@@ -359,7 +359,16 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
 /** search_read, search_fetch: the fields are checked before the domain, as Odoo does. */
 function readFound(c: Invocation, fieldsArg: string, many2oneNames: boolean): Json {
   const fields = fieldList(c.db, c.model, c.get(fieldsArg, null));
-  return readRecs(c.db, c.env, c.model, searched(c), fields, many2oneNames);
+  const found = searched(c);
+  const cap = c.db.searchReadCap;
+  return readRecs(
+    c.db,
+    c.env,
+    c.model,
+    cap === undefined ? found : found.slice(0, cap),
+    fields,
+    many2oneNames,
+  );
 }
 
 /**

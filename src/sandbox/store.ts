@@ -149,6 +149,8 @@ export class Db {
   readonly tables = new Map<string, Table>();
   /** Bumped on every change anywhere. */
   stamp = 0;
+  /** The most records a search_read answers (--faults cap=N), as a proxy or a module may cap it. */
+  searchReadCap: number | undefined;
 
   constructor(
     readonly version: OdooVersion,
