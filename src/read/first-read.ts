@@ -82,6 +82,16 @@ export function clockLimit(client: OdooClient): string {
 }
 
 /**
+ * The server's clock as Odoo writes it (its whole second, never later than this machine's):
+ * where a first read that found a record dated ahead of the clock stops. Not clockLimit: its
+ * margin is for telling what is ahead; a watermark stored at it would be a minute ahead
+ * itself, and what is written in that minute would never be read with an --overlap under it.
+ */
+export function clockSecond(client: OdooClient): string {
+  return client.serverNow().toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/**
  * Where a watermark may move after a page in (write_date, id) order: the last second of the
  * records before the first one dated beyond `limit`, with the highest id of that second
  * among them (undefined when the page starts with such a record), and that record.

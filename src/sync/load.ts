@@ -24,6 +24,7 @@ import { readAhead } from '../read/ahead.js';
 import { writeDateWindow } from '../read/checkpoint.js';
 import {
   clockLimit,
+  clockSecond,
   type FirstRead,
   firstReadDomain,
   markBefore,
@@ -109,11 +110,12 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       // Never beyond the server's clock: a record dated ahead of it is read when the clock
       // gets there (as the incremental windows, which end now, would read it).
       const limit = clockLimit(job.odoo);
+      const clock = clockSecond(job.odoo);
       if (until > limit)
         job.warn?.(
-          say`posdata: ${own(job.table)}: ${own(job.model)} has a record with write_date ${until} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(limit)} UTC and records dated after it are read when the clock gets there`,
+          say`posdata: ${own(job.table)}: ${own(job.model)} has a record with write_date ${until} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(clock)} UTC and records dated after it are read when the clock gets there`,
         );
-      first = { until: until > limit ? limit : until, afterId: 0 };
+      first = { until: until > clock ? clock : until, afterId: 0 };
     }
     domain = firstReadDomain(first);
   } else {

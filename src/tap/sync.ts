@@ -14,6 +14,7 @@ import { writeDateWindow } from '../read/checkpoint.js';
 import { currencyCodes } from '../read/companies.js';
 import {
   clockLimit,
+  clockSecond,
   firstReadDomain,
   highestIdOf,
   markBefore,
@@ -114,11 +115,12 @@ export async function runTap(job: TapJob): Promise<void> {
         // Never beyond the server's clock: a record dated ahead of it is read when the
         // clock gets there (as the incremental windows, which end now, would read it).
         const limit = clockLimit(client);
+        const clock = clockSecond(client);
         if (wd > limit)
           job.warn?.(
-            say`${own(r.name)}: ${own(r.model)} has a record with write_date ${wd} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(limit)} UTC and records dated after it are sent when the clock gets there`,
+            say`${own(r.name)}: ${own(r.model)} has a record with write_date ${wd} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(clock)} UTC and records dated after it are sent when the clock gets there`,
           );
-        firstRead.until = wd > limit ? limit : wd;
+        firstRead.until = wd > clock ? clock : wd;
       }
       domain = firstReadDomain({ until: firstRead.until, afterId: firstRead.afterId }, from);
       keeper.pageEnds(firstRead.until);

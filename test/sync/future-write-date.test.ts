@@ -127,6 +127,22 @@ describe('a write_date ahead of the server clock', () => {
     expect(row?.note).toMatch(/^touched /);
   });
 
+  it('sync: that first read stores the server clock, not a minute past it: with --overlap 0 the next run reads what is written meanwhile', async () => {
+    lie(true);
+    const r = await sync(['--schema', 'clamp', '--overlap', '0']);
+    expect(r.code, r.stderr).toBe(0);
+    aheadLine(r.stderr, 'watermark');
+    const wm = (await watermark('clamp')) as string;
+    // The sandbox's clock is this machine's: the watermark is no later than now.
+    expect(Date.parse(`${wm.replace(' ', 'T')}Z`)).toBeLessThanOrEqual(Date.now());
+    expect(r.stderr).toContain(`the watermark stays at ${wm} UTC`);
+    lie(false);
+    const id = await touch();
+    expect((await sync(['--schema', 'clamp', '--overlap', '0'])).code).toBe(0);
+    const [row] = await pg.query<{ note: string | null }>('select note from clamp.sales where id = $1', [id]);
+    expect(row?.note).toMatch(/^touched /);
+  });
+
   it('tap: the bookmark stays behind the clock, and the next run sends a new change', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'posdata-future-'));
     const config = join(dir, 'tap.json');
@@ -152,6 +168,13 @@ describe('a write_date ahead of the server clock', () => {
         .filter((m) => m.type === 'STATE');
       return states[states.length - 1]?.value as { bookmarks: { sales: { write_date: string } } };
     };
+    // A first read whose newest record lies ahead: its bookmark is the server's clock.
+    lie(true);
+    const clamped = await tap(false);
+    expect(clamped.code, clamped.stderr).toBe(0);
+    aheadLine(clamped.stderr, 'bookmark');
+    const at = lastState(clamped.stdout).bookmarks.sales.write_date;
+    expect(Date.parse(at)).toBeLessThanOrEqual(Date.now());
     lie(false);
     const first = await tap(false);
     expect(first.code, first.stderr).toBe(0);
