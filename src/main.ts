@@ -6,7 +6,7 @@ import { RESOURCES, type ResourceName } from './catalog/resources.js';
 import type { Command, Entry } from './cli/command.js';
 import { makeContext } from './cli/context.js';
 import { type Env, type IO, processIO } from './cli/io.js';
-import { report, runCommandLine, tapCut } from './cli/program.js';
+import { outputCut, report, runCommandLine } from './cli/program.js';
 import { installSignalHandlers } from './cli/signals.js';
 import { VERSION } from './cli/version.js';
 import { EXIT } from './core/errors.js';
@@ -129,7 +129,7 @@ export async function main(argv: string[]): Promise<void> {
   const io = processIO(process.env, (s) => {
     stdout = s;
     s.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(running?.name === 'tap' ? tapCut(io) : 0);
+      if (err.code === 'EPIPE') process.exit(outputCut(running, io));
       stdoutError ??= err;
     });
   });

@@ -1,6 +1,7 @@
 // What a command is: its flags (its own, then the shared groups, in help order), the check
 // of their values into typed options (once, before anything is asked of a server), and
 // `run(options, context)`. One module per command under src/commands/ exports one.
+import type { Said } from '../core/redact.js';
 import type { Context } from './context.js';
 import type { FlagGroup, Flags, FlagValues } from './flags.js';
 import type { Env, IO } from './io.js';
@@ -43,12 +44,16 @@ export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly 
    */
   longRunning?: boolean;
   /**
-   * Over several servers (`--profile a,b`, no `{profile}` in -o), where one output cannot be
-   * the servers' outputs one after the other (report's one page of every shop): each server's
-   * run gets `flags(f)` (its output a JSON document), and `join` makes the one output of the
-   * healthy servers' documents, in the order given, naming those that failed.
+   * How the command runs over several servers (`--profile a,b`, a pattern, `--all-profiles`,
+   * where it takes the SERVERS flags): src/cli/servers.ts runs it once per server and joins
+   * what they give as this says. Without: their records in one output, the profile first.
    */
-  joinServers?: ServerJoin;
+  servers?: OverServers;
+  /**
+   * What is said when the reader of standard output closes it before the end (the tap's
+   * Singer target), and the run fails (exit 2); without, a cut pipe ends quietly (`| head`).
+   */
+  cutOutput?: Said;
   /**
    * The flags and arguments as typed options, everything checked that can be without a
    * server (exit 2 for what is wrong). `args` are the positional arguments as commander
@@ -59,7 +64,34 @@ export interface Command<O = unknown, G extends readonly FlagGroup[] = readonly 
   run(options: O, ctx: Context): Promise<void>;
 }
 
-/** How a command's runs over several servers become one output (Command.joinServers). */
+/** How a command runs over several servers (Command.servers), declared beside its flags. */
+export interface OverServers {
+  /**
+   * How the servers' outputs become one: `records` (the default) one table, stream or file with
+   * the profile first; `reports` each server's report (doctor), in its own format (text by
+   * default), a block per server or, in json, an array of them; or the command's own join,
+   * where one output cannot be the servers' one after the other (report's one page).
+   */
+  join?: 'records' | 'reports' | ServerJoin;
+  /**
+   * Each server's run says on standard error what its single run says (sync's per-table lines,
+   * a cron's log of what it did), each line led by its profile; otherwise they run quiet.
+   */
+  speaks?: boolean;
+  /** Two profiles of one Odoo database may be in one run (doctor checks each login). */
+  sameDatabase?: boolean;
+  /**
+   * Flags whose value names a place per server with `{profile}` (sync's --schema), beside -o
+   * and --checkpoint: filled in with each profile's name, and checked as they are.
+   */
+  places?: readonly string[];
+  /** The chain's flags checked before any server is asked (exit 2 for what is wrong). */
+  check?(f: Flags, names: readonly string[]): void;
+  /** One server's flags, from the chain's (summary --by profile: each server by currency). */
+  flags?(f: Flags): Flags;
+}
+
+/** How a command's runs over several servers become one output (OverServers.join). */
 export interface ServerJoin {
   /** One server's flags (the run's own output, a JSON document on standard output). */
   flags(f: Flags): Flags;

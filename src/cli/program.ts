@@ -199,11 +199,13 @@ export function report(err: unknown, io: IO, debug: boolean): number {
   return EXIT.internal;
 }
 
-/** The tap's reader closed its output before the end: one line, exit 2 (what a failed write of standard output is). */
-export function tapCut(io: IO): number {
-  io.err.line(
-    say`posdata: cannot write standard output: the Singer target closed it before the stream ended; see the target's own error`,
-  );
+/**
+ * The reader of standard output closed it before the end: a quiet success (`| head` took what it
+ * wanted), or, for a command whose reader must see the end (the tap), its line and exit 2.
+ */
+export function outputCut(c: Pick<Command<unknown>, 'cutOutput'> | undefined, io: IO): number {
+  if (c?.cutOutput === undefined) return EXIT.ok;
+  io.err.line(c.cutOutput);
   return EXIT.usage;
 }
 
@@ -319,7 +321,7 @@ export async function runCommandLine(
     }
     // A cut pipe ends an export quietly (`| head` took what it wanted); a Singer target
     // that closes the tap's output leaves its stream incomplete: said, and no success.
-    if (isPipeClosed(err)) return only === 'tap' ? tapCut(io) : EXIT.ok;
+    if (isPipeClosed(err)) return outputCut(loaded, io);
     return report(err, io, debug);
   } finally {
     await ctx.end();

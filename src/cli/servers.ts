@@ -14,7 +14,7 @@ import { own, say } from '../core/redact.js';
 import { serverKey } from '../core/url.js';
 import { FORMULA_START } from '../render/formats.js';
 import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
-import type { Command } from './command.js';
+import type { Command, ServerJoin } from './command.js';
 import { type Context, makeContext, type RunContext } from './context.js';
 import type { Flags } from './flags.js';
 import { type Env, type IO, makeIO } from './io.js';
@@ -195,6 +195,98 @@ interface Outcome {
   failed: boolean;
 }
 
+/** What a run over several servers does, decided once from the chain's flags, as a single run would. */
+interface Plan {
+  names: string[];
+  /** -o as one file of every server's rows (not `-`, no `{profile}`). */
+  file: string | undefined;
+  /** `{profile}` in -o: each server's run writes its own file, nothing is joined. */
+  perFile: boolean;
+  /** The command's own join of the servers' documents (report's one page). */
+  own: ServerJoin | undefined;
+  joining: Join;
+  /** One server's flags. */
+  flagsOf(name: string): Flags;
+}
+
+/** What a chain cannot do, said before any server is asked (exit 2). */
+function refuse(c: Command<unknown>, flags: Flags, names: string[], output: string | undefined): void {
+  const places = c.servers?.places ?? [];
+  if (typeof flags.checkpoint === 'string' && !flags.checkpoint.includes(PLACEHOLDER) && names.length > 1)
+    throw new UsageError(
+      say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
+      say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
+    );
+  c.servers?.check?.(flags, names);
+  checkPlaces(names, [output, typeof flags.checkpoint === 'string' ? flags.checkpoint : undefined]);
+  for (const p of places) checkPlaces(names, [String(flags[p])]);
+  if (flags.watch !== undefined)
+    throw new UsageError(
+      say`--watch follows one server`,
+      say`run one watch per shop (--profile NAME), or leave --watch out for every shop's figures at once`,
+    );
+}
+
+/** How the records' format joins: one CSV, one stream, one JSON array (each run's ndjson). */
+function recordsJoin(format: string): Join {
+  if (format === 'csv' || format === 'ndjson') return format;
+  if (format === 'json') return 'json-from-ndjson';
+  if (format === 'parquet')
+    throw new UsageError(
+      say`Parquet over several profiles is one file per server`,
+      say`put ${own(PLACEHOLDER)} in -o (e.g. -o out/profile=${own(PLACEHOLDER)}/sales.parquet)`,
+    );
+  return 'blocks';
+}
+
+function planOf(c: Command<unknown>, flags: Flags, names: string[], io: IO): Plan {
+  // Any command's flags: each is read for what it is (a command without -o has no output).
+  const output = typeof flags.output === 'string' ? flags.output : undefined;
+  const given = typeof flags.format === 'string' ? flags.format : undefined;
+  const perFile = output?.includes(PLACEHOLDER) === true;
+  refuse(c, flags, names, output);
+  const how = c.servers?.join ?? 'records';
+  const ownJoin = typeof how === 'object' && !perFile ? how : undefined;
+  // A report (doctor's) is in the format asked, text by default; records in the one a single
+  // run would write to this output; a command's own join, or a file per server, decides its own.
+  const format =
+    typeof how === 'object' || perFile
+      ? undefined
+      : how === 'reports'
+        ? (given ?? 'text')
+        : chooseFormat(given, output, io);
+  const joining: Join =
+    format === undefined
+      ? 'blocks'
+      : how === 'reports'
+        ? format === 'json'
+          ? 'json-documents'
+          : 'blocks'
+        : recordsJoin(format);
+  const childFormat = joining === 'json-from-ndjson' ? 'ndjson' : format;
+  const flagsOf = (name: string): Flags => {
+    let f: Record<string, unknown> = { ...flags, profile: name, allProfiles: undefined, jobs: undefined };
+    if (perFile) f.output = forProfile(output, name);
+    else if (ownJoin) f = { ...ownJoin.flags({ ...f, output: undefined }) };
+    else {
+      f.output = undefined;
+      if (how !== 'reports' || given !== undefined) f.format = childFormat;
+    }
+    if (typeof flags.checkpoint === 'string') f.checkpoint = forProfile(flags.checkpoint, name);
+    for (const p of c.servers?.places ?? []) f[p] = forProfile(flags[p], name);
+    // --by profile: the profile leads every row already; each server's rows are then per
+    // currency (its records say which), so no figure of the chain adds two currencies.
+    if (typeof f.by === 'string') {
+      const keys = f.by.split(',').map((k) => k.trim());
+      if (keys.includes('profile'))
+        f.by = [...new Set(keys.map((k) => (k === 'profile' ? 'currency' : k)))].join(',');
+    }
+    return c.servers?.flags ? c.servers.flags(f) : f;
+  };
+  const file = output !== undefined && output !== '-' && !perFile ? output : undefined;
+  return { names, file, perFile, own: ownJoin, joining, flagsOf };
+}
+
 /**
  * `c` over the profiles named by `flags`: every run at once up to --jobs, their outputs
  * joined in the order given. Throws ManyServersError (exit 8) when some failed, after the
@@ -211,117 +303,30 @@ export async function runOverServers(
   const { io, env } = ctx;
   const store = ProfileStore.read(env);
   const names = profileNames(flags, store);
-  // doctor checks each login: two users of one database are two things to check.
-  if (c.name !== 'doctor') checkOneDatabaseOnce(names, store, flags, env);
-  // Any command's flags: each is read for what it is (a command without -o has no output).
-  const jobs = typeof flags.jobs === 'number' ? flags.jobs : 4;
-  const output = typeof flags.output === 'string' ? flags.output : undefined;
-  const given = typeof flags.format === 'string' ? flags.format : undefined;
-  const perFile = output?.includes(PLACEHOLDER) === true;
-  if (typeof flags.checkpoint === 'string' && !flags.checkpoint.includes(PLACEHOLDER) && names.length > 1)
-    throw new UsageError(
-      say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
-      say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
-    );
-  if (c.name === 'sync' && !String(flags.schema).includes(PLACEHOLDER))
-    throw new UsageError(
-      say`several servers in one schema ${String(flags.schema)} would collide: each table's key is Odoo's id`,
-      say`put ${own(PLACEHOLDER)} in --schema (e.g. --schema pos_${own(PLACEHOLDER)}): one schema per server, read together with UNION ALL`,
-    );
-  checkPlaces(names, [output, typeof flags.checkpoint === 'string' ? flags.checkpoint : undefined]);
-  if (c.name === 'sync') checkPlaces(names, [String(flags.schema)]);
-  if (flags.watch !== undefined)
-    throw new UsageError(
-      say`--watch follows one server`,
-      say`run one watch per shop (--profile NAME), or leave --watch out for every shop's figures at once`,
-    );
-  const toFile = output !== undefined && output !== '-' && !perFile;
-  // A command that joins the servers' documents itself (report) writes its own output.
-  const documents = c.joinServers !== undefined && !perFile;
-  // Decided once, as a single run would: the format the joined output is in (a command that
-  // joins itself, or writes a file per server, decides its own: 'blocks' is not used then).
-  const format = c.joinServers
-    ? 'own'
-    : c.name === 'doctor'
-      ? (given ?? 'text')
-      : chooseFormat(given, perFile ? undefined : output, io);
-  const joining: Join = perFile
-    ? 'blocks'
-    : c.name === 'doctor'
-      ? format === 'json'
-        ? 'json-documents'
-        : 'blocks'
-      : format === 'csv'
-        ? 'csv'
-        : format === 'ndjson'
-          ? 'ndjson'
-          : format === 'json'
-            ? 'json-from-ndjson'
-            : format === 'parquet'
-              ? (() => {
-                  throw new UsageError(
-                    say`Parquet over several profiles is one file per server`,
-                    say`put ${own(PLACEHOLDER)} in -o (e.g. -o out/profile=${own(PLACEHOLDER)}/sales.parquet)`,
-                  );
-                })()
-              : 'blocks';
-  const childFormat = joining === 'json-from-ndjson' ? 'ndjson' : format;
-  const flagsOf = (name: string): Flags => {
-    const own: Record<string, unknown> = { ...flags, profile: name, allProfiles: undefined, jobs: undefined };
-    if (perFile) own.output = forProfile(output, name);
-    else if (documents && c.joinServers) return c.joinServers.flags({ ...own, output: undefined });
-    else {
-      own.output = undefined;
-      if (c.name !== 'doctor' || flags.format !== undefined) own.format = childFormat;
-    }
-    if (typeof flags.checkpoint === 'string') own.checkpoint = forProfile(flags.checkpoint, name);
-    if (c.name === 'sync') own.schema = forProfile(flags.schema, name);
-    // summary --by profile: the profile leads every row already; each server's rows are then
-    // per currency (its records say which), so no figure of the chain adds two currencies.
-    if (c.name === 'summary' && typeof own.by === 'string') {
-      const keys = own.by.split(',').map((k) => k.trim());
-      if (keys.includes('profile'))
-        own.by = [...new Set(keys.map((k) => (k === 'profile' ? 'currency' : k)))].join(',');
-    }
-    return own;
-  };
+  if (c.servers?.sameDatabase !== true) checkOneDatabaseOnce(names, store, flags, env);
+  const plan = planOf(c, flags, names, io);
   // Every flag checked once before any server is asked (exit 2 for what is wrong).
-  if (documents) await c.joinServers?.check(flags, { io, env });
+  if (plan.own) await plan.own.check(flags, { io, env });
   for (const name of names) {
-    const f = flagsOf(name);
-    if (perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
+    const f = plan.flagsOf(name);
+    if (plan.perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
     await c.options(f, args, { io, env });
   }
-
   const temp = mkdtempSync(join(tmpdir(), 'posdata-servers-'));
   const children = new Set<RunContext>();
   const release = ctx.onInterrupt(() => {
     for (const child of children) child.interrupt();
   });
   const runOne = async (name: string, index: number): Promise<Outcome> => {
-    const file = perFile ? undefined : join(temp, `${index}.out`);
+    const file = plan.perFile ? undefined : join(temp, `${index}.out`);
     const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
     const err = prefixed(io.err.stream, name);
-    const childIO: IO = makeIO(
-      {
-        stdin: Readable.from([]),
-        stdout: out,
-        stderr: err,
-        inTTY: false,
-        outTTY: false,
-        errTTY: false,
-        columns: io.out.width,
-      },
-      { ...env, NO_COLOR: '1' },
-    );
-    childIO.quiet = true;
-    childIO.debug = io.debug;
+    const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
     const child = makeContext(childIO, env);
     children.add(child);
     let failed = false;
     try {
-      const options = await c.options(flagsOf(name), args, { io: childIO, env });
-      await c.run(options, child);
+      await c.run(await c.options(plan.flagsOf(name), args, { io: childIO, env }), child);
     } catch (e) {
       failed = true;
       report(e, childIO, io.debug);
@@ -333,59 +338,9 @@ export async function runOverServers(
     }
     return { name, file, failed };
   };
-
-  // Up to --jobs at once; the outcomes kept in the order given.
-  const outcomes: Promise<Outcome>[] = [];
-  const running = new Set<Promise<Outcome>>();
+  const outcomes = started(names, typeof flags.jobs === 'number' ? flags.jobs : 4, runOne);
   try {
-    const started: Promise<Outcome>[] = [];
-    let next = 0;
-    const launch = (): Promise<Outcome> => {
-      const i = next++;
-      const p = runOne(names[i] as string, i);
-      running.add(p);
-      void p.finally(() => running.delete(p));
-      return p;
-    };
-    // A gate per server: the next starts when one of the running ends.
-    for (let i = 0; i < names.length; i++) {
-      while (running.size >= jobs) await Promise.race(running);
-      started.push(launch());
-    }
-    outcomes.push(...started);
-    const done: Outcome[] = [];
-    if (perFile) for (const o of outcomes) done.push(await o);
-    else if (documents && c.joinServers) {
-      // A document is a server's figures, not its records (a report: a few hundred KB): read whole.
-      done.push(...(await Promise.all(outcomes)));
-      const docs: { profile: string; text: string }[] = [];
-      for (const o of done)
-        if (!o.failed && o.file) docs.push({ profile: o.name, text: readFileSync(o.file, 'utf8') });
-      const failed = done.filter((o) => o.failed).map((o) => o.name);
-      if (docs.length > 0) await c.joinServers.join(docs, failed, flags, ctx);
-    } else
-      await writeOutput(
-        ctx,
-        toFile ? (output as string) : undefined,
-        async (sink) => {
-          const joiner = makeJoiner(joining, flags, sink);
-          if (joiner.prepare) {
-            const all = await Promise.all(outcomes);
-            await joiner.prepare(
-              all.flatMap((o) => (o.failed || !o.file ? [] : [{ name: o.name, file: o.file }])),
-            );
-          }
-          for (const o of outcomes) {
-            const got = await o;
-            done.push(got);
-            if (got.failed || !got.file) continue;
-            await joiner.add(got.name, got.file);
-          }
-          await joiner.end();
-          return undefined;
-        },
-        joining === 'blocks',
-      );
+    const done = await joined(plan, await outcomes, flags, ctx);
     const failed = done.filter((o) => o.failed).map((o) => o.name);
     if (failed.length > 0)
       throw new ManyServersError(
@@ -394,9 +349,92 @@ export async function runOverServers(
       );
   } finally {
     release();
-    await Promise.allSettled(outcomes);
+    await Promise.allSettled(await outcomes);
     rmSync(temp, { recursive: true, force: true });
   }
+}
+
+/** A server's IO: its standard output and error given, no terminal, quiet unless the command speaks. */
+function serverIO(io: IO, out: Writable, err: Writable, env: Env, speaks: boolean): IO {
+  const childIO: IO = makeIO(
+    {
+      stdin: Readable.from([]),
+      stdout: out,
+      stderr: err,
+      inTTY: false,
+      outTTY: false,
+      errTTY: false,
+      columns: io.out.width,
+    },
+    { ...env, NO_COLOR: '1' },
+  );
+  childIO.quiet = speaks ? io.quiet : true;
+  childIO.debug = io.debug;
+  return childIO;
+}
+
+/**
+ * Every server's run started, up to `jobs` at once (the next when one of the running ends);
+ * the outcomes in the order given, once all have started.
+ */
+async function started(
+  names: string[],
+  jobs: number,
+  runOne: (name: string, index: number) => Promise<Outcome>,
+): Promise<Promise<Outcome>[]> {
+  const running = new Set<Promise<Outcome>>();
+  const all: Promise<Outcome>[] = [];
+  for (const [i, name] of names.entries()) {
+    while (running.size >= jobs) await Promise.race(running);
+    const p = runOne(name, i);
+    running.add(p);
+    void p.finally(() => running.delete(p));
+    all.push(p);
+  }
+  return all;
+}
+
+/** The servers' outputs made one, as the plan says; every outcome, in the order given. */
+async function joined(
+  plan: Plan,
+  outcomes: Promise<Outcome>[],
+  flags: Flags,
+  ctx: Context,
+): Promise<Outcome[]> {
+  if (plan.perFile) return Promise.all(outcomes);
+  if (plan.own) {
+    // A document is a server's figures, not its records (a report: a few hundred KB): read whole.
+    const done = await Promise.all(outcomes);
+    const docs = done.flatMap((o) =>
+      !o.failed && o.file ? [{ profile: o.name, text: readFileSync(o.file, 'utf8') }] : [],
+    );
+    const failed = done.filter((o) => o.failed).map((o) => o.name);
+    if (docs.length > 0) await plan.own.join(docs, failed, flags, ctx);
+    return done;
+  }
+  const done: Outcome[] = [];
+  await writeOutput(
+    ctx,
+    plan.file,
+    async (sink) => {
+      const joiner = makeJoiner(plan.joining, flags, sink);
+      if (joiner.prepare) {
+        const all = await Promise.all(outcomes);
+        await joiner.prepare(
+          all.flatMap((o) => (o.failed || !o.file ? [] : [{ name: o.name, file: o.file }])),
+        );
+      }
+      for (const o of outcomes) {
+        const got = await o;
+        done.push(got);
+        if (!got.failed && got.file) await joiner.add(got.name, got.file);
+      }
+      await joiner.end();
+      return undefined;
+    },
+    plan.joining === 'blocks',
+  );
+  return done;
 }
 
 export interface Joiner {

@@ -28,6 +28,8 @@ export interface DoctorOptions {
 
 export const doctor = command({
   name: 'doctor',
+  // Over several servers: a report per server; two profiles of one database are two logins to check.
+  servers: { join: 'reports', sameDatabase: true },
   flags: [
     group('own', [
       {

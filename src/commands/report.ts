@@ -74,20 +74,22 @@ export const report = command({
     'their currency, a section each, and no figure adds two. Over several profiles the page has a part per\n' +
     'server, its currencies inside; a server that fails is named on stderr and in the page, the others are\n' +
     'complete, and the run ends with exit 8.\n',
-  joinServers: {
-    flags: (f: Flags): Flags => ({ ...f, format: 'json', output: '-' }),
-    async check(f, where) {
-      const o = await report.options(f as Parameters<typeof report.options>[0], [], where);
-      await checkRun(o, where.env);
-    },
-    async join(docs, failed, f, ctx) {
-      const o = await report.options(f as Parameters<typeof report.options>[0], [], ctx);
-      const { chainReport } = await import('../report/data.js');
-      const data = chainReport(
-        docs.map((d) => JSON.parse(d.text) as ReportData),
-        failed,
-      );
-      await writeReport(o, ctx, data);
+  servers: {
+    join: {
+      flags: (f: Flags): Flags => ({ ...f, format: 'json', output: '-' }),
+      async check(f, where) {
+        const o = await report.options(f as Parameters<typeof report.options>[0], [], where);
+        await checkRun(o, where.env);
+      },
+      async join(docs, failed, f, ctx) {
+        const o = await report.options(f as Parameters<typeof report.options>[0], [], ctx);
+        const { chainReport } = await import('../report/data.js');
+        const data = chainReport(
+          docs.map((d) => JSON.parse(d.text) as ReportData),
+          failed,
+        );
+        await writeReport(o, ctx, data);
+      },
     },
   },
   options(f): ReportCommandOptions {

@@ -72,6 +72,17 @@ function percent(flag: string) {
 
 export const sync = command({
   name: 'sync',
+  servers: {
+    // A schema's keys are Odoo's ids: each server into a schema of its own.
+    places: ['schema'],
+    check(f) {
+      if (!String(f.schema).includes('{profile}'))
+        throw new UsageError(
+          say`several servers in one schema ${String(f.schema)} would collide: each table's key is Odoo's id`,
+          say`put ${own('{profile}')} in --schema (e.g. --schema pos_${own('{profile}')}): one schema per server, read together with UNION ALL`,
+        );
+    },
+  },
   args: [
     {
       spec: '[resource...]',

@@ -83,6 +83,8 @@ function about(format: 'json' | 'text'): string {
 
 export const tap = command({
   name: 'tap',
+  // Its target missed the end of the stream: never a quiet success.
+  cutOutput: say`posdata: cannot write standard output: the Singer target closed it before the stream ended; see the target's own error`,
   flags: [
     group('own', [
       {

@@ -156,3 +156,23 @@ describe('--excel over several servers', () => {
     }
   });
 });
+
+describe('the shared layer', () => {
+  it('knows no command by name: each declares how it runs over several servers beside its flags', () => {
+    const root = join(import.meta.dirname, '../../src');
+    const files = [
+      join(root, 'main.ts'),
+      ...readdirSync(join(root, 'cli'))
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(root, 'cli', f)),
+    ];
+    const named: string[] = [];
+    for (const file of files)
+      for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries())
+        if (
+          /(\bname|\bonly|\bc\.name)\s*[!=]==\s*'(sync|doctor|summary|tap|report|reconcile|serve)'/.test(line)
+        )
+          named.push(`${file}:${i + 1}: ${line.trim()}`);
+    expect(named).toEqual([]);
+  });
+});
