@@ -161,7 +161,11 @@ async function writeReport(
     if (o.format === 'pdf') {
       const pdf = await import('../report/pdf.js');
       const chromium = pdf.findChromium(ctx.env) as string;
-      body = await pdf.printPdf(chromium, html);
+      body = await pdf.printPdf(chromium, html, {
+        timeout: o.connection.timeout ?? 60,
+        env: ctx.env,
+        onInterrupt: (fn) => ctx.onInterrupt(fn),
+      });
     } else body = html;
   }
   await writeOutput(ctx, path, async (sink) => {
