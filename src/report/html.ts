@@ -150,6 +150,19 @@ function glance(s: CurrencySection): string {
   return `<table class="glance"><thead><tr><th></th><th>This period</th><th>Previous period</th><th>+/-</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/**
+ * A time of Odoo's (UTC `YYYY-MM-DD HH:MM:SS`, as reconcile's rows and the orders carry it, or
+ * ISO 8601) as a person reads it in the zone; what is not a time is shown as it came, escaped,
+ * never as luxon's "Invalid DateTime".
+ */
+function localTime(t: unknown, zone: string): string {
+  if (typeof t !== 'string' || t === '') return '';
+  const d = /^\d{4}-\d{2}-\d{2} \d/.test(t)
+    ? DateTime.fromSQL(t, { zone: 'UTC' })
+    : DateTime.fromISO(t, { zone: 'UTC' });
+  return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm') : esc(t);
+}
+
 const METRIC_LABEL: Record<Metric, string> = {
   refund_share: 'refunds',
   cancelled_share: 'cancelled orders',
@@ -160,19 +173,33 @@ const METRIC_LABEL: Record<Metric, string> = {
 function lossTable(rows: LossRow[], digits: number, zone: string, who: string): string {
   const mark = (r: LossRow, m: Metric, text: string) =>
     `<td class="${r.marks.includes(m) ? 'mark' : ''}" title="median of the others: ${r.median[m] ?? '–'}">${text}</td>`;
-  const head = `<tr><th>${esc(who)}</th><th>Orders</th><th>Sales</th><th>Refunds</th><th>Refunded</th><th>Share</th><th>Cancelled</th><th>Share</th><th>Discounts</th><th>Share</th><th>Largest</th><th>Closings</th><th>Cash difference</th><th>Short per closing</th><th>Quick refunds</th></tr>`;
-  const body = rows
-    .map(
-      (r) =>
-        `<tr class="${r.marks.length > 0 ? 'marked' : ''}" data-id="${r.id ?? ''}" data-marks="${r.marks.join(' ')}"><th>${esc(r.name || '(none)')}</th><td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}<td>${money(r.discounts, digits)}</td>${mark(r, 'discount_share', pct(r.discount_share))}<td>${money(r.largest_discount, digits)}</td><td>${r.closings}</td><td>${money(r.cash_difference, digits)}</td>${mark(r, 'cash_short', money(r.cash_short, digits))}<td>${r.quick_refunds}</td></tr>`,
-    )
-    .join('');
+  // Fifteen columns are wider than A4: two tables of the same rows, what leaves as refunds and
+  // cancellations, then what is given away and what is missing from the cash.
+  const table = (heads: string[], cells: (r: LossRow) => string) => {
+    const head = `<tr><th>${esc(who)}</th>${heads.map((h) => `<th>${h}</th>`).join('')}</tr>`;
+    const body = rows
+      .map(
+        (r) =>
+          `<tr class="${r.marks.length > 0 ? 'marked' : ''}" data-id="${r.id ?? ''}" data-marks="${r.marks.join(' ')}"><th>${esc(r.name || '(none)')}</th>${cells(r)}</tr>`,
+      )
+      .join('');
+    return `<table class="loss"><thead>${head}</thead><tbody>${body}</tbody></table>`;
+  };
+  const returned = table(
+    ['Orders', 'Sales', 'Refunds', 'Refunded', 'Share', 'Quick refunds', 'Cancelled', 'Share'],
+    (r) =>
+      `<td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.quick_refunds}</td><td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}`,
+  );
+  const given = table(
+    ['Discounts', 'Share', 'Largest', 'Closings', 'Cash difference', 'Short per closing'],
+    (r) =>
+      `<td>${money(r.discounts, digits)}</td>${mark(r, 'discount_share', pct(r.discount_share))}<td>${money(r.largest_discount, digits)}</td><td>${r.closings}</td><td>${money(r.cash_difference, digits)}</td>${mark(r, 'cash_short', money(r.cash_short, digits))}`,
+  );
   const behind = rows
     .filter((r) => r.marks.length > 0)
     .map((r) => {
       const parts = r.marks.map((m) => {
-        const when = (t: string | null) =>
-          t ? DateTime.fromSQL(t, { zone: 'UTC' }).setZone(zone).toFormat('yyyy-MM-dd HH:mm') : '';
+        const when = (t: string | null) => localTime(t, zone);
         const orders = (list: OrderRef[], detail?: string) =>
           `<table class="orders"><tr><th>Ticket</th><th>Time</th><th>Register</th><th>Amount</th>${detail ? `<th>${detail}</th>` : ''}</tr>${list
             .map(
@@ -194,14 +221,11 @@ function lossTable(rows: LossRow[], digits: number, zone: string, who: string): 
       return `<div class="behind" data-id="${r.id ?? ''}">${parts.join('')}</div>`;
     })
     .join('');
-  return `<table class="loss"><thead>${head}</thead><tbody>${body}</tbody></table>${behind}`;
+  return `${returned}${given}${behind}`;
 }
 
 function cashTable(s: CurrencySection, zone: string): string {
-  const when = (t: unknown) =>
-    typeof t === 'string' && t
-      ? DateTime.fromISO(t, { zone: 'UTC' }).setZone(zone).toFormat('yyyy-MM-dd HH:mm')
-      : '';
+  const when = (t: unknown) => localTime(t, zone);
   const rows = s.reconcile
     .map(
       (r) =>
@@ -223,7 +247,7 @@ th, td { padding: 1mm 2mm; border-bottom: 1px solid #e4e4e4; text-align: right; 
 th:first-child, td:first-child { text-align: left; }
 thead th { background: #f3f6fa; }
 tr { break-inside: avoid; page-break-inside: avoid; }
-table.loss { font-size: 8pt; } table.orders { font-size: 8pt; width: auto; }
+table.loss { font-size: 8pt; } table.loss th:first-child { overflow-wrap: anywhere; } table.orders { font-size: 8pt; width: auto; }
 td.mark { background: #fde2e1; font-weight: bold; color: #a01010; }
 td.down { color: #a01010; }
 section.profile + section.profile { break-before: page; page-break-before: always; }

@@ -9,7 +9,7 @@ import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { loginOdoo, rpcOdoo } from '../helpers/odoo17.js';
-import { reportData } from '../helpers/report.js';
+import { column, readPage, reportData, UNREADABLE } from '../helpers/report.js';
 import type { Rpc } from '../helpers/rpc.js';
 
 const odoo = inject('odoo');
@@ -38,10 +38,10 @@ describe('report on the real Odoo 17', { timeout: 240_000 }, () => {
   let env: Record<string, string>;
   let rpc: Rpc;
   let section: Obj;
+  const file = join(dir, 'november.html');
 
   beforeAll(async () => {
     [env, rpc] = await Promise.all([loginOdoo(odoo, 'admin'), rpcOdoo(odoo, 'admin')]);
-    const file = join(dir, 'november.html');
     const r = await runCli(['report', ...PERIOD, '-o', file], { env });
     expect(r.code, r.stderr).toBe(0);
     section = (reportData(readFileSync(file, 'utf8')).currencies as Obj[])[0] as Obj;
@@ -79,6 +79,20 @@ describe('report on the real Odoo 17', { timeout: 240_000 }, () => {
     const keys = ['session_id', 'register', 'expected_cash', 'counted_cash', 'difference'];
     const pickR = (rows: Obj[]) => rows.map((x) => Object.fromEntries(keys.map((k) => [k, x[k]])));
     expect(pickR(section.reconcile as Obj[])).toEqual(pickR(JSON.parse(rec.stdout) as Obj[]));
+  });
+
+  it('reads as a person would: every closing has its time, every ticket its register by name', async () => {
+    const { text, tables } = await readPage(file);
+    expect(text.match(UNREADABLE)?.[0]).toBeUndefined();
+    const closings = tables.find((t) => t[0]?.[0] === 'Session' && t[0]?.includes('Expected')) ?? [];
+    expect(closings.length - 1).toBe((section.reconcile as Obj[]).length);
+    expect(closings.length).toBeGreaterThan(1);
+    for (const closed of column(closings, 'Closed')) expect(closed).toMatch(/^2026-1[12]-\d\d \d\d:\d\d$/);
+    // A register is its name, not Odoo 17's label of it ("Shop (Mitchell Admin)", "Bar (not used)").
+    const names = new Set((section.registers as { name: string }[]).map((x) => x.name));
+    const listed = tables.flatMap((t) => column(t, 'Register'));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.filter((n) => !names.has(n))).toEqual([]);
   });
 
   it('the loss figures per cashier equal sums made over RPC', async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
+import { column, readPage, reportData, UNREADABLE } from '../helpers/report.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -106,6 +107,44 @@ describe.skipIf(!present)('the report in headless Chromium', { timeout: 240_000 
         // A4 less the margins: 297 − 28 mm at 96 px per inch.
         expect(p.height).toBeLessThan(((297 - 28) / 25.4) * 96);
       }
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('reads as a person would: every closing has its time', async () => {
+    const file = join(dir, 'october-read.html');
+    const r = await runCli(['report', ...P, '-o', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const data = reportData(readFileSync(file, 'utf8'));
+    const section = (data.currencies as Record<string, unknown>[])[0] as { reconcile: unknown[] };
+    const { text, tables } = await readPage(file, CHROMIUM);
+    expect(text.match(UNREADABLE)?.[0]).toBeUndefined();
+    const closings = tables.find((t) => t[0]?.[0] === 'Session' && t[0]?.includes('Expected')) ?? [];
+    expect(closings.length - 1).toBe(section.reconcile.length);
+    for (const closed of column(closings, 'Closed')) expect(closed).toMatch(/^2026-10-\d\d \d\d:\d\d$/);
+  });
+
+  it("keeps every table within an A4 page's width", async () => {
+    const file = join(dir, 'october-a4.html');
+    const r = await runCli(['report', ...P, '-o', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      // A4 less the page's side margins (210 − 2 × 12 mm), at 96 px per inch.
+      const width = Math.floor(((210 - 24) / 25.4) * 96);
+      const context = await browser.newContext({ offline: true, viewport: { width, height: 1200 } });
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(file).href);
+      await page.emulateMedia({ media: 'print' });
+      const wide = await page.$$eval('table', (tables) =>
+        tables.map((t) => ({ kind: t.className, right: Math.ceil(t.getBoundingClientRect().right) })),
+      );
+      expect(wide.filter((t) => t.kind === 'loss')).toHaveLength(4);
+      expect(wide.filter((t) => t.right > width)).toEqual([]);
     } finally {
       await browser.close();
     }
