@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { DateTime } from 'luxon';
 import type { ChainReport, CurrencySection, Glance, ReportData, ServerReport } from './data.js';
-import type { LossRow, Metric, OrderRef } from './loss.js';
+import type { LossRow, Metric, OrderRef } from './loss-rows.js';
 
 type ECharts = typeof import('echarts');
 

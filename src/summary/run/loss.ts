@@ -1,0 +1,79 @@
+// summary --by cashier --loss (or register): report's loss-prevention figures, from the same
+// summary and the period's closings (reconcile's), one row per cashier or register.
+import type { Context } from '../../cli/context.js';
+import { writeOutput } from '../../cli/output.js';
+import type { OdooClient } from '../../core/client.js';
+import { UsageError } from '../../core/errors.js';
+import { say } from '../../core/redact.js';
+import type { Domain } from '../../core/types.js';
+import { inCurrency } from '../../records/normalize.js';
+import type { SummaryResult } from '../query.js';
+import { type SummaryOptions, writeRecords } from './options.js';
+
+/** --loss: one key, cashier or register, and a plain summary (no --watch, --top or --check-odoo). */
+export function checkLoss(o: SummaryOptions): void {
+  if (!o.loss) return;
+  if (o.by !== 'cashier' && o.by !== 'register')
+    throw new UsageError(
+      say`--loss sets each cashier or register against the others, not groups by ${o.by ?? 'register'}`,
+      say`use --by cashier --loss or --by register --loss`,
+    );
+  if (o.watch !== undefined || o.checkOdoo || o.top !== undefined)
+    throw new UsageError(say`--loss goes without --watch, --top and --check-odoo`, say`leave those out`);
+}
+
+/** The closed sessions of the summary's period (or its one session), as reconcile reads them. */
+async function closings(o: SummaryOptions, client: OdooClient, zone: string) {
+  const { fetchReconciliation, sessionsDomain } = await import('../../reconcile/compute.js');
+  const domain =
+    o.sessionId !== undefined
+      ? [
+          ['id', '=', o.sessionId],
+          ['state', '=', 'closed'],
+        ]
+      : sessionsDomain(
+          {
+            date: o.date ?? (o.from === undefined && o.to === undefined ? 'today' : undefined),
+            from: o.from,
+            to: o.to,
+            configId: o.configId,
+          },
+          zone,
+        );
+  return (await fetchReconciliation(client, domain as Domain)).inputs;
+}
+
+export async function runLoss(
+  o: SummaryOptions,
+  ctx: Context,
+  client: OdooClient,
+  zone: string,
+  r: SummaryResult,
+): Promise<void> {
+  const { reconcile } = await import('../../reconcile/compute.js');
+  const { lossSection } = await import('../../report/loss.js');
+  const { lossFields, lossRecord } = await import('../../report/loss-rows.js');
+  const inputs = await closings(o, client, zone);
+  const rec = reconcile(inputs, r.summary.digits);
+  const cashier = o.by === 'cashier';
+  const loss = await lossSection(client, {
+    range: r.range,
+    configId: o.configId,
+    sessionId: o.sessionId,
+    ...(cashier ? { cashier: r } : { register: r }),
+    sessions: rec.sessions,
+    sessionUsers: inputs.sessions.map((s) => ({
+      id: s.id,
+      user: Array.isArray(s.user_id) ? [s.user_id[0] as number, String(s.user_id[1])] : null,
+    })),
+    digits: r.summary.digits,
+  });
+  const [id, name] = cashier ? ['cashier_id', 'cashier'] : ['config_id', 'register'];
+  const rows = (cashier ? loss.cashiers : loss.registers).map((x) => lossRecord(x, id, name));
+  const { fields, defs } = lossFields(id, name);
+  await writeOutput(ctx, o.output.path, async (sink) => {
+    const c = { fields, defs: inCurrency(defs, r.summary.digits) };
+    await writeRecords(o, ctx.io, sink, c, zone, cashier ? 'cashiers' : 'registers', rows);
+    return undefined;
+  });
+}
