@@ -75,6 +75,8 @@ export const sync = command({
   servers: {
     // A schema's keys are Odoo's ids: each server into a schema of its own.
     places: ['schema'],
+    // Its per-table lines are a cron log's account of what it did: each server's, led by its name.
+    speaks: true,
     check(f) {
       if (!String(f.schema).includes('{profile}'))
         throw new UsageError(

@@ -72,6 +72,14 @@ describe('posdata sync over several servers', () => {
         },
       );
       expect(alone.code, alone.stderr).toBe(0);
+      // The chain's log says per server what its single sync says per table.
+      const tables = (text: string) => text.split('\n').filter((l) => /^\w+: [\d,]+ upserted, /.test(l));
+      const said = r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith(`[${shop}] `))
+        .map((l) => l.slice(shop.length + 3));
+      expect(tables(alone.stderr).length).toBeGreaterThan(3);
+      expect(tables(said.join('\n'))).toEqual(tables(alone.stderr));
       for (const table of ['sales', 'lines', 'payments', 'sessions'])
         expect(await count(`pos_${shop}`, table), `${shop} ${table}`).toBe(await count(`one_${shop}`, table));
     }
