@@ -17,6 +17,7 @@ import { own, say } from '../core/redact.js';
 import type { Check } from '../doctor/checks.js';
 import { parseDay } from '../query/time.js';
 import { checkZone, zoneFor } from '../query/zone.js';
+import { visible } from '../render/visible.js';
 
 export interface DoctorOptions {
   connection: ConnectionOptions;
@@ -92,7 +93,10 @@ export const doctor = command({
         status: 'ok',
         detail: say`${own(
           companies
-            .map((x) => `${x.id} ${x.name} (${x.currency}): ${x.registers.join(', ') || 'no register'}`)
+            .map(
+              (x) =>
+                `${x.id} ${visible(x.name)} (${visible(x.currency)}): ${x.registers.map((r) => visible(r)).join(', ') || 'no register'}`,
+            )
             .join('; '),
         )}`,
       };

@@ -9,6 +9,7 @@ import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
+import { companyLabel } from '../read/companies.js';
 import {
   beyond,
   type OutRow,
@@ -86,7 +87,7 @@ export const reconcile = command({
     const split = parts.length > 1 || parts[0]?.company !== undefined;
     if (split && !io.quiet)
       io.err.line(
-        say`posdata: note: sessions per company: ${own(parts.map((p) => `${p.company?.name} (${p.company?.currency})`).join('; '))}; no figure adds two currencies`,
+        say`posdata: note: sessions per company: ${own(parts.map((p) => (p.company ? companyLabel(p.company) : '')).join('; '))}; no figure adds two currencies`,
       );
     const { format, file } = o.output;
     const render = async (sink: Sink): Promise<undefined> => {
@@ -94,7 +95,7 @@ export const reconcile = command({
         const { renderReconcileTable } = await import('../reconcile/table.js');
         for (const [i, part] of parts.entries()) {
           if (split)
-            await sink.write(`${i > 0 ? '\n' : ''}${part.company?.name} (${part.company?.currency})\n`);
+            await sink.write(`${i > 0 ? '\n' : ''}${part.company ? companyLabel(part.company) : ''}\n`);
           await sink.write(
             renderReconcileTable(part.rec, {
               ...tableLook(io, file !== undefined),

@@ -8,6 +8,7 @@ import { ServerError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { commaList } from '../query/domain.js';
 import { DEFAULT_MONEY_DIGITS } from '../records/normalize.js';
+import { visible } from '../render/visible.js';
 
 export interface Company {
   id: number;
@@ -127,9 +128,18 @@ export function parseCompanyFlag(raw: string): string[] {
   return items;
 }
 
+/**
+ * A company as a person reads it on a terminal or in a log: `Shop US (USD)`. Its name and
+ * currency code are Odoo's text: an escape sequence or a newline in them is shown escaped
+ * (`\x1b`), never obeyed, as in Odoo's own messages.
+ */
+export function companyLabel(c: { name: string; currency: string }): string {
+  return `${visible(c.name)} (${visible(c.currency)})`;
+}
+
 /** One line naming the companies: `1 My Company (EUR), 2 Shop US (USD)`. */
 export function describeCompanies(cs: Company[]): string {
-  return cs.map((c) => `${c.id} ${c.name} (${c.currency})`).join(', ');
+  return cs.map((c) => `${c.id} ${companyLabel(c)}`).join(', ');
 }
 
 /**

@@ -7,7 +7,8 @@
 import type { OdooClient } from '../core/client.js';
 import { ServerError, UsageError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
-import { type Company, currenciesOf, runCompanies } from '../read/companies.js';
+import { type Company, companyLabel, currenciesOf, runCompanies } from '../read/companies.js';
+import { visible } from '../render/visible.js';
 import { type SummaryRow, totalOf } from './compute.js';
 import { fetchSummary, type SummaryParams, type SummaryResult } from './query.js';
 import { summaryFields, summaryRows } from './rows.js';
@@ -83,10 +84,11 @@ export async function fetchSplitSummary(
     parts.push({
       companies: cs,
       currency,
+      // Said on stderr and over the part's table: Odoo's text escaped.
       label:
         cs.length === 1
-          ? `${cs[0]?.name} (${currency})`
-          : `${currency} (${cs.map((c) => c.name).join(', ')})`,
+          ? companyLabel({ name: cs[0]?.name ?? '', currency })
+          : `${visible(currency)} (${cs.map((c) => visible(c.name)).join(', ')})`,
       client: partClient,
       result,
     });
