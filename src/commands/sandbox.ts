@@ -97,6 +97,19 @@ export const sandbox = command({
       },
       { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
       {
+        spec: '--restaurant',
+        description:
+          'model pos_restaurant: the last register is a restaurant (tables, floors, guests, tips, take-away, change synced late)',
+      },
+      {
+        spec: '--loyalty',
+        description: 'model pos_loyalty: a points programme with rewards, gift cards sold and redeemed',
+      },
+      {
+        spec: '--global-discount',
+        description: "model pos_discount: the Discount button's global discount lines",
+      },
+      {
         spec: '--leaks',
         description:
           "cashiers who stand out, for posdata report: one refunds often, one discounts a lot, one's cash is short",
@@ -129,7 +142,7 @@ export const sandbox = command({
     'posdata sandbox --companies 3   # EUR, USD and JPY companies in one database',
   ],
   notes:
-    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --leaks, --currency, --companies and --now.\n' +
+    '\nThe same data: the same --seed, --orders, --days, --odoo-version, --pos-hr, --restaurant, --loyalty, --global-discount, --leaks, --currency, --companies and --now.\n' +
     'Without --now the data run up to the moment the sandbox starts, so two starts differ.\n',
   options(f): SandboxOptions & { host: string; port: number; allowRemote: boolean } {
     const live = f.live === undefined ? undefined : f.live === true ? 5 : Number(f.live);
@@ -163,6 +176,9 @@ export const sandbox = command({
       faults: f.faults,
       jsonrpc: f.jsonrpc,
       posHr: f.posHr === true,
+      restaurant: f.restaurant === true,
+      loyalty: f.loyalty === true,
+      globalDiscount: f.globalDiscount === true,
       leaks: f.leaks === true,
       currency: f.currency,
       companies: f.companies,

@@ -14,6 +14,7 @@ import { roundTo } from './money.js';
 
 export { CURRENCIES } from './data/context.js';
 
+import { setupExtras } from './data/extras.js';
 import { companyData, OTHER_COMPANIES, referenceData, usersOf } from './data/reference.js';
 import { openLedger, sellDay } from './data/sales.js';
 import { planSessions, spreadOrders } from './data/sessions.js';
@@ -35,6 +36,12 @@ export interface GenerateOptions {
   now: Date;
   /** pos_hr installed: employees, and orders that name theirs. */
   posHr?: boolean;
+  /** pos_restaurant: the last register is a restaurant (tables, guests, tips, take-away, late sync). */
+  restaurant?: boolean;
+  /** pos_loyalty: a points programme, its members' rewards, gift cards sold and redeemed. */
+  loyalty?: boolean;
+  /** pos_discount: the Discount button's global discount lines. */
+  globalDiscount?: boolean;
   /** The company's currency (CURRENCIES); EUR when not given. */
   currency?: string;
   /** Cashiers who stand out (SandboxOptions.leaks); draws differ only when set. */
@@ -55,7 +62,10 @@ export function generate(opts: GenerateOptions): Generated {
   const t0 = performance.now();
   const currency = CURRENCIES[opts.currency ?? 'EUR'];
   if (!currency) throw new Error(`unknown currency ${opts.currency} (${Object.keys(CURRENCIES).join(', ')})`);
-  const db = new Db(opts.version, buildModels(opts.version, { posHr: opts.posHr }));
+  const db = new Db(
+    opts.version,
+    buildModels(opts.version, { posHr: opts.posHr, restaurant: opts.restaurant, loyalty: opts.loyalty }),
+  );
   const nowSec = Math.floor(opts.now.getTime() / 1000);
   const today = Math.floor(nowSec / DAY) * DAY;
   const days = Math.max(1, Math.floor(opts.days));
@@ -76,9 +86,15 @@ export function generate(opts: GenerateOptions): Generated {
   referenceData(g, opts.posHr === true);
   const shop = openShop(g);
   const products = catalogue(g);
+  const extras = setupExtras(g, shop, opts.seed, {
+    posHr: opts.posHr === true,
+    restaurant: opts.restaurant === true,
+    loyalty: opts.loyalty === true,
+    globalDiscount: opts.globalDiscount === true,
+  });
   const plans = planSessions(g, shop);
   spreadOrders(plans, opts.orders);
-  const ledger = openLedger(g, shop);
+  const ledger = openLedger(g, shop, extras);
   const drawers: Drawers = new Map();
   for (const day of plans) {
     const cashSales = sellDay(g, shop, products, ledger, day);

@@ -34,6 +34,15 @@ export interface SandboxOptions {
   /** Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders. */
   posHr?: boolean;
   /**
+   * pos_restaurant: the last register is the Restaurant (floors, tables, guests, tips on card
+   * payments, a take-away fiscal position, change synced late from an offline tablet).
+   */
+  restaurant?: boolean;
+  /** pos_loyalty: the "Shop Points" programme and its rewards, gift cards sold and redeemed. */
+  loyalty?: boolean;
+  /** pos_discount: global discount lines ("[DISC] Discount", one per tax group). */
+  globalDiscount?: boolean;
+  /**
    * Cashiers who stand out, for the report's loss-prevention section: Anita Oliver refunds
    * often, Beth Evans gives large discounts, Marc Demo's cash is short at the closings he runs.
    * Off by default: a seed's data stay as they were.
@@ -77,6 +86,8 @@ export interface SandboxHandle {
   odooVersion?: OdooVersion;
   /** pos_hr is modelled (employees on orders). */
   posHr?: boolean;
+  /** The other optional modules modelled (pos_restaurant, pos_loyalty, pos_discount). */
+  modules?: string[];
   /** --live: seconds between orders, and how many it has sold. */
   live?: { everySeconds: number; sold(): number };
   requestCount(): number;
@@ -150,6 +161,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     version,
     now: dataNow,
     posHr: opts.posHr === true,
+    restaurant: opts.restaurant === true,
+    loyalty: opts.loyalty === true,
+    globalDiscount: opts.globalDiscount === true,
     leaks: opts.leaks === true,
     currency: opts.currency,
     companies,
@@ -231,6 +245,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     faults: faults?.spec,
     odooVersion: version,
     posHr: opts.posHr === true,
+    modules: [
+      ...(opts.restaurant === true ? ['pos_restaurant'] : []),
+      ...(opts.loyalty === true ? ['pos_loyalty'] : []),
+      ...(opts.globalDiscount === true ? ['pos_discount'] : []),
+    ],
     live: live && opts.live ? { everySeconds: opts.live, sold: live.sold } : undefined,
     requestCount: () => counter.n,
     close: () =>
@@ -265,6 +284,7 @@ export function banner(h: SandboxHandle): string {
       `  live: an order every ${h.live.everySeconds} s in today's open sessions (pos.order.create_from_ui)`,
     );
   if (h.posHr) lines.push('  modules: pos_hr (hr.employee; employee_id and cashier on orders)');
+  if (h.modules?.length) lines.push(`  modules: ${h.modules.join(', ')}`);
   if (h.odooVersion === 19)
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
   lines.push(

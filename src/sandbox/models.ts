@@ -15,6 +15,7 @@ import { posSession } from './models/pos-session.js';
 import { productProduct, productTemplate } from './models/products.js';
 import { referenceModels, resUsers } from './models/reference.js';
 import { reportPosOrder } from './models/report-pos-order.js';
+import { shopFeatureModels } from './models/shop-features.js';
 import type { ModelDef } from './store.js';
 import type { OdooVersion } from './types.js';
 
@@ -24,10 +25,21 @@ export { CASHIER_UIDS, cashierOf } from './models/pos-order.js';
 export interface ModelOptions {
   /** pos_hr: orders carry the employee who rang them up (`employee_id`, `cashier`). */
   posHr?: boolean;
+  /** pos_restaurant: floors, tables, guests and tips on orders, a take-away fiscal position. */
+  restaurant?: boolean;
+  /** pos_loyalty: programmes, rewards and cards; reward lines on orders. */
+  loyalty?: boolean;
 }
 
 export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<string, ModelDef> {
-  const v: Version = { version, v18: version >= 18, v19: version === 19, posHr: opts.posHr === true };
+  const v: Version = {
+    version,
+    v18: version >= 18,
+    v19: version === 19,
+    posHr: opts.posHr === true,
+    restaurant: opts.restaurant === true,
+    loyalty: opts.loyalty === true,
+  };
   const defs: ModelDef[] = [
     posConfig(v),
     posSession(v),
@@ -44,6 +56,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     saleDetailsReport(v),
     bankStatementLine(v),
     reportPosOrder(v),
+    ...shopFeatureModels(v),
   ];
 
   // display_name has no search method on 16/17 (fields_get: not searchable; the sandbox still

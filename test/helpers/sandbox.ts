@@ -17,6 +17,13 @@ export const TEST_NOW = new Date('2026-11-27T10:55:00Z');
 export const TEST_DAY = '2026-11-27';
 
 /**
+ * The optional modules of the bundled real Odoo 17's posshop, as the sandbox models them:
+ * pos_hr, pos_restaurant (tables, tips, take-away, late sync), pos_loyalty (points, gift cards)
+ * and pos_discount. `startTestSandbox({ ...SHOP_MODULES, ... })`.
+ */
+export const SHOP_MODULES = { posHr: true, restaurant: true, loyalty: true, globalDiscount: true } as const;
+
+/**
  * Starts a sandbox on 127.0.0.1 with a free port, its data ending at TEST_NOW. A test about
  * the clock passes `now: undefined` to have the data end at the machine's time. Close it in
  * afterAll.

@@ -11,6 +11,17 @@ import type { Table } from '../store.js';
 import { fmtDatetime, txStamp } from '../time.js';
 import type { Rec } from '../types.js';
 import { type Gen, LEAKY } from './context.js';
+import {
+  afterOrder,
+  afterPayment,
+  beginOrder,
+  type Extras,
+  extraLines,
+  lineTaxes,
+  type OrderExtras,
+  orderFields,
+  TAKEAWAY_TAX,
+} from './extras.js';
 
 /** The run's currency rounding (set by sellDay from the generation's currency). */
 let roundMoney = roundTo(2);
@@ -35,9 +46,11 @@ export interface Ledger {
   invoiceSeq: number;
   /** Per register: recent sales that can still be refunded. */
   refundable: Rec[][];
+  /** The optional modules' records (data/extras.ts), company 1's only. */
+  extras: Extras | undefined;
 }
 
-export function openLedger(g: Gen, shop: Shop): Ledger {
+export function openLedger(g: Gen, shop: Shop, extras?: Extras): Ledger {
   return {
     orders: g.db.table('pos.order'),
     lines: g.db.table('pos.order.line'),
@@ -46,8 +59,12 @@ export function openLedger(g: Gen, shop: Shop): Ledger {
     seq: 0,
     invoiceSeq: 0,
     refundable: shop.registers.map(() => []),
+    extras,
   };
 }
+
+/** What the optional modules decided for the order being written (data/extras.ts). */
+let ox: OrderExtras = beginOrder(undefined, 0, 'sale', undefined);
 
 /** One order being written; one object reused for every order (generation allocates little). */
 interface Draft {
@@ -152,16 +169,24 @@ function sellOrder(
   draft.untaxed = 0;
   const l0 = lines.nextId;
   let name: string;
+  // The sale's own lines, before any the optional modules add (tips, discounts, rewards, cards).
+  let ownLines = 0;
   if (draft.kind === 'refund') {
     const original = candidates.splice(
       g.rng.int(Math.max(0, candidates.length - 50), candidates.length - 1),
       1,
     )[0] as Rec;
     draft.original = original;
+    ox = beginOrder(ledger.extras, r, draft.kind, original);
     name = `${original.name} REFUND`;
     refundLines(g, ledger, original);
   } else {
+    ox = beginOrder(ledger.extras, r, draft.kind, undefined);
     saleLines(g, ledger, products);
+    ownLines = lines.nextId - l0;
+    extraLines(ledger.extras, ox, draft.kind, r, lines, l0, (product, qty, price, rate, taxIds) =>
+      addLine(lines, product, qty, price, 0, rate, taxIds, false, true),
+    );
     name = draft.kind === 'sale' ? `${shop.orderPrefix}/${String(++ledger.seq).padStart(6, '0')}` : '/';
   }
   // As Odoo's _onchange_amount_all: the tax and the untaxed sum each rounded, the total their sum.
@@ -171,6 +196,21 @@ function sellOrder(
   const cash = shop.cashMethod[r] as number;
   const due = roundMoney(draft.amountTotal);
   const amountReturn = pay(g, shop, ledger, cash, due);
+  const tip = afterPayment(
+    g,
+    ledger.extras,
+    ox,
+    draft.kind,
+    plan,
+    payments,
+    p0,
+    (product, qty, price, rate, taxIds) => addLine(lines, product, qty, price, 0, rate, taxIds, false, true),
+  );
+  if (tip !== 0) {
+    // The tip is an untaxed line paid on the card: the total and the paid amount grow by it.
+    draft.amountTotal = roundMoney(draft.amountTotal + tip);
+    tick.paid = roundMoney(tick.paid + tip);
+  }
   plan.cash += tick.cashTaken;
   let cashPayments = 0;
   for (let id = p0; id < payments.nextId; id++)
@@ -194,9 +234,12 @@ function sellOrder(
     _p0: p0,
     _pn: payments.nextId - p0,
     _n: ref,
+    ...(ledger.extras && draft.kind === 'sale' ? { _lo: ownLines } : {}),
+    ...orderFields(ledger.extras, ox, plan),
   };
   if (g.version === 19) order.is_refund = draft.kind === 'refund';
   orders.insert(order);
+  afterOrder(ledger.extras, ox, draft.id);
   if (draft.kind === 'sale' && state !== 'draft') {
     candidates.push(order);
     if (candidates.length > 400) candidates.splice(0, 200);
@@ -217,13 +260,16 @@ function pickKind(g: Gen, plan: SessionPlan, candidates: Rec[]): Kind {
 /** A refund gives back all the original's lines, or (3 times in 10) one of them, negated. */
 function refundLines(g: Gen, { lines }: Ledger, original: Rec): void {
   const ol0 = original._l0 as number;
-  const oln = original._ln as number;
+  // Tips, discounts, rewards and cards are not given back line by line (as the front end's
+  // refund leaves them): only the sale's own lines, so the draws stay those without them.
+  const oln = (original._lo ?? original._ln) as number;
   const one = oln > 1 && g.rng.chance(0.3) ? ol0 + g.rng.int(0, oln - 1) : -1;
   for (let lid = ol0; lid < ol0 + oln; lid++) {
     if (one !== -1 && lid !== one) continue;
     const ol = lines.rows[lid] as Rec;
     const taxIds = ol.tax_ids as number[];
-    const rate = taxIds.length === 0 ? 0 : (TAXES[(taxIds[0] as number) - 1]?.amount ?? 15) / 100;
+    const tax = taxIds[0] === TAKEAWAY_TAX.id ? TAKEAWAY_TAX : TAXES[(taxIds[0] as number) - 1];
+    const rate = taxIds.length === 0 ? 0 : (tax?.amount ?? 15) / 100;
     addLine(
       lines,
       ol.product_id as number,
@@ -253,7 +299,8 @@ function saleLines(g: Gen, { lines }: Ledger, products: Product[]): void {
         : rng.chance(0.09)
           ? rng.pick([5, 10, 15, 20, 25, 50])
           : 0;
-    addLine(lines, p.productId, qty, p.price, disc, p.taxRate, p.taxIds, false);
+    const [rate, taxIds] = lineTaxes(ox, p.taxRate, p.taxIds);
+    addLine(lines, p.productId, qty, p.price, disc, rate, taxIds, false);
   }
 }
 
@@ -270,12 +317,13 @@ function addLine(
   rate: number,
   taxIds: number[],
   refunded: number | false,
-): void {
+  rounded = false,
+): Rec {
   const base = qty * price * (1 - disc / 100);
-  const taxed = taxIds.length > 0;
+  const taxed = taxIds.length > 0 || rounded;
   const excl = taxed ? roundMoney(base) : base;
   const incl = taxed ? roundMoney(base * (1 + rate)) : base;
-  lines.insert({
+  const row: Rec = {
     id: lines.nextId,
     order_id: draft.id,
     product_id: productId,
@@ -286,9 +334,11 @@ function addLine(
     price_subtotal_incl: incl,
     tax_ids: taxIds,
     refunded_orderline_id: refunded,
-  });
+  };
+  lines.insert(row);
   draft.untaxed += excl;
   draft.amountTax += incl - excl;
+  return row;
 }
 
 /**

@@ -14,6 +14,10 @@ export interface Version {
   v19: boolean;
   /** pos_hr: orders carry the employee who rang them up (`employee_id`, `cashier`). */
   posHr: boolean;
+  /** pos_restaurant: floors, tables, guests, tips, the take-away fiscal position. */
+  restaurant: boolean;
+  /** pos_loyalty: loyalty programmes, rewards and cards (points and gift cards). */
+  loyalty: boolean;
 }
 
 type Opts = Partial<Omit<FieldDef, 'name' | 'type' | 'string'>>;

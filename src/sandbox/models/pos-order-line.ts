@@ -4,8 +4,9 @@ import type { Db, ModelDef } from '../store.js';
 import type { Rec, Stored } from '../types.js';
 import { ALL, build, computed, fd, ids, inverse, num, relatedCurrency, type Version } from './define.js';
 import { createdWith } from './pos-order.js';
+import { loyaltyLineFields } from './shop-features.js';
 
-export function posOrderLine({ v18, v19 }: Version): ModelDef {
+export function posOrderLine({ v18, v19, loyalty }: Version): ModelDef {
   const lineCreated = (rec: Rec, db: Db): Stored => createdWith(db, rec.order_id);
   return build({
     name: 'pos.order.line',
@@ -63,6 +64,7 @@ export function posOrderLine({ v18, v19 }: Version): ModelDef {
         related: 'order_id.company_id',
       }),
       relatedCurrency('order_id.currency_id', v19),
+      ...(loyalty ? loyaltyLineFields() : []),
     ],
   });
 }

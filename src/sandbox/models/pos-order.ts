@@ -14,6 +14,7 @@ import {
   relatedCurrency,
   type Version,
 } from './define.js';
+import { restaurantOrderFields } from './shop-features.js';
 
 /** The cashier of an order: the session's user, or (about 2 orders in 5) the register's second cashier. */
 export const CASHIER_UIDS = [8, 9, 10];
@@ -25,7 +26,7 @@ export function cashierOf(rec: Rec, db: Db): number {
   return (Math.imul(rec.id, 2654435761) >>> 0) % 5 < 2 ? second : own;
 }
 
-export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
+export function posOrder({ version, v18, v19, posHr, restaurant }: Version): ModelDef {
   // 16-18 amounts are Float(digits=0): fields_get says `digits: 0` (full precision); 19's are
   // Monetary, which has none.
   const amountType = v19 ? 'monetary' : 'float';
@@ -107,7 +108,7 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
       : v18
         ? [fd('general_note', 'text', 'General Note')]
         : [fd('note', 'text', 'Internal Notes')]),
-    // No tips in the generated data: the fields are there, at zero, as on a shop without tipping.
+    // Tips only in a restaurant's data (--restaurant): elsewhere the fields are there, at zero.
     fd('tip_amount', amountType, 'Tip Amount', { readonly: true, dflt: () => 0, ...amountDigits }),
     fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
     ...(posHr
@@ -118,13 +119,26 @@ export function posOrder({ version, v18, v19, posHr }: Version): ModelDef {
           }),
           fd('cashier', 'char', 'Cashier', {
             readonly: true,
+            // The employee's name; an order without one (Odoo's demo orders) names the user.
             dflt: (rec, db) => {
-              const e = employeeOf(db, cashierOf(rec, db));
-              return e === false ? false : db.displayName('hr.employee', e);
+              const stored = rec.employee_id;
+              const e =
+                stored === undefined
+                  ? employeeOf(db, cashierOf(rec, db))
+                  : typeof stored === 'number'
+                    ? stored
+                    : false;
+              return e === false
+                ? db.displayName(
+                    'res.users',
+                    typeof rec.user_id === 'number' ? rec.user_id : cashierOf(rec, db),
+                  )
+                : db.displayName('hr.employee', e);
             },
           }),
         ]
       : []),
+    ...(restaurant ? restaurantOrderFields() : []),
     computed(
       'refund_orders_count',
       'integer',

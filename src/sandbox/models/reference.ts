@@ -35,7 +35,7 @@ export function resUsers(_v: Version): ModelDef {
 }
 
 /** A model every user reads and nobody but the admin writes. */
-function simple(
+export function simple(
   name: string,
   description: string,
   fields: FieldDef[],
