@@ -229,9 +229,8 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
   const { TablePlan } = await import('../sync/columns.js');
   const { loadResource } = await import('../sync/load.js');
   const { pruneResource } = await import('../sync/prune.js');
-  const { ensureSchema, ensureTable, foreignTables, lockSchema, readStates, STATE_TABLE } = await import(
-    '../sync/state.js'
-  );
+  const { ensureSchema, ensureTable, foreignTables, lockSchema, ownStates, readStates, STATE_TABLE } =
+    await import('../sync/state.js');
   const { chosen, asked, target, schema } = o;
   const trace = io.debug ? (line: Said) => io.err.line(say`[sql] ${line}`) : undefined;
 
@@ -267,14 +266,18 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
     const session = await ctx.odoo(o.connection);
     const odoo = session.client;
     const source = `${session.url.href}|${odoo.db}`;
-    const states = await readStates(q, schema);
-    for (const st of states.values()) {
+    const all = await readStates(q, schema);
+    for (const st of all) {
       if (st.source !== source)
         throw new UsageError(
           say`schema ${schema} holds data synced from ${st.source.replace('|', ' database ')}`,
           say`sync this Odoo into another --schema`,
         );
     }
+    // The run's companies: its state is theirs, and --prune deletes only their rows.
+    const companyIds = await (await import('../read/companies.js')).runCompanyIds(odoo);
+    const companies = companyIds?.join(',') ?? '';
+    const states = await ownStates(q, schema, all, companies);
     for (const r of chosen) {
       // Watched from the resource's first request on: a wait for the rate limit shows
       // whichever request it holds (fields_get, the register names), not only the pages.
@@ -292,9 +295,10 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
       // store it (pos.session's is related to its register's, which never changes), and
       // `currency` (the code, EUR) taken from the company's, read once per run: SQL groups by
       // it and never adds two currencies. pos.order's currency_id is related, not stored.
-      const byCompany = MONEY_TABLES.has(r.name) && 'company_id' in fields;
+      // --prune deletes only rows of the run's companies, which each row must then say.
+      const byCompany = (MONEY_TABLES.has(r.name) || o.prune) && 'company_id' in fields;
       if (byCompany && !wanted.includes('company_id')) wanted.push('company_id');
-      const currencyOf = byCompany ? await companyCurrencies(odoo) : undefined;
+      const currencyOf = byCompany && MONEY_TABLES.has(r.name) ? await companyCurrencies(odoo) : undefined;
       const columns = currencyOf ? [...wanted, CURRENCY] : wanted;
       // Amounts at the decimals of the company's currency (read once per run): numeric keeps them.
       const defs = inCurrency(fields, await moneyDigits(odoo));
@@ -305,7 +309,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
         schema,
         r.name,
         plan.columns,
-        { resource: r.name, model: r.model, source, fields: wanted },
+        { resource: r.name, companies, model: r.model, source, fields: wanted },
         { hadState: state !== undefined, full: Boolean(o.full) },
       );
       if (added.length > 0 && !io.quiet)
@@ -334,6 +338,7 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
         defs,
         context,
         state: reset ? undefined : state,
+        companies,
         readIds: o.prune ? readIds : undefined,
         overlapSeconds: o.overlap,
         pageSize: o.pageSize,
@@ -363,12 +368,13 @@ async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
             maxPercent: o.pruneMax,
             floor: PRUNE_FLOOR,
             read: readIds,
+            companies: byCompany ? companyIds : undefined,
           })
         : 0;
       if (!io.quiet) {
         const wm = await q(
-          `SELECT to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS w FROM ${ident(schema)}.posdata_sync_state WHERE resource = $1`,
-          [r.name],
+          `SELECT to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS w FROM ${ident(schema)}.posdata_sync_state WHERE resource = $1 AND companies = $2`,
+          [r.name, companies],
         );
         io.err.line(
           say`${own(r.name)}: ${count(result.upserted)} upserted, ${count(pruned)} pruned, watermark ${wm.rows[0]?.w ? say`${wm.rows[0].w} UTC` : own('none')}`,

@@ -206,3 +206,16 @@ export async function currencyCodes(client: OdooClient): Promise<Map<number, str
     throw err;
   }
 }
+
+/**
+ * The run's companies' ids, sorted (what a sync's state and a checkpoint are kept for), or
+ * undefined where Odoo will not list the companies to this user.
+ */
+export async function runCompanyIds(client: OdooClient): Promise<number[] | undefined> {
+  try {
+    return (await runCompanies(client)).map((c) => c.id).sort((a, b) => a - b);
+  } catch (err) {
+    if (err instanceof ServerError) return undefined;
+    throw err;
+  }
+}

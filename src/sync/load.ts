@@ -58,6 +58,8 @@ export interface LoadJob {
   defs: FieldMap;
   context?: Record<string, unknown>;
   state: SyncState | undefined;
+  /** The run's companies as its state row is keyed (SyncState.companies). */
+  companies: string;
   overlapSeconds: number;
   pageSize: number;
   /** Where the ids read are pushed (for --prune's check), if given. */
@@ -92,7 +94,8 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
           .join(', ')})`
       : 'ON CONFLICT (id) DO NOTHING');
   const stateTable = `${ident(job.schema)}.${STATE_TABLE}`;
-  const resource = job.table.replace(/'/g, "''");
+  // The run's state row: its resource and its companies (literals: the page's commit is one string).
+  const ownRow = `resource = '${job.table.replace(/'/g, "''")}' AND companies = '${job.companies.replace(/'/g, "''")}'`;
 
   // No watermark: a first read, from scratch or on after the last id a cut-short one committed.
   let first: FirstRead | undefined;
@@ -104,7 +107,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       if (until === undefined) {
         // Nothing in Odoo: the next run looks again.
         if (job.total) job.total(0);
-        await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
+        await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE ${ownRow}`);
         return { upserted: 0 };
       }
       // Never beyond the server's clock: a record dated ahead of it is read when the clock
@@ -180,7 +183,7 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       // Id pages: every record up to this id written before the end of second `until` is in.
       first.afterId = last.id;
       upTo = `#${last.id} (first read, up to ${first.until})`;
-      mark = `first_read_until = '${first.until}+00', first_read_after_id = ${last.id}, synced_at = now() WHERE resource = '${resource}'`;
+      mark = `first_read_until = '${first.until}+00', first_read_after_id = ${last.id}, synced_at = now() WHERE ${ownRow}`;
     } else {
       // The pages end where a second ends, or go through a crowded second by id: the rows of
       // second wd committed so far are those up to the highest id of it seen. A record dated
@@ -198,8 +201,8 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       // The watermark only moves forward: re-reading the overlap does not take it back.
       mark = to
         ? `watermark = '${to.wd}+00', watermark_id = ${to.id}, synced_at = now() ` +
-          `WHERE resource = '${resource}' AND (watermark IS NULL OR (watermark, watermark_id) < ('${to.wd}+00', ${to.id}))`
-        : `synced_at = now() WHERE resource = '${resource}'`;
+          `WHERE ${ownRow} AND (watermark IS NULL OR (watermark, watermark_id) < ('${to.wd}+00', ${to.id}))`
+        : `synced_at = now() WHERE ${ownRow}`;
     }
     const body = copyText.page(records, (r) => plan.line(r));
     const straight = (records[0] as OdooRecord).id > highest;
@@ -237,11 +240,11 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
     // overlap, as any incremental one.
     await db.query(
       `UPDATE ${stateTable} SET watermark = $2::timestamptz, watermark_id = $3, first_read_until = NULL,
-         first_read_after_id = NULL, synced_at = now(), completed_at = now() WHERE resource = $1`,
-      [job.table, `${first.until}+00`, first.afterId],
+         first_read_after_id = NULL, synced_at = now(), completed_at = now() WHERE resource = $1 AND companies = $4`,
+      [job.table, `${first.until}+00`, first.afterId, job.companies],
     );
   } else {
-    await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE resource = $1`, [job.table]);
+    await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE ${ownRow}`);
   }
   await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
   return { upserted };

@@ -30,6 +30,12 @@ export async function pruneResource(
     floor: number;
     /** The ids this run read from Odoo: each must be in the list. */
     read: readonly number[];
+    /**
+     * The run's companies, where the table's rows say theirs (company_id): only their rows
+     * (and those of no company, which every company sees) are pruned; another cron's
+     * companies' rows are not in this run's list and stay.
+     */
+    companies?: readonly number[];
   },
 ): Promise<number> {
   const t = `${ident(o.schema)}.${ident(o.table)}`;
@@ -71,7 +77,10 @@ export async function pruneResource(
         short,
       );
   }
-  const rows = Number((await db.query(`SELECT count(*) AS n FROM ${t}`)).rows[0]?.n ?? 0);
+  const scope = o.companies
+    ? ` AND (company_id IS NULL OR company_id = ANY('{${o.companies.join(',')}}'::integer[]))`
+    : '';
+  const rows = Number((await db.query(`SELECT count(*) AS n FROM ${t} WHERE true${scope}`)).rows[0]?.n ?? 0);
   let pruned = 0;
   let tooMany = false;
   await db.query('BEGIN');
@@ -81,12 +90,14 @@ export async function pruneResource(
       const last = i + IDS_PER_PAGE >= ids.length;
       // The last range is open: every row above the last id Odoo has goes too.
       const r = last
-        ? await db.query(`DELETE FROM ${t} WHERE id > $1 AND NOT (id = ANY($2::integer[]))`, [after, chunk])
-        : await db.query(`DELETE FROM ${t} WHERE id > $1 AND id <= $2 AND NOT (id = ANY($3::integer[]))`, [
+        ? await db.query(`DELETE FROM ${t} WHERE id > $1 AND NOT (id = ANY($2::integer[]))${scope}`, [
             after,
-            chunk[chunk.length - 1],
             chunk,
-          ]);
+          ])
+        : await db.query(
+            `DELETE FROM ${t} WHERE id > $1 AND id <= $2 AND NOT (id = ANY($3::integer[]))${scope}`,
+            [after, chunk[chunk.length - 1], chunk],
+          );
       pruned += r.rowCount ?? 0;
       if (last) break;
       after = chunk[chunk.length - 1] as number;

@@ -17,6 +17,12 @@ export const STATE_TABLE = 'posdata_sync_state';
 
 export interface SyncState {
   resource: string;
+  /**
+   * The companies the rows were read for (their ids, sorted, comma-separated; '' by a posdata
+   * that did not say): a state row per resource and set of companies, so two crons with
+   * their own --company into one schema each keep their own watermark.
+   */
+  companies: string;
   model: string;
   source: string;
   fields: string[];
@@ -37,7 +43,8 @@ export async function ensureSchema(q: Query, schema: string): Promise<void> {
   const table = await q('SELECT to_regclass($1) AS t', [`${s}.${STATE_TABLE}`]);
   if (table.rows[0]?.t === null) {
     await q(`CREATE TABLE IF NOT EXISTS ${s}.${STATE_TABLE} (
-      resource text PRIMARY KEY,
+      resource text NOT NULL,
+      companies text NOT NULL DEFAULT '',
       model text NOT NULL,
       source text NOT NULL,
       fields text[] NOT NULL,
@@ -46,22 +53,30 @@ export async function ensureSchema(q: Query, schema: string): Promise<void> {
       synced_at timestamptz NOT NULL DEFAULT now(),
       completed_at timestamptz,
       first_read_until timestamptz,
-      first_read_after_id integer
+      first_read_after_id integer,
+      PRIMARY KEY (resource, companies)
     )`);
     return;
   }
-  // A state table of an older posdata: the first read's columns added (and only then: ALTER
-  // needs the table's owner).
+  // A state table of an older posdata: the first read's columns and the companies added (and
+  // only then: ALTER needs the table's owner). Its rows say no companies ('').
   const cols = await q(
     `SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2
-        AND column_name IN ('first_read_until', 'first_read_after_id')`,
+        AND column_name IN ('first_read_until', 'first_read_after_id', 'companies')`,
     [schema, STATE_TABLE],
   );
-  if (cols.rowCount !== 2)
+  if (cols.rowCount !== 3) {
+    const key = await q(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [
+      `${s}.${STATE_TABLE}`,
+    ]);
+    const pk = key.rows[0]?.conname as string | undefined;
     await q(
       `ALTER TABLE ${s}.${STATE_TABLE} ADD COLUMN IF NOT EXISTS first_read_until timestamptz,
-         ADD COLUMN IF NOT EXISTS first_read_after_id integer`,
+         ADD COLUMN IF NOT EXISTS first_read_after_id integer,
+         ADD COLUMN IF NOT EXISTS companies text NOT NULL DEFAULT ''${pk ? `, DROP CONSTRAINT ${ident(pk)}` : ''},
+         ADD PRIMARY KEY (resource, companies)`,
     );
+  }
 }
 
 /**
@@ -86,17 +101,22 @@ export async function foreignTables(q: Query, schema: string, names: string[]): 
   return names.filter((n) => existing.has(n) && !own.has(n));
 }
 
-export async function readStates(q: Query, schema: string): Promise<Map<string, SyncState>> {
+/**
+ * Every state row of the schema: a resource's rows, one per set of companies synced into it.
+ * The run's own are picked by ownStates.
+ */
+export async function readStates(q: Query, schema: string): Promise<SyncState[]> {
   const r = await q(
-    `SELECT resource, model, source, fields,
+    `SELECT resource, companies, model, source, fields,
             to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS watermark, watermark_id,
             to_char(first_read_until AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS first_until, first_read_after_id
        FROM ${ident(schema)}.${STATE_TABLE}`,
   );
-  const out = new Map<string, SyncState>();
+  const out: SyncState[] = [];
   for (const row of r.rows) {
-    out.set(row.resource, {
+    out.push({
       resource: row.resource,
+      companies: row.companies,
       model: row.model,
       source: row.source,
       fields: row.fields,
@@ -107,6 +127,31 @@ export async function readStates(q: Query, schema: string): Promise<Map<string, 
           ? { until: row.first_until, afterId: row.first_read_after_id ?? 0 }
           : undefined,
     });
+  }
+  return out;
+}
+
+/**
+ * The run's state per resource: the row of its companies, or else a row that says none (an
+ * older posdata's), which this run then takes as its own. A set of companies never synced
+ * (a --company widened, a user given a further company) has none: its first read reads them
+ * all, so the companies added come with their history.
+ */
+export async function ownStates(
+  q: Query,
+  schema: string,
+  all: SyncState[],
+  companies: string,
+): Promise<Map<string, SyncState>> {
+  const out = new Map<string, SyncState>();
+  for (const st of all) if (st.companies === companies) out.set(st.resource, st);
+  for (const st of all) {
+    if (st.companies !== '' || out.has(st.resource)) continue;
+    await q(
+      `UPDATE ${ident(schema)}.${STATE_TABLE} SET companies = $2 WHERE resource = $1 AND companies = ''`,
+      [st.resource, companies],
+    );
+    out.set(st.resource, { ...st, companies });
   }
   return out;
 }
@@ -149,11 +194,11 @@ export async function ensureTable(
       if (added.includes(c.name))
         await q(`ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS ${ident(c.name)} ${c.type}`);
     await q(
-      `INSERT INTO ${ident(schema)}.${STATE_TABLE} (resource, model, source, fields)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (resource) DO UPDATE SET model = EXCLUDED.model, source = EXCLUDED.source, fields = EXCLUDED.fields
+      `INSERT INTO ${ident(schema)}.${STATE_TABLE} (resource, companies, model, source, fields)
+       VALUES ($1, $5, $2, $3, $4)
+       ON CONFLICT (resource, companies) DO UPDATE SET model = EXCLUDED.model, source = EXCLUDED.source, fields = EXCLUDED.fields
          ${reset ? ', watermark = NULL, watermark_id = NULL, first_read_until = NULL, first_read_after_id = NULL' : ''}`,
-      [state.resource, state.model, state.source, state.fields],
+      [state.resource, state.model, state.source, state.fields, state.companies],
     );
     await q('COMMIT');
   } catch (err) {

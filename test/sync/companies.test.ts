@@ -69,3 +69,63 @@ describe('posdata sync with two companies in two currencies', () => {
     expect(mismatched[0]?.n).toBe('0');
   });
 });
+
+describe('posdata sync --company into one schema', () => {
+  const sync = (schema: string, company: string, extra: string[] = []) =>
+    runCli(
+      [
+        'sync',
+        '--to',
+        pg.url({ password: '' }),
+        '--rate',
+        '0',
+        '--schema',
+        schema,
+        '--company',
+        company,
+        ...extra,
+      ],
+      { env },
+    );
+  /** Per table, the ids of each company that the schema holds and that Odoo has. */
+  async function held(schema: string, table: string, model: string, company: number) {
+    const rows = await pg.query<{ id: number }>(
+      `select id from ${schema}.${table} where company_id = $1 order by id`,
+      [company],
+    );
+    const odoo = (await rpc.kw(model, 'search', [[['company_id', '=', company]]], {
+      order: 'id',
+      context: { allowed_company_ids: [company], active_test: false },
+    })) as number[];
+    return { rows: rows.map((r) => r.id), odoo };
+  }
+  const TABLES = [
+    ['configs', 'pos.config'],
+    ['sales', 'pos.order'],
+    ['payment_methods', 'pos.payment.method'],
+  ] as const;
+
+  it('two crons with their own --company and --prune both hold: neither prunes nor skips the other', async () => {
+    for (let round = 0; round < 2; round++) {
+      for (const c of ['1', '2']) {
+        const r = await sync('twocrons', c, ['--prune']);
+        expect(r.code, r.stderr).toBe(0);
+      }
+    }
+    for (const [table, model] of TABLES)
+      for (const company of [1, 2]) {
+        const { rows, odoo } = await held('twocrons', table, model, company);
+        expect(odoo.length, `${table} of ${company}`).toBeGreaterThan(0);
+        expect(rows, `${table} of ${company}`).toEqual(odoo);
+      }
+  });
+
+  it('a --company widened from 1 to 1,2 reads the added company with its history', async () => {
+    expect((await sync('widened', '1')).code).toBe(0);
+    const r = await sync('widened', '1,2');
+    expect(r.code, r.stderr).toBe(0);
+    const { rows, odoo } = await held('widened', 'sales', 'pos.order', 2);
+    expect(odoo.length).toBeGreaterThan(0);
+    expect(rows).toEqual(odoo);
+  });
+});

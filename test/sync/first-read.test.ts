@@ -87,9 +87,10 @@ describe('posdata sync, the first read', () => {
     );
     expect(state[0]).toEqual({ wm: newest?.write_date, fu: null });
 
-    // A state table of an older posdata (without the first read's columns) takes them on.
+    // A state table of an older posdata (without the first read's columns, nor the companies
+    // in its key) takes them on, and its rows go on as the run's own: no read from scratch.
     await pg.query(
-      'alter table first.posdata_sync_state drop column first_read_until, drop column first_read_after_id',
+      'alter table first.posdata_sync_state drop column first_read_until, drop column first_read_after_id, drop column companies, add primary key (resource)',
     );
     proxy.reset();
     const again = await sync(['sales', '--schema', 'first']);
@@ -105,6 +106,7 @@ describe('posdata sync, the first read', () => {
         ),
       ),
     ).toBe(2);
+    expect(await one("select companies from first.posdata_sync_state where resource = 'sales'")).toBe('1');
   });
 
   it('a record written while the first read goes on is in the table after the next run', async () => {
