@@ -353,6 +353,7 @@ async function currencySection(
     sessions: rec.sessions,
     sessionUsers: inputs.sessions.map((s) => ({ id: s.id, user: m2o((s as OdooRecord).user_id) })),
     digits: register.summary.digits,
+    registerNames: new Map(registers.map((r) => [r.id, r.name])),
   });
   const companyOf = new Map(part.companies.map((x) => [x.id, x]));
   return {

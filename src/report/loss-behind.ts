@@ -35,6 +35,8 @@ export async function listBehind(
     digits: number;
     amount: (o: OdooRecord) => number;
     perOrder: Map<number, number>;
+    /** A register by its own name, from an order's config_id. */
+    registerName: (v: unknown) => string;
   },
 ): Promise<void> {
   const marked = (m: Metric) =>
@@ -111,7 +113,7 @@ export async function listBehind(
       ticket: String(o.name),
       time: String(o.date_order),
       amount: c.amount(o),
-      register: m2o(o.config_id)?.[1] ?? '',
+      register: c.registerName(o.config_id),
       ...(w.detail === undefined ? {} : { detail: roundAt(w.detail, c.digits) }),
     });
   }

@@ -35,6 +35,8 @@ export interface LossInputs extends LossScope {
   register?: SummaryResult;
   sessions: SessionFigures[];
   digits: number;
+  /** The registers' own names by id, where the caller read them (the report's sections). */
+  registerNames?: Map<number, string>;
 }
 
 function median(xs: number[]): number | null {
@@ -78,12 +80,13 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
     const e = reads.employeeOf.get(u[0]);
     return e ? [e[0], e[1]] : u;
   };
+  const names = registerNames(x);
   const built = [
     x.cashier
       ? buildRows(
           reads,
           x,
-          { key: 'cashier', id: 'cashier_id', name: 'cashier', ofSession: cashierOfSession },
+          { key: 'cashier', id: 'cashier_id', name: 'cashier', ofSession: cashierOfSession, named: (k) => k },
           x.cashier,
         )
       : null,
@@ -91,7 +94,13 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
       ? buildRows(
           reads,
           x,
-          { key: 'register', id: 'config_id', name: 'register', ofSession: (s) => [s.configId, s.register] },
+          {
+            key: 'register',
+            id: 'config_id',
+            name: 'register',
+            ofSession: (s) => [s.configId, s.register],
+            named: (k) => (k && names.has(k[0]) ? [k[0], names.get(k[0]) as string] : k),
+          },
           x.register,
         )
       : null,
@@ -103,6 +112,10 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
     digits: x.digits,
     amount,
     perOrder: reads.perOrder,
+    registerName: (v) => {
+      const k = m2o(v);
+      return k ? (names.get(k[0]) ?? k[1]) : '';
+    },
   });
   return {
     cashierField: who,
@@ -125,6 +138,22 @@ interface Key {
   id: string;
   name: string;
   ofSession: (s: SessionFigures) => [number, string] | null;
+  /** The key with its own name: a register's, not Odoo 16/17's label of it. */
+  named: (k: [number, string] | null) => [number, string] | null;
+}
+
+/**
+ * Each register's own name: Odoo 16/17's label of a register carries the user of its open
+ * session (`Shop (Mitchell Admin)`) or says `(not used)`, so the orders' config_id cannot name
+ * it. The caller's, else those reconcile and summary read.
+ */
+function registerNames(x: LossInputs): Map<number, string> {
+  const names = new Map(x.registerNames);
+  for (const s of x.sessions) if (!names.has(s.configId)) names.set(s.configId, s.register);
+  for (const r of x.register ? summaryRows(x.register) : [])
+    if (typeof r.config_id === 'number' && !names.has(r.config_id))
+      names.set(r.config_id, String(r.register));
+  return names;
 }
 
 /** The rows of one key by its id, each made when a figure first names it. */
@@ -147,10 +176,10 @@ function buildRows(reads: LossReads, x: LossInputs, key: Key, summary: SummaryRe
   const rows = new Rows();
   summaryFigures(rows, summaryRows(summary), key, x.digits);
   const refunds = new Map<LossRow, OdooRecord[]>();
-  for (const o of reads.refunds) push(refunds, rows.row(m2o(o[field])), o);
+  for (const o of reads.refunds) push(refunds, rows.row(key.named(m2o(o[field]))), o);
   for (const g of reads.cancelledGroups) {
     const r = rows.row(
-      key.key === 'cashier' ? m2o(g.values[reads.who]) : reads.registerOf(g.values[reads.place]),
+      key.key === 'cashier' ? m2o(g.values[reads.who]) : key.named(reads.registerOf(g.values[reads.place])),
     );
     r.cancelled += g.aggs.__count ?? 0;
     r.cancelled_amount = roundAt(r.cancelled_amount + (g.aggs['amount_total:sum'] ?? 0), x.digits);
@@ -158,7 +187,7 @@ function buildRows(reads: LossReads, x: LossInputs, key: Key, summary: SummaryRe
   const discounts = new Map<LossRow, number[]>();
   for (const [id, d] of reads.perOrder) {
     const k = reads.keysOfOrder.get(id);
-    const r = rows.row(k ? k[key.key] : null);
+    const r = rows.row(key.named(k ? k[key.key] : null));
     push(discounts, r, id);
     r.largest_discount = roundAt(Math.max(r.largest_discount ?? 0, d), x.digits);
   }
@@ -167,7 +196,7 @@ function buildRows(reads: LossReads, x: LossInputs, key: Key, summary: SummaryRe
   for (const q of reads.quick) {
     const o = refundById.get(q.id);
     if (!o) continue;
-    const r = rows.row(m2o(o[field]));
+    const r = rows.row(key.named(m2o(o[field])));
     r.quick_refunds++;
     push(quick, r, q);
   }

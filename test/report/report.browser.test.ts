@@ -112,17 +112,25 @@ describe.skipIf(!present)('the report in headless Chromium', { timeout: 240_000 
     }
   });
 
-  it('reads as a person would: every closing has its time', async () => {
+  it('reads as a person would: every closing has its time, every ticket its register by name', async () => {
     const file = join(dir, 'october-read.html');
     const r = await runCli(['report', ...P, '-o', file], { env });
     expect(r.code, r.stderr).toBe(0);
     const data = reportData(readFileSync(file, 'utf8'));
-    const section = (data.currencies as Record<string, unknown>[])[0] as { reconcile: unknown[] };
+    const section = (data.currencies as Record<string, unknown>[])[0] as {
+      registers: { name: string }[];
+      reconcile: unknown[];
+    };
     const { text, tables } = await readPage(file, CHROMIUM);
     expect(text.match(UNREADABLE)?.[0]).toBeUndefined();
     const closings = tables.find((t) => t[0]?.[0] === 'Session' && t[0]?.includes('Expected')) ?? [];
     expect(closings.length - 1).toBe(section.reconcile.length);
     for (const closed of column(closings, 'Closed')) expect(closed).toMatch(/^2026-10-\d\d \d\d:\d\d$/);
+    // A register is its name: not Odoo 17's label of it, which carries the user of its open session.
+    const names = new Set(section.registers.map((x) => x.name));
+    const listed = tables.flatMap((t) => column(t, 'Register'));
+    expect(listed.length).toBeGreaterThan(20);
+    expect(listed.filter((n) => !names.has(n))).toEqual([]);
   });
 
   it("keeps every table within an A4 page's width", async () => {
