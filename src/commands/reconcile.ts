@@ -3,11 +3,12 @@
 import { command } from '../cli/command.js';
 import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/flags.js';
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
-import { type ReportOptions, reportOptions } from '../cli/report.js';
+import { type PeriodOptions, periodOptions } from '../cli/period.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
+import { CLOSED_FROM, CLOSED_TO, DATE } from '../query/period.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
 import { companyLabel } from '../read/companies.js';
 import {
@@ -23,7 +24,7 @@ import { signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 
-export interface ReconcileOptions extends SessionRange, ReportOptions {
+export interface ReconcileOptions extends SessionRange, PeriodOptions {
   tolerance: number;
 }
 
@@ -31,9 +32,9 @@ export const reconcile = command({
   name: 'reconcile',
   flags: [
     group('own', [
-      { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday)' },
-      { spec: '--from <when>', description: 'closing time from' },
-      { spec: '--to <when>', description: 'closing time up to; a date-only value includes that whole day' },
+      DATE,
+      CLOSED_FROM,
+      CLOSED_TO,
       CONFIG_ID,
       {
         spec: '--tz <zone>',
@@ -61,7 +62,7 @@ export const reconcile = command({
   ],
   options(f, _args, { io }): ReconcileOptions {
     const o: ReconcileOptions = {
-      ...reportOptions(f, io),
+      ...periodOptions(f, io),
       tolerance: f.tolerance,
     };
     // The syntax of the range does not depend on the zone: refuse a bad one before connecting.

@@ -12,6 +12,7 @@ import { writeOutput } from '../cli/output.js';
 import { VERSION } from '../cli/version.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import { FROM, TO } from '../query/period.js';
 import { checkZone, zoneFor } from '../query/zone.js';
 import type { ChainReport, ReportData, ReportParams } from '../report/data.js';
 
@@ -30,14 +31,8 @@ export const report = command({
   flags: [
     group('own', [
       { spec: '--month <YYYY-MM>', description: 'one calendar month (the previous month beside it)' },
-      {
-        spec: '--from <when>',
-        description: 'orders from this time: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, 7d',
-      },
-      {
-        spec: '--to <when>',
-        description: 'up to this time; a date-only value includes that whole day (default today)',
-      },
+      FROM,
+      { ...TO, description: `${TO.description} (default today)` },
       CONFIG_ID,
       {
         spec: '--tz <zone>',

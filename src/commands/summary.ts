@@ -5,10 +5,11 @@
 import { command } from '../cli/command.js';
 import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS, SESSION_ID } from '../cli/flags.js';
 import { OUTPUT } from '../cli/output.js';
-import { reportOptions } from '../cli/report.js';
+import { periodOptions } from '../cli/period.js';
 import { positiveInt, seconds } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
+import { DAY_STARTS, FROM, TO, TODAY } from '../query/period.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
 import { KEYS } from '../summary/keys.js';
 import { checkParams, fetchSummary } from '../summary/query.js';
@@ -21,15 +22,9 @@ export const summary = command({
   name: 'summary',
   flags: [
     group('own', [
-      { spec: '--date <day>', description: 'one business day (YYYY-MM-DD, today, yesterday); default today' },
-      {
-        spec: '--from <when>',
-        description: 'orders from this time: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, 7d',
-      },
-      {
-        spec: '--to <when>',
-        description: 'up to this time; a date-only value includes that whole business day',
-      },
+      TODAY,
+      FROM,
+      TO,
       CONFIG_ID,
       { ...SESSION_ID, description: 'one session: the X report (open) or Z report (closed), with its cash' },
       {
@@ -45,10 +40,7 @@ export const summary = command({
         description: 'only the N groups with the largest total',
         parse: positiveInt('--top', 0),
       },
-      {
-        spec: '--day-starts <HH:MM>',
-        description: 'the business day starts at this hour (shops open past midnight)',
-      },
+      DAY_STARTS,
       {
         spec: '--tz <zone>',
         description: tzHelp('the business day'),
@@ -96,7 +88,7 @@ export const summary = command({
   ],
   options(f, _args, { io }): SummaryOptions {
     const o: SummaryOptions = {
-      ...reportOptions(f, io),
+      ...periodOptions(f, io),
       sessionId: f.sessionId,
       by: f.by,
       top: f.top,

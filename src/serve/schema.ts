@@ -3,6 +3,7 @@
 // documents. Fastify validates requests with them and @fastify/swagger writes the OpenAPI
 // document from the same objects, so the documentation cannot drift from the checks.
 import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
+import { CLOSED_FROM, CLOSED_TO, DATE, DAY_STARTS, FROM, queryParams, TO, TODAY } from '../query/period.js';
 import { COMPANY_PARAM } from './companies.js';
 
 type Schema = Record<string, unknown>;
@@ -165,21 +166,7 @@ export function listResponses(r: Resource): Schema {
 export const RECONCILE_QUERY: Schema = {
   type: 'object',
   properties: {
-    date: {
-      type: 'string',
-      minLength: 1,
-      description: 'one business day: YYYY-MM-DD, today, yesterday (read in tz)',
-    },
-    from: {
-      type: 'string',
-      minLength: 1,
-      description: 'closing time from (stop_at), as the list paths read from',
-    },
-    to: {
-      type: 'string',
-      minLength: 1,
-      description: 'closing time up to; a date-only value includes that whole day',
-    },
+    ...queryParams([DATE, CLOSED_FROM, CLOSED_TO]),
     config_id: { ...ID, description: 'one register' },
     company: COMPANY_PARAM,
     tz: {
@@ -237,21 +224,7 @@ export const RECONCILE_RESPONSES: Record<string, Schema> = {
 export const SUMMARY_QUERY: Schema = {
   type: 'object',
   properties: {
-    date: {
-      type: 'string',
-      minLength: 1,
-      description: 'one business day: YYYY-MM-DD, today, yesterday (read in tz); default today',
-    },
-    from: {
-      type: 'string',
-      minLength: 1,
-      description: 'orders from this time (date_order), as the list paths read from',
-    },
-    to: {
-      type: 'string',
-      minLength: 1,
-      description: 'orders up to this time; a date-only value includes that whole business day',
-    },
+    ...queryParams([TODAY, FROM, TO]),
     config_id: { ...ID, description: 'one register' },
     session_id: {
       ...ID,
@@ -265,11 +238,7 @@ export const SUMMARY_QUERY: Schema = {
     },
     company: COMPANY_PARAM,
     top: { ...ID, description: 'only the N groups with the largest total' },
-    day_starts: {
-      type: 'string',
-      pattern: '^\\d{1,2}:\\d{2}$',
-      description: 'the business day starts at this hour (HH:00)',
-    },
+    ...queryParams([DAY_STARTS]),
     tz: {
       type: 'string',
       minLength: 1,

@@ -3,7 +3,7 @@
 // the renderer in the output's format, the table's look, and the exit of --fail-on-difference.
 import type { IO } from '../../cli/io.js';
 import { tableLook } from '../../cli/output.js';
-import type { ReportOptions } from '../../cli/report.js';
+import type { PeriodOptions } from '../../cli/period.js';
 import { DifferenceError } from '../../core/errors.js';
 import { own, say } from '../../core/redact.js';
 import type { FieldMap } from '../../core/types.js';
@@ -12,7 +12,7 @@ import { makeRenderer } from '../../render/renderer.js';
 import type { Sink } from '../../sink/sink.js';
 import type { SummaryParams } from '../query.js';
 
-export interface SummaryOptions extends SummaryParams, ReportOptions {
+export interface SummaryOptions extends SummaryParams, PeriodOptions {
   checkOdoo: boolean;
   /** --watch: seconds between refreshes. */
   watch?: number;
