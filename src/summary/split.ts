@@ -107,8 +107,10 @@ function collapse(r: SummaryResult): void {
 }
 
 /**
- * A payment method's column: `method:<name>` where its name is its own across the parts,
- * `method:<name> · <company>` where two companies' methods share it (Cash · Shop US).
+ * A payment method's column, one per method id: `method:<name>` where its name is its own
+ * across the parts, `method:<name> · <company>` where two companies' methods share it (Cash ·
+ * Shop US), and `#<id>` after it where two methods of one company do (Cash #1, Cash #6 on
+ * Odoo 18 and 19): two methods under one column would keep one's money and drop the other's.
  */
 async function nameMethods(client: OdooClient, parts: SummaryPart[]): Promise<void> {
   const count = new Map<string, Set<number>>();
@@ -125,15 +127,25 @@ async function nameMethods(client: OdooClient, parts: SummaryPart[]): Promise<vo
     for (const r of rows)
       if (Array.isArray(r.company_id)) companyOf.set(r.id as number, String(r.company_id[1]));
   }
+  // A name shared across companies says its company; one still shared (within a company) its id.
+  const companies = (name: string) => new Set([...(count.get(name) ?? [])].map((id) => companyOf.get(id)));
+  const label = new Map<number, string>();
+  for (const part of parts) {
+    const s = part.result.summary;
+    for (const id of s.methodIds) {
+      const name = s.methodNames.get(id) ?? `#${id}`;
+      const company = companyOf.get(id);
+      label.set(id, company && companies(name).size > 1 ? `${name} · ${company}` : name);
+    }
+  }
+  const labels = [...label.values()];
+  for (const [id, l] of label)
+    if (labels.indexOf(l) !== labels.lastIndexOf(l)) label.set(id, l.replace(/( · |$)/, ` #${id}$1`));
   for (const part of parts) {
     const s = part.result.summary;
     const rename = new Map<string, string>();
     s.methodKeys = s.methodKeys.map((old, i) => {
-      const id = s.methodIds[i] as number;
-      const name = s.methodNames.get(id) ?? old.slice('method:'.length);
-      const company = companyOf.get(id);
-      const key =
-        company && (count.get(name)?.size ?? 0) > 1 ? `method:${name} · ${company}` : `method:${name}`;
+      const key = `method:${label.get(s.methodIds[i] as number)}`;
       rename.set(old, key);
       return key;
     });
