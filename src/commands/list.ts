@@ -487,7 +487,7 @@ async function exportRecords(
   // The export's own layers, loaded when it runs (not for --help).
   let prepared = unpriced;
   const [
-    { inCompanyCurrency, normalizerFor, streamRows },
+    { inCompanyCurrency, normalizerFor, readCompany, streamRows, withCurrencies },
     { makeRenderer },
     { Progress },
     { refuseReplace },
@@ -520,7 +520,12 @@ async function exportRecords(
     counting?.catch(() => undefined);
     const naming = output.format === 'table' ? tableNames(client, prepared) : Promise.resolve(undefined);
     naming.catch(() => undefined);
-    const pricing = inCompanyCurrency(client, prepared);
+    // Where the companies keep several currencies, data (not a table, which totals each
+    // currency apart) says each record's company and currency.
+    const data = output.format !== 'table';
+    if (data) readCompany(prepared);
+    const priced = inCompanyCurrency(client, prepared);
+    const pricing = data ? priced.then((p) => withCurrencies(client, p)) : priced;
     pricing.catch(() => undefined);
     // A table's total is split by currency where the run's companies have several: each
     // record's company_id (a stored field) is read with it, its currency the company's.
@@ -556,7 +561,7 @@ async function exportRecords(
           : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
         sumField: summed ? resource.sumField : undefined,
         moneyDigits: prepared.moneyDigits,
-        currencies: await currencies,
+        currencies: (await currencies) ?? prepared.currencies,
         // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
         countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
         noun: resource.name,

@@ -5,7 +5,8 @@
 
 import type { Resource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
-import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
+import { ServerError } from '../core/errors.js';
+import type { Domain, FieldDef, FieldMap, OdooRecord } from '../core/types.js';
 import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
 import {
   amountBound,
@@ -18,6 +19,7 @@ import {
   roundAt,
   showsMoney,
 } from '../records/normalize.js';
+import { type Company, currenciesOf, runCompanies } from './companies.js';
 import { moneyDigits } from './currency.js';
 import { namedPages } from './names.js';
 
@@ -31,6 +33,12 @@ export interface Prepared {
   withPayments: boolean;
   /** Decimals of money: the company's currency's, where the output shows money. */
   moneyDigits: number;
+  /**
+   * Where the run's companies keep several currencies and the output shows money: each
+   * company's currency, by company id; every record then carries company_id and `currency`
+   * (withCurrencies).
+   */
+  currencies?: Map<number, { code: string; digits: number }>;
 }
 
 export async function prepare(
@@ -59,6 +67,61 @@ export async function inCompanyCurrency(client: OdooClient, p: Prepared): Promis
   if (!p.withPayments && !showsMoney(p.outFields, p.defs)) return p;
   const digits = await moneyDigits(client);
   return { ...p, defs: inCurrency(p.defs, digits), moneyDigits: digits };
+}
+
+/** The output shows money: amounts, or sales' payments. */
+function moneyShown(p: Prepared): boolean {
+  return p.withPayments || showsMoney(p.outFields, p.defs);
+}
+
+/**
+ * company_id is read with the records wherever the output shows money (a bare id, a few bytes
+ * a record): whether the companies keep several currencies is known only once they are read,
+ * while the first pages are already asked for.
+ */
+export function readCompany(p: Prepared): void {
+  if ('company_id' in p.fields && moneyShown(p) && !p.query.fetchFields.includes('company_id'))
+    p.query.fetchFields.push('company_id');
+}
+
+/**
+ * Money says its currency: where the run's companies keep books in several currencies, every
+ * money record carries its company (company_id) and that company's currency code (`currency`),
+ * after the fields asked for, so no reader adds euros to dollars unknowingly. A run in one
+ * currency is as it always was. Where Odoo refuses the user res.company, the records stay as
+ * they are (their money then has the one currency the user's company has).
+ */
+export async function withCurrencies(client: OdooClient, p: Prepared): Promise<Prepared> {
+  if (!('company_id' in p.fields) || !moneyShown(p)) return p;
+  let companies: Company[];
+  try {
+    companies = await runCompanies(client);
+  } catch (err) {
+    if (err instanceof ServerError) return p;
+    throw err;
+  }
+  if (currenciesOf(companies).length < 2) return p;
+  const outFields = [...p.outFields];
+  if (!outFields.includes('company_id')) outFields.push('company_id');
+  // Odoo's own currency_id, where asked for, says it already.
+  if (!outFields.includes('currency') && !outFields.includes('currency_id')) outFields.push('currency');
+  return {
+    ...p,
+    outFields,
+    defs: { ...p.defs, company_id: p.fields.company_id as FieldDef, currency: CURRENCY_DEF },
+    currencies: new Map(companies.map((c) => [c.id, { code: c.currency, digits: c.digits }])),
+  };
+}
+
+const CURRENCY_DEF: FieldDef = { type: 'char', string: 'Currency' };
+
+/** Each record's `currency`: its company's currency code (null where the company is unknown). */
+function addCurrency(records: OdooRecord[], currencies: NonNullable<Prepared['currencies']>): void {
+  for (const r of records) {
+    const c = r.company_id;
+    const id = Array.isArray(c) ? c[0] : c;
+    r.currency = (typeof id === 'number' && currencies.get(id)?.code) || false;
+  }
 }
 
 export interface StreamOptions {
@@ -203,6 +266,7 @@ async function* rowsOf(
       checkAmounts(records);
       if (needRefundFill) await fillRefundedOrder(client, records);
       if (payments) await payments.attach(records);
+      if (q.currencies) addCurrency(records, q.currencies);
       if (opts.rows === false) {
         yield { rows: [], records };
         continue;

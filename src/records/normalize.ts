@@ -40,6 +40,16 @@ export function moneyPlaces(name: string, def: FieldDef | undefined): number | n
   return precisionOf(name, def);
 }
 
+/** Money at its currency's decimals (no decimals of its own): a KWD amount has three, JPY none. */
+export function atCurrencyDecimals(name: string, def: FieldDef | undefined): boolean {
+  return (
+    def !== undefined &&
+    (def.type === 'float' || def.type === 'monetary') &&
+    !(Array.isArray(def.digits) && def.digits[1] > 0) &&
+    isMoney(name, def)
+  );
+}
+
 function isMoney(name: string, def: FieldDef): boolean {
   return def.type === 'monetary' || MONEY.test(name);
 }
@@ -47,27 +57,14 @@ function isMoney(name: string, def: FieldDef): boolean {
 /** The definitions with the currency's decimals on each money field that has none of its own. */
 export function inCurrency(defs: FieldMap, digits: number): FieldMap {
   const out: FieldMap = {};
-  for (const [name, def] of Object.entries(defs)) {
-    const own = Array.isArray(def.digits) && def.digits[1] > 0;
-    out[name] =
-      !own && (def.type === 'float' || def.type === 'monetary') && isMoney(name, def)
-        ? ({ ...def, currencyDigits: digits } as MoneyDef)
-        : def;
-  }
+  for (const [name, def] of Object.entries(defs))
+    out[name] = atCurrencyDecimals(name, def) ? ({ ...def, currencyDigits: digits } as MoneyDef) : def;
   return out;
 }
 
 /** Whether any of these output fields is money shown at the currency's decimals. */
 export function showsMoney(fields: string[], defs: FieldMap): boolean {
-  return fields.some((f) => {
-    const d = defs[f];
-    return (
-      d !== undefined &&
-      (d.type === 'float' || d.type === 'monetary') &&
-      !(Array.isArray(d.digits) && d.digits[1] > 0) &&
-      isMoney(f, d)
-    );
-  });
+  return fields.some((f) => atCurrencyDecimals(f, defs[f]));
 }
 
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];

@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FieldMap, OdooRecord } from '../core/types.js';
 import { wallClock } from '../query/time.js';
 import {
+  atCurrencyDecimals,
   fixedDecimals,
   moneyPlaces,
   type Normalizer,
@@ -65,6 +66,11 @@ export interface CsvOptions {
    * offset, which a spreadsheet reads as a date and time; the header stays as it is.
    */
   zone?: string;
+  /**
+   * Where the companies keep several currencies: each company's currency decimals, by
+   * company id; an amount is then written at its line's currency's decimals (its company_id's).
+   */
+  currencies?: ReadonlyMap<number, { digits: number }>;
 }
 
 /** One cell's value from the field's output value. */
@@ -82,10 +88,11 @@ export function csvColumns(
   defs: FieldMap,
   /** Datetimes as wall-clock times in this zone (--excel). */
   zone?: string,
-): { header: string[]; columns: CsvColumn[]; places: (number | null)[] } {
+): { header: string[]; columns: CsvColumn[]; places: (number | null)[]; perCurrency: boolean[] } {
   const header: string[] = [];
   const columns: CsvColumn[] = [];
   const places: (number | null)[] = [];
+  const perCurrency: boolean[] = [];
   for (const f of fields) {
     const type = defs[f]?.type;
     const at = header.length;
@@ -121,9 +128,12 @@ export function csvColumns(
       cells = [(v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : (v ?? ''))];
     }
     columns.push({ field: f, cells });
-    for (let i = at; i < header.length; i++) places.push(i === at ? moneyPlaces(f, defs[f]) : null);
+    for (let i = at; i < header.length; i++) {
+      places.push(i === at ? moneyPlaces(f, defs[f]) : null);
+      perCurrency.push(i === at && atCurrencyDecimals(f, defs[f]));
+    }
   }
-  return { header, columns, places };
+  return { header, columns, places, perCurrency };
 }
 
 /** A column with the conversion its value goes through first. */
@@ -340,12 +350,16 @@ export const FORMULA_START = new Set([
 export function csvWriters(
   csv: CsvOptions,
   places: readonly (number | null)[],
+  /** Where a line's currency decides a column's decimals: those columns, and the line's decimals. */
+  lineCurrency?: { columns: readonly boolean[]; digits: number | undefined },
 ): { opts: Parameters<typeof stringify>[1]; plain: PlainLines } {
   const delimiter = csv.delimiter ?? ',';
   // An amount with its currency's decimals (1458.80; JPY 1458), as a spreadsheet's money
-  // column shows it; other numbers as JavaScript prints them.
+  // column shows it; over several currencies, each line's own (EUR 1540.82 beside JPY
+  // 306215); other numbers as JavaScript prints them.
   const numberText = (n: number, column: number): string => {
-    const p = places[column];
+    let p = places[column];
+    if (lineCurrency?.columns[column] && lineCurrency.digits !== undefined) p = lineCurrency.digits;
     const s = p === null || p === undefined ? String(n) : fixedDecimals(n, p);
     return csv.decimal === ',' ? s.replace('.', ',') : s;
   };
@@ -375,6 +389,12 @@ export class CsvRenderer implements Renderer {
   private readonly header: string[];
   private readonly opts: Parameters<typeof stringify>[1];
   private readonly plain: PlainLines;
+  /** Over several currencies: the line being written's currency decimals (csvWriters reads it). */
+  private readonly line?: {
+    columns: boolean[];
+    digits: number | undefined;
+    of: ReadonlyMap<number, { digits: number }>;
+  };
   /** Rows are already normalised: their values go into the cells as they are. */
   private readonly rows: CsvPlan[];
   /**
@@ -394,7 +414,9 @@ export class CsvRenderer implements Renderer {
     const c = csvColumns(fields, defs, zone);
     this.header = c.header;
     this.rows = c.columns.map((col) => ({ ...col, conv: (v: unknown) => v as Value }));
-    ({ opts: this.opts, plain: this.plain } = csvWriters(csv, c.places));
+    if (csv.currencies && fields.includes('company_id'))
+      this.line = { columns: c.perCurrency, digits: undefined, of: csv.currencies };
+    ({ opts: this.opts, plain: this.plain } = csvWriters(csv, c.places, this.line));
     if (normalizer) {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
       const fast = RecordLines.for(this.plain, c.columns, defs, normalizer);
@@ -417,7 +439,13 @@ export class CsvRenderer implements Renderer {
     if (items.length === 0) return;
     let text = '';
     const cells: Value[] = new Array(this.header.length);
+    const per = this.line;
     for (const item of items) {
+      if (per) {
+        const c = item.company_id;
+        const id = Array.isArray(c) ? c[0] : c;
+        per.digits = typeof id === 'number' ? per.of.get(id)?.digits : undefined;
+      }
       const line = fast?.line(item);
       if (line !== undefined) {
         text += line;

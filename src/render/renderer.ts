@@ -30,7 +30,7 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         c.sink,
         c.fields,
         c.defs,
-        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal, zone: c.tz },
+        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal, zone: c.tz, currencies: c.currencies },
         c.normalizer,
       );
     case 'parquet': {

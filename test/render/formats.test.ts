@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
-import { Normalizer, type Value } from '../../src/records/normalize.js';
+import { inCurrency, Normalizer, type Value } from '../../src/records/normalize.js';
 import {
   type CsvOptions,
   CsvRenderer,
@@ -225,8 +225,15 @@ describe('csv straight from records', () => {
     config_id: { type: 'many2one', relation: 'pos.config' },
     payment_ids: { type: 'one2many', relation: 'pos.payment' },
     tag_ids: { type: 'many2many', relation: 'pos.tag' },
+    company_id: { type: 'many2one', relation: 'res.company' },
   };
   const rawFields = Object.keys(rawDefs);
+  // Companies in EUR, JPY and KWD: over several currencies a line's amounts take its company's.
+  const currencies = new Map([
+    [1, { digits: 2 }],
+    [2, { digits: 0 }],
+    [3, { digits: 3 }],
+  ]);
   const text = fc.string({
     unit: fc.constantFrom('a', ' ', ',', ';', '"', '\n', '\r', '=', '-', '+', '@', '\t', '.', '1', 'é'),
   });
@@ -246,6 +253,7 @@ describe('csv straight from records', () => {
     fc.tuple(fc.integer({ min: -20, max: 200 }), text),
     fc.array(fc.integer({ min: -20, max: 200 }), { maxLength: 2 }),
     fc.array(text, { maxLength: 2 }),
+    fc.tuple(fc.constantFrom(1, 2, 3, 4), fc.constant('Co')),
   );
   it('writes what the normalised rows give, for any values and options', async () => {
     let lines = 0;
@@ -257,10 +265,11 @@ describe('csv straight from records', () => {
         fc.constantFrom(',', ';', '\t', '|', '.', '1', '-', ']', '^'),
         fc.constantFrom('.' as const, ',' as const),
         fc.constantFrom(undefined, 'Europe/Brussels'),
-        async (recs, excel, delimiter, decimal, tz) => {
+        fc.constantFrom(undefined, currencies),
+        async (recs, excel, delimiter, decimal, tz, perCompany) => {
           fc.pre(!(decimal === ',' && delimiter === ','));
           const normalizer = new Normalizer(rawFields, rawDefs, { tz });
-          const csv = { excel, delimiter, decimal };
+          const csv = { excel, delimiter, decimal, currencies: perCompany };
           const c = csvColumns(rawFields, rawDefs);
           const fast = RecordLines.for(csvWriters(csv, c.places).plain, c.columns, rawDefs, normalizer);
           for (const r of recs) {
@@ -326,6 +335,33 @@ describe('csv straight from records', () => {
     expect(fast({ decimal: ',' })).toBeUndefined();
     expect(fast({ delimiter: '::' })).toBeUndefined();
     expect(fast({}, 'Europe/Brussels')).toBeUndefined();
+  });
+
+  it('over several currencies writes each amount at its line’s currency’s decimals, both ways', async () => {
+    const some = ['id', 'amount_total', 'price', 'qty', 'company_id'];
+    const recs = [
+      { id: 1, amount_total: 1540.82, price: 3, qty: 2, company_id: [1, 'Shop EU'] },
+      { id: 2, amount_total: 306215, price: 150, qty: 2, company_id: [2, 'Shop JP'] },
+      { id: 3, amount_total: 12.5, price: 0.125, qty: 1, company_id: [3, 'Shop KW'] },
+      { id: 4, amount_total: 9.5, price: 1, qty: 1, company_id: false },
+    ];
+    // The run's money is read at the most decimals of its currencies (KWD's three).
+    const priced = inCurrency(rawDefs, 3);
+    const normalizer = new Normalizer(some, priced);
+    const direct = new MemorySink();
+    await new CsvRenderer(direct, some, priced, { currencies }, normalizer).pageRecords?.(recs);
+    const viaRows = new MemorySink();
+    await new CsvRenderer(viaRows, some, priced, { currencies }).page(recs.map((r) => normalizer.row(r)));
+    // qty has decimals of its own (3); a line of no known company keeps the file's (the most).
+    const want = [
+      '1,1540.82,3.00,2,1,Shop EU',
+      '2,306215,150,2,2,Shop JP',
+      '3,12.500,0.125,1,3,Shop KW',
+      '4,9.500,1.000,1,,',
+      '',
+    ].join('\n');
+    expect(direct.text()).toBe(want);
+    expect(viaRows.text()).toBe(want);
   });
 });
 
