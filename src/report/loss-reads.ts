@@ -40,8 +40,8 @@ export interface LossReads {
   /** The cashier and register of each discounted sale. */
   keysOfOrder: Map<number, { cashier: [number, string] | null; register: [number, string] | null }>;
   quick: { id: number; minutes: number }[];
-  /** The employee of a user, where the cashier is an employee. */
-  employeeOf: Map<number, readonly [number, string]>;
+  /** Who counted each session's cash, where the cashier is an employee (sessionCashiers). */
+  sessionCashier: Map<number, [number, string]>;
   /** A group's register, from its config_id (or its session's, Odoo 16). */
   registerOf: (v: unknown) => [number, string] | null;
   /** The register key of a group (config_id, or session_id on Odoo 16). */
@@ -94,8 +94,7 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
   const counted: Domain = [['state', 'in', COUNTED_STATES], ...range];
   const onLines: Domain = counted.map((c) => [`order_id.${c[0]}`, c[1], c[2]] as Domain[number]);
   const sales: Domain = [...counted, ['amount_total', '>=', 0]];
-  const uids = [...new Set(x.sessionUsers.flatMap((s) => (s.user ? [s.user[0]] : [])))];
-  const [cancelledGroups, refunds, discounted, discountedGroups, employees] = await Promise.all([
+  const [cancelledGroups, refunds, discounted, discountedGroups, sessionCashier] = await Promise.all([
     api.group(
       'pos.order',
       [['state', '=', 'cancel'], ...range],
@@ -115,9 +114,13 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
     ),
     // The discounted sales' ids per cashier and register, not the orders.
     api.group('pos.order', [...sales, ['lines.discount', '>', 0]], [who, place], ['id:array_agg']),
-    who === 'employee_id' && uids.length > 0
-      ? client.searchRead('hr.employee', [['user_id', 'in', uids]], { fields: ['user_id', 'name'] })
-      : Promise.resolve([] as OdooRecord[]),
+    who === 'employee_id'
+      ? sessionCashiers(
+          client,
+          api,
+          x.sessionUsers.map((s) => s.id),
+        )
+      : Promise.resolve(new Map<number, [number, string]>()),
   ]);
   const registerOf = await registers(client, place, [...cancelledGroups, ...discountedGroups]);
   const keysOfOrder: LossReads['keysOfOrder'] = new Map();
@@ -134,12 +137,54 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
     perOrder: discountPerOrder(discounted),
     keysOfOrder,
     quick,
-    employeeOf: new Map(
-      employees.map((e) => [m2o(e.user_id)?.[0] as number, [e.id, String(e.name)] as const]),
-    ),
+    sessionCashier,
     registerOf,
     place,
   };
+}
+
+/**
+ * Who was at each session's register when its cash was counted, where the cashier is an employee
+ * (pos_hr): the session's own `employee_id` where the server has one (Odoo 18's pos_hr: the
+ * employee using the register), else the employee who rang the session's last order (16, 17 and
+ * 19 record the employee on orders only). Not the employee of the session's user: pos_hr's
+ * employees need not be users, and on a real shop one user opens every session.
+ */
+async function sessionCashiers(
+  client: OdooClient,
+  api: ReturnType<typeof groupingApi>,
+  ids: number[],
+): Promise<Map<number, [number, string]>> {
+  const out = new Map<number, [number, string]>();
+  if (ids.length === 0) return out;
+  if ('employee_id' in (await client.fieldsGet('pos.session'))) {
+    const rows = await client.searchRead('pos.session', [['id', 'in', ids]], { fields: ['employee_id'] });
+    for (const r of rows) {
+      const e = m2o(r.employee_id);
+      if (e) out.set(r.id, e);
+    }
+  }
+  const rest = ids.filter((id) => !out.has(id));
+  if (rest.length === 0) return out;
+  const groups = await api.group(
+    'pos.order',
+    [
+      ['session_id', 'in', rest],
+      ['employee_id', '!=', false],
+    ],
+    ['session_id', 'employee_id'],
+    ['id:max'],
+  );
+  const last = new Map<number, number>();
+  for (const g of groups) {
+    const session = m2o(g.values.session_id);
+    const employee = m2o(g.values.employee_id);
+    const at = g.aggs['id:max'];
+    if (!session || !employee || at === undefined || (last.get(session[0]) ?? -1) > at) continue;
+    last.set(session[0], at);
+    out.set(session[0], employee);
+  }
+  return out;
 }
 
 /** A group's register: its config_id, or on Odoo 16 its session's (read once). */

@@ -76,9 +76,8 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
   const sessionOf = new Map(x.sessionUsers.map((s) => [s.id, s.user]));
   const cashierOfSession = (s: SessionFigures): [number, string] | null => {
     const u = sessionOf.get(s.sessionId) ?? null;
-    if (!u || who === 'user_id') return u;
-    const e = reads.employeeOf.get(u[0]);
-    return e ? [e[0], e[1]] : u;
+    if (who === 'user_id') return u;
+    return reads.sessionCashier.get(s.sessionId) ?? u;
   };
   const names = registerNames(x);
   const built = [
@@ -126,7 +125,9 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
     unknown: [
       'Lines removed or reduced on the register before payment: Odoo keeps only the lines that were paid.',
       'Why an order was refunded, cancelled or discounted: Odoo stores no reason for it.',
-      'Who counted the cash: a closing is set against the user who opened the session.',
+      who === 'employee_id'
+        ? "Who counted the cash: Odoo records no counter; a closing is set against the employee at the register then (Odoo 18's session employee, else the one who rang the session's last order)."
+        : 'Who counted the cash: a closing is set against the user who opened the session.',
       'A cancelled order is an order left unpaid and cancelled; its amount is what it held then.',
     ],
   };
