@@ -1,7 +1,8 @@
 // Odoo 16-18: what Odoo 19 groups through an order's fields, taken another way. The lines'
 // figures come from report.pos.order, Odoo's SQL view of the lines with their order's date,
 // register, session and cashier (the lines, and the discounted rows by day and product); the payments by their own payment_date (an order's POS payments carry
-// its time) and session, or per cashier group where a payment cannot know its order's cashier.
+// its time; the change given back with its orders) and session, or per cashier group where a
+// payment cannot know its order's cashier.
 
 import { say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
@@ -169,6 +170,17 @@ export async function reportDiscounts(
   return { parts, anchors };
 }
 
+/** The order groups of a summary before 19, and what their payments are folded with. */
+export interface OrderGroups {
+  folder: Folder;
+  found: Found;
+  specs: string[];
+  /** Each session's register (Odoo 16 reads them; 17-18 group the orders by session too). */
+  configOf: Map<number, unknown>;
+  /** The orders grouped by `specs` and session, with their change given back (`amount_return:sum`). */
+  orders: Group[];
+}
+
 /**
  * The items, discounts and payment methods of the order groups in `folder`; returns each
  * business day's discount, which the groups of that day are brought to.
@@ -176,11 +188,9 @@ export async function reportDiscounts(
 export async function linesAndPaymentsBefore19(
   api: GroupingApi,
   q: SummaryQuery,
-  folder: Folder,
-  found: Found,
-  specs: string[],
-  configOf: Map<number, unknown>,
+  og: OrderGroups,
 ): Promise<{ dayAnchors: Map<string, number> }> {
+  const { folder, found, specs } = og;
   const out = { dayAnchors: new Map<string, number>() };
   const reportSpecs = specs.map(reportSpec);
   const reportDomain = toReportDomain([...q.orderDomain, ...SALES]);
@@ -208,32 +218,7 @@ export async function linesAndPaymentsBefore19(
   if (q.methods === false) {
     // Not asked for: no payment request.
   } else if (!cashier) {
-    work.push(
-      (async () => {
-        const paySpecs = specs.map(paymentSpec);
-        const groupby = [...new Set(paySpecs), 'payment_method_id'];
-        const payments = await api.group(
-          'pos.payment',
-          prefixDomain(q.orderDomain, 'pos_order_id.'),
-          groupby,
-          ['amount:sum'],
-        );
-        for (const g of payments) {
-          const values: Record<string, unknown> = {};
-          specs.forEach((spec, i) => {
-            const ps = paySpecs[i] as string;
-            values[spec] =
-              spec === 'config_id' ? configOf.get(m2oId(g.values.session_id) ?? 0) : g.values[ps];
-          });
-          const a = folder.at({ values, aggs: g.aggs });
-          a.methods = addMethod(
-            a.methods,
-            found.method(g.values.payment_method_id),
-            g.aggs['amount:sum'] ?? 0,
-          );
-        }
-      })(),
-    );
+    work.push(paymentsBefore19(api, q, og));
   } else {
     // A payment does not know its order's cashier: one request per cashier group, for a few.
     const accs = [...folder.accs.values()];
@@ -263,4 +248,72 @@ export async function linesAndPaymentsBefore19(
   }
   await Promise.all(work);
   return out;
+}
+
+/**
+ * The payments of the order groups, by method. A payment is bucketed by its own payment_date,
+ * which is its order's time, except the change given back (`is_change`): Odoo dates that row
+ * when the register synced, the next morning for a tablet that was offline in the evening. So
+ * a session's change is placed in its orders' own groups from their `amount_return` (the
+ * change rows are its negative), by the session's change method; a session whose change rows
+ * do not add up to its orders' (nothing seen so far) keeps them at their own date.
+ */
+async function paymentsBefore19(api: GroupingApi, q: SummaryQuery, og: OrderGroups): Promise<void> {
+  const { folder, found, specs, configOf } = og;
+  const paySpecs = specs.map(paymentSpec);
+  const groupby = [...new Set([...paySpecs, 'session_id']), 'payment_method_id', 'is_change'];
+  const payments = await api.group('pos.payment', prefixDomain(q.orderDomain, 'pos_order_id.'), groupby, [
+    'amount:sum',
+  ]);
+  const place = (g: Group, amount: number): void => {
+    const values: Record<string, unknown> = {};
+    specs.forEach((spec, i) => {
+      const ps = paySpecs[i] as string;
+      values[spec] = spec === 'config_id' ? configOf.get(m2oId(g.values.session_id) ?? 0) : g.values[ps];
+    });
+    const a = folder.at({ values, aggs: g.aggs });
+    a.methods = addMethod(a.methods, found.method(g.values.payment_method_id), amount);
+  };
+  // Each session's change rows by method, and its orders' change given back.
+  const change = new Map<number, { rows: Group[]; paid: number; returned: number }>();
+  const ofSession = (sid: number) => {
+    let c = change.get(sid);
+    if (!c) {
+      c = { rows: [], paid: 0, returned: 0 };
+      change.set(sid, c);
+    }
+    return c;
+  };
+  for (const g of payments) {
+    const sid = m2oId(g.values.session_id);
+    if (g.values.is_change !== true || sid === undefined) place(g, g.aggs['amount:sum'] ?? 0);
+    else {
+      const c = ofSession(sid);
+      c.rows.push(g);
+      c.paid += g.aggs['amount:sum'] ?? 0;
+    }
+  }
+  for (const o of og.orders) {
+    const sid = m2oId(o.values.session_id);
+    if (sid !== undefined) ofSession(sid).returned += o.aggs['amount_return:sum'] ?? 0;
+  }
+  for (const [sid, c] of change) {
+    if (c.rows.length === 0) continue;
+    if (Math.abs(c.paid + c.returned) >= 0.005 || Math.abs(c.paid) < 1e-9) {
+      for (const g of c.rows) place(g, g.aggs['amount:sum'] ?? 0);
+      continue;
+    }
+    // The session's change, shared among its methods as its rows are (one cash method in practice).
+    for (const o of og.orders) {
+      const returned = o.aggs['amount_return:sum'] ?? 0;
+      if (m2oId(o.values.session_id) !== sid || returned === 0) continue;
+      const a = folder.at(o);
+      for (const g of c.rows)
+        a.methods = addMethod(
+          a.methods,
+          found.method(g.values.payment_method_id),
+          (-returned * (g.aggs['amount:sum'] ?? 0)) / c.paid,
+        );
+    }
+  }
 }

@@ -33,8 +33,10 @@ export async function byOrder(
 ): Promise<Gathered> {
   const specs = q.keys.map((k) => orderSpec(k, q));
   const folder = new Folder(q, specs, found.categories);
-  // Odoo 16-18 groups payments by session: the orders say which register each session is on.
-  const sessionsToo = !api.paths && q.keys.includes('register') && !specs.includes('session_id');
+  // Odoo 16-18 groups payments by session: the orders say which register each session is on,
+  // and which session's change (amount_return) each group of orders gave back.
+  const sessionsToo =
+    !api.paths && (q.keys.includes('register') || q.methods !== false) && !specs.includes('session_id');
   // Odoo 16 cannot group orders by config_id (related to the session, not stored): they are
   // grouped by session, and each session's register read (one request more).
   const viaSession = !q.configStored && specs.includes('config_id');
@@ -45,7 +47,7 @@ export async function byOrder(
       'pos.order',
       q.orderDomain,
       viaSession ? bySession : sessionsToo ? [...specs, 'session_id'] : specs,
-      ['__count', 'amount_total:sum', 'amount_tax:sum'],
+      ['__count', 'amount_total:sum', 'amount_tax:sum', ...(api.paths ? [] : ['amount_return:sum'])],
     ),
     api.group('pos.order', [...q.orderDomain, ...REFUNDS], viaSession ? bySession : specs, [
       '__count',
@@ -75,7 +77,10 @@ export async function byOrder(
     a.refunds += g.aggs['amount_total:sum'] ?? 0;
   }
   if (!api.paths)
-    return { folder, ...(await linesAndPaymentsBefore19(api, q, folder, found, specs, configOf)) };
+    return {
+      folder,
+      ...(await linesAndPaymentsBefore19(api, q, { folder, found, specs, configOf, orders: all })),
+    };
   return { folder, dayAnchors: await linesAndPaymentsByPath(api, q, folder, found, specs) };
 }
 

@@ -85,8 +85,11 @@ function bundledUsers(db: BundledDb): Partial<Record<OdooUser, Login>> {
   return Object.fromEntries(names.map((n) => [n, { login: n, password: n }]));
 }
 
-/** The databases ../shared/odoo17 serves: posci (one company) and posmc (two, EUR and USD). */
-export type BundledDb = 'posci' | 'posmc';
+/**
+ * The databases ../shared/odoo17 serves: posci (one company), posmc (two, EUR and USD) and
+ * posshop (a shop and a restaurant: employees, tips, loyalty, gift cards, take-away).
+ */
+export type BundledDb = 'posci' | 'posmc' | 'posshop';
 
 /**
  * Starts a real Odoo 17 of its own (about 10 s) in a throwaway folder, serving `db`, or, with

@@ -1,0 +1,124 @@
+// The figures of a real shop against Odoo's own reports, on the real Odoo 17's posshop database
+// (../shared/odoo17/README.md, posshop): a shop and a restaurant with pos_hr, tips, pos_discount,
+// loyalty, gift cards, invoices and a take-away fiscal position. This file starts its own posshop
+// server. Odoo's Sales Details (report.point_of_sale.report_saledetails.get_sale_details) of each
+// business day and of each session is the answer; posdata's discounts are those of Odoo's lines
+// (Σ price_subtotal_incl × d / (100 − d)), read line by line here.
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
+import type { Rpc } from '../helpers/rpc.js';
+
+type Row = Record<string, string | number | null>;
+type Rec = Record<string, unknown> & { id: number };
+
+const ZONE = 'Europe/Brussels';
+const COUNTED = ['paid', 'done', 'invoiced'];
+const id = (v: unknown): number => (Array.isArray(v) ? (v[0] as number) : (v as number));
+const cents = (v: unknown): number => Math.round(Number(v) * 100);
+const dayOf = (utc: string): string =>
+  DateTime.fromSQL(utc, { zone: 'UTC' }).setZone(ZONE).toISODate() as string;
+
+interface Details {
+  nbr_orders: number;
+  currency: { total_paid: number };
+  payments: { id?: number; name: string; session: number; total: number }[];
+}
+
+let odoo: RealOdooHandle;
+let env: Record<string, string>;
+let rpc: Rpc;
+/** Each payment method's name, by id. */
+const methodNames = new Map<number, string>();
+
+beforeAll(async () => {
+  odoo = await startRealOdoo('posshop');
+  [env, rpc] = await Promise.all([loginOdoo(odoo, 'admin'), rpcOdoo(odoo, 'admin')]);
+  for (const m of await rpc.searchRead<Rec>('pos.payment.method', [], { fields: ['name'] }))
+    methodNames.set(m.id, m.name as string);
+}, 600_000);
+afterAll(async () => odoo?.stop(), 120_000);
+
+const summary = async (args: string[]): Promise<Row[]> => {
+  const r = await runCli(['summary', '--rate', '0', '--tz', ZONE, '--format', 'json', ...args], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Row[];
+};
+
+/** Odoo's Sales Details of the business day `day` (in ZONE), or of sessions. */
+function saleDetails(what: { day: string } | { sessions: number[] }): Promise<Details> {
+  if ('sessions' in what)
+    return rpc.kw<Details>('report.point_of_sale.report_saledetails', 'get_sale_details', [], {
+      session_ids: what.sessions,
+    });
+  const start = DateTime.fromISO(what.day, { zone: ZONE });
+  const utc = (t: DateTime) => t.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+  return rpc.kw<Details>('report.point_of_sale.report_saledetails', 'get_sale_details', [], {
+    date_start: utc(start),
+    date_stop: utc(start.plus({ days: 1 }).minus({ seconds: 1 })),
+    config_ids: false,
+    session_ids: false,
+  });
+}
+
+/** Sales Details' payments summed per method name (it lists them per method and session). */
+function methodsOf(d: Details): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const p of d.payments) {
+    if (p.id === undefined) continue;
+    const name = methodNames.get(p.id) as string;
+    m.set(name, (m.get(name) ?? 0) + p.total);
+  }
+  return m;
+}
+
+/** A summary row's orders, total and methods are those of Sales Details. */
+function agrees(row: Row | undefined, d: Details, what: string): void {
+  expect(row, what).toBeDefined();
+  expect(row?.orders, `${what}: orders`).toBe(d.nbr_orders);
+  expect(cents(row?.total), `${what}: total`).toBe(cents(d.currency.total_paid));
+  for (const [name, total] of methodsOf(d))
+    expect(cents(row?.[`method:${name}`] ?? 0), `${what}: method ${name}`).toBe(cents(total));
+}
+
+describe('posshop: payment methods by day, as Odoo buckets them', () => {
+  it("the change of an offline evening, synced the next morning, is on its order's day", async () => {
+    // The change rows Odoo dated on another day than their order: the register synced late.
+    const change = await rpc.searchRead<Rec>(
+      'pos.payment',
+      [
+        ['is_change', '=', true],
+        ['pos_order_id.state', 'in', COUNTED],
+      ],
+      { fields: ['payment_date', 'pos_order_id'] },
+    );
+    const orders = new Map(
+      (
+        await rpc.searchRead<Rec>('pos.order', [['id', 'in', change.map((p) => id(p.pos_order_id))]], {
+          fields: ['date_order'],
+        })
+      ).map((o) => [o.id, o.date_order as string]),
+    );
+    const late = [
+      ...new Set(
+        change
+          .map((p) => dayOf(orders.get(id(p.pos_order_id)) as string))
+          .filter((day, i) => day !== dayOf(change[i]?.payment_date as string)),
+      ),
+    ].sort();
+    expect(late.length, 'posshop has offline evenings').toBeGreaterThan(0);
+    for (const day of late) {
+      // The day alone: one row, its own (the next day is not in the range asked).
+      const rows = await summary(['--date', day, '--by', 'day']);
+      expect(rows.map((r) => r.day)).toEqual([day]);
+      agrees(rows[0], await saleDetails({ day }), `--date ${day} --by day`);
+    }
+  });
+
+  it('a month --by day: every day has the orders, total and methods of its Sales Details', async () => {
+    const rows = await summary(['--from', '2026-11-09', '--to', '2026-11-30', '--by', 'day']);
+    expect(rows).toHaveLength(22);
+    for (const row of rows) agrees(row, await saleDetails({ day: row.day as string }), `day ${row.day}`);
+  });
+});
