@@ -97,11 +97,15 @@ export async function fetchSplitSummary(
   return { lead: by.company ? ['company_id', 'company', 'currency'] : ['currency'], parts };
 }
 
-/** --by company (or currency) alone: the part's groups added into one row of no key. */
+/**
+ * --by company (or currency) alone: the part's groups added into one row of no key; a part with
+ * no sales is a row of zeros, so a company, or a chain's server (--by profile), with nothing in
+ * the period is there to be seen rather than missing.
+ */
 function collapse(r: SummaryResult): void {
   const total = totalOf(r.summary.groups, r.summary);
   const group = { keys: [], figures: total };
-  r.summary.groups = r.summary.groups.length > 0 ? [group] : [];
+  r.summary.groups = [group];
   r.summary.keys = [];
   r.shown = r.summary.groups;
 }

@@ -176,3 +176,26 @@ describe('the shared layer', () => {
     expect(named).toEqual([]);
   });
 });
+
+describe('summary --by profile', () => {
+  it('a server with no sales in the period is a row of zeros, not a missing row', async () => {
+    const empty = await startTestSandbox({ seed: 63, orders: 6, adminKey: SUITE_SECRET });
+    try {
+      await loginProfile(env, 'shop-quiet', empty.url);
+      // A day before any sandbox's sales: every server is quiet, every one a row.
+      const quiet = ['summary', '--date', '2001-01-01', '--by', 'profile', '--format', 'json'];
+      const r = await runCli([...quiet, '--profile', 'shop-a,shop-quiet'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
+      expect(rows.map((x) => [x.profile, x.currency, x.orders, x.total])).toEqual([
+        ['shop-a', 'EUR', 0, 0],
+        ['shop-quiet', 'EUR', 0, 0],
+      ]);
+    } finally {
+      await empty.close();
+      editStore((p) => {
+        delete p['shop-quiet'];
+      });
+    }
+  });
+});
