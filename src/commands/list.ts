@@ -38,7 +38,7 @@ import type { Domain, OdooRecord } from '../core/types.js';
 import type { QueryFlags } from '../query/build.js';
 import { checkJsonValue, checkSortShape, commaList, parseDomain } from '../query/domain.js';
 import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
-import type { CheckpointRun } from '../read/checkpoint.js';
+import type { Checkpoint, CheckpointRun } from '../read/checkpoint.js';
 import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
@@ -335,6 +335,25 @@ function contextFrom(f: ListFlags): Record<string, unknown> | undefined {
   return Object.keys(ctx).length > 0 ? ctx : undefined;
 }
 
+/**
+ * The run's companies, as a checkpoint keeps them. Others than the checkpoint's (a --company
+ * widened, a user given a further company) are refused: carrying on from its window would
+ * never read the added companies' earlier records.
+ */
+async function checkpointCompanies(
+  client: OdooClient,
+  cp: Checkpoint | undefined,
+  file: string,
+): Promise<number[] | undefined> {
+  const ids = await (await import('../read/companies.js')).runCompanyIds(client);
+  if (cp?.companies && ids && cp.companies.join(',') !== ids.join(','))
+    throw new UsageError(
+      say`checkpoint ${file} was made for companies ${own(cp.companies.join(', '))}, and this run reads companies ${own(ids.join(', '))}: going on from its window would never read the earlier records of a company added`,
+      say`run once with --full to read the whole range for these companies, or keep a checkpoint file per set of companies (--company)`,
+    );
+  return ids;
+}
+
 async function runList(o: ListOptions, ctx: Context): Promise<void> {
   const { resource } = o;
   const { CheckpointRun, loadCheckpoint, lockCheckpoint, queryHash, refuseReplace, windowFor } = await import(
@@ -373,6 +392,7 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
       say`use a checkpoint file per query, or --full to start it again`,
     );
   }
+  const companies = o.checkpoint ? await checkpointCompanies(client, cp, o.checkpoint.file) : undefined;
   // The window ends at the server's time, which its write_date stamps follow: a client clock
   // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
   const window = o.checkpoint ? windowFor(cp, o.overlap, client.serverNow(), o.checkpoint.file) : undefined;
@@ -413,6 +433,7 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
           query: hash,
           overlapSeconds: o.overlap,
           limit: o.limit,
+          companies,
         })
       : undefined;
   await exportRecords({ ...o, output }, ctx, session, prepared, run);

@@ -201,6 +201,7 @@ async function runTapCommand(o: TapOptions, ctx: Context): Promise<void> {
     client,
     streams,
     state: o.state,
+    companies: await (await import('../read/companies.js')).runCompanyIds(client),
     startDate: config.startDate,
     pageSize: config.pageSize,
     overlapSeconds: OVERLAP_SECONDS,

@@ -35,6 +35,12 @@ export interface Checkpoint {
   overlapSeconds: number;
   lastRunAt: string;
   lastCount: number;
+  /**
+   * The companies read (their ids, sorted): a run over others would carry on from this
+   * window and never read the added companies' earlier records. Absent in a checkpoint of an
+   * older posdata, or where Odoo does not list the companies.
+   */
+  companies?: number[];
 }
 
 const FMT = 'yyyy-MM-dd HH:mm:ss';
@@ -67,6 +73,11 @@ export function loadCheckpoint(path: string): Checkpoint | undefined {
     if (cp.version !== 1 || typeof cp.windowEnd !== 'string') throw new Error('bad shape');
     if (!DateTime.fromFormat(cp.windowEnd, FMT, { zone: 'UTC' }).isValid) throw new Error('bad window end');
     if (typeof cp.server === 'string') cp.server = withoutUserinfo(cp.server);
+    if (
+      cp.companies !== undefined &&
+      !(Array.isArray(cp.companies) && cp.companies.every(Number.isSafeInteger))
+    )
+      throw new Error('bad companies');
     return cp;
   } catch {
     throw new UsageError(say`checkpoint ${path} is damaged`, say`remove it or run with --full to rebuild it`);
@@ -121,7 +132,10 @@ export class CheckpointRun {
     /** What the file said (undefined on a first or --full run). */
     readonly previous: Checkpoint | undefined,
     readonly window: Window,
-    private readonly next: Pick<Checkpoint, 'resource' | 'model' | 'server' | 'query' | 'overlapSeconds'> & {
+    private readonly next: Pick<
+      Checkpoint,
+      'resource' | 'model' | 'server' | 'query' | 'overlapSeconds' | 'companies'
+    > & {
       limit: number | undefined;
     },
   ) {}
@@ -165,6 +179,7 @@ export class CheckpointRun {
       overlapSeconds: this.next.overlapSeconds,
       lastRunAt: new Date().toISOString(),
       lastCount: count,
+      ...(this.next.companies ? { companies: this.next.companies } : {}),
     });
   }
 }

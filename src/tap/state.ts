@@ -36,6 +36,12 @@ export interface Bookmark {
    * from (at most MAX_SENT, the newest).
    */
   sent: [number, string, string][];
+  /**
+   * The companies the stream was read for (ids, sorted). A run that reads a company more (a
+   * user given a further company) reads the stream whole again: its bookmark is past that
+   * company's earlier records. Absent in a state of an older version: taken as the run's.
+   */
+  companies?: number[];
 }
 
 /**
@@ -151,7 +157,10 @@ export function readState(path: string): TapState {
     const settled = bm.settled;
     if (settled !== undefined && (typeof settled !== 'string' || fromRfc3339(settled) === undefined))
       throw bad(`has a bookmark for ${name} whose settled is not a time (YYYY-MM-DDTHH:MM:SSZ)`);
-    const kept = settled !== undefined ? { settled } : {};
+    const companies = bm.companies;
+    if (companies !== undefined && !(Array.isArray(companies) && companies.every(Number.isSafeInteger)))
+      throw bad(`has a bookmark for ${name} whose companies are not a list of ids`);
+    const kept = { ...(settled !== undefined ? { settled } : {}), ...(companies ? { companies } : {}) };
     bookmarks[name as SyncName] = reading
       ? { full_read: { until: fr?.until as string, after_id: fr?.after_id as number }, ...kept, sent }
       : { write_date: when as string, id: id as number, ...kept, sent };
@@ -200,6 +209,8 @@ export class BookmarkKeeper {
     from: Bookmark | undefined,
     private readonly overlapSeconds: number,
     settledNow?: string,
+    /** The run's companies, which every bookmark it writes names. */
+    private readonly companies?: number[],
   ) {
     let settled = settledNow;
     if (from) {
@@ -290,6 +301,7 @@ export class BookmarkKeeper {
       id: this.at.id,
       ...this.settledAt(this.at.wd),
       sent: this.kept(this.at.wd),
+      ...(this.companies ? { companies: this.companies } : {}),
     };
   }
 
@@ -299,6 +311,7 @@ export class BookmarkKeeper {
       full_read: { until: rfc3339(until), after_id: afterId },
       ...this.settledAt(until),
       sent: this.kept(until),
+      ...(this.companies ? { companies: this.companies } : {}),
     };
   }
 

@@ -5,7 +5,7 @@
 // id), so a bookmark (T, n) covers every record before second T and those of T up to id n.
 // A stream without a bookmark is read whole in id order first (the export's fast pages), up
 // to the newest write_date found when it starts; its STATE then says how far by id.
-import type { SyncResource } from '../catalog/resources.js';
+import type { SyncName, SyncResource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
@@ -27,7 +27,7 @@ import { amountCheck } from '../records/normalize.js';
 import { renamed } from '../sync/load.js';
 import { KEY, REPLICATION_KEY } from './catalog.js';
 import { fromRfc3339, RecordMaker, streamSchema, tapColumns, tapFields } from './schema.js';
-import { BookmarkKeeper, type TapState } from './state.js';
+import { type Bookmark, BookmarkKeeper, type TapState } from './state.js';
 
 export interface TapStream {
   resource: SyncResource;
@@ -40,6 +40,8 @@ export interface TapJob {
   streams: TapStream[];
   /** The state given (--state); its bookmarks move as the run goes. */
   state: TapState;
+  /** The run's companies (ids, sorted), where Odoo lists them. */
+  companies?: number[];
   /** Where a stream without a bookmark starts (Odoo's UTC text). */
   startDate?: string;
   pageSize: number;
@@ -65,6 +67,23 @@ function settledNow(client: OdooClient, overlapSeconds: number): string {
   return new Date(now - overlapSeconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 }
 
+/**
+ * The stream's bookmark, or none where the run reads a company the bookmark was not read
+ * for (a user given a further company): that company's records before the bookmark would
+ * never be sent, so the stream is read whole again (a duplicate of what was sent, which
+ * Singer allows), and the run says so.
+ */
+function bookmarkFor(job: TapJob, name: SyncName): Bookmark | undefined {
+  const given = job.state.bookmarks[name];
+  const had = given?.companies;
+  const added = had && job.companies ? job.companies.filter((id) => !had.includes(id)) : [];
+  if (added.length === 0) return given;
+  job.warn?.(
+    say`${own(name)}: this user now reads compan${own(added.length > 1 ? 'ies' : 'y')} ${own(added.join(', '))}, which the state's bookmark was not read for; the stream is sent whole again so that ${own(added.length > 1 ? 'their' : 'its')} earlier records come too`,
+  );
+  return undefined;
+}
+
 export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
   const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
@@ -88,8 +107,13 @@ export async function runTap(job: TapJob): Promise<void> {
     );
     const fetch = [...new Set(columns.map((c) => c.field))].filter((f) => f !== KEY);
     if (!fetch.includes(REPLICATION_KEY)) fetch.push(REPLICATION_KEY);
-    const given = state.bookmarks[r.name];
-    const keeper = new BookmarkKeeper(given, job.overlapSeconds, settledNow(client, job.overlapSeconds));
+    const given = bookmarkFor(job, r.name);
+    const keeper = new BookmarkKeeper(
+      given,
+      job.overlapSeconds,
+      settledNow(client, job.overlapSeconds),
+      job.companies,
+    );
     // A stream without a bookmark is read whole in id order (the fast pages: no sort by
     // write_date on the server), up to the end of this second; a first read cut short goes
     // on after its last id, up to the same second. Then the bookmark is that second.
