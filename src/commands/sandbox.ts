@@ -112,7 +112,7 @@ export const sandbox = command({
       {
         spec: '--leaks',
         description:
-          "cashiers who stand out, for posdata report: one refunds often, one discounts a lot, one's cash is short",
+          "cashiers who stand out, for posdata report: one refunds often, one discounts a lot, one's cash is short, one refunds sales just made",
       },
       {
         spec: '--currency <code>',

@@ -165,6 +165,7 @@ function localTime(t: unknown, zone: string): string {
 
 const METRIC_LABEL: Record<Metric, string> = {
   refund_share: 'refunds',
+  quick_share: 'quick refunds',
   cancelled_share: 'cancelled orders',
   discount_share: 'discounts',
   cash_short: 'cash short',
@@ -186,9 +187,9 @@ function lossTable(rows: LossRow[], digits: number, zone: string, who: string): 
     return `<table class="loss"><thead>${head}</thead><tbody>${body}</tbody></table>`;
   };
   const returned = table(
-    ['Orders', 'Sales', 'Refunds', 'Refunded', 'Share', 'Quick refunds', 'Cancelled', 'Share'],
+    ['Orders', 'Sales', 'Refunds', 'Refunded', 'Share', 'Quick refunds', 'Share', 'Cancelled', 'Share'],
     (r) =>
-      `<td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.quick_refunds}</td><td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}`,
+      `<td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.quick_refunds}</td>${mark(r, 'quick_share', pct(r.quick_share))}<td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}`,
   );
   const given = table(
     ['Discounts', 'Share', 'Largest', 'Closings', 'Cash difference', 'Short per closing'],
@@ -200,15 +201,18 @@ function lossTable(rows: LossRow[], digits: number, zone: string, who: string): 
     .map((r) => {
       const parts = r.marks.map((m) => {
         const when = (t: string | null) => localTime(t, zone);
-        const orders = (list: OrderRef[], detail?: string) =>
+        // The detail: what a discount gave away, or the minutes from a sale to its refund.
+        const orders = (list: OrderRef[], detail?: string, shown = (v: number) => money(v, digits)) =>
           `<table class="orders"><tr><th>Ticket</th><th>Time</th><th>Register</th><th>Amount</th>${detail ? `<th>${detail}</th>` : ''}</tr>${list
             .map(
               (o) =>
-                `<tr><td>${esc(o.ticket)}</td><td>${when(o.time)}</td><td>${esc(o.register)}</td><td>${money(o.amount, digits)}</td>${detail ? `<td>${money(o.detail ?? null, digits)}</td>` : ''}</tr>`,
+                `<tr><td>${esc(o.ticket)}</td><td>${when(o.time)}</td><td>${esc(o.register)}</td><td>${money(o.amount, digits)}</td>${detail ? `<td>${o.detail === undefined ? '–' : shown(o.detail)}</td>` : ''}</tr>`,
             )
             .join('')}</table>`;
         const title = `<h4>${esc(r.name)}: ${METRIC_LABEL[m]} (${m === 'cash_short' ? money(r.cash_short, digits) : pct(r[m])} against a median of ${m === 'cash_short' ? money(r.median[m], digits) : pct(r.median[m])} for the others)</h4>`;
         if (m === 'refund_share') return title + orders(r.behind.refunds);
+        if (m === 'quick_share')
+          return title + orders(r.behind.quick, 'Minutes after the sale', (v) => String(v));
         if (m === 'cancelled_share') return title + orders(r.behind.cancelled);
         if (m === 'discount_share') return title + orders(r.behind.discounts, 'Discount');
         return `${title}<table class="orders"><tr><th>Session</th><th>Closed</th><th>Register</th><th>Difference</th></tr>${r.behind.closings

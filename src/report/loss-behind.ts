@@ -81,11 +81,11 @@ export async function listBehind(
       .sort((a, b) => a.k - b.k || a.i - b.i)
       .slice(0, LISTED)
       .map((e) => e.v);
-  for (const { b, r } of marked('refund_share')) {
+  for (const { b, r } of marked('refund_share'))
     for (const o of top(b.refunds.get(r) ?? [], c.amount)) wanted.push({ r, list: 'refunds', id: o.id });
+  for (const { b, r } of marked('quick_share'))
     for (const q of top(b.quick.get(r) ?? [], (q) => q.minutes))
       wanted.push({ r, list: 'quick', id: q.id, detail: q.minutes });
-  }
   for (const { b, r } of marked('discount_share'))
     for (const id of top(b.discounts.get(r) ?? [], (id) => -roundAt(c.perOrder.get(id) ?? 0, c.digits)))
       wanted.push({ r, list: 'discounts', id, detail: c.perOrder.get(id) ?? 0 });

@@ -22,7 +22,13 @@ export interface ClosingRef {
   difference: number;
 }
 
-export const METRICS = ['refund_share', 'cancelled_share', 'discount_share', 'cash_short'] as const;
+export const METRICS = [
+  'refund_share',
+  'quick_share',
+  'cancelled_share',
+  'discount_share',
+  'cash_short',
+] as const;
 export type Metric = (typeof METRICS)[number];
 
 export interface LossRow {
@@ -45,6 +51,8 @@ export interface LossRow {
   /** The average shortage per closing (a positive number is cash missing); null without closings. */
   cash_short: number | null;
   quick_refunds: number;
+  /** Quick refunds against the orders: the classic pocketed refund, judged as the shares are. */
+  quick_share: number | null;
   /** Per metric: the median of the others. */
   median: Record<Metric, number | null>;
   marks: Metric[];
@@ -76,7 +84,14 @@ export function emptyRow(id: number | null, name: string): LossRow {
     cash_difference: null,
     cash_short: null,
     quick_refunds: 0,
-    median: { refund_share: null, cancelled_share: null, discount_share: null, cash_short: null },
+    quick_share: null,
+    median: {
+      refund_share: null,
+      quick_share: null,
+      cancelled_share: null,
+      discount_share: null,
+      cash_short: null,
+    },
     marks: [],
     behind: { refunds: [], cancelled: [], discounts: [], quick: [], closings: [] },
   };
@@ -101,6 +116,7 @@ export const LOSS_COLUMNS = {
   cash_difference: 'monetary',
   cash_short: 'monetary',
   quick_refunds: 'integer',
+  quick_share: 'float',
   marks: 'char',
 } as const satisfies Partial<Record<keyof LossRow, string>>;
 

@@ -24,10 +24,11 @@ export interface Gen {
 
 /**
  * With `leaks`: who stands out and how. Anita Oliver (uid 8) refunds about one order in five,
- * Beth Evans (uid 9) discounts most lines by 20 to 50 %, and the closings Marc Demo (uid 6)
- * runs are 10 to 40 short.
+ * Beth Evans (uid 9) discounts most lines by 20 to 50 %, the closings Marc Demo (uid 6) runs
+ * are 10 to 40 short, and Ronnie Hart (uid 10) refunds as often as the others, but the
+ * register's last sale, soon after it was paid (the classic pocketed refund).
  */
-export const LEAKY = { refunds: 8, discounts: 9, cashShort: 6 } as const;
+export const LEAKY = { refunds: 8, discounts: 9, cashShort: 6, quickRefunds: 10 } as const;
 
 export interface Currency {
   name: string;

@@ -172,10 +172,11 @@ function sellOrder(
   // The sale's own lines, before any the optional modules add (tips, discounts, rewards, cards).
   let ownLines = 0;
   if (draft.kind === 'refund') {
-    const original = candidates.splice(
-      g.rng.int(Math.max(0, candidates.length - 50), candidates.length - 1),
-      1,
-    )[0] as Rec;
+    const last = candidates.length - 1;
+    // Drawn in every case, so that the other draws stay those of the same seed.
+    const drawn = g.rng.int(Math.max(0, last - 49), last);
+    const at = draft.cashier === LEAKY.quickRefunds ? last : drawn;
+    const original = candidates.splice(at, 1)[0] as Rec;
     draft.original = original;
     ox = beginOrder(ledger.extras, r, draft.kind, original);
     name = `${original.name} REFUND`;
