@@ -128,14 +128,25 @@ export function checkRange(from: string | undefined, to: string | undefined, zon
 
 /** Odoo's UTC `YYYY-MM-DD HH:MM:SS` shown in a zone, as ISO 8601 with the offset. */
 export function utcToZoneIso(value: string, zone: string): string {
-  const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
-  return d.isValid ? (d.setZone(zone).toISO({ suppressMilliseconds: true }) ?? value) : value;
+  const ms = odooUtcMillis(value);
+  const at = ms === undefined ? undefined : clockOf(zone).at(ms);
+  if (ms === undefined || !at) {
+    const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
+    return d.isValid ? (d.setZone(zone).toISO({ suppressMilliseconds: true }) ?? value) : value;
+  }
+  const t = localText(ms, at);
+  return `${t.slice(0, 10)}T${t.slice(11)}${at.suffix}`;
 }
 
 /** Odoo's UTC string shown in a zone for a person: `YYYY-MM-DD HH:MM`. */
 export function utcToZoneShort(value: string, zone: string): string {
-  const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
-  return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm') : value;
+  const ms = odooUtcMillis(value);
+  const at = ms === undefined ? undefined : clockOf(zone).at(ms);
+  if (ms === undefined || !at) {
+    const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
+    return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm') : value;
+  }
+  return localText(ms, at).slice(0, 16);
 }
 
 /**
@@ -144,10 +155,115 @@ export function utcToZoneShort(value: string, zone: string): string {
  * (a value already moved to a zone); anything else stays as it is.
  */
 export function wallClock(value: string, zone: string): string {
-  const d = ODOO_TEXT.test(value)
-    ? DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' })
-    : DateTime.fromISO(value, { setZone: true });
-  return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm:ss') : value;
+  const ms = ODOO_TEXT.test(value) ? odooUtcMillis(value) : isoMillis(value);
+  const at = ms === undefined ? undefined : clockOf(zone).at(ms);
+  if (ms === undefined || !at) {
+    const d = ODOO_TEXT.test(value)
+      ? DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' })
+      : DateTime.fromISO(value, { setZone: true });
+    return d.isValid ? d.setZone(zone).toFormat('yyyy-MM-dd HH:mm:ss') : value;
+  }
+  return localText(ms, at);
 }
 
 const ODOO_TEXT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+// A --tz export shows every datetime in the zone. luxon reads and writes one in ~140 µs
+// (its format parser builds its token expressions again on every call), most of such an
+// export's time; so the zone's offset is asked of luxon once per UTC hour, and the values of
+// that hour are moved and written with Date's UTC arithmetic. An hour in which the offset
+// changes (a zone whose clocks move off the hour), or one past year 9999, is left to luxon
+// whole. test/query/zone-clock.test.ts holds these to luxon's own answers.
+
+const ODOO_PARTS = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const ISO_PARTS = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})$/;
+const HOUR = 3_600_000;
+
+/** The instant of Y-M-D h:m:s in UTC, or undefined where it is no real time (02-30, 24:00). */
+function utcMillis(m: RegExpExecArray): number | undefined {
+  const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  const t = new Date(0);
+  t.setUTCFullYear(y as number, (mo as number) - 1, d);
+  t.setUTCHours(h as number, mi, sec, 0);
+  const real =
+    t.getUTCFullYear() === y &&
+    t.getUTCMonth() === (mo as number) - 1 &&
+    t.getUTCDate() === d &&
+    t.getUTCHours() === h &&
+    t.getUTCMinutes() === mi &&
+    t.getUTCSeconds() === sec;
+  return real && y !== 0 ? t.getTime() : undefined;
+}
+
+/** Odoo's UTC text as its instant; undefined where luxon is to read it (and refuse it). */
+function odooUtcMillis(value: string): number | undefined {
+  const m = ODOO_PARTS.exec(value);
+  return m ? utcMillis(m) : undefined;
+}
+
+/** ISO 8601 to the second with its offset, as utcToZoneIso writes it; anything else is luxon's. */
+function isoMillis(value: string): number | undefined {
+  const m = ISO_PARTS.exec(value);
+  if (!m) return undefined;
+  const wall = utcMillis(m);
+  const off = m[7] === 'Z' || m[7] === undefined ? 0 : offsetMinutes(m[7]);
+  return wall === undefined || off === undefined ? undefined : wall - off * 60_000;
+}
+
+function offsetMinutes(text: string): number | undefined {
+  const h = Number(text.slice(1, 3));
+  const mi = Number(text.slice(4, 6));
+  if (h > 14 || mi > 59) return undefined;
+  return (text[0] === '-' ? -1 : 1) * (h * 60 + mi);
+}
+
+/** A zone through one UTC hour: its offset in minutes and how ISO 8601 writes it (`+01:00`, `Z`). */
+interface HourOffset {
+  offset: number;
+  suffix: string;
+}
+
+/** A zone's offsets, asked of luxon once per UTC hour. */
+class ZoneClock {
+  private readonly hours = new Map<number, HourOffset | null>();
+  constructor(private readonly zone: string) {}
+
+  /** The offset through the hour of `ms`; null where it changes inside that hour or luxon cannot say. */
+  at(ms: number): HourOffset | null {
+    const h = Math.floor(ms / HOUR);
+    let e = this.hours.get(h);
+    if (e === undefined) {
+      e = this.ask(h * HOUR);
+      this.hours.set(h, e);
+    }
+    return e;
+  }
+
+  private ask(start: number): HourOffset | null {
+    const a = DateTime.fromMillis(start, { zone: this.zone });
+    const b = DateTime.fromMillis(start + HOUR - 1, { zone: this.zone });
+    if (!a.isValid || a.offset !== b.offset || !Number.isInteger(a.offset)) return null;
+    if (a.year < 1 || b.year > 9999) return null;
+    const iso = a.toISO({ suppressMilliseconds: true });
+    return iso ? { offset: a.offset, suffix: iso.slice(19) } : null;
+  }
+}
+
+const clocks = new Map<string, ZoneClock>();
+
+function clockOf(zone: string): ZoneClock {
+  let c = clocks.get(zone);
+  if (!c) {
+    c = new ZoneClock(zone);
+    clocks.set(zone, c);
+  }
+  return c;
+}
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** `YYYY-MM-DD HH:MM:SS` of the instant on the zone's clock. */
+function localText(ms: number, at: HourOffset): string {
+  const t = new Date(ms + at.offset * 60_000);
+  return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())} ${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}`;
+}
