@@ -9,22 +9,14 @@
 // - a command block that cannot run here says why in an HTML comment on the line before it,
 //   `<!-- doc-test: needs postgres -->` (one or more of NEEDS, comma-separated); its posdata
 //   commands and flags are still checked against the declarations (dist/completion.json).
-import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, freshConfigDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from './helpers/sandbox.js';
+import { bash, shellEnv } from './helpers/shell.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -138,31 +130,6 @@ function invocations(block: Block): { line: string; args: string[] }[] {
   return out;
 }
 
-/** A script run by bash, stopping at the first failing command (a pipe's too). */
-function bash(
-  script: string,
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', fail);
-    child.on('close', (status) => done({ status, stdout, stderr }));
-  });
-}
-
 interface Declared {
   name: string;
   flags: { spec: string }[];
@@ -218,25 +185,7 @@ describe('the runnable command blocks, against a sandbox', () => {
 
   beforeAll(async () => {
     sandbox = await startTestSandbox({ seed: 1 });
-    const bin = join(home, 'bin');
-    mkdirSync(bin);
-    for (const [name, script] of [
-      ['posdata', BIN],
-      ['tap-posdata', join(dirname(BIN), 'tap-posdata.js')],
-    ] as const) {
-      writeFileSync(join(bin, name), `#!/bin/sh\nexec '${process.execPath}' '${script}' "$@"\n`);
-      chmodSync(join(bin, name), 0o755);
-    }
-    const base = Object.fromEntries(
-      Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('POSDATA_')),
-    ) as Record<string, string>;
-    Object.assign(env, base, {
-      PATH: `${bin}:${process.env.PATH}`,
-      HOME: home,
-      NO_COLOR: '1',
-      POSDATA_CONFIG_DIR: freshConfigDir(),
-      POSDATA_TEST_TMP: process.env.POSDATA_TEST_TMP ?? '',
-    });
+    Object.assign(env, shellEnv(home));
     const login = await runCli(
       ['login', '--url', sandbox.url, '--db', sandbox.db, '--user', 'admin', '--password-stdin'],
       { env, input: 'admin' },
