@@ -5,7 +5,15 @@
 // order given, each one's records whole and together; a server that fails is one line on
 // standard error naming it, the others' data is complete, and the run ends with exit 8.
 // Memory stays a single run's: each server's output waits in its own file, never in memory.
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -13,6 +21,8 @@ import { ManyServersError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { serverKey } from '../core/url.js';
 import { FORMULA_START } from '../render/formats.js';
+import { alive, HOST } from '../sink/atomic.js';
+import { pendingFolders } from '../sink/pending.js';
 import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
 import type { Command, ServerJoin } from './command.js';
 import { type Context, makeContext, type RunContext } from './context.js';
@@ -312,7 +322,7 @@ export async function runOverServers(
     if (plan.perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
     await c.options(f, args, { io, env });
   }
-  const temp = mkdtempSync(join(tmpdir(), 'posdata-servers-'));
+  const temp = serversFolder();
   const children = new Set<RunContext>();
   const release = ctx.onInterrupt(() => {
     for (const child of children) child.interrupt();
@@ -351,7 +361,33 @@ export async function runOverServers(
     release();
     await Promise.allSettled(await outcomes);
     rmSync(temp, { recursive: true, force: true });
+    pendingFolders.delete(temp);
   }
+}
+
+const FOLDER = 'posdata-servers-';
+
+/**
+ * The folder the servers' outputs wait in: named by this process (`posdata-servers-<pid>-<host>-…`),
+ * removed by a signal's handler as the temporary files are (SIGTERM left every server's partial
+ * output behind), and the folders of runs of this machine that are gone (SIGKILL) swept first.
+ */
+function serversFolder(): string {
+  const root = tmpdir();
+  let names: string[] = [];
+  try {
+    names = readdirSync(root).filter((n) => n.startsWith(FOLDER));
+  } catch {
+    /* no temporary folder to look in: mkdtemp says so */
+  }
+  for (const name of names) {
+    const owner = /^(\d+)-([0-9a-f]{6})-/.exec(name.slice(FOLDER.length));
+    if (owner?.[2] === HOST && Number(owner[1]) !== process.pid && !alive(Number(owner[1])))
+      rmSync(join(root, name), { recursive: true, force: true });
+  }
+  const temp = mkdtempSync(join(root, `${FOLDER}${process.pid}-${HOST}-`));
+  pendingFolders.add(temp);
+  return temp;
 }
 
 /** A server's IO: its standard output and error given, no terminal, quiet unless the command speaks. */

@@ -57,14 +57,18 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** The owner of a temporary file's name (`.FILE.<pid>-<host>-<random>.posdata-tmp`). */
+const OWNER = /^\..+\.(\d+)-([0-9a-f]{6})-[0-9a-f]{8}\.posdata-tmp$/;
+
 /**
- * Removes the temporary files of FILE that runs killed with SIGKILL (or a power cut) left
+ * Removes the temporary files beside FILE that runs killed with SIGKILL (or a power cut) left
  * behind: those of a process of this machine that is gone, and any untouched for a day.
- * Another live run's file is never touched.
+ * Another live run's file is never touched. Any file's of the folder, not FILE's alone: a
+ * name made of the run's window (-o 'sales-{to}.csv') is another each run, and the temporary
+ * file of a killed run would wait for a run of its window, which never comes.
  */
 export function sweepStaleTemps(target: string): void {
   const dir = dirname(target);
-  const prefix = `.${basename(target)}.`;
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -72,9 +76,9 @@ export function sweepStaleTemps(target: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith(SUFFIX)) continue;
+    const owner = OWNER.exec(name);
+    if (owner === null) continue;
     const path = join(dir, name);
-    const owner = /^(\d+)-([0-9a-f]{6})-[0-9a-f]{8}$/.exec(name.slice(prefix.length, -SUFFIX.length));
     try {
       const dead = owner !== null && owner[2] === HOST && !alive(Number(owner[1]));
       if (dead || Date.now() - lstatSync(path).mtimeMs > STALE_MS) unlinkSync(path);

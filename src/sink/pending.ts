@@ -1,6 +1,6 @@
 // Temporary files still being written, so that a signal handler can remove them
 // synchronously. Kept apart from atomic.ts so the handler loads nothing heavy.
-import { unlinkSync } from 'node:fs';
+import { rmSync, unlinkSync } from 'node:fs';
 
 /**
  * Each temporary file with, for the one an export writes (-o), whether its target existed
@@ -16,8 +16,13 @@ export function outputFate(): 'kept' | 'none' | undefined {
   return outputs.some((p) => p.existed) ? 'kept' : 'none';
 }
 
+/** Temporary folders of a run (a chain's servers' outputs), removed with the files. */
+export const pendingFolders = new Set<string>();
+
 /** Removes every temporary file still open; safe to call from an exit handler. */
 export function removePendingTemps(): void {
+  for (const dir of pendingFolders) rmSync(dir, { recursive: true, force: true });
+  pendingFolders.clear();
   for (const p of pendingTemps.keys()) {
     try {
       unlinkSync(p);

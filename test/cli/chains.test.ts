@@ -1,9 +1,12 @@
 // What a chain of shops (several profiles, one run) must never do: put a profile's name into a
 // path outside the folder, write two profiles into one file, read one Odoo database as two shops.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HOST } from '../../src/sink/atomic.js';
+import { freshConfigDir, loginProfile, runCli, SUITE_SECRET, spawnCli } from '../helpers/cli.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 const sandboxes: SandboxHandle[] = [];
@@ -197,5 +200,68 @@ describe('summary --by profile', () => {
         delete p['shop-quiet'];
       });
     }
+  });
+});
+
+describe('leftovers', () => {
+  /** A pid of this machine that no process has any more. */
+  const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
+
+  it("a chain interrupted by SIGTERM leaves no posdata-servers-* folder; a killed run's is swept by the next", async () => {
+    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    // A server that takes the connection and never answers: the chain is mid-run when the signal comes.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    editStore((p) => {
+      p['shop-silent'] = { ...(p['shop-a'] as object), url: `http://127.0.0.1:${port}` };
+    });
+    const stale = join(tmp, `posdata-servers-${deadPid()}-${HOST}-abc123`);
+    const live = join(tmp, `posdata-servers-${process.pid}-${HOST}-abc123`);
+    mkdirSync(stale);
+    mkdirSync(live);
+    writeFileSync(join(stale, '0.out'), 'partial');
+    const folders = () => readdirSync(tmp).filter((n) => n.startsWith('posdata-servers-'));
+    try {
+      let pid = 0;
+      const run = spawnCli(
+        [...SALES, '--profile', 'shop-a,shop-silent', '--format', 'csv', '-o', join(tmp, 'out.csv')],
+        { env: { ...env, TMPDIR: tmp }, started: (p) => (pid = p) },
+      );
+      // The run's own folder (the third) is there, and shop-a's output in it: then the signal.
+      await vi.waitFor(
+        () => {
+          const own = folders().find((n) => n.startsWith(`posdata-servers-${pid}-`));
+          expect(own && existsSync(join(tmp, own, '0.out'))).toBeTruthy();
+        },
+        { timeout: 60_000, interval: 20 },
+      );
+      expect(existsSync(stale)).toBe(false);
+      process.kill(pid, 'SIGTERM');
+      const r = await run;
+      expect(r.code, r.stderr).toBe(130);
+      expect(folders()).toEqual([`posdata-servers-${process.pid}-${HOST}-abc123`]);
+      expect(existsSync(join(tmp, 'out.csv'))).toBe(false);
+    } finally {
+      silent.close();
+      editStore((p) => {
+        delete p['shop-silent'];
+      });
+    }
+  }, 90_000);
+
+  it("-o named by the window ({to}): a killed run's hidden temporary file is swept by the next run", async () => {
+    const out = mkdtempSync(join(dir, 'window-'));
+    const left = join(out, `.sales-20200101T000000Z.csv.${deadPid()}-${HOST}-deadbeef.posdata-tmp`);
+    const running = join(out, `.sales-20200101T000000Z.csv.${process.pid}-${HOST}-deadbeef.posdata-tmp`);
+    writeFileSync(left, 'partial');
+    writeFileSync(running, 'partial');
+    const r = await runCli(
+      [...SALES, '--profile', 'shop-a', '--checkpoint', join(out, 'ckpt'), '-o', join(out, 'sales-{to}.csv')],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(left)).toBe(false);
+    expect(existsSync(running)).toBe(true);
   });
 });
