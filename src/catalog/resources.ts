@@ -221,6 +221,13 @@ const CATALOG: Row[] = [
         'payment_ids',
         'company_id',
         'currency_id',
+        // Where the modules are installed (a server without them has not these fields):
+        // pos_hr's employee at the register, pos_restaurant's table, guests and tip (is_tipped
+        // only repeats tip_amount > 0).
+        'employee_id',
+        'table_id',
+        'customer_count',
+        'tip_amount',
         ...STAMPS,
       ],
     },
@@ -261,7 +268,16 @@ const CATALOG: Row[] = [
       ],
     },
     sync: {
-      defaultFields: [...LINE_FIELDS, 'refunded_orderline_id', ...STAMPS],
+      // pos_loyalty's reward ("<programme> - <reward>") and card ("<programme>: <code>", masked),
+      // where it is installed.
+      defaultFields: [
+        ...LINE_FIELDS,
+        'refunded_orderline_id',
+        'is_reward_line',
+        'reward_id',
+        'coupon_id',
+        ...STAMPS,
+      ],
     },
   },
   {

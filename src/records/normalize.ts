@@ -292,6 +292,8 @@ export interface FieldShape {
   type: string;
   /** Decimals a float or monetary value is rounded to (precisionOf); null for other types. */
   digits: number | null;
+  /** A many2one whose name holds a code that spends money (a gift card's): written masked. */
+  masked?: boolean;
 }
 
 export class Normalizer {
@@ -341,7 +343,24 @@ function shapeOf(name: string, def: FieldDef | undefined): FieldShape {
   return {
     type,
     digits: type === 'float' || type === 'monetary' ? precisionOf(name, def as FieldDef) : null,
+    ...(type === 'many2one' && def?.relation !== undefined && MASKED_RELATIONS.has(def.relation)
+      ? { masked: true }
+      : {}),
   };
+}
+
+/**
+ * The models whose display name carries a bearer code: a loyalty card's is "<programme>: <code>"
+ * (pos_loyalty), and a gift card's code is what spends its money at the register. A line's
+ * coupon_id would write it in clear into every export, sync table and tap stream.
+ */
+const MASKED_RELATIONS = new Set(['loyalty.card']);
+
+/** Every run of six or more letters and digits with a digit in it, all but its last four as '*'. */
+export function maskCodes(text: string): string {
+  return text.replace(/[A-Za-z0-9-]{6,}/g, (m) =>
+    /\d/.test(m) ? `${'*'.repeat(m.length - 4)}${m.slice(-4)}` : m,
+  );
 }
 
 function converter(name: string, shape: FieldShape, opts: NormalizeOptions): (v: unknown) => Value {
@@ -370,6 +389,13 @@ function converter(name: string, shape: FieldShape, opts: NormalizeOptions): (v:
     case 'date':
       return (v) => (odooDate(v) ? v : v === false || v == null ? null : notA(name, 'date', v));
     case 'many2one':
+      if (shape.masked)
+        return (v) =>
+          Array.isArray(v)
+            ? [v[0] as number, maskCodes(String(v[1] ?? ''))]
+            : v === false || v == null
+              ? null
+              : (v as Value);
       return (v) => (Array.isArray(v) ? (v as Value) : v === false || v == null ? null : (v as Value));
     case 'one2many':
     case 'many2many':

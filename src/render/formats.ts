@@ -248,7 +248,7 @@ export class RecordLines {
     for (const col of columns) {
       const shape = normalizer.shape(col.field);
       const type = defs[col.field]?.type ?? 'unknown';
-      if (col.field === 'payments' || shape.type !== type) return undefined;
+      if (col.field === 'payments' || shape.type !== type || shape.masked) return undefined;
       const kind = recordKind(type);
       plan.push({ field: col.field, kind, at, digits: shape.digits });
       at += col.cells.length;

@@ -160,7 +160,11 @@ export class RecordMaker {
       const general = (raw: unknown) => c.value(norm(raw) as Value);
       // `{"id":` first, `,"name":` after.
       const key = `${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`;
-      const value = DERIVED.has(c) ? general : fastPath(c, defs[c.field]?.type, general);
+      // A masked name (normalize.ts: a card's code) takes the general path, which masks it.
+      const value =
+        DERIVED.has(c) || normalizer.shape(c.field).masked
+          ? general
+          : fastPath(c, defs[c.field]?.type, general);
       return { key, field: c.field, value };
     });
   }

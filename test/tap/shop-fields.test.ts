@@ -1,0 +1,97 @@
+// The tap and the exports over a real shop's modules (the sandbox as posshop: pos_hr,
+// pos_restaurant, pos_loyalty, pos_discount): sales carry the employee at the register, the
+// table, the guests and the tip, with their company and currency; lines carry the reward and
+// the card it used, whose code (it spends a gift card's money) is never written in clear.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { Rpc } from '../helpers/rpc.js';
+import { type SandboxHandle, SHOP_MODULES, startTestSandbox } from '../helpers/sandbox.js';
+import { checkOutput } from './singer.js';
+
+type Obj = Record<string, unknown>;
+let sb: SandboxHandle;
+let dir: string;
+let rpc: Rpc;
+let codes: string[];
+
+beforeAll(async () => {
+  dir = freshConfigDir();
+  sb = await startTestSandbox({ seed: 29, orders: 400, days: 8, adminKey: SUITE_SECRET, ...SHOP_MODULES });
+  rpc = new Rpc(sb.url, 'demo', 'admin', SUITE_SECRET);
+  codes = (await rpc.kw<{ code: string }[]>('loyalty.card', 'search_read', [[]], { fields: ['code'] })).map(
+    (c) => c.code,
+  );
+}, 120_000);
+afterAll(async () => {
+  await sb?.close();
+});
+
+/** No card's code appears whole in the text. */
+function noCode(text: string): void {
+  expect(codes.length).toBeGreaterThan(3);
+  for (const code of codes) expect(text).not.toContain(code);
+}
+
+describe('a real shop through the tap and the exports', () => {
+  it("the tap's sales carry employee, table, guests and tip; its lines the reward and a masked card", async () => {
+    const cfg = join(dir, 'tap.json');
+    writeFileSync(
+      cfg,
+      JSON.stringify({ url: sb.url, db: 'demo', user: 'admin', password: SUITE_SECRET, rate: 0 }),
+    );
+    const r = await runCli(['tap', '--config', cfg], { env: { POSDATA_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    noCode(r.stdout);
+    const out = checkOutput(r.stdout);
+    const sales = out.records.get('sales') ?? [];
+    const odoo = await rpc.kw<Obj[]>('pos.order', 'search_read', [[]], {
+      fields: ['employee_id', 'table_id', 'customer_count', 'tip_amount', 'company_id'],
+    });
+    const byId = new Map(odoo.map((o) => [o.id, o]));
+    expect(sales.length).toBe(odoo.length);
+    const m2oId = (v: unknown) => (Array.isArray(v) ? v[0] : null);
+    for (const s of sales) {
+      const o = byId.get(s.id) as Obj;
+      expect(s.employee_id).toBe(m2oId(o.employee_id));
+      expect(s.table_id).toBe(m2oId(o.table_id));
+      expect(s.customer_count).toBe(o.customer_count);
+      expect(s.tip_amount).toBe(o.tip_amount);
+      expect(s.company_id).toBe(m2oId(o.company_id));
+      expect(s.currency).toBe('EUR');
+    }
+    expect(sales.some((s) => (s.tip_amount as number) > 0 && s.table_id !== null)).toBe(true);
+    const lines = out.records.get('lines') ?? [];
+    const carded = lines.filter((l) => l.coupon_id !== null);
+    expect(carded.length).toBeGreaterThan(3);
+    for (const l of carded) {
+      expect(l.is_reward_line).toBe(true);
+      expect(String(l.reward_name)).toMatch(/^(Gift Cards|Shop Points) - /);
+      expect(String(l.coupon_name)).toMatch(/^(Gift Cards|Shop Points): \*+\d{4}$/);
+    }
+  });
+
+  it('lines exported as CSV, JSON and Parquet write the card masked', async () => {
+    const env = await loginEnv(sb.url);
+    const fields = ['--fields', 'id,order_id,reward_id,coupon_id,price_subtotal_incl'];
+    const base = ['lines', '--from', '2026-11-01', '--to', '2026-11-30', ...fields];
+    for (const format of ['csv', 'json']) {
+      const r = await runCli([...base, '--format', format], { env });
+      expect(r.code, r.stderr).toBe(0);
+      noCode(r.stdout);
+      expect(r.stdout).toMatch(/Gift Cards: \*+\d{4}/);
+    }
+    const file = join(dir, 'lines.parquet');
+    const p = await runCli([...base, '-o', file], { env });
+    expect(p.code, p.stderr).toBe(0);
+    const bytes = readFileSync(file);
+    const rows = (await parquetReadObjects({
+      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
+    })) as Obj[];
+    const names = rows.map((x) => x.coupon_name).filter((x) => x !== null && x !== undefined);
+    expect(names.length).toBeGreaterThan(3);
+    noCode(JSON.stringify(names));
+  });
+});
