@@ -6,7 +6,7 @@ import { RESOURCES, type ResourceName } from './catalog/resources.js';
 import type { Command, Entry } from './cli/command.js';
 import { makeContext } from './cli/context.js';
 import { type Env, type IO, processIO } from './cli/io.js';
-import { outputCut, report, runCommandLine } from './cli/program.js';
+import { outputCut, runCommandLine, sayError } from './cli/program.js';
 import { installSignalHandlers } from './cli/signals.js';
 import { VERSION } from './cli/version.js';
 import { EXIT } from './core/errors.js';
@@ -139,7 +139,7 @@ export async function main(argv: string[]): Promise<void> {
   // service included: said in one line like any other error (its stack with --debug), no
   // temporary file left behind, exit 1. Never silence, nor Node's own stack trace.
   process.on('unhandledRejection', (err) => {
-    report(err, io, argv.includes('--debug'));
+    sayError(err, io, argv.includes('--debug'));
     removePendingTemps();
     process.exit(EXIT.internal);
   });
@@ -154,7 +154,7 @@ export async function main(argv: string[]): Promise<void> {
     await new Promise<void>((resolve) => out.write('', () => resolve()));
   if (code === EXIT.ok && stdoutError) {
     const { fileError } = await import('./sink/fserror.js');
-    code = report(
+    code = sayError(
       fileError(say`standard output`, stdoutError, say`free some space or write elsewhere (-o FILE)`),
       io,
       argv.includes('--debug'),

@@ -185,7 +185,7 @@ function build(
  * The one line of an error on standard error, its secrets masked where they stand in a
  * value; the words of posdata around the values are never masked. Returns the exit code.
  */
-export function report(err: unknown, io: IO, debug: boolean): number {
+export function sayError(err: unknown, io: IO, debug: boolean): number {
   if (isPosdataError(err)) {
     io.err.write(`posdata: ${err.line(io.redactor)}\n`);
     if (debug && err.cause) io.err.line(stackSaid(err.cause));
@@ -279,7 +279,7 @@ export async function runCommandLine(
     const before = given[given.indexOf(asked) - 1];
     const next = given.slice(given.indexOf(asked) + 1).find((a) => names.includes(a));
     if (before?.startsWith('-') && !leadingFlag(before) && next !== undefined)
-      return report(
+      return sayError(
         usage(
           say`${before} is an option of the command; give it after the command: posdata ${own(next)} ${before} ${asked}`,
           next,
@@ -288,7 +288,7 @@ export async function runCommandLine(
         debug,
       );
     const meant = nearestCommand(asked, names);
-    return report(usage(say`unknown command '${asked}'`, meant, meant), io, debug);
+    return sayError(usage(say`unknown command '${asked}'`, meant, meant), io, debug);
   }
   // The command that runs, or whose help `help NAME` shows; none for `posdata --help`.
   const only = asked !== undefined && names.includes(asked) ? asked : undefined;
@@ -301,7 +301,7 @@ export async function runCommandLine(
     started(c);
     if (c.flags.some((g) => g.flags.some((f) => f.spec.startsWith('--all-profiles')))) {
       const servers = await import('./servers.js');
-      if (servers.namesSeveral(flags)) return servers.runOverServers(c, flags, args, ctx, report);
+      if (servers.namesSeveral(flags)) return servers.runOverServers(c, flags, args, ctx, sayError);
     }
     const options = await c.options(flags, args, { io, env: ctx.env });
     await c.run(options, ctx);
@@ -317,12 +317,12 @@ export async function runCommandLine(
     if (err instanceof CommanderError) {
       if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code))
         return EXIT.ok;
-      return report(commanderUsage(err, only), io, debug);
+      return sayError(commanderUsage(err, only), io, debug);
     }
     // A cut pipe ends an export quietly (`| head` took what it wanted); a Singer target
     // that closes the tap's output leaves its stream incomplete: said, and no success.
     if (isPipeClosed(err)) return outputCut(loaded, io);
-    return report(err, io, debug);
+    return sayError(err, io, debug);
   } finally {
     await ctx.end();
   }

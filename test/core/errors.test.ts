@@ -3,7 +3,7 @@
 // is retried as its own copy's would be.
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../src/cli/io.js';
-import { report } from '../../src/cli/program.js';
+import { sayError } from '../../src/cli/program.js';
 import {
   AuthError,
   ConnectionError,
@@ -45,7 +45,7 @@ describe('error kinds from another copy of the module', () => {
 
   it('gives its exit code and its one line', () => {
     const io = testIO({});
-    expect(report(new copy.AuthError(say`rejected`, say`log in again`), io, false)).toBe(EXIT.auth);
+    expect(sayError(new copy.AuthError(say`rejected`, say`log in again`), io, false)).toBe(EXIT.auth);
     expect(io.stderr()).toBe('posdata: rejected; log in again\n');
   });
 
