@@ -100,6 +100,8 @@ export class TableRenderer implements Renderer {
   private readonly sums = new Map<string, number>();
   /** Rows of the states the total does not count, by state: how many and their amounts. */
   private readonly others = new Map<string, { n: number; sums: Map<string, number> }>();
+  /** Rows of a company not known (false, or one the run does not see): their currency is not known either. */
+  private apart = 0;
   private readonly chalk: InstanceType<typeof Chalk>;
 
   constructor(
@@ -123,7 +125,9 @@ export class TableRenderer implements Renderer {
       const amount = typeof s === 'number' ? s : 0;
       const state = String(r.state);
       const cur = this.currencyOf(r);
-      if (counted && !counted.includes(state)) {
+      // Added to nothing: no total of a currency may hold an amount of an unknown one.
+      if (cur === '?') this.apart++;
+      else if (counted && !counted.includes(state)) {
         const o = this.others.get(state) ?? { n: 0, sums: new Map<string, number>() };
         o.n++;
         add(o.sums, cur, amount);
@@ -159,12 +163,21 @@ export class TableRenderer implements Renderer {
     if (!cs || sums.size === 0) return fixedDecimals(sums.get('') ?? 0, this.opts.moneyDigits ?? 2);
     const digits = new Map([...cs.values()].map((c) => [c.code, c.digits]));
     return [...sums]
-      .map(([code, v]) => `${fixedDecimals(v, digits.get(code) ?? this.opts.moneyDigits ?? 2)} ${code}`)
+      .map(
+        ([code, v]) => `${fixedDecimals(v, digits.get(code) ?? this.opts.moneyDigits ?? 2)} ${visible(code)}`,
+      )
       .join(', ');
   }
 
-  /** The closing line: how many, and what the total adds up. */
+  /** The closing line: how many, what the total adds up, and the rows of no known company apart. */
   private closing(shown: string): string {
+    const line = this.counted(shown);
+    if (this.apart === 0 || !this.opts.sumField) return line;
+    const n = this.apart;
+    return `${line}; ${n} ${nounFor(this.opts.noun, n)} of no known company, not added (their currency is not known)`;
+  }
+
+  private counted(shown: string): string {
     const head = `${this.count} ${nounFor(this.opts.noun, this.count)}${shown}`;
     if (!this.opts.sumField || this.count === 0) return head;
     const total = `total ${this.money(this.sums)}`;
@@ -175,7 +188,7 @@ export class TableRenderer implements Renderer {
       left += o.n;
       return `${o.n} ${STATE_WORDS[state] ?? state} (${this.money(o.sums)})`;
     });
-    return `${head}: ${this.count - left} counted, ${total}; ${named.join(', ')} not counted`;
+    return `${head}: ${this.count - left - this.apart} counted, ${total}; ${named.join(', ')} not counted`;
   }
 
   /** A cell's text, its control characters escaped: names come from Odoo, not from us. */
