@@ -284,13 +284,6 @@ function planOf(c: Command<unknown>, flags: Flags, names: string[], io: IO): Pla
     }
     if (typeof flags.checkpoint === 'string') f.checkpoint = forProfile(flags.checkpoint, name);
     for (const p of c.servers?.places ?? []) f[p] = forProfile(flags[p], name);
-    // --by profile: the profile leads every row already; each server's rows are then per
-    // currency (its records say which), so no figure of the chain adds two currencies.
-    if (typeof f.by === 'string') {
-      const keys = f.by.split(',').map((k) => k.trim());
-      if (keys.includes('profile'))
-        f.by = [...new Set(keys.map((k) => (k === 'profile' ? 'currency' : k)))].join(',');
-    }
     return c.servers?.flags ? c.servers.flags(f) : f;
   };
   const file = output !== undefined && output !== '-' && !perFile ? output : undefined;

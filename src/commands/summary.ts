@@ -20,6 +20,15 @@ import { splitKeys } from '../summary/split.js';
 
 export const summary = command({
   name: 'summary',
+  servers: {
+    // --by profile: the profile leads every row already; each server's rows are then per
+    // currency (its records say which), so no figure of the chain adds two currencies.
+    flags(f) {
+      const keys = typeof f.by === 'string' ? f.by.split(',').map((k) => k.trim()) : [];
+      if (!keys.includes('profile')) return f;
+      return { ...f, by: [...new Set(keys.map((k) => (k === 'profile' ? 'currency' : k)))].join(',') };
+    },
+  },
   flags: [
     group('own', [
       TODAY,
