@@ -45,10 +45,12 @@ export interface Bookmark {
 }
 
 /**
- * At most this many records in a bookmark's `sent` (about 47 bytes each): a bulk edit of
- * 20,000 orders would otherwise put 20,000 digests in every STATE of the run. Beyond it the
- * oldest are left out, and a run from that STATE sends them again (a duplicate, which Singer
- * allows; never a loss).
+ * At most this many records in a bookmark's `sent` (about 47 bytes each) in the STATEs a run
+ * writes as it goes: a bulk edit of 20,000 orders would otherwise put 20,000 digests in every
+ * STATE of the run. Beyond it the oldest are left out, and a run resumed from such a STATE
+ * sends them again (a duplicate, which Singer allows; never a loss). The run's last STATE
+ * lists every record sent within the overlap: under a steady load the next run then sends
+ * again only what changed, however many records the overlap holds.
  */
 export const MAX_SENT = 1000;
 
@@ -293,14 +295,17 @@ export class BookmarkKeeper {
     this.at = { wd, id };
   }
 
-  /** As the STATE value carries it; undefined while nothing was sent. */
-  bookmark(): Bookmark | undefined {
+  /**
+   * As the STATE value carries it; undefined while nothing was sent. `whole`: every record
+   * sent within the overlap (the run's last STATE), else the newest MAX_SENT.
+   */
+  bookmark(whole = false): Bookmark | undefined {
     if (!this.at) return undefined;
     return {
       write_date: rfc3339(this.at.wd),
       id: this.at.id,
       ...this.settledAt(this.at.wd),
-      sent: this.kept(this.at.wd),
+      sent: this.kept(this.at.wd, whole),
       ...(this.companies ? { companies: this.companies } : {}),
     };
   }
@@ -325,10 +330,10 @@ export class BookmarkKeeper {
   }
 
   /**
-   * What was sent from the second a run reads again from (see floor), digested, the newest
-   * MAX_SENT of it; the rest is let go.
+   * What was sent from the second a run reads again from (see floor), digested: all of it
+   * (`all`, the run's last STATE), else the newest MAX_SENT; the rest is let go.
    */
-  private kept(wd: string): Bookmark['sent'] {
+  private kept(wd: string, all = false): Bookmark['sent'] {
     const cut = this.floor(wd);
     // Past the bookmark's second, its records are done by id: none of them is kept.
     const whole = (this.settledFor(wd) ?? '') > wd;
@@ -343,7 +348,7 @@ export class BookmarkKeeper {
       order.push({ id, wd: s.wd });
     }
     // The newest: they stay longest in the window the next run reads again.
-    if (order.length > MAX_SENT) {
+    if (!all && order.length > MAX_SENT) {
       order.sort((a, b) => (a.wd < b.wd ? -1 : a.wd > b.wd ? 1 : a.id - b.id));
       order.splice(0, order.length - MAX_SENT);
     }

@@ -88,6 +88,8 @@ export async function runTap(job: TapJob): Promise<void> {
   const { client, state } = job;
   const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
   let currencies: Promise<Map<number, string>> | undefined;
+  /** The streams read, for the last STATE: each lists every record sent within its overlap. */
+  const read: [SyncName, BookmarkKeeper][] = [];
   for (const { resource: r, deselected } of job.streams) {
     const defs = await client.fieldsGet(r.model);
     const wanted = tapFields(r, defs);
@@ -183,7 +185,9 @@ export async function runTap(job: TapJob): Promise<void> {
     /** The highest id read of a first read's last second. */
     let lastOfUntil = 0;
     let warned = false;
+    let paged = false;
     for await (const records of pages) {
+      paged = true;
       checkAmounts(records);
       if (registerNames) renamed(records, registerNames);
       let out = '';
@@ -236,10 +240,18 @@ export async function runTap(job: TapJob): Promise<void> {
       keeper.advance(firstRead.until as string, lastOfUntil);
       state.bookmarks[r.name] = keeper.bookmark();
     }
+    if (paged) read.push([r.name, keeper]);
     const bm = state.bookmarks[r.name];
     job.log?.(
       say`${own(r.name)}: ${count(sent)} sent, ${count(unchanged)} unchanged since the state, bookmark ${bm?.write_date ?? own('none')}`,
     );
+  }
+  // The STATEs along the way list at most MAX_SENT records a stream (their size stays
+  // bounded however many pages follow); the last lists all, so that the next run sends
+  // again only what changed.
+  for (const [name, keeper] of read) {
+    const whole = keeper.bookmark(true);
+    if (whole && state.bookmarks[name]?.write_date !== undefined) state.bookmarks[name] = whole;
   }
   await job.write(stateLine());
 }
