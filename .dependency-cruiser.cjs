@@ -14,6 +14,7 @@ const LAYERS = [
   ['read and render', ['src/read/', 'src/render/']],
   ['reconcile', ['src/reconcile/']],
   ['summary', ['src/summary/']],
+  ['books', ['src/books/']],
   ['report', ['src/report/']],
   ['sync', ['src/sync/']],
   ['doctor', ['src/doctor/']],

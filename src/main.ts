@@ -70,6 +70,13 @@ export const COMMANDS: readonly Entry[] = [
     load: async () => (await import('./commands/reconcile.js')).reconcile,
   },
   {
+    name: 'books',
+    group: 'report',
+    summary:
+      "Each closed session's journal entry beside its sales, taxes, payments and cash: where the books differ from the POS",
+    load: async () => (await import('./commands/books.js')).books,
+  },
+  {
     name: 'report',
     group: 'report',
     summary:

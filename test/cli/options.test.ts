@@ -11,6 +11,7 @@ import type { Env } from '../../src/cli/io.js';
 import { testIO } from '../../src/cli/io.js';
 import type { OUTPUT } from '../../src/cli/output.js';
 import { optionsOf } from '../../src/cli/program.js';
+import { books } from '../../src/commands/books.js';
 import { completion } from '../../src/commands/completion.js';
 import { doctor } from '../../src/commands/doctor.js';
 import { listCommand } from '../../src/commands/list.js';
@@ -261,6 +262,26 @@ table(reconcile, [
     { from: '2026-11-01', to: '2026-11-30', output: { format: 'csv' } },
   ],
   [['--date', 'someday'], /someday/],
+]);
+
+table(books, [
+  [[], { tolerance: 0, failOnDifference: false, posOnly: false, date: undefined }],
+  [
+    [
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-30',
+      '--pos-only',
+      '--fail-on-difference',
+      '--tolerance',
+      '0.05',
+    ],
+    { from: '2026-11-01', to: '2026-11-30', posOnly: true, failOnDifference: true, tolerance: 0.05 },
+  ],
+  [['--date', 'yesterday', '--from', '2026-11-01'], /--date and --from\/--to both give the range/],
+  [['--tolerance', 'x'], /--tolerance 'x' is not a number/],
+  [['--tz', 'Nowhere/City'], /Nowhere\/City/],
 ]);
 
 table(doctor, [

@@ -1,0 +1,338 @@
+// The books: what a range of closed sessions and their journal entries hold, read in a fixed
+// handful of calls however many sessions there are (a read_group of the entries' lines, of the
+// payments, of the orders), never a read per session. What Odoo posts at closing
+// (pos.session._create_account_move, 16-19) is in docs/books.md.
+import type { OdooClient } from '../core/client.js';
+import { ServerError } from '../core/errors.js';
+import { say } from '../core/redact.js';
+import { type Domain, majorVersion, type OdooRecord } from '../core/types.js';
+import { groupingApi } from '../summary/grouping.js';
+
+export interface SessionHead {
+  id: number;
+  name: string;
+  configId: number;
+  register: string;
+  companyId: number | null;
+  company: string | null;
+  currencyId: number | null;
+  currency: string | null;
+  closedUtc: string | null;
+  moveId: number | null;
+  /** Odoo's counted cash minus expected (cash_register_difference). */
+  cashDifference: number;
+}
+
+/** One group of an entry's lines: by entry, account, tax and label. */
+export interface EntryGroup {
+  moveId: number;
+  accountId: number | null;
+  taxLine: boolean;
+  name: string;
+  balance: number;
+}
+
+export interface InvoicedOrder {
+  id: number;
+  name: string;
+  sessionId: number;
+  total: number;
+  tax: number;
+  invoiceId: number;
+}
+
+export interface Invoice {
+  id: number;
+  name: string;
+  state: string;
+  total: number;
+  paymentState: string | null;
+  createdUtc: string | null;
+}
+
+export interface Method {
+  id: number;
+  name: string;
+  /** No journal: a customer account (pay later), posted on the customer, not the session. */
+  payLater: boolean;
+}
+
+export interface BooksInputs {
+  sessions: SessionHead[];
+  /** Untaxed and tax of the orders without an invoice, per session. */
+  uninvoiced: Map<number, { untaxed: number; tax: number }>;
+  invoiced: InvoicedOrder[];
+  /** Payments per session and method (all the session's orders). */
+  payments: { sessionId: number; methodId: number; amount: number }[];
+  /** Payments of the invoiced orders per order and method. */
+  invoicedPayments: { orderId: number; methodId: number; amount: number }[];
+  methods: Map<number, Method>;
+  /** Undefined with --pos-only: the journal was not read. */
+  journal?: JournalSide;
+}
+
+export interface JournalSide {
+  entries: Map<number, { name: string; state: string; journal: string }>;
+  lines: EntryGroup[];
+  accountTypes: Map<number, string>;
+  invoices: Map<number, Invoice>;
+  /** The counted cash difference Odoo booked at closing, per session. */
+  cashBooked: Map<number, number>;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const m2o = (v: unknown): number | null =>
+  Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : null;
+const label = (v: unknown): string | null => (Array.isArray(v) && typeof v[1] === 'string' ? v[1] : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+async function allPages(
+  client: OdooClient,
+  model: string,
+  domain: Domain,
+  fields: string[],
+): Promise<OdooRecord[]> {
+  const out: OdooRecord[] = [];
+  for await (const page of client.pages({ model, domain, fields, order: 'id', pageSize: 2000 }))
+    out.push(...page);
+  return out;
+}
+
+/** The closed sessions of `domain` and everything the books compare for them. */
+export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: boolean): Promise<BooksInputs> {
+  const raw = await allPages(client, 'pos.session', domain, [
+    'name',
+    'config_id',
+    'company_id',
+    'currency_id',
+    'stop_at',
+    'move_id',
+    'cash_register_difference',
+  ]);
+  const sessions: SessionHead[] = raw.map((s) => ({
+    id: s.id,
+    name: String(s.name ?? ''),
+    configId: m2o(s.config_id) ?? 0,
+    register: label(s.config_id) ?? '',
+    companyId: m2o(s.company_id),
+    company: label(s.company_id),
+    currencyId: m2o(s.currency_id),
+    currency: label(s.currency_id),
+    closedUtc: str(s.stop_at),
+    moveId: m2o(s.move_id),
+    cashDifference: num(s.cash_register_difference),
+  }));
+  const empty: BooksInputs = {
+    sessions,
+    uninvoiced: new Map(),
+    invoiced: [],
+    payments: [],
+    invoicedPayments: [],
+    methods: new Map(),
+  };
+  if (sessions.length === 0) return empty;
+  const version = await client.version();
+  const api = groupingApi(client, majorVersion(version) || 17, 'UTC');
+  const ids = sessions.map((s) => s.id);
+  // The orders a closing posts: neither draft nor cancelled (pos.session._get_closed_orders).
+  const closed: Domain = [
+    ['session_id', 'in', ids],
+    ['state', 'not in', ['draft', 'cancel']],
+  ];
+  const [journal, orderGroups, invoicedRaw, paymentGroups, methodsRaw] = await Promise.all([
+    posOnly ? Promise.resolve(undefined) : readJournal(client, api, sessions),
+    api.group(
+      'pos.order',
+      [...closed, ['account_move', '=', false]],
+      ['session_id'],
+      ['amount_total:sum', 'amount_tax:sum'],
+    ),
+    client.searchRead('pos.order', [...closed, ['account_move', '!=', false]], {
+      fields: ['name', 'session_id', 'amount_total', 'amount_tax', 'account_move'],
+    }),
+    api.group(
+      'pos.payment',
+      [['session_id', 'in', ids]],
+      ['session_id', 'payment_method_id'],
+      ['amount:sum'],
+    ),
+    client.searchRead('pos.payment.method', [], {
+      fields: ['name', 'journal_id'],
+      context: { active_test: false },
+    }),
+  ]);
+  const invoiced: InvoicedOrder[] = invoicedRaw.map((o) => ({
+    id: o.id,
+    name: String(o.name ?? ''),
+    sessionId: m2o(o.session_id) ?? 0,
+    total: num(o.amount_total),
+    tax: num(o.amount_tax),
+    invoiceId: m2o(o.account_move) ?? 0,
+  }));
+  const invoicedPayments =
+    invoiced.length === 0
+      ? []
+      : (
+          await api.group(
+            'pos.payment',
+            [['pos_order_id', 'in', invoiced.map((o) => o.id)]],
+            ['pos_order_id', 'payment_method_id'],
+            ['amount:sum'],
+          )
+        ).map((g) => ({
+          orderId: m2o(g.values.pos_order_id) ?? 0,
+          methodId: m2o(g.values.payment_method_id) ?? 0,
+          amount: num(g.aggs['amount:sum']),
+        }));
+  if (journal && invoiced.length > 0) await readInvoices(client, invoiced, journal);
+  return {
+    sessions,
+    uninvoiced: new Map(
+      orderGroups.map((g) => {
+        const total = num(g.aggs['amount_total:sum']);
+        const tax = num(g.aggs['amount_tax:sum']);
+        return [m2o(g.values.session_id) ?? 0, { untaxed: total - tax, tax }];
+      }),
+    ),
+    invoiced,
+    payments: paymentGroups.map((g) => ({
+      sessionId: m2o(g.values.session_id) ?? 0,
+      methodId: m2o(g.values.payment_method_id) ?? 0,
+      amount: num(g.aggs['amount:sum']),
+    })),
+    invoicedPayments,
+    methods: new Map(
+      methodsRaw.map((m) => [
+        m.id,
+        { id: m.id, name: String(m.name ?? ''), payLater: m2o(m.journal_id) === null },
+      ]),
+    ),
+    journal,
+  };
+}
+
+/**
+ * The sessions' entries and their lines grouped by entry, account, tax and label (one
+ * read_group), the accounts' types, and the counted cash difference booked in the cash
+ * journal at closing. A user without accounting rights is refused the lines: one line says
+ * which right, and that --pos-only reads the POS side alone.
+ */
+async function readJournal(
+  client: OdooClient,
+  api: ReturnType<typeof groupingApi>,
+  sessions: SessionHead[],
+): Promise<JournalSide> {
+  const moveIds = sessions.flatMap((s) => (s.moveId === null ? [] : [s.moveId]));
+  let groups: Awaited<ReturnType<typeof api.group>>;
+  try {
+    groups = await api.group(
+      'account.move.line',
+      [['move_id', 'in', moveIds]],
+      ['move_id', 'account_id', 'tax_line_id', 'name'],
+      ['balance:sum'],
+    );
+  } catch (err) {
+    if (err instanceof ServerError && err.odooName === 'odoo.exceptions.AccessError')
+      throw new ServerError(
+        err.odooName,
+        say`reading the sessions' journal entries needs Odoo's accounting rights: ${err.said}`,
+        say`ask an Odoo administrator for the group Invoicing / Billing or Show Accounting Features - Readonly, or run with --pos-only for the POS side alone`,
+      );
+    throw err;
+  }
+  const lines: EntryGroup[] = groups.map((g) => ({
+    moveId: m2o(g.values.move_id) ?? 0,
+    accountId: m2o(g.values.account_id),
+    taxLine: m2o(g.values.tax_line_id) !== null,
+    name: str(g.values.name) ?? '',
+    balance: num(g.aggs['balance:sum']),
+  }));
+  const accountIds = [...new Set(lines.flatMap((l) => (l.accountId === null ? [] : [l.accountId])))];
+  const [moves, accounts, cashBooked] = await Promise.all([
+    client.read('account.move', moveIds, ['name', 'state', 'journal_id']),
+    client.read('account.account', accountIds, ['account_type']),
+    cashDifferences(client, api, sessions),
+  ]);
+  return {
+    entries: new Map(
+      moves.map((m) => [
+        m.id,
+        { name: String(m.name ?? ''), state: String(m.state ?? ''), journal: label(m.journal_id) ?? '' },
+      ]),
+    ),
+    lines,
+    accountTypes: new Map(accounts.map((a) => [a.id, String(a.account_type ?? '')])),
+    invoices: new Map(),
+    cashBooked,
+  };
+}
+
+/**
+ * The counted cash difference Odoo booked when each session closed: its cash statement lines
+ * whose counterpart is the cash journal's profit or loss account (_post_statement_difference).
+ * A difference counted at opening goes to the suspense account and is not the closing's.
+ */
+async function cashDifferences(
+  client: OdooClient,
+  api: ReturnType<typeof groupingApi>,
+  sessions: SessionHead[],
+): Promise<Map<number, number>> {
+  const st = await client.searchRead(
+    'account.bank.statement.line',
+    [['pos_session_id', 'in', sessions.map((s) => s.id)]],
+    {
+      fields: ['pos_session_id', 'move_id', 'journal_id'],
+    },
+  );
+  const out = new Map<number, number>();
+  if (st.length === 0) return out;
+  const journalIds = [
+    ...new Set(st.flatMap((l) => (m2o(l.journal_id) === null ? [] : [m2o(l.journal_id) as number]))),
+  ];
+  const journals = await client.read('account.journal', journalIds, ['profit_account_id', 'loss_account_id']);
+  const accounts = journals
+    .flatMap((j) => [m2o(j.profit_account_id), m2o(j.loss_account_id)])
+    .filter((a) => a !== null);
+  if (accounts.length === 0) return out;
+  const sessionOf = new Map(st.map((l) => [m2o(l.move_id) ?? 0, m2o(l.pos_session_id) ?? 0]));
+  const groups = await api.group(
+    'account.move.line',
+    [
+      ['move_id', 'in', [...sessionOf.keys()]],
+      ['account_id', 'in', accounts],
+    ],
+    ['move_id'],
+    ['balance:sum'],
+  );
+  for (const g of groups) {
+    const s = sessionOf.get(m2o(g.values.move_id) ?? 0);
+    // The counterpart is credited with a profit: the difference is minus its balance.
+    if (s !== undefined) out.set(s, (out.get(s) ?? 0) - num(g.aggs['balance:sum']));
+  }
+  return out;
+}
+
+/** The invoiced orders' invoices: number, state, signed total, payment state, when made. */
+async function readInvoices(
+  client: OdooClient,
+  orders: InvoicedOrder[],
+  journal: JournalSide,
+): Promise<void> {
+  const ids = [...new Set(orders.map((o) => o.invoiceId))];
+  const rows = await client.read('account.move', ids, [
+    'name',
+    'state',
+    'amount_total_signed',
+    'payment_state',
+    'create_date',
+  ]);
+  for (const r of rows)
+    journal.invoices.set(r.id, {
+      id: r.id,
+      name: String(r.name ?? ''),
+      state: String(r.state ?? ''),
+      total: num(r.amount_total_signed),
+      paymentState: str(r.payment_state),
+      createdUtc: str(r.create_date),
+    });
+}

@@ -1,0 +1,154 @@
+// `posdata books`: flags → the closed sessions of a range → each session's POS figures beside
+// its journal entry, line by line → table, json, ndjson or csv on a sink → exit 7 with
+// --fail-on-difference. Its own command, not a mode of reconcile: reconcile answers the
+// cashier's question (is the cash right?), books the accountant's (does the journal say what
+// the tills took?), with rows of another shape.
+import { command } from '../cli/command.js';
+import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/flags.js';
+import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
+import { type PeriodOptions, periodOptions } from '../cli/period.js';
+import { number } from '../cli/values.js';
+import { DifferenceError, ServerError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import { CLOSED_FROM, CLOSED_TO, DATE } from '../query/period.js';
+import { tzHelp, zoneFor } from '../query/zone.js';
+import { type SessionRange, sessionsDomain } from '../reconcile/compute.js';
+import { signed } from '../records/normalize.js';
+import { makeRenderer } from '../render/renderer.js';
+import type { Sink } from '../sink/sink.js';
+
+export interface BooksOptions extends SessionRange, PeriodOptions {
+  tolerance: number;
+  posOnly: boolean;
+}
+
+export const books = command({
+  name: 'books',
+  flags: [
+    group('own', [
+      DATE,
+      CLOSED_FROM,
+      CLOSED_TO,
+      CONFIG_ID,
+      COMPANY,
+      { spec: '--tz <zone>', description: tzHelp('the business day'), value: 'zone' },
+      {
+        spec: '--tolerance <amount>',
+        description: 'differences up to this agree (default 0: to the cent)',
+        parse: number('--tolerance', 0),
+        default: 0,
+      },
+      { spec: '--fail-on-difference', description: 'exit 7 when a line of the books differs from the POS' },
+      { spec: '--pos-only', description: 'the POS side alone, for a user without accounting rights' },
+    ]),
+    OUTPUT,
+    CONNECTION,
+    SERVERS,
+    GLOBAL,
+  ],
+  examples: [
+    'posdata books --date yesterday',
+    'posdata books --from 2026-11-01 --to 2026-11-30 --format csv -o november-books.csv',
+    'posdata books --from 2026-11-01 --to 2026-11-30 --fail-on-difference --quiet || echo "the journal differs"',
+  ],
+  options(f, _args, { io }): BooksOptions {
+    const o: BooksOptions = { ...periodOptions(f, io), tolerance: f.tolerance, posOnly: f.posOnly === true };
+    // A bad range is refused before connecting: its syntax does not depend on the zone.
+    sessionsDomain(o, o.tz ?? 'UTC');
+    return o;
+  },
+  async run(o, ctx) {
+    const { io } = ctx;
+    const session = await ctx.odoo(o.connection);
+    // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
+    const zone = zoneFor('range', o.tz, session.profile.tz);
+    const domain = sessionsDomain(o, zone);
+    const { runCompanies } = await import('../read/companies.js');
+    let client = session.client;
+    const digitsOf = new Map<number, number>();
+    const digitsByCode = new Map<string, number>();
+    try {
+      const companies = await runCompanies(client);
+      // Every company of the run at once: each row names its session's company and currency.
+      if (companies.length > 0) client = client.forCompanies(companies.map((c) => c.id));
+      for (const c of companies) {
+        digitsOf.set(c.currencyId, c.digits);
+        digitsByCode.set(c.currency, c.digits);
+      }
+    } catch (err) {
+      if (!(err instanceof ServerError)) throw err;
+    }
+    const [{ fetchBooks }, { bookRows, BOOK_KEYS, BOOK_DEFS }] = await Promise.all([
+      import('../books/read.js'),
+      import('../books/rows.js'),
+    ]);
+    const inputs = await fetchBooks(client, domain, o.posOnly);
+    if (inputs.sessions.length === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
+    const rows = bookRows(inputs, {
+      digits: (id) => (id === null ? 2 : (digitsOf.get(id) ?? 2)),
+      tz: zoneFor('data', o.tz),
+      tolerance: o.tolerance,
+    });
+    const { format, file } = o.output;
+    const render = async (sink: Sink): Promise<undefined> => {
+      if (format === 'table') {
+        const { renderBooksTable } = await import('../books/table.js');
+        // One table per company and currency: no figure adds two currencies.
+        const parts = new Map<string, typeof rows>();
+        for (const r of rows) {
+          const k = `${r.company ?? ''} (${r.currency ?? ''})`;
+          parts.set(k, [...(parts.get(k) ?? []), r]);
+        }
+        if (parts.size === 0) parts.set('', []);
+        let i = 0;
+        for (const [k, part] of parts) {
+          if (parts.size > 1) await sink.write(`${i++ > 0 ? '\n' : ''}${k}\n`);
+          await sink.write(
+            renderBooksTable(part, {
+              ...tableLook(io, file !== undefined),
+              tz: zone,
+              digits: (c) => (c === null ? 2 : (digitsByCode.get(c) ?? 2)),
+            }),
+          );
+        }
+        return undefined;
+      }
+      const fields = [...BOOK_KEYS];
+      const renderer = await makeRenderer({
+        format,
+        sink,
+        fields,
+        defs: BOOK_DEFS,
+        excel: o.output.excel,
+        ...tableLook(io, file !== undefined),
+        tz: zone,
+        preferred: fields,
+        noun: 'lines',
+      });
+      await renderer.begin();
+      await renderer.page(rows.map((r) => ({ ...r })));
+      await renderer.end();
+      return undefined;
+    };
+    await writeOutput(ctx, o.output.path, render, format === 'table');
+    if (file !== undefined && !io.quiet && io.err.isTTY)
+      io.err.line(say`posdata: wrote ${rows.length} lines of ${inputs.sessions.length} sessions to ${file}`);
+    if (o.failOnDifference) {
+      const off = rows.filter((r) => !r.agrees);
+      if (off.length > 0) {
+        const worst = off.reduce((a, b) =>
+          Math.abs(b.difference ?? 0) > Math.abs(a.difference ?? 0) ? b : a,
+        );
+        const n = new Set(off.map((r) => r.session_id)).size;
+        const what =
+          worst.difference === null
+            ? say`${worst.line}: ${worst.note ?? ''}`
+            : say`${worst.line} ${signed(worst.difference, digitsByCode.get(worst.currency ?? '') ?? 2)} ${worst.currency ?? ''}`;
+        throw new DifferenceError(
+          say`the books differ from the POS in ${n} of ${inputs.sessions.length} session${own(inputs.sessions.length === 1 ? '' : 's')} (largest: ${what} in ${worst.session})`,
+          say`see posdata books for those sessions (docs/books.md says what each line compares)`,
+        );
+      }
+    }
+  },
+});

@@ -1,0 +1,262 @@
+// posdata books against the real Odoo 17: every closed session's journal entry (what
+// pos.session._create_account_move posted) beside the POS, as Odoo's own records say it
+// line by line, read here over direct RPC; the one session Odoo closed by force shows Odoo's
+// balancing line. Then drift made by Odoo's own methods on a server of this file's own: an
+// entry reset to draft and edited, an order invoiced after its session closed, a session
+// closed with a cash difference, each named by posdata. A POS user without accounting rights
+// gets one line naming the right (exit 5), and --pos-only.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
+import type { Rpc } from '../helpers/rpc.js';
+import type { Obj } from './reference.js';
+
+const odoo = inject('odoo');
+const cents = (v: unknown): number => Math.round((v as number) * 100);
+type M2o = [number, string];
+
+async function booksJson(env: Record<string, string>, args: string[] = []): Promise<Obj[]> {
+  const r = await runCli(['books', '--format', 'json', ...args], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Obj[];
+}
+
+/** What Odoo holds for one closed session, summed here from its own records. */
+interface Truth {
+  sales: number;
+  taxes: number;
+  /** The entry's sales (its lines labelled Sales or Refund) and tax lines, as credits. */
+  bookedSales: number;
+  bookedTaxes: number;
+  /** The entry's receivable per method, by the method's name. */
+  booked: Map<string, number>;
+  /** The payments per method. */
+  paid: Map<string, number>;
+  balancing: number;
+}
+
+async function truthOf(rpc: Rpc, session: Obj): Promise<Truth> {
+  const t: Truth = {
+    sales: 0,
+    taxes: 0,
+    bookedSales: 0,
+    bookedTaxes: 0,
+    booked: new Map(),
+    paid: new Map(),
+    balancing: 0,
+  };
+  const orders = await rpc.searchRead(
+    'pos.order',
+    [
+      ['session_id', '=', session.id],
+      ['state', 'not in', ['draft', 'cancel']],
+      ['account_move', '=', false],
+    ],
+    { fields: ['amount_total', 'amount_tax'] },
+  );
+  for (const o of orders) {
+    t.sales += cents(o.amount_total) - cents(o.amount_tax);
+    t.taxes += cents(o.amount_tax);
+  }
+  const payments = await rpc.searchRead('pos.payment', [['session_id', '=', session.id]], {
+    fields: ['payment_method_id', 'amount'],
+  });
+  for (const p of payments) {
+    const m = (p.payment_method_id as M2o)[1];
+    t.paid.set(m, (t.paid.get(m) ?? 0) + cents(p.amount));
+  }
+  const lines = await rpc.searchRead('account.move.line', [['move_id', '=', (session.move_id as M2o)[0]]], {
+    fields: ['name', 'balance', 'tax_line_id'],
+  });
+  for (const l of lines) {
+    const name = String(l.name);
+    if (l.tax_line_id) t.bookedTaxes -= cents(l.balance);
+    else if (/^(Sales|Refund) /.test(name)) t.bookedSales -= cents(l.balance);
+    else if (name.startsWith(`${session.name} - `)) {
+      const m = name.slice(`${session.name} - `.length);
+      t.booked.set(m, (t.booked.get(m) ?? 0) + cents(l.balance));
+    } else if (name === 'Difference at closing PoS session') t.balancing += cents(l.balance);
+  }
+  return t;
+}
+
+describe('books of the bundled posci', () => {
+  let env: Record<string, string>;
+  let rpc: Rpc;
+  let rows: Obj[];
+  let sessions: Obj[];
+
+  beforeAll(async () => {
+    [env, rpc] = await Promise.all([loginOdoo(odoo, 'admin'), rpcOdoo(odoo, 'admin')]);
+    rows = await booksJson(env);
+    sessions = await rpc.searchRead('pos.session', [['state', '=', 'closed']], {
+      fields: ['name', 'move_id', 'cash_register_difference'],
+      order: 'id',
+    });
+  });
+
+  it("gives every closed session its lines, named with the company and currency, POS beside Odoo's own figures", async () => {
+    expect(new Set(rows.map((r) => r.session_id))).toEqual(new Set(sessions.map((s) => s.id)));
+    for (const s of sessions) {
+      const mine = rows.filter((r) => r.session_id === s.id);
+      const where = `session ${s.name}`;
+      for (const r of mine) {
+        expect(r.company, where).toBe('My Company (San Francisco)');
+        expect(r.currency, where).toBe('USD');
+        expect(r.entry, where).toBe((s.move_id as M2o)[1].split(' ')[0]);
+        expect(r.entry_state, where).toBe('posted');
+      }
+      const t = await truthOf(rpc, s);
+      const line = (name: string): Obj => mine.find((r) => r.line === name) as Obj;
+      expect(cents(line('sales').pos), `${where} sales`).toBe(t.sales);
+      expect(cents(line('taxes').pos), `${where} taxes`).toBe(t.taxes);
+      expect(cents(line('sales').books), `${where} booked sales`).toBe(t.bookedSales);
+      expect(cents(line('taxes').books), `${where} booked taxes`).toBe(t.bookedTaxes);
+      for (const [m, paid] of t.paid) {
+        expect(cents(line(`payment: ${m}`).pos), `${where} paid ${m}`).toBe(paid);
+        expect(cents(line(`payment: ${m}`).books), `${where} booked ${m}`).toBe(t.booked.get(m));
+      }
+      const diff = cents(s.cash_register_difference);
+      if (diff !== 0) {
+        expect(cents(line('cash difference').pos), `${where} cash`).toBe(diff);
+        expect(cents(line('cash difference').books), `${where} cash booked`).toBe(diff);
+      }
+      if (t.balancing === 0) {
+        expect(
+          mine.filter((r) => !r.agrees),
+          `${where} agrees to the cent`,
+        ).toEqual([]);
+      } else {
+        // Closed by force: Odoo's balancing line, and the lines it balanced differ by as much.
+        expect(cents(line('closing balance').books), where).toBe(t.balancing);
+        const off = mine.filter((r) => r.difference !== null).reduce((a, r) => a + cents(r.difference), 0);
+        expect(off, `${where} the differences are the balancing line`).toBe(t.balancing);
+      }
+    }
+    // The bundled data holds one session closed by force ("one closing needed Odoo's force close").
+    expect(rows.filter((r) => r.line === 'closing balance')).toHaveLength(1);
+  });
+
+  it('reads a month in the same handful of requests as a day', async () => {
+    const calls = async (range: string[]): Promise<number> => {
+      const r = await runCli(['books', '--format', 'json', '--debug', ...range], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stderr.split('\n').filter((l) => l.includes('→')).length;
+    };
+    const day = await calls(['--date', '2026-11-20', '--tz', 'UTC']);
+    const month = await calls(['--from', '2026-11-01', '--to', '2026-11-30']);
+    expect(month).toBeLessThanOrEqual(day + 2);
+    expect(month).toBeLessThanOrEqual(18);
+  });
+
+  it('tells a POS user without accounting rights which right is missing (exit 5), and --pos-only reads the POS side', async () => {
+    const cashier = await loginOdoo(odoo, 'cashier');
+    const r = await runCli(['books', '--format', 'json'], { env: cashier });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/accounting rights/);
+    expect(lines[0]).toMatch(/Journal Item/);
+    expect(lines[0]).toMatch(/--pos-only/);
+    const pos = await booksJson(cashier, ['--pos-only']);
+    expect(pos.length).toBeGreaterThan(0);
+    expect(pos.every((x) => x.books === null && x.entry_state === null)).toBe(true);
+    const sales = (id: unknown) => pos.find((x) => x.session_id === id && x.line === 'sales')?.pos;
+    for (const s of sessions)
+      expect(sales(s.id), String(s.name)).toBe(
+        rows.find((x) => x.session_id === s.id && x.line === 'sales')?.pos,
+      );
+  });
+});
+
+describe("drift made by Odoo's own methods, on a posci of this file's own", () => {
+  let own: RealOdooHandle;
+  let env: Record<string, string>;
+  let rpc: Rpc;
+
+  beforeAll(async () => {
+    own = await startRealOdoo('posci');
+    [env, rpc] = await Promise.all([loginOdoo(own, 'admin'), rpcOdoo(own, 'admin')]);
+  });
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  it('names an entry reset to draft and edited: its state and the lines that moved (exit 7)', async () => {
+    const [s] = await rpc.searchRead('pos.session', [['name', '=', 'POS/00013']], { fields: ['move_id'] });
+    const move = ((s as Obj).move_id as M2o)[0];
+    await rpc.kw('account.move', 'button_draft', [[move]]);
+    const lines = await rpc.searchRead('account.move.line', [['move_id', '=', move]], {
+      fields: ['name', 'credit'],
+    });
+    const sale = lines.find((l) => String(l.name).startsWith('Sales with')) as Obj;
+    // Ten less of sales: Odoo itself recomputes the tax and balances the draft.
+    await rpc.kw('account.move', 'write', [
+      [move],
+      { line_ids: [[1, sale.id, { credit: (sale.credit as number) - 10 }]] },
+    ]);
+    const r = await runCli(
+      ['books', '--format', 'json', '--date', '2026-11-18', '--tz', 'UTC', '--fail-on-difference'],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/POS\/00013/);
+    const rows = (JSON.parse(r.stdout) as Obj[]).filter((x) => x.session === 'POS/00013');
+    expect(rows.every((x) => x.entry_state === 'draft')).toBe(true);
+    expect(rows.find((x) => x.line === 'entry')?.note).toMatch(/draft, not posted/);
+    const sales = rows.find((x) => x.line === 'sales') as Obj;
+    expect(cents(sales.difference)).toBe(-1000);
+    expect(sales.agrees).toBe(false);
+  });
+
+  it('names an order invoiced after its session closed, beside its invoice', async () => {
+    const [o] = await rpc.searchRead('pos.order', [['session_id.name', '=', 'POS/00011']], {
+      fields: ['name', 'amount_total'],
+      limit: 1,
+      order: 'id',
+    });
+    const order = o as Obj;
+    const [partner] = await rpc.searchRead('res.partner', [['customer_rank', '>', 0]], {
+      fields: ['id'],
+      limit: 1,
+    });
+    await rpc.kw('pos.order', 'write', [[order.id], { partner_id: (partner as Obj).id }]);
+    await rpc.kw('pos.order', 'action_pos_order_invoice', [[order.id]], { context: { generate_pdf: false } });
+    const [after] = await rpc.searchRead('pos.order', [['id', '=', order.id]], { fields: ['account_move'] });
+    const invoice = ((after as Obj).account_move as M2o)[1].split(' ')[0];
+    const rows = (await booksJson(env, ['--date', '2026-11-15', '--tz', 'UTC'])).filter(
+      (x) => x.session === 'POS/00011',
+    );
+    const inv = rows.find((x) => x.line === 'invoices') as Obj;
+    expect(inv.note).toContain(`${order.name} invoiced after closing (${invoice})`);
+    expect(cents(inv.pos)).toBe(cents(order.amount_total));
+    expect(cents(inv.books)).toBe(cents(order.amount_total));
+    // The closing entry still holds its sales, as the POS had them when it closed.
+    expect(rows.find((x) => x.line === 'sales')?.agrees).toBe(true);
+  });
+
+  it('shows a session closed with a cash difference: the counted difference Odoo booked', async () => {
+    const [open] = await rpc.searchRead('pos.session', [['state', '=', 'opened']], {
+      fields: ['name', 'cash_register_balance_end'],
+    });
+    const s = open as Obj;
+    const drafts = await rpc.kw<number[]>('pos.order', 'search', [
+      [
+        ['session_id', '=', s.id],
+        ['state', '=', 'draft'],
+      ],
+    ]);
+    if (drafts.length > 0) await rpc.kw('pos.order', 'action_pos_order_cancel', [drafts]);
+    const counted = Math.round(((s.cash_register_balance_end as number) - 3.5) * 100) / 100;
+    await rpc.kw('pos.session', 'post_closing_cash_details', [[s.id], counted]);
+    await rpc.kw('pos.session', 'update_closing_control_state_session', [[s.id], '']);
+    const closed = await rpc.kw<Obj>('pos.session', 'close_session_from_ui', [[s.id]]);
+    expect(closed).toMatchObject({ successful: true });
+    const rows = (await booksJson(env, ['--from', '2000-01-01'])).filter((x) => x.session_id === s.id);
+    const cash = rows.find((x) => x.line === 'cash difference') as Obj;
+    expect(cents(cash.pos)).toBe(-350);
+    expect(cents(cash.books)).toBe(-350);
+    expect(rows.filter((x) => !x.agrees)).toEqual([]);
+  });
+});
