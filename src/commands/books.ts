@@ -8,7 +8,7 @@ import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/f
 import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
 import { type PeriodOptions, periodOptions } from '../cli/period.js';
 import { number } from '../cli/values.js';
-import { DifferenceError, ServerError } from '../core/errors.js';
+import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { CLOSED_FROM, CLOSED_TO, DATE } from '../query/period.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
@@ -60,35 +60,19 @@ export const books = command({
   async run(o, ctx) {
     const { io } = ctx;
     const session = await ctx.odoo(o.connection);
-    // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
+    // The shop's business day (--tz, else the Odoo user's zone): the sessions it closed.
     const zone = zoneFor('range', o.tz, session.profile.tz);
-    const domain = sessionsDomain(o, zone);
-    const { runCompanies } = await import('../read/companies.js');
-    let client = session.client;
-    const digitsOf = new Map<number, number>();
-    const digitsByCode = new Map<string, number>();
-    try {
-      const companies = await runCompanies(client);
-      // Every company of the run at once: each row names its session's company and currency.
-      if (companies.length > 0) client = client.forCompanies(companies.map((c) => c.id));
-      for (const c of companies) {
-        digitsOf.set(c.currencyId, c.digits);
-        digitsByCode.set(c.currency, c.digits);
-      }
-    } catch (err) {
-      if (!(err instanceof ServerError)) throw err;
-    }
-    const [{ fetchBooks }, { bookRows, BOOK_KEYS, BOOK_DEFS }] = await Promise.all([
-      import('../books/read.js'),
+    const [{ readBooks }, { BOOK_KEYS, BOOK_DEFS }] = await Promise.all([
+      import('../books/books.js'),
       import('../books/rows.js'),
     ]);
-    const inputs = await fetchBooks(client, domain, o.posOnly);
-    if (inputs.sessions.length === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
-    const rows = bookRows(inputs, {
-      digits: (id) => (id === null ? 2 : (digitsOf.get(id) ?? 2)),
+    const books = await readBooks(session.client, sessionsDomain(o, zone), {
+      posOnly: o.posOnly,
       tz: zoneFor('data', o.tz),
       tolerance: o.tolerance,
     });
+    const { rows } = books;
+    if (books.sessions === 0) await (await import('../read/exists.js')).mustExist(session.client, o);
     const { format, file } = o.output;
     const render = async (sink: Sink): Promise<undefined> => {
       if (format === 'table') {
@@ -107,7 +91,7 @@ export const books = command({
             renderBooksTable(part, {
               ...tableLook(io, file !== undefined),
               tz: zone,
-              digits: (c) => (c === null ? 2 : (digitsByCode.get(c) ?? 2)),
+              digits: books.digits,
             }),
           );
         }
@@ -132,7 +116,7 @@ export const books = command({
     };
     await writeOutput(ctx, o.output.path, render, format === 'table');
     if (file !== undefined && !io.quiet && io.err.isTTY)
-      io.err.line(say`posdata: wrote ${rows.length} lines of ${inputs.sessions.length} sessions to ${file}`);
+      io.err.line(say`posdata: wrote ${rows.length} lines of ${books.sessions} sessions to ${file}`);
     if (o.failOnDifference) {
       const off = rows.filter((r) => !r.agrees);
       if (off.length > 0) {
@@ -143,9 +127,9 @@ export const books = command({
         const what =
           worst.difference === null
             ? say`${worst.line}: ${worst.note ?? ''}`
-            : say`${worst.line} ${signed(worst.difference, digitsByCode.get(worst.currency ?? '') ?? 2)} ${worst.currency ?? ''}`;
+            : say`${worst.line} ${signed(worst.difference, books.digits(worst.currency))} ${worst.currency ?? ''}`;
         throw new DifferenceError(
-          say`the books differ from the POS in ${n} of ${inputs.sessions.length} session${own(inputs.sessions.length === 1 ? '' : 's')} (largest: ${what} in ${worst.session})`,
+          say`the books differ from the POS in ${n} of ${books.sessions} session${own(books.sessions === 1 ? '' : 's')} (largest: ${what} in ${worst.session})`,
           say`see posdata books for those sessions (docs/books.md says what each line compares)`,
         );
       }

@@ -1,10 +1,13 @@
-// The reports: the daily cash reconciliation and the day's figures, with the reconcile and
-// summary commands' own fetch, arithmetic and rows, as JSON.
-import type { FastifyInstance } from 'fastify';
+// The reports: the daily cash reconciliation, the books and the day's figures, with the
+// reconcile, books and summary commands' own fetch, arithmetic and rows, as JSON.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { readBooks } from '../books/books.js';
 import { say } from '../core/redact.js';
+import type { Domain } from '../core/types.js';
 import { checkZone, zoneFor } from '../query/zone.js';
 import { sessionsDomain } from '../reconcile/compute.js';
 import { partRows, reconcileParts } from '../reconcile/parts.js';
+import type { Row } from '../records/normalize.js';
 import { JsonRenderer } from '../render/formats.js';
 import { MemorySink } from '../sink/sink.js';
 import { fetchSummary } from '../summary/query.js';
@@ -14,9 +17,16 @@ import type { TokenCheck } from './auth.js';
 import { companyClient } from './companies.js';
 import { SECURITY_SCHEME } from './docs.js';
 import { HttpProblem } from './problem.js';
-import { RECONCILE_QUERY, RECONCILE_RESPONSES, SUMMARY_QUERY, SUMMARY_RESPONSES } from './schema.js';
+import {
+  BOOKS_QUERY,
+  BOOKS_RESPONSES,
+  RECONCILE_QUERY,
+  RECONCILE_RESPONSES,
+  SUMMARY_QUERY,
+  SUMMARY_RESPONSES,
+} from './schema.js';
 
-/** GET /api/v1/reconcile and /api/v1/summary. */
+/** GET /api/v1/reconcile, /api/v1/books and /api/v1/summary. */
 export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): void {
   // The daily cash reconciliation: the reconcile command's own fetch and arithmetic.
   app.get(
@@ -36,26 +46,44 @@ export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): vo
     async (req, reply) => {
       const session = req.posdata;
       if (!session) throw new HttpProblem(401, say`not logged in`);
-      const q = req.query as {
-        date?: string;
-        from?: string;
-        to?: string;
-        config_id?: number;
-        company?: string;
-        tz?: string;
-      };
-      if (q.tz !== undefined) checkZone(q.tz);
-      const zone = zoneFor('range', q.tz, session.entry.tz);
-      const domain = sessionsDomain({ date: q.date, from: q.from, to: q.to, configId: q.config_id }, zone);
+      const q = req.query as RangeQuery;
+      const domain = rangeOf(q, session.entry.tz);
       // Per company where the companies keep several currencies (no figure adds two).
       const parts = await reconcileParts(await companyClient(session.entry.client, q.company), domain);
-      const sink = new MemorySink();
-      const renderer = new JsonRenderer(sink);
-      await renderer.begin();
-      await renderer.page(partRows(parts, q.tz));
-      await renderer.end();
-      reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
-      return reply.send(Buffer.from(sink.text()));
+      return sendJson(reply, partRows(parts, q.tz));
+    },
+  );
+
+  // The books: the books command's own reads and rows.
+  app.get(
+    '/api/v1/books',
+    {
+      onRequest: requireToken,
+      schema: {
+        tags: ['pos'],
+        summary: "Each closed session's journal entry beside its POS figures",
+        description:
+          'Per closed session, line by line, what the POS says beside what its journal entry says, and the difference. The same rows as `posdata books --format json`.',
+        security: [{ [SECURITY_SCHEME]: [] }],
+        querystring: BOOKS_QUERY,
+        response: BOOKS_RESPONSES,
+      },
+    },
+    async (req, reply) => {
+      const session = req.posdata;
+      if (!session) throw new HttpProblem(401, say`not logged in`);
+      const q = req.query as RangeQuery & { tolerance?: number; pos_only?: boolean };
+      const domain = rangeOf(q, session.entry.tz);
+      const client = await companyClient(session.entry.client, q.company);
+      const books = await readBooks(client, domain, {
+        posOnly: q.pos_only === true,
+        tz: q.tz,
+        tolerance: q.tolerance ?? 0,
+      });
+      return sendJson(
+        reply,
+        books.rows.map((r) => ({ ...r })),
+      );
     },
   );
 
@@ -106,13 +134,35 @@ export function reportRoutes(app: FastifyInstance, requireToken: TokenCheck): vo
       // row led by its currency (by=company: company_id, company, currency).
       const split = await fetchSplitSummary(client, params, zone);
       const rows = split ? splitRows(split).rows : summaryRows(await fetchSummary(client, params, zone));
-      const sink = new MemorySink();
-      const renderer = new JsonRenderer(sink);
-      await renderer.begin();
-      await renderer.page(rows);
-      await renderer.end();
-      reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
-      return reply.send(Buffer.from(sink.text()));
+      return sendJson(reply, rows);
     },
   );
+}
+
+/** The closed sessions' range of reconcile and books, as their query strings give it. */
+interface RangeQuery {
+  date?: string;
+  from?: string;
+  to?: string;
+  config_id?: number;
+  company?: string;
+  tz?: string;
+}
+
+/** The sessions' domain: the business day in tz, else the Odoo user's zone. */
+function rangeOf(q: RangeQuery, userTz: string | null | undefined): Domain {
+  if (q.tz !== undefined) checkZone(q.tz);
+  const zone = zoneFor('range', q.tz, userTz);
+  return sessionsDomain({ date: q.date, from: q.from, to: q.to, configId: q.config_id }, zone);
+}
+
+/** Rows as the commands' --format json writes them, never cached. */
+async function sendJson(reply: FastifyReply, rows: Row[]): Promise<FastifyReply> {
+  const sink = new MemorySink();
+  const renderer = new JsonRenderer(sink);
+  await renderer.begin();
+  await renderer.page(rows);
+  await renderer.end();
+  reply.type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
+  return reply.send(Buffer.from(sink.text()));
 }

@@ -179,47 +179,91 @@ export const RECONCILE_QUERY: Schema = {
   additionalProperties: false,
 };
 
-export const RECONCILE_RESPONSES: Record<string, Schema> = {
-  200: {
-    description:
-      'one row per closed session, as `posdata reconcile --format json` prints them. Where the companies read keep several currencies, the sessions are per company and each row leads with company_id, company and currency: no figure adds two currencies',
-    content: {
-      'application/json': {
-        schema: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              company_id: { type: 'integer', description: 'where split by company' },
-              company: { type: 'string', description: 'where split by company' },
-              currency: {
-                type: 'string',
-                description: "the currency code of the row's amounts, where split",
-              },
-              session_id: { type: 'integer' },
-              session: { type: 'string' },
-              config_id: { type: 'integer' },
-              register: { type: 'string' },
-              opened: { type: ['string', 'null'] },
-              closed: { type: ['string', 'null'] },
-              opening_cash: { type: 'number' },
-              cash_taken: { type: 'number' },
-              cash_moves: { type: 'number' },
-              expected_cash: { type: 'number' },
-              counted_cash: { type: 'number' },
-              difference: { type: 'number' },
-            },
-            additionalProperties: {
-              type: 'number',
-              description: 'method:<name>: the total taken by that method',
-            },
-          },
-        },
+/** /api/v1/books: reconcile's range, and the books' own parameters. */
+export const BOOKS_QUERY: Schema = {
+  ...RECONCILE_QUERY,
+  properties: {
+    ...(RECONCILE_QUERY.properties as Record<string, Schema>),
+    tolerance: {
+      type: 'number',
+      minimum: 0,
+      description: 'differences up to this agree (default 0: to the cent)',
+    },
+    pos_only: { type: 'boolean', description: 'the POS side alone, for a user without accounting rights' },
+  },
+};
+
+const MONEY_OR_NULL: Schema = { type: ['number', 'null'] };
+
+export const BOOKS_RESPONSES: Record<string, Schema> = rowsResponses(
+  "one row per line of each closed session's books (sales, taxes, payment: <method>, invoice payments, invoices, cash difference, closing balance, other lines, entry), as `posdata books --format json` prints them; every row names its company and currency",
+  {
+    company_id: { type: ['integer', 'null'] },
+    company: { type: ['string', 'null'] },
+    currency: { type: ['string', 'null'] },
+    session_id: { type: 'integer' },
+    session: { type: 'string' },
+    config_id: { type: 'integer' },
+    register: { type: 'string' },
+    closed: { type: ['string', 'null'] },
+    entry: { type: ['string', 'null'], description: "the session's journal entry" },
+    entry_state: { type: ['string', 'null'], description: 'posted, draft, cancel or missing' },
+    journal: { type: ['string', 'null'] },
+    line: { type: 'string' },
+    pos: MONEY_OR_NULL,
+    books: MONEY_OR_NULL,
+    difference: { ...MONEY_OR_NULL, description: 'books - pos' },
+    agrees: { type: 'boolean' },
+    note: { type: ['string', 'null'] },
+  },
+);
+
+/** A 200 of an array of rows with these properties, and the errors every data path gives. */
+function rowsResponses(
+  description: string,
+  properties: Record<string, Schema>,
+  more: Schema = {},
+): Record<string, Schema> {
+  return {
+    200: {
+      description,
+      content: {
+        'application/json': { schema: { type: 'array', items: { type: 'object', properties, ...more } } },
       },
     },
+    ...DATA_ERRORS,
+  };
+}
+
+export const RECONCILE_RESPONSES: Record<string, Schema> = rowsResponses(
+  'one row per closed session, as `posdata reconcile --format json` prints them. Where the companies read keep several currencies, the sessions are per company and each row leads with company_id, company and currency: no figure adds two currencies',
+  {
+    company_id: { type: 'integer', description: 'where split by company' },
+    company: { type: 'string', description: 'where split by company' },
+    currency: {
+      type: 'string',
+      description: "the currency code of the row's amounts, where split",
+    },
+    session_id: { type: 'integer' },
+    session: { type: 'string' },
+    config_id: { type: 'integer' },
+    register: { type: 'string' },
+    opened: { type: ['string', 'null'] },
+    closed: { type: ['string', 'null'] },
+    opening_cash: { type: 'number' },
+    cash_taken: { type: 'number' },
+    cash_moves: { type: 'number' },
+    expected_cash: { type: 'number' },
+    counted_cash: { type: 'number' },
+    difference: { type: 'number' },
   },
-  ...DATA_ERRORS,
-};
+  {
+    additionalProperties: {
+      type: 'number',
+      description: 'method:<name>: the total taken by that method',
+    },
+  },
+);
 
 export const SUMMARY_QUERY: Schema = {
   type: 'object',

@@ -3,6 +3,7 @@
 // contract's JSON shape, test/odoo/reference.ts); Odoo's refusals and unknown orders come
 // back as problem documents.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { loginOdoo, rpcOdoo } from '../helpers/odoo17.js';
 import type { Rpc } from '../helpers/rpc.js';
 import { get, login, type Served, startServe } from '../serve/serve-process.js';
@@ -123,6 +124,28 @@ describe.each(['admin', 'cashier'] as const)('as %s', (who) => {
       expect(cents(row.difference), `session ${s.id}`).toBe(cents(s.cash_register_difference));
       expect(cents(row.counted_cash), `session ${s.id}`).toBe(cents(s.cash_register_balance_end_real));
     }
+  });
+});
+
+describe('books', () => {
+  it("answers the administrator the rows of posdata books, and refuses the POS user the journal (403) but not --pos-only's", async () => {
+    const admin = await login(served.base, odoo.admin.login, odoo.admin.password);
+    const r = await get(served.base, '/api/v1/books?from=2026-11-01&to=2026-11-30&tz=UTC', admin);
+    expect(r.status, r.text.slice(0, 300)).toBe(200);
+    const env = await loginOdoo(odoo, 'admin');
+    const cli = await runCli(
+      ['books', '--format', 'json', '--from', '2026-11-01', '--to', '2026-11-30', '--tz', 'UTC'],
+      { env },
+    );
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(r.text)).toEqual(JSON.parse(cli.stdout));
+    const cashier = await login(served.base, odoo.cashier.login, odoo.cashier.password);
+    const refused = await get(served.base, '/api/v1/books', cashier);
+    expect(refused.status).toBe(403);
+    expect(refused.text).toMatch(/accounting rights/);
+    const pos = await get(served.base, '/api/v1/books?pos_only=true', cashier);
+    expect(pos.status, pos.text.slice(0, 300)).toBe(200);
+    expect((JSON.parse(pos.text) as Obj[]).every((x) => x.books === null)).toBe(true);
   });
 });
 

@@ -425,6 +425,7 @@ describe('OpenAPI and docs', () => {
       '/api/v1/payments',
       '/api/v1/products',
       '/api/v1/reconcile',
+      '/api/v1/books',
       '/api/v1/summary',
       '/api/v1/auth/login',
       '/api/v1/auth/logout',
@@ -454,6 +455,9 @@ describe('OpenAPI and docs', () => {
       ['by', 'company', 'config_id', 'date', 'day_starts', 'from', 'session_id', 'to', 'top', 'tz'].sort(),
     );
     expect(doc.paths['/api/v1/summary'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(names('/api/v1/books').sort()).toEqual(
+      ['company', 'config_id', 'date', 'from', 'pos_only', 'to', 'tolerance', 'tz'].sort(),
+    );
     expect(names('/api/v1/products')).not.toContain('config_id');
     expect(doc.paths['/api/v1/sales'].get.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
