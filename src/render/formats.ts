@@ -423,10 +423,15 @@ export class CsvRenderer implements Renderer {
       this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan, fast);
     }
   }
+  /**
+   * The header goes out with the first page's lines, made first: a value that stops the run
+   * on the first page (exit 6) leaves nothing written, not a header on a pipe.
+   */
   async begin(): Promise<void> {
     const head = stringify([this.header], this.opts);
-    await this.sink.write(this.csv.excel ? `\uFEFF${head}` : head);
+    this.head = this.csv.excel ? `\uFEFF${head}` : head;
   }
+  private head = '';
   async page(rows: Row[]): Promise<void> {
     await this.writeLines(rows, this.rows);
   }
@@ -437,7 +442,7 @@ export class CsvRenderer implements Renderer {
     fast?: RecordLines,
   ): Promise<void> {
     if (items.length === 0) return;
-    let text = '';
+    let text = this.head;
     const cells: Value[] = new Array(this.header.length);
     const per = this.line;
     for (const item of items) {
@@ -454,7 +459,11 @@ export class CsvRenderer implements Renderer {
       fillCells(item, plan, cells);
       text += this.plain.line(cells) ?? stringify([cells], this.opts);
     }
+    this.head = '';
     await this.sink.write(text);
   }
-  async end(): Promise<void> {}
+  async end(): Promise<void> {
+    if (this.head) await this.sink.write(this.head);
+    this.head = '';
+  }
 }

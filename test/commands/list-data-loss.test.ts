@@ -464,7 +464,8 @@ describe('data loss (issue 18)', () => {
       const cp = join(dir, 'locked.ckpt');
       const a = join(dir, 'locked-a.csv');
       const first = startCli(['sales', '--checkpoint', cp, '-o', a, '--rate', '1', '--page-size', '50'], env);
-      await until(() => temps().some((t) => t.startsWith('.locked-a.csv.')));
+      // The run holds the checkpoint (its lock) before its first page, the header with it.
+      await until(() => existsSync(`${cp}.lock`));
       const r = await runCli(['sales', '--checkpoint', cp, '-o', join(dir, 'locked-b.csv'), '--rate', '0'], {
         env,
       });
@@ -508,7 +509,7 @@ describe('data loss (issue 18)', () => {
     it('a lock left by kill -9 does not block the next run', async () => {
       const cp = join(dir, 'killed.ckpt');
       const slow = startCli(['sales', '--checkpoint', cp, '-o', join(dir, 'killed.csv'), '--rate', '1'], env);
-      await until(() => temps().some((t) => t.startsWith('.killed.csv.')));
+      await until(() => existsSync(`${cp}.lock`));
       slow.kill('SIGKILL');
       await exited(slow);
       const r = await runCli(['sales', '--checkpoint', cp, '-o', join(dir, 'killed.csv'), '--rate', '0'], {

@@ -365,6 +365,24 @@ describe('csv straight from records', () => {
   });
 });
 
+describe('csv on bad data', () => {
+  it('writes nothing, not even the header, when the first page holds a value Odoo never sends', async () => {
+    // Rows are normalised before a renderer sees them; records, as the CSV reads them, here.
+    const sink = new MemorySink();
+    const r = new CsvRenderer(sink, fields, defs, {}, new Normalizer(fields, defs));
+    await r.begin();
+    const bad = [{ ...records[0], amount_total: 'lots' }] as OdooRecord[];
+    await expect(r.pageRecords?.(bad)).rejects.toThrow(/is not a number/);
+    expect(sink.text()).toBe('');
+    // An empty export is still its header.
+    const empty = new MemorySink();
+    const e = new CsvRenderer(empty, fields, defs);
+    await e.begin();
+    await e.end();
+    expect(empty.text()).toBe(`${csvColumns(fields, defs).header.join(',')}\n`);
+  });
+});
+
 describe('csv from the commands', () => {
   it('is written straight from the records when given the normaliser (no row objects)', async () => {
     const { makeRenderer } = await import('../../src/render/renderer.js');
