@@ -98,8 +98,10 @@ function addAggs(to: Group, from: Group, money: string[], sign = 1): void {
  * same whatever the grouping and whatever range holds the day. A group's discount needs its
  * tax rate, which report.pos.order does not carry: the products of the most common taxes
  * (the discounted products of the range, then their taxes) count together, the others each
- * apart. Four requests, the first two at once, where one by day and product for every product
- * sent a row with its domain per day and product (0.6 MB for a month of the sandbox, 0.4 now).
+ * apart, each order's product alone, as are the rows of orders under a fiscal position (a
+ * take-away order's product has another rate than the same product eaten in). Four requests,
+ * the first two at once, where one by day and product for every product sent a row with its
+ * domain per day and product (0.6 MB for a month of the sandbox).
  */
 export async function reportDiscounts(
   api: GroupingApi,
@@ -124,12 +126,21 @@ export async function reportDiscounts(
     ),
     api.group('report.pos.order', discountedDomain, specs, money),
   ]);
+  // A fiscal position (take-away) gives a product's lines other taxes on some orders: rows of
+  // such orders are taken one by one (a row is one order's product, so one rate), in the same
+  // request as the other products' rows (a report runs eight summaries within --rate).
+  const apart: Domain =
+    common.size > 0
+      ? [
+          '|',
+          ['product_id', 'not in', [...common].sort((a, b) => a - b)],
+          ['order_id.fiscal_position_id', '!=', false],
+        ]
+      : [];
   const perProduct = await api.group(
     'report.pos.order',
-    common.size > 0
-      ? [...discountedDomain, ['product_id', 'not in', [...common].sort((a, b) => a - b)]]
-      : discountedDomain,
-    [...specs, 'product_id'],
+    [...discountedDomain, ...apart],
+    [...specs, 'product_id', 'order_id'],
     money,
   );
   // The common rate's rows of a group: the group's rows less those of the other products
@@ -152,21 +163,32 @@ export async function reportDiscounts(
     }
   }
   const parts: ReportPart[] = [];
-  // A day's rows of one product, or of the common rate: their sums, whatever the grouping.
-  const sums = new Map<string, { day: string; group: Group }>();
+  // A day's rows of one product at one tax rate, or of the common rate: their sums, whatever
+  // the grouping. A product's rows come one per order; those of one rate are summed (each row's
+  // ratio carries its amount's rounding), those of another (take-away) apart.
+  const sums = new Map<string, { day: string; ratio: number; group: Group }[]>();
   const take = (g: Group, product: number | null): void => {
     const d = dayOf(g.values[day], q);
     parts.push({ group: g, day: d, discount: reportDiscount(g) });
     if (d === null) return;
     const key = JSON.stringify([d, product]);
-    const s = sums.get(key) ?? { day: d, group: { values: {}, aggs: {} } };
-    addAggs(s.group, g, money);
-    sums.set(key, s);
+    const after = (g.aggs['price_sub_total:sum'] ?? 0) - (g.aggs['total_discount:sum'] ?? 0);
+    const ratio = Math.abs(after) < 1e-9 ? 0 : (g.aggs['price_total:sum'] ?? 0) / after;
+    const near = 0.006 / Math.max(Math.abs(after), 1e-9) + 0.002;
+    const clusters = sums.get(key) ?? [];
+    let c = clusters.find((x) => Math.abs(x.ratio - ratio) <= near);
+    if (!c) {
+      c = { day: d, ratio, group: { values: {}, aggs: {} } };
+      clusters.push(c);
+      sums.set(key, clusters);
+    }
+    addAggs(c.group, g, money);
   };
   for (const g of rest.values()) take(g, null);
   for (const g of perProduct) take(g, m2oId(g.values.product_id) ?? null);
   const anchors = new Map<string, number>();
-  for (const { day: d, group } of sums.values()) addDay(anchors, d, reportDiscount(group));
+  for (const clusters of sums.values())
+    for (const { day: d, group } of clusters) addDay(anchors, d, reportDiscount(group));
   return { parts, anchors };
 }
 

@@ -122,3 +122,59 @@ describe('posshop: payment methods by day, as Odoo buckets them', () => {
     for (const row of rows) agrees(row, await saleDetails({ day: row.day as string }), `day ${row.day}`);
   });
 });
+
+describe('posshop: line discounts under the take-away fiscal position', () => {
+  it("each day's and each session's discounts are those of Odoo's lines, eaten in or taken away", async () => {
+    const orders = await rpc.searchRead<Rec>(
+      'pos.order',
+      [
+        ['state', 'in', COUNTED],
+        ['amount_total', '>=', 0],
+      ],
+      { fields: ['date_order', 'session_id', 'fiscal_position_id'] },
+    );
+    const order = new Map(orders.map((o) => [o.id, o]));
+    const lines = await rpc.searchRead<Rec>(
+      'pos.order.line',
+      [
+        ['order_id', 'in', [...order.keys()]],
+        ['discount', '>', 0],
+        ['discount', '<', 100],
+      ],
+      { fields: ['order_id', 'discount', 'price_subtotal_incl'] },
+    );
+    // The lines' discounts, tax included, by business day and by session.
+    const byDay = new Map<string, number>();
+    const bySession = new Map<number, number>();
+    let takeAway = 0;
+    for (const l of lines) {
+      const o = order.get(id(l.order_id)) as Rec;
+      const d = l.discount as number;
+      const given = ((l.price_subtotal_incl as number) * d) / (100 - d);
+      const day = dayOf(o.date_order as string);
+      byDay.set(day, (byDay.get(day) ?? 0) + given);
+      bySession.set(id(o.session_id), (bySession.get(id(o.session_id)) ?? 0) + given);
+      if (o.fiscal_position_id) takeAway++;
+    }
+    expect(takeAway, 'posshop has discounted take-away lines').toBeGreaterThan(0);
+    const rows = await summary(['--from', '2026-11-09', '--to', '2026-11-30', '--by', 'day']);
+    // A day's discount is rounded once: report.pos.order rounds each line's amount, a cent a day at most.
+    for (const row of rows) {
+      expect(
+        Math.abs(cents(row.discounts) - cents(byDay.get(row.day as string) ?? 0)),
+        `day ${row.day}`,
+      ).toBeLessThanOrEqual(1);
+      expect(cents(row.gross) - cents(row.discounts) + cents(row.refunds), `day ${row.day}: gross`).toBe(
+        cents(row.total),
+      );
+    }
+    for (const [sid, given] of bySession) {
+      const [row] = await summary(['--session-id', String(sid), '--by', 'session']);
+      // A session of n business days: its days' discounts, each rounded once.
+      const days = new Set(
+        orders.filter((o) => id(o.session_id) === sid).map((o) => dayOf(o.date_order as string)),
+      );
+      expect(Math.abs(cents(row?.discounts) - cents(given)), `session ${sid}`).toBeLessThanOrEqual(days.size);
+    }
+  });
+});
