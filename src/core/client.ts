@@ -25,6 +25,11 @@ export interface PageQuery {
   load?: () => string | undefined;
   /** Sees each page as soon as it has arrived (a page may be dropped after). */
   arrived?: (records: OdooRecord[]) => void;
+  /**
+   * The caller sets what it read against Odoo's count itself (doctor's count check): a
+   * short page is the end, so that a count that differs is its finding, not a cap.
+   */
+  countedByCaller?: boolean;
 }
 
 type Keyset = 'id' | 'id desc' | 'write_date,id' | null;
@@ -418,6 +423,7 @@ export class OdooClient {
   ): Promise<OdooRecord[]> {
     const skipped = kw.offset ?? 0;
     const asked = kw.limit ?? Number.POSITIVE_INFINITY;
+    if (q.countedByCaller) return page;
     for (let round = 0; page.length > 0 && page.length < asked && round < RECOUNTS; round++) {
       const total = await this.searchCount(q.model, domain, q.context);
       if (total <= skipped + page.length) return page;

@@ -243,6 +243,7 @@ async function countCheck(client: OdooClient, resource: Resource, p: DoctorParam
     fields: ['id'],
     order,
     pageSize: p.pageSize,
+    countedByCaller: true,
   }))
     ours += page.length;
   const odoo = await client.searchCount(resource.model, domain);

@@ -3,7 +3,7 @@
 // take-away, change synced late), pos_loyalty (points rewards, gift cards) and pos_discount.
 // Each property is what posshop shows (its README's "Facts a client must handle").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rpcClient, type SandboxHandle, SHOP_MODULES, startTestSandbox } from '../helpers/sandbox.js';
+import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 type Rec = Record<string, unknown> & { id: number };
 const id = (v: unknown): number | false => (Array.isArray(v) ? (v[0] as number) : (v as number | false));

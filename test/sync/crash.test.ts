@@ -291,12 +291,15 @@ describe('posdata sync under failure', () => {
       return r;
     });
     try {
-      await new Promise((r) => setTimeout(r, 1500));
+      // It waits connected, asking for the lock again and again (each request within --timeout):
+      // the event waited for is its connection, however long a loaded machine takes to start it.
+      const connected = () =>
+        one("select count(*) from pg_stat_activity where application_name = 'posdata sync'").then(Number);
+      while (!done && (await connected()) === 0) await new Promise((r) => setTimeout(r, 100));
+      expect(await connected()).toBe(1);
+      // Connected and still waiting for the lock the test holds.
+      await new Promise((r) => setTimeout(r, 500));
       expect(done).toBe(false);
-      // It waits connected, asking for the lock again and again (each request within --timeout).
-      expect(
-        Number(await one("select count(*) from pg_stat_activity where application_name = 'posdata sync'")),
-      ).toBe(1);
       expect(await one('select to_regclass($1)::text', ['held.configs'])).toBeNull();
     } finally {
       await pg.query(UNLOCK, ['held']);
