@@ -298,8 +298,10 @@ describe('csv straight from records', () => {
       ),
       { numRuns: 4000 },
     );
-    // Not vacuous: both ways are taken.
-    expect(onePass).toBeGreaterThan(lines / 50);
+    // Not vacuous: both ways are taken. About one line in fifty goes the one pass since the
+    // per-company currencies joined the draws (220 of ~11,500 in a run), so the floor sits
+    // well below that (a random run read 220 against the old floor's 230).
+    expect(onePass).toBeGreaterThan(lines / 200);
     expect(onePass).toBeLessThan(lines / 2);
   });
 
