@@ -100,6 +100,27 @@ async function allPages(
 
 /** The closed sessions of `domain` and everything the books compare for them. */
 export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: boolean): Promise<BooksInputs> {
+  const sessions = await readSessions(client, domain);
+  if (sessions.length === 0)
+    return {
+      sessions,
+      uninvoiced: new Map(),
+      invoiced: [],
+      payments: [],
+      invoicedPayments: [],
+      methods: new Map(),
+    };
+  const version = await client.version();
+  const api = groupingApi(client, majorVersion(version) || 17, 'UTC');
+  const [journal, pos] = await Promise.all([
+    posOnly ? Promise.resolve(undefined) : readJournal(client, api, sessions),
+    readPosSide(client, api, sessions),
+  ]);
+  if (journal && pos.invoiced.length > 0) await readInvoices(client, pos.invoiced, journal);
+  return { sessions, ...pos, journal };
+}
+
+async function readSessions(client: OdooClient, domain: Domain): Promise<SessionHead[]> {
   const raw = await allPages(client, 'pos.session', domain, [
     'name',
     'config_id',
@@ -109,7 +130,7 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
     'move_id',
     'cash_register_difference',
   ]);
-  const sessions: SessionHead[] = raw.map((s) => ({
+  return raw.map((s) => ({
     id: s.id,
     name: String(s.name ?? ''),
     configId: m2o(s.config_id) ?? 0,
@@ -122,25 +143,23 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
     moveId: m2o(s.move_id),
     cashDifference: num(s.cash_register_difference),
   }));
-  const empty: BooksInputs = {
-    sessions,
-    uninvoiced: new Map(),
-    invoiced: [],
-    payments: [],
-    invoicedPayments: [],
-    methods: new Map(),
-  };
-  if (sessions.length === 0) return empty;
-  const version = await client.version();
-  const api = groupingApi(client, majorVersion(version) || 17, 'UTC');
+}
+
+type PosInputs = Omit<BooksInputs, 'sessions' | 'journal'>;
+
+/** The POS side: the orders without an invoice per session, the invoiced ones, the payments. */
+async function readPosSide(
+  client: OdooClient,
+  api: ReturnType<typeof groupingApi>,
+  sessions: SessionHead[],
+): Promise<PosInputs> {
   const ids = sessions.map((s) => s.id);
   // The orders a closing posts: neither draft nor cancelled (pos.session._get_closed_orders).
   const closed: Domain = [
     ['session_id', 'in', ids],
     ['state', 'not in', ['draft', 'cancel']],
   ];
-  const [journal, orderGroups, invoicedRaw, paymentGroups, methodsRaw] = await Promise.all([
-    posOnly ? Promise.resolve(undefined) : readJournal(client, api, sessions),
+  const [orderGroups, invoicedRaw, paymentGroups, methodsRaw] = await Promise.all([
     api.group(
       'pos.order',
       [...closed, ['account_move', '=', false]],
@@ -169,24 +188,7 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
     tax: num(o.amount_tax),
     invoiceId: m2o(o.account_move) ?? 0,
   }));
-  const invoicedPayments =
-    invoiced.length === 0
-      ? []
-      : (
-          await api.group(
-            'pos.payment',
-            [['pos_order_id', 'in', invoiced.map((o) => o.id)]],
-            ['pos_order_id', 'payment_method_id'],
-            ['amount:sum'],
-          )
-        ).map((g) => ({
-          orderId: m2o(g.values.pos_order_id) ?? 0,
-          methodId: m2o(g.values.payment_method_id) ?? 0,
-          amount: num(g.aggs['amount:sum']),
-        }));
-  if (journal && invoiced.length > 0) await readInvoices(client, invoiced, journal);
   return {
-    sessions,
     uninvoiced: new Map(
       orderGroups.map((g) => {
         const total = num(g.aggs['amount_total:sum']);
@@ -200,15 +202,33 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
       methodId: m2o(g.values.payment_method_id) ?? 0,
       amount: num(g.aggs['amount:sum']),
     })),
-    invoicedPayments,
+    invoicedPayments: await paymentsOf(api, invoiced),
     methods: new Map(
       methodsRaw.map((m) => [
         m.id,
         { id: m.id, name: String(m.name ?? ''), payLater: m2o(m.journal_id) === null },
       ]),
     ),
-    journal,
   };
+}
+
+/** The invoiced orders' payments per order and method (none read when nothing was invoiced). */
+async function paymentsOf(
+  api: ReturnType<typeof groupingApi>,
+  invoiced: InvoicedOrder[],
+): Promise<BooksInputs['invoicedPayments']> {
+  if (invoiced.length === 0) return [];
+  const groups = await api.group(
+    'pos.payment',
+    [['pos_order_id', 'in', invoiced.map((o) => o.id)]],
+    ['pos_order_id', 'payment_method_id'],
+    ['amount:sum'],
+  );
+  return groups.map((g) => ({
+    orderId: m2o(g.values.pos_order_id) ?? 0,
+    methodId: m2o(g.values.payment_method_id) ?? 0,
+    amount: num(g.aggs['amount:sum']),
+  }));
 }
 
 /**

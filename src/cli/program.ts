@@ -39,7 +39,7 @@ export const EXIT_CODE_LIST: readonly (readonly [number, string])[] = [
   [4, 'not found'],
   [5, 'server refused'],
   [6, 'connection'],
-  [7, "a figure differs from Odoo's (reconcile, summary --check-odoo, doctor)"],
+  [7, "a figure differs from Odoo's (reconcile, books, summary --check-odoo, doctor)"],
   [8, 'some servers failed'],
   [130, 'interrupted'],
 ];

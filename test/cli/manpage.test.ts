@@ -52,9 +52,11 @@ describe('man pages', () => {
 
   it("exit 7 is any figure that differs from Odoo's, summary --check-odoo too", async () => {
     const main = rendered(join(dir, 'posdata.1')).text;
-    expect(main).toMatch(/\b7\s+a figure differs from Odoo's \(reconcile, summary --check-odoo, doctor\)/);
+    expect(main).toMatch(
+      /\b7\s+a figure differs from Odoo's \(reconcile, books, summary --check-odoo, doctor\)/,
+    );
     expect((await runCli(['--help'])).stdout).toMatch(
-      /7 a figure differs from Odoo's \(reconcile, summary --check-odoo, doctor\)/,
+      /7 a figure differs from Odoo's \(reconcile, books, summary --check-odoo, doctor\)/,
     );
   });
 
