@@ -222,7 +222,9 @@ function usage(what: Said, command?: string, meant?: string): UsageError {
 /** commander's refusal (an unknown flag, a missing value, a choice not offered) as posdata's usage error. */
 function commanderUsage(err: CommanderError, command: string | undefined): UsageError {
   const [line] = err.message.replace(/^error:\s*/, '').split('\n');
-  return usage(say`${line}`, command, didYouMean(err.message));
+  // `-v` is the version in many tools; commander suggests only names a slip away.
+  const version = command === undefined && err.code === 'commander.unknownOption' && /'-v'/.test(line ?? '');
+  return usage(say`${line}`, command, didYouMean(err.message) ?? (version ? '--version' : undefined));
 }
 
 /**

@@ -92,6 +92,13 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
   else
     throw new UsageError(say`no password given`, say`pipe it with --password-stdin or set POSDATA_PASSWORD`);
   if (!secret) throw new UsageError(say`the password is empty`, say`give the password or API key`);
+  // Every line that names the profile would show *** for it (two such profiles, two identical
+  // lines), and {profile} in -o, a chain's profile column and the store would carry the secret.
+  if (secret.length >= 3 && name.includes(secret))
+    throw new UsageError(
+      say`the profile name holds the password`,
+      say`choose another name with --profile; it is written in lines, paths and files`,
+    );
   io.redactor.add(secret);
 
   const protocol = await negotiateProtocol(o.protocol, url, o, db, user, secret);

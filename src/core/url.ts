@@ -25,6 +25,21 @@ export function hasUserinfo(raw: string): boolean {
 }
 
 /**
+ * An address without its scheme (`127.0.0.1:8069`, `shop.odoo.com`): the scheme is not guessed,
+ * since it decides whether the password crosses the network in clear; the line gives both.
+ */
+function noScheme(raw: string): never {
+  const bare = raw.replace(/^[^/?#]*@/, '');
+  const host = /^(\[[^\]]*\]|[^:/?#]*)/.exec(bare)?.[1] ?? '';
+  throw new UsageError(
+    say`--url '${bare}' has no scheme`,
+    isLoopback(host)
+      ? say`give --url http://${bare} (a server on this machine) or https://${bare}`
+      : say`give --url https://${bare}`,
+  );
+}
+
+/**
  * Parses and checks a server URL: http(s) only; plain http only to loopback unless allowed.
  * A `user:password@` part is dropped: posdata never sends it (the secret goes in the
  * request body or the Authorization header), so it could only leak into output and files.
@@ -32,6 +47,7 @@ export function hasUserinfo(raw: string): boolean {
 export function parseServerUrl(raw: string, allowInsecureHttp = false): URL {
   let url: URL;
   const shown = showUrl(raw);
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) && /^[^\s/?#]+(?:[/?#]\S*)?$/.test(raw)) noScheme(raw);
   try {
     url = new URL(raw);
   } catch {

@@ -3,7 +3,7 @@
 
 import { type Resource, VIRTUAL_FIELDS } from '../catalog/resources.js';
 import { UsageError } from '../core/errors.js';
-import { nameList, own, say } from '../core/redact.js';
+import { nameList, own, type Said, say } from '../core/redact.js';
 import { closest } from '../core/suggest.js';
 import type { Domain, FieldDef, FieldMap } from '../core/types.js';
 import { checkDomain, checkSortShape, listFields } from './domain.js';
@@ -60,7 +60,7 @@ export function checkSort(sort: string, fields: FieldMap, model: string): string
     if (!f && field !== 'id') {
       throw new UsageError(
         say`cannot sort on unknown field '${field}' of ${own(model)}`,
-        say`valid fields: ${listFields(fields)}`,
+        sortHint(field, fields),
       );
     }
     if (f && f.store === false) {
@@ -72,6 +72,23 @@ export function checkSort(sort: string, fields: FieldMap, model: string): string
     out.push(direction ? `${field} ${direction}` : field);
   }
   return out.join(', ');
+}
+
+/**
+ * The field a sort on an unknown one probably meant: a slip away, else the few whose names
+ * hold it (`amount` for amount_total), rather than sixty names to read through.
+ */
+function sortHint(field: string, fields: FieldMap): Said {
+  const names = Object.keys(fields).sort();
+  const near = closest(field, names);
+  if (near !== undefined) return say`did you mean ${near}?`;
+  const typed = field.toLowerCase();
+  const starting = names.filter((n) => n.startsWith(typed));
+  const holding =
+    typed.length < 3 ? [] : starting.length > 0 ? starting : names.filter((n) => n.includes(typed));
+  if (holding.length > 0 && holding.length <= 6)
+    return say`did you mean ${own(holding.length === 1 ? '' : 'one of ')}${nameList(holding)}?`;
+  return say`valid fields: ${listFields(fields)}`;
 }
 
 /** The whole query for one resource. `fixed` is the resource's own extra filter (lines' order). */

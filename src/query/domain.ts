@@ -178,10 +178,12 @@ export function checkSortShape(sort: string): { field: string; direction?: strin
     throw new UsageError(say`--sort '${sort}' is empty`, say`use e.g. --sort "date_order desc, id"`);
   return parts.map((p) => {
     const m = ORDER_PART.exec(p);
+    // `-field` and `field DESC` are other tools' ways (Django, SQL): the contract's is "field desc".
+    const minus = /^-([a-z_][a-z0-9_]*)$/i.exec(p)?.[1];
     if (!m)
       throw new UsageError(
         say`--sort '${p}' is not "field [asc|desc]"`,
-        say`use e.g. --sort "date_order desc, id"`,
+        minus ? say`did you mean --sort "${minus} desc"?` : say`use e.g. --sort "date_order desc, id"`,
       );
     return { field: m[1] as string, direction: m[2]?.toLowerCase() };
   });

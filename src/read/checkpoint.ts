@@ -20,7 +20,7 @@ import { UsageError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
-import { fileError } from '../sink/fserror.js';
+import { fileError, writeError } from '../sink/fserror.js';
 import type { Window } from './window.js';
 
 export interface Checkpoint {
@@ -275,7 +275,9 @@ export function lockCheckpoint(path: string): () => void {
       fd = openSync(lock, 'wx', 0o600);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw fileError(say`the checkpoint lock ${lock}`, err, say`make the checkpoint folder writable`);
+        throw (err as NodeJS.ErrnoException).code === 'ENOENT'
+          ? writeError(path, err, say`choose another path for --checkpoint`)
+          : fileError(say`the checkpoint lock ${lock}`, err, say`make the checkpoint folder writable`);
       const holder = readLock(lock);
       if (holder === 'gone') continue;
       if (holder === 'stale') {

@@ -19,7 +19,7 @@ import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { say } from '../core/redact.js';
-import { fileError, isFsError } from './fserror.js';
+import { fileError, isFsError, writeError } from './fserror.js';
 import { pendingTemps } from './pending.js';
 import type { Sink } from './sink.js';
 import { resolveTarget } from './target.js';
@@ -137,7 +137,7 @@ export class AtomicFileSink implements Sink {
       if (s.existed) await keepAccess(s.fh, target);
     } catch (err) {
       pending.delete(s.tmp);
-      throw fileError(path, err, say`choose a writable path for -o`);
+      throw writeError(path, err, say`choose another path for -o`);
     }
     return s;
   }

@@ -93,6 +93,23 @@ const rows: Row[] = [
   ['unknown zone', ['sales', '--tz', 'Mars/Olympus'], 2, { match: /unknown time zone/ }],
   ['format unknown', ['sales', '--format', 'xml'], 2],
   ['sort unknown field', ['sales', '--sort', 'nope desc'], 2, { match: /unknown field 'nope'/ }],
+  // A word of a field's name gets the few fields that start with it, not sixty names.
+  [
+    'sort on a word of a field',
+    ['sales', '--sort', 'amount desc'],
+    2,
+    {
+      match:
+        /'amount' of pos\.order; did you mean one of amount_paid, amount_return, amount_tax, amount_total\?$/,
+    },
+  ],
+  ['sort a slip away', ['sales', '--sort', 'amount_totl'], 2, { match: /did you mean amount_total\?$/ }],
+  [
+    'sort as -field',
+    ['sales', '--sort', '-amount_total'],
+    2,
+    { match: /did you mean --sort "amount_total desc"\?$/ },
+  ],
   ['sort bad direction', ['sales', '--sort', 'id sideways'], 2],
   ['sort non-stored field', ['sales', '--sort', 'is_refunded'], 2, { match: /does not store/ }],
   ['fields unknown', ['sales', '--fields', 'name,bogus'], 2, { match: /valid fields:/ }],
@@ -184,6 +201,41 @@ const rows: Row[] = [
     2,
     { env: { POSDATA_PASSWORD: 'x' } },
   ],
+  // An address without its scheme: both are offered on this machine, https elsewhere.
+  [
+    'url without a scheme, loopback',
+    ['sales', '--url', '127.0.0.1:18169', '--db', 'demo', '--user', 'admin'],
+    2,
+    {
+      env: { POSDATA_PASSWORD: 'x' },
+      match:
+        /'127\.0\.0\.1:18169' has no scheme; give --url http:\/\/127\.0\.0\.1:18169 .*or https:\/\/127\.0\.0\.1:18169$/,
+    },
+  ],
+  [
+    'url without a scheme',
+    ['login', '--url', 'shop.example.com', '--db', 'demo', '--user', 'admin', '--password-stdin'],
+    2,
+    { input: 'admin', match: /'shop\.example\.com' has no scheme; give --url https:\/\/shop\.example\.com$/ },
+  ],
+  // A profile named as its password would be *** in every line, path and file that names it.
+  [
+    'profile named as the password',
+    [
+      'login',
+      '--url',
+      'URL',
+      '--db',
+      'demo',
+      '--user',
+      'admin',
+      '--password-stdin',
+      '--profile',
+      'shop-admin',
+    ],
+    2,
+    { input: 'admin', match: /the profile name holds the password; choose another name with --profile/ },
+  ],
   [
     'plain http off loopback',
     ['sales', '--url', 'http://pos.example.invalid', '--db', 'demo', '--user', 'admin'],
@@ -197,7 +249,18 @@ const rows: Row[] = [
     { input: 'admin' },
   ],
   // output paths
-  ['unwritable output dir', ['sales', '-o', '/nonexistent-dir/x.csv'], 2, { match: /cannot write/ }],
+  [
+    'output folder missing',
+    ['sales', '-o', '/nonexistent-dir/x.csv'],
+    2,
+    { match: /the folder \/nonexistent-dir does not exist; create it \(mkdir -p \/nonexistent-dir\) or/ },
+  ],
+  [
+    'checkpoint folder missing',
+    ['sales', '--checkpoint', '/nonexistent-dir/s.ckpt'],
+    2,
+    { match: /the folder \/nonexistent-dir does not exist; create it \(mkdir -p \/nonexistent-dir\) or/ },
+  ],
   ['output into /proc', ['sales', '-o', '/proc/posdata.csv'], 2],
   ['summary -o a folder', ['summary', '-o', '/tmp'], 2, { match: /folder|directory/ }],
   [
