@@ -98,7 +98,7 @@ export const COMMANDS: readonly Entry[] = [
   {
     name: 'serve',
     group: 'pipeline',
-    summary: "Serve the spec's REST-like paths over HTTP (token login, OpenAPI, /docs)",
+    summary: 'Serve the data as a read-only JSON API over HTTP (token login, OpenAPI, /docs)',
     load: async () => (await import('./commands/serve.js')).serve,
   },
   {

@@ -82,7 +82,7 @@ export const reconcile = command({
     if (adjusted.length > 0 && !io.quiet) {
       const e = adjusted[0];
       io.err.line(
-        say`posdata: note: for ${adjusted.length} session${own(adjusted.length === 1 ? '' : 's')} (e.g. ${e?.session}) expected cash is Odoo's theoretical balance, not opening + cash taken + cash moves as recorded; cash moves shows the gap (see README, reconcile)`,
+        say`posdata: note: for ${adjusted.length} session${own(adjusted.length === 1 ? '' : 's')} (e.g. ${e?.session}) expected cash is Odoo's theoretical balance, not opening + cash taken + cash moves as recorded; cash moves shows the gap (docs/reconcile.md, expected_cash)`,
       );
     }
     const split = parts.length > 1 || parts[0]?.company !== undefined;

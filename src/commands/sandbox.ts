@@ -90,7 +90,11 @@ export const sandbox = command({
         default: '17',
       },
       { spec: '--admin-key <key>', description: "the admin's API key (default: generated and printed)" },
-      { spec: '--faults <spec>', description: 'misbehave on purpose (see the README)' },
+      {
+        spec: '--faults <spec>',
+        description:
+          "misbehave on purpose: KIND@N, rate=P:KIND,KIND or every=K:KIND, ';' between rules; KIND 500, 502, 503, 504, 429, reset, cut, html, notrpc, slow[MS], expired (docs/sandbox.md)",
+      },
       {
         spec: '--no-jsonrpc',
         description: 'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',

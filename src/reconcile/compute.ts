@@ -59,7 +59,7 @@ export interface Reconciliation {
   sessions: SessionFigures[];
   /** The `method:<name>` keys, in Odoo's order of the payment methods. */
   methodKeys: string[];
-  /** Sessions whose expected cash follows Odoo's theoretical balance (see README). */
+  /** Sessions whose expected cash follows Odoo's theoretical balance (docs/reconcile.md, expected_cash). */
   adjusted: SessionFigures[];
   /** Decimals of the figures: the company's currency's. */
   moneyDigits: number;

@@ -113,7 +113,7 @@ function faultPlan(spec: string, seed: number): FaultPlan {
     if (!(err instanceof FaultSpecError)) throw err;
     throw new SandboxOptionError(
       `--faults: ${err.message}`,
-      "write rules as KIND@N, rate=P:KIND,KIND or every=K:KIND, separated by ';' (see the README)",
+      "write rules as KIND@N, rate=P:KIND,KIND or every=K:KIND, separated by ';' (see posdata sandbox --help)",
     );
   }
 }

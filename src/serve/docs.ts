@@ -75,7 +75,7 @@ export function openapiOptions(p: {
         version: p.version,
         description:
           // Which Odoo (URL, database) stays unnamed: this page is public.
-          "The shop's point-of-sale data as the spec's REST-like paths. " +
+          "The shop's point-of-sale data as a read-only JSON API, a path per list (/api/v1/sales, …). " +
           'Log in with POST /api/v1/auth/login and send the token as Authorization: Bearer TOKEN; each request runs with ' +
           "that Odoo user's rights. Every list answers a JSON array of records, exactly as the matching posdata command " +
           'prints with --format json, streamed page by page; without limit it answers every matching record. ' +

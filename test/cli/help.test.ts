@@ -1,8 +1,10 @@
 // Help that reads (issue 25): flags grouped as gh groups them, the command's own first, and
 // only what the command has; suggestions for a mistyped command or flag that point at the
 // command's help; --version with what a bug report needs.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_GROUP_HEADINGS } from '../../src/cli/command.js';
+import { EXIT_CODE_LIST } from '../../src/cli/program.js';
 import { COMMANDS } from '../../src/main.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 
@@ -74,6 +76,25 @@ describe('posdata --help', () => {
     expect(seen.sort()).toEqual([...commands.map((c) => c.name), 'help'].sort());
     expect(r.stdout).not.toMatch(/^Commands:$/m);
   });
+
+  // The page of exit codes lists each the help lists (8, a chain's failed servers, was missing).
+  it('docs/terminal.md lists every exit code', () => {
+    const page = readFileSync(new URL('../../docs/terminal.md', import.meta.url), 'utf8');
+    const table = page.split('## Exit codes')[1] ?? '';
+    const codes = [...table.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    for (const [code] of EXIT_CODE_LIST) expect(codes, `exit ${code}`).toContain(code);
+  });
+
+  // "the spec" is a document of posdata's makers, not of its users: no help names it.
+  it('no help names a spec the user has never seen', async () => {
+    for (const args of [['--help'], ...COMMANDS.map((c) => [c.name, '--help'])]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout, args.join(' ')).not.toMatch(/\bspec's|\bthe spec\b|REST-like/);
+      // Pointers name the page that says it (docs/…), not a README that no longer does.
+      expect(r.stdout, args.join(' ')).not.toMatch(/see (the )?README/);
+    }
+  });
 });
 
 describe('suggestions', () => {
@@ -92,6 +113,8 @@ describe('suggestions', () => {
     ],
     [['sales', '--bogus'], "posdata: unknown option '--bogus'; see posdata sales --help\n"],
     [['sales', '--limit'], "posdata: option '--limit <n>' argument missing; see posdata sales --help\n"],
+    // -v is the version in many tools: posdata's is --version (-V).
+    [['-v'], "posdata: unknown option '-v'; did you mean --version? see posdata --help\n"],
   ];
   for (const [args, line] of cases) {
     it(`posdata ${args.join(' ')}: exit 2, one line`, async () => {

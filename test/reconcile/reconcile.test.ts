@@ -431,6 +431,8 @@ describe('posdata reconcile on what real Odoo 16/17 write beside the cash moves'
           `^posdata: note: for 1 session \\(e\\.g\\. ${last.session}\\) expected cash is Odoo's theoretical balance`,
         ),
       );
+      // The note points at the page that explains it (a README section it once named is gone).
+      expect(r.stderr).toMatch(/\(docs\/reconcile\.md, expected_cash\)\n$/);
       const after = JSON.parse(r.stdout) as Row[];
       for (const row of after.filter((x) => x.session_id !== last.session_id)) {
         expect(row).toEqual(byId(before, row.session_id as number));
