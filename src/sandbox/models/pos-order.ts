@@ -26,12 +26,26 @@ export function cashierOf(rec: Rec, db: Db): number {
   return (Math.imul(rec.id, 2654435761) >>> 0) % 5 < 2 ? second : own;
 }
 
-export function posOrder({ version, v18, v19, posHr, restaurant }: Version): ModelDef {
+export function posOrder(v: Version): ModelDef {
+  return build({
+    name: 'pos.order',
+    description: 'Point of Sale Orders',
+    order: 'date_order desc, name desc, id desc',
+    acl: { manager: ALL, user: 'rwc', clerk: '' },
+    readGroups: ['Inventory/User', 'Point of Sale/User'],
+    // Created in the transaction that recorded the sale (its lines and payments with it).
+    created: orderCreated,
+    fields: [...orderFields(v), ...refundFields(v)],
+  });
+}
+
+/** What every version stores or computes on an order, the optional modules' fields among them. */
+function orderFields({ version, v18, v19, posHr, restaurant }: Version): FieldDef[] {
   // 16-18 amounts are Float(digits=0): fields_get says `digits: 0` (full precision); 19's are
   // Monetary, which has none.
   const amountType = v19 ? 'monetary' : 'float';
   const amountDigits: Pick<FieldDef, 'digits'> = v19 ? {} : { digits: 0 };
-  const orderFields: FieldDef[] = [
+  return [
     fd('name', 'char', 'Order Ref', { required: true, readonly: true, dflt: () => '/' }),
     fd('date_order', 'datetime', 'Date', { readonly: true }),
     fd('user_id', 'many2one', v18 ? 'Employee' : 'Responsible', { relation: 'res.users', dflt: cashierOf }),
@@ -59,20 +73,7 @@ export function posOrder({ version, v18, v19, posHr, restaurant }: Version): Mod
     }),
     fd('account_move', 'many2one', 'Invoice', { relation: 'account.move', readonly: true }),
     fd('session_id', 'many2one', 'Session', { relation: 'pos.session', required: !v19, readonly: false }),
-    // 16: related to the session and not stored (searchable through the relation, not groupable);
-    // 17/18: related and stored; 19: computed and stored.
-    version === 16
-      ? computed('config_id', 'many2one', 'Point of Sale', (rec, db) => sessionConfig(rec, db), {
-          relation: 'pos.config',
-          searchable: true,
-          related: 'session_id.config_id',
-        })
-      : fd('config_id', 'many2one', 'Point of Sale', {
-          relation: 'pos.config',
-          readonly: true,
-          dflt: sessionConfig,
-          ...(v19 ? {} : { related: 'session_id.config_id' }),
-        }),
+    configField(version),
     relatedCurrency('config_id.currency_id', v19),
     fd('payment_ids', 'one2many', 'Payments', {
       relation: 'pos.payment',
@@ -99,45 +100,11 @@ export function posOrder({ version, v18, v19, posHr, restaurant }: Version): Mod
       dflt: (rec) => rec.state === 'invoiced' || typeof rec.account_move === 'number',
     }),
     computed('is_invoiced', 'boolean', 'Is Invoiced', (rec) => typeof rec.account_move === 'number'),
-    // The order's note: 16/17 `note`, 18 `general_note`, 19 an internal and a customer note.
-    ...(v19
-      ? [
-          fd('internal_note', 'text', 'Internal Note'),
-          fd('general_customer_note', 'text', 'General Customer Note'),
-        ]
-      : v18
-        ? [fd('general_note', 'text', 'General Note')]
-        : [fd('note', 'text', 'Internal Notes')]),
+    ...noteFields(v18, v19),
     // Tips only in a restaurant's data (--restaurant): elsewhere the fields are there, at zero.
     fd('tip_amount', amountType, 'Tip Amount', { readonly: true, dflt: () => 0, ...amountDigits }),
     fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
-    ...(posHr
-      ? [
-          fd('employee_id', 'many2one', 'Employee', {
-            relation: 'hr.employee',
-            dflt: (rec, db) => employeeOf(db, cashierOf(rec, db)),
-          }),
-          fd('cashier', 'char', 'Cashier', {
-            readonly: true,
-            // The employee's name; an order without one (Odoo's demo orders) names the user.
-            dflt: (rec, db) => {
-              const stored = rec.employee_id;
-              const e =
-                stored === undefined
-                  ? employeeOf(db, cashierOf(rec, db))
-                  : typeof stored === 'number'
-                    ? stored
-                    : false;
-              return e === false
-                ? db.displayName(
-                    'res.users',
-                    typeof rec.user_id === 'number' ? rec.user_id : cashierOf(rec, db),
-                  )
-                : db.displayName('hr.employee', e);
-            },
-          }),
-        ]
-      : []),
+    ...(posHr ? employeeFields() : []),
     ...(restaurant ? restaurantOrderFields() : []),
     computed(
       'refund_orders_count',
@@ -146,30 +113,72 @@ export function posOrder({ version, v18, v19, posHr, restaurant }: Version): Mod
       (rec, db) => db.refunds().refundsOf.get(rec.id)?.length ?? 0,
     ),
   ];
-  if (v18) {
-    // 19 stores is_refund; 18 and 19 compute the refunded order (18: the lines' orders).
-    if (v19) orderFields.push(fd('is_refund', 'boolean', 'Is Refund', { readonly: true }));
-    orderFields.push(
-      computed(
-        'refunded_order_id',
-        'many2one',
-        'Refunded Order',
-        (rec, db) => db.refunds().refundedBy.get(rec.id)?.[0] ?? false,
-        {
-          relation: 'pos.order',
-        },
-      ),
-    );
-  } else {
-    orderFields.push(
+}
+
+/**
+ * The order's register. 16: related to the session and not stored (searchable through the
+ * relation, not groupable); 17/18: related and stored; 19: computed and stored.
+ */
+function configField(version: Version['version']): FieldDef {
+  if (version === 16)
+    return computed('config_id', 'many2one', 'Point of Sale', (rec, db) => sessionConfig(rec, db), {
+      relation: 'pos.config',
+      searchable: true,
+      related: 'session_id.config_id',
+    });
+  return fd('config_id', 'many2one', 'Point of Sale', {
+    relation: 'pos.config',
+    readonly: true,
+    dflt: sessionConfig,
+    ...(version === 19 ? {} : { related: 'session_id.config_id' }),
+  });
+}
+
+/** The order's note: 16/17 `note`, 18 `general_note`, 19 an internal and a customer note. */
+function noteFields(v18: boolean, v19: boolean): FieldDef[] {
+  if (v19)
+    return [
+      fd('internal_note', 'text', 'Internal Note'),
+      fd('general_customer_note', 'text', 'General Customer Note'),
+    ];
+  return v18 ? [fd('general_note', 'text', 'General Note')] : [fd('note', 'text', 'Internal Notes')];
+}
+
+/** pos_hr: the employee who rang the order up, and the cashier's name it shows. */
+function employeeFields(): FieldDef[] {
+  return [
+    fd('employee_id', 'many2one', 'Employee', {
+      relation: 'hr.employee',
+      dflt: (rec, db) => employeeOf(db, cashierOf(rec, db)),
+    }),
+    fd('cashier', 'char', 'Cashier', { readonly: true, dflt: cashierName }),
+  ];
+}
+
+/** The employee's name; an order without one (Odoo's demo orders) names the user. */
+function cashierName(rec: Rec, db: Db): Stored {
+  const stored = rec.employee_id;
+  const e =
+    stored === undefined ? employeeOf(db, cashierOf(rec, db)) : typeof stored === 'number' ? stored : false;
+  return e === false
+    ? db.displayName('res.users', typeof rec.user_id === 'number' ? rec.user_id : cashierOf(rec, db))
+    : db.displayName('hr.employee', e);
+}
+
+/**
+ * How an order knows its refunds: 16/17 compute the refunded orders (a list) and two counts;
+ * 18 and 19 compute the one refunded order (18: through the lines' orders), and 19 stores
+ * is_refund.
+ */
+function refundFields({ v18, v19 }: Version): FieldDef[] {
+  if (!v18)
+    return [
       computed(
         'refunded_order_ids',
         'many2many',
         'Refunded Order',
         (rec, db) => db.refunds().refundedBy.get(rec.id) ?? [],
-        {
-          relation: 'pos.order',
-        },
+        { relation: 'pos.order' },
       ),
       computed(
         'is_refunded',
@@ -183,18 +192,17 @@ export function posOrder({ version, v18, v19, posHr, restaurant }: Version): Mod
         'Refunded Orders Count',
         (rec, db) => db.refunds().refundedBy.get(rec.id)?.length ?? 0,
       ),
-    );
-  }
-  return build({
-    name: 'pos.order',
-    description: 'Point of Sale Orders',
-    order: 'date_order desc, name desc, id desc',
-    acl: { manager: ALL, user: 'rwc', clerk: '' },
-    readGroups: ['Inventory/User', 'Point of Sale/User'],
-    // Created in the transaction that recorded the sale (its lines and payments with it).
-    created: orderCreated,
-    fields: orderFields,
-  });
+    ];
+  return [
+    ...(v19 ? [fd('is_refund', 'boolean', 'Is Refund', { readonly: true })] : []),
+    computed(
+      'refunded_order_id',
+      'many2one',
+      'Refunded Order',
+      (rec, db) => db.refunds().refundedBy.get(rec.id)?.[0] ?? false,
+      { relation: 'pos.order' },
+    ),
+  ];
 }
 
 /** An order's create_date: the sale's transaction, at its date_order (seeded microseconds). */
