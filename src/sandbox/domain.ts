@@ -397,44 +397,15 @@ function pathPredicate(
 
   // 18+: a date part of a date or datetime (`date_order.hour_number`), in the context's zone.
   const part = path[1] !== undefined ? NUMBER_GRANULARITIES[path[1]] : undefined;
-  if (db.version >= 18 && path.length === 2 && part && (field.type === 'date' || field.type === 'datetime')) {
-    const tz = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
-    const wanted = (Array.isArray(value) ? value : [value]).filter((x): x is number => typeof x === 'number');
-    const test: Record<string, (n: number) => boolean> = {
-      '=': (n) => wanted.includes(n),
-      in: (n) => wanted.includes(n),
-      '!=': (n) => !wanted.includes(n),
-      'not in': (n) => !wanted.includes(n),
-      '<': (n) => n < (wanted[0] ?? 0),
-      '<=': (n) => n <= (wanted[0] ?? 0),
-      '>': (n) => n > (wanted[0] ?? 0),
-      '>=': (n) => n >= (wanted[0] ?? 0),
-    };
-    const t = test[op];
-    if (!t) throw valueError(`Invalid condition ${leafRepr(leaf)}`);
-    return (id) => {
-      const v = get(id);
-      if (typeof v !== 'string' || v === '') return false;
-      const local =
-        field.type === 'date' ? Date.parse(`${v}T00:00:00Z`) / 1000 : toLocal(parseDatetime(v), tz);
-      return t(datePart(local, part));
-    };
-  }
+  if (db.version >= 18 && path.length === 2 && part && (field.type === 'date' || field.type === 'datetime'))
+    return datePartPredicate(field, get, part, op, value, env, leaf);
 
   if (path.length > 1) {
     if (!comodel)
       throw valueError(
         `Invalid field ${model.name}.${path.join('.')} in ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`,
       );
-    // 16-18 search the comodel with the rest of the path (`any`), is_false first: `in` a falsy
-    // value finds none there.
-    const none = db.version < 19 && op === 'in' && !pyTruthy(value);
-    const sub = none
-      ? () => false
-      : pathPredicate(db, comodel, path.slice(1), op, value, { ...env, activeTest: false }, leaf, read);
-    if (sub === 'true' && field.type === 'many2one') return (id) => typeof get(id) === 'number';
-    const key = JSON.stringify([model.name, path, op, value, env.tz]);
-    return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
+    return throughRelation(db, model, field, comodel, get, { path, op, value, env, leaf, read });
   }
 
   if (op === 'any' || op === 'not any') {
@@ -454,51 +425,136 @@ function pathPredicate(
   if (op === 'child_of' || op === 'parent_of')
     return hierarchyPredicate(db, env, model, field, get, op, value, leaf);
 
+  const o = normalizedOperator(db.version, op, value);
+  if (o === 'true') return 'true';
+  // Relations compared with a string go through the comodel's display name (name_search).
+  if (
+    comodel &&
+    (typeof value === 'string' || (Array.isArray(value) && value.some((x) => typeof x === 'string')))
+  )
+    return byDisplayName(db, field, comodel, get, o, value);
+  if (field.type === 'one2many' || field.type === 'many2many') {
+    const p = x2manyPredicate(get, o, value);
+    if (!p) throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
+    return p;
+  }
+  return scalarPredicate(db, field, get, o, value, env);
+}
+
+/** 18+: a leaf on a date part (`date_order.hour_number`), read in the context's zone for a datetime. */
+function datePartPredicate(
+  field: FieldDef,
+  get: (id: number) => Stored,
+  part: string,
+  op: string,
+  value: unknown,
+  env: Env,
+  leaf: unknown[],
+): Predicate {
+  const tz = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
+  const wanted = (Array.isArray(value) ? value : [value]).filter((x): x is number => typeof x === 'number');
+  const test: Record<string, (n: number) => boolean> = {
+    '=': (n) => wanted.includes(n),
+    in: (n) => wanted.includes(n),
+    '!=': (n) => !wanted.includes(n),
+    'not in': (n) => !wanted.includes(n),
+    '<': (n) => n < (wanted[0] ?? 0),
+    '<=': (n) => n <= (wanted[0] ?? 0),
+    '>': (n) => n > (wanted[0] ?? 0),
+    '>=': (n) => n >= (wanted[0] ?? 0),
+  };
+  const t = test[op];
+  if (!t) throw valueError(`Invalid condition ${leafRepr(leaf)}`);
+  return (id) => {
+    const v = get(id);
+    if (typeof v !== 'string' || v === '') return false;
+    const local = field.type === 'date' ? Date.parse(`${v}T00:00:00Z`) / 1000 : toLocal(parseDatetime(v), tz);
+    return t(datePart(local, part));
+  };
+}
+
+/** A dotted leaf (`session_id.config_id`): the rest of the path searched on the comodel. */
+function throughRelation(
+  db: Db,
+  model: ModelDef,
+  field: FieldDef,
+  comodel: ModelDef,
+  get: (id: number) => Stored,
+  leaf: { path: string[]; op: string; value: unknown; env: Env; leaf: unknown[]; read: Reader },
+): Predicate {
+  const { path, op, value, env } = leaf;
+  // 16-18 search the comodel with the rest of the path (`any`), is_false first: `in` a falsy
+  // value finds none there.
+  const none = db.version < 19 && op === 'in' && !pyTruthy(value);
+  const sub = none
+    ? () => false
+    : pathPredicate(
+        db,
+        comodel,
+        path.slice(1),
+        op,
+        value,
+        { ...env, activeTest: false },
+        leaf.leaf,
+        leaf.read,
+      );
+  if (sub === 'true' && field.type === 'many2one') return (id) => typeof get(id) === 'number';
+  const key = JSON.stringify([model.name, path, op, value, env.tz]);
+  return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
+}
+
+/**
+ * normalize_leaf: `<>` is `!=`, `==` is `=`; `in` a boolean is `=` it (16-18; 19 reads `in
+ * False` as an empty list), `=` a list is `in` it; `=?` nothing is no condition at all ('true').
+ */
+function normalizedOperator(version: number, op: string, value: unknown): string {
   let o = op === '<>' ? '!=' : op === '==' ? '=' : op;
-  // normalize_leaf: `in` a boolean is `=` it (16-18; 19 reads `in False` as an empty list), `=` a
-  // list is `in` it.
-  if (db.version < 19 && typeof value === 'boolean' && (o === 'in' || o === 'not in'))
+  if (version < 19 && typeof value === 'boolean' && (o === 'in' || o === 'not in'))
     o = o === 'in' ? '=' : '!=';
   if (Array.isArray(value) && (o === '=' || o === '!=')) o = o === '=' ? 'in' : 'not in';
   if (o === '=?') {
     if (value === false || value === null || value === undefined) return 'true';
     o = '=';
   }
+  return o;
+}
 
-  // Relations compared with a string go through the comodel's display name (name_search).
-  if (
-    comodel &&
-    (typeof value === 'string' || (Array.isArray(value) && value.some((x) => typeof x === 'string')))
-  ) {
-    const positive = NEGATIVE.has(o) ? positiveOf(o) : o;
-    const names = Array.isArray(value)
-      ? value.filter((x): x is string => typeof x === 'string')
-      : [value as string];
-    const test = stringTest(positive === 'in' ? '=' : positive, names);
-    const ids = new Set<number>();
-    for (const c of db.table(comodel.name).rows) if (c && test(comodel.displayName(c, db))) ids.add(c.id);
-    if (Array.isArray(value)) for (const x of value) if (typeof x === 'number') ids.add(x);
-    const hit = idsHit(field, get, ids);
-    return NEGATIVE.has(o) ? (id) => !hit(id) : hit;
-  }
+/** A relation compared with names: the comodel's records whose display name matches (name_search). */
+function byDisplayName(
+  db: Db,
+  field: FieldDef,
+  comodel: ModelDef,
+  get: (id: number) => Stored,
+  o: string,
+  value: unknown,
+): Predicate {
+  const positive = NEGATIVE.has(o) ? positiveOf(o) : o;
+  const names = Array.isArray(value)
+    ? value.filter((x): x is string => typeof x === 'string')
+    : [value as string];
+  const test = stringTest(positive === 'in' ? '=' : positive, names);
+  const ids = new Set<number>();
+  for (const c of db.table(comodel.name).rows) if (c && test(comodel.displayName(c, db))) ids.add(c.id);
+  if (Array.isArray(value)) for (const x of value) if (typeof x === 'number') ids.add(x);
+  const hit = idsHit(field, get, ids);
+  return NEGATIVE.has(o) ? (id) => !hit(id) : hit;
+}
 
-  if (field.type === 'one2many' || field.type === 'many2many') {
-    const list = value === false || value === null ? [] : Array.isArray(value) ? value : [value];
-    const ids = new Set(list.filter((x): x is number => typeof x === 'number'));
-    const empty = value === false || value === null;
-    const has = (rid: number): boolean => {
-      const v = get(rid);
-      if (!Array.isArray(v)) return false;
-      if (empty) return v.length > 0;
-      for (const id of v) if (ids.has(id)) return true;
-      return false;
-    };
-    if (o === '=' || o === 'in') return empty ? (id) => !has(id) : has;
-    if (o === '!=' || o === 'not in') return empty ? has : (id) => !has(id);
-    throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
-  }
-
-  return scalarPredicate(db, field, get, o, value, env);
+/** A one2many or many2many compared with ids (or with False: empty); undefined for another operator. */
+function x2manyPredicate(get: (id: number) => Stored, o: string, value: unknown): Predicate | undefined {
+  const list = value === false || value === null ? [] : Array.isArray(value) ? value : [value];
+  const ids = new Set(list.filter((x): x is number => typeof x === 'number'));
+  const empty = value === false || value === null;
+  const has = (rid: number): boolean => {
+    const v = get(rid);
+    if (!Array.isArray(v)) return false;
+    if (empty) return v.length > 0;
+    for (const id of v) if (ids.has(id)) return true;
+    return false;
+  };
+  if (o === '=' || o === 'in') return empty ? (id) => !has(id) : has;
+  if (o === '!=' || o === 'not in') return empty ? has : (id) => !has(id);
+  return undefined;
 }
 
 /**
@@ -821,135 +877,164 @@ function scalarPredicate(
 ): Predicate {
   const type = field.type;
   const nullable = type !== 'boolean' && type !== 'integer' && type !== 'float' && type !== 'monetary';
-  if (op === 'in' || op === 'not in') {
-    // 16-18 take only a list here (__leaf_to_sql); 19 reads a single value as a list of one.
-    if (!Array.isArray(value) && db.version < 19) {
-      // A datetime's 10-character value has had its time of day added by then.
-      const shown =
-        type === 'datetime' && typeof value === 'string' && value.length === 10 ? `${value} 00:00:00` : value;
-      throw valueError(`Invalid domain term ${leafRepr([field.name, op, shown])}`);
-    }
-    const list = Array.isArray(value) ? value : [value];
-    if (type === 'boolean' && db.version < 19) {
-      // Python's `True in right`: 1 is True, 0 is False; None is neither.
-      const t = list.some((x) => x === true || x === 1);
-      const f = list.some((x) => x === false || x === 0);
-      return op === 'in' ? (id) => (get(id) === true ? t : f) : (id) => (get(id) === true ? !t : !f);
-    }
-    const withNull = list.some((x) => x === false || x === null);
-    // Each converted as the column takes it, except for `id`, whose values go to PostgreSQL as given.
-    const set = new Set(
-      list
-        .filter((x) => x !== false && x !== null)
-        .map((x) =>
-          field.name === 'id'
-            ? typeof x === 'string'
-              ? pgInteger(x)
-              : x
-            : columnValue(field, x, db.version),
-        ),
-    );
-    const hit = (id: number): boolean => {
-      const v = get(id);
-      if (type === 'boolean') return set.has(v === true) || (withNull && v !== true);
-      if (isEmpty(v)) return withNull;
-      return set.has(v);
-    };
-    return op === 'in' ? hit : (id) => !hit(id);
-  }
-  if (
-    op === 'like' ||
-    op === 'ilike' ||
-    op === 'not like' ||
-    op === 'not ilike' ||
-    op === '=like' ||
-    op === '=ilike' ||
-    op === 'not =like' ||
-    op === 'not =ilike'
-  ) {
-    const positive = positiveOf(op);
-    // The pattern is pycompat.to_text(value): False and None are ''.
-    const text =
-      value === false || value === null || value === undefined ? '' : value === true ? 'True' : String(value);
-    const re = likeRegex(text, positive.startsWith('='), positive.endsWith('ilike'));
-    // `like`/`ilike` an empty value ('%%') also take the empty (NULL) rows: expression.py adds
-    // `OR col IS NULL` when `need_wildcard and not right` (the negative ones always take them).
-    const withNull = !NEGATIVE.has(op) && !positive.startsWith('=') && !pyTruthy(value);
-    const hit = (id: number): boolean => {
-      const v = get(id);
-      if (isEmpty(v) && nullable) return withNull;
-      return re.test(String(v));
-    };
-    return NEGATIVE.has(op) ? (id) => !hit(id) : hit;
-  }
-  if (type === 'boolean' && db.version < 19) {
-    // bool(value) (convert_to_column): `= 'x'` is `= True`. None is `IS NULL`, below.
-    if (value !== null && value !== undefined) {
-      const want = Number(pyTruthy(value));
-      const cmp: Record<string, (n: number) => boolean> = {
-        '=': (n) => n === want,
-        '!=': (n) => n !== want,
-        '<': (n) => n < want,
-        '<=': (n) => n <= want,
-        '>': (n) => n > want,
-        '>=': (n) => n >= want,
-      };
-      const test = cmp[op];
-      if (test) return (id) => test(Number(get(id) === true));
-    }
-  } else if (type === 'boolean') {
-    const want = value === true || value === 1;
-    if (op === '=') return (id) => (get(id) === true) === want;
-    if (op === '!=') return (id) => (get(id) === true) !== want;
+  if (op === 'in' || op === 'not in') return inPredicate(db.version, field, get, op, value);
+  if (LIKE_OPERATORS.has(op)) return likePredicate(nullable, get, op, value);
+  if (type === 'boolean') {
+    const p = booleanPredicate(db.version, get, op, value);
+    if (p) return p;
   }
   if (value === false || value === null) {
     if (op === '=') return (id) => nullable && isEmpty(get(id));
     if (op === '!=') return (id) => !nullable || !isEmpty(get(id));
     return () => false;
   }
-  let bound: unknown = columnValue(field, value, db.version);
-  let cmp = op;
-  if (type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    if (db.version === 19) {
-      // 19 reads a date as midnight in the user's zone, then converts it to UTC.
-      const tz = env.tz || 'UTC';
-      let day = parseDatetime(`${value} 00:00:00`);
-      if (cmp === '>' || cmp === '<=') {
-        day += 86400;
-        cmp = cmp === '>' ? '>=' : '<';
-      }
-      bound = fmtDatetime(day - tzOffset(day, tz));
-    } else {
-      // 16-18 append a time of day and read it as UTC.
-      bound = `${value} ${op === '>' || op === '<=' ? '23:59:59' : '00:00:00'}`;
-    }
+  const { bound, cmp } =
+    type === 'datetime' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? dayBound(db.version, op, value, env)
+      : { bound: columnValue(field, value, db.version), cmp: op };
+  return comparison(get, cmp, bound as string | number);
+}
+
+/** `in` / `not in` a list of values, each converted as the column takes it. */
+function inPredicate(
+  version: number,
+  field: FieldDef,
+  get: (id: number) => Stored,
+  op: 'in' | 'not in',
+  value: unknown,
+): Predicate {
+  const type = field.type;
+  // 16-18 take only a list here (__leaf_to_sql); 19 reads a single value as a list of one.
+  if (!Array.isArray(value) && version < 19) {
+    // A datetime's 10-character value has had its time of day added by then.
+    const shown =
+      type === 'datetime' && typeof value === 'string' && value.length === 10 ? `${value} 00:00:00` : value;
+    throw valueError(`Invalid domain term ${leafRepr([field.name, op, shown])}`);
   }
-  const b = bound as string | number;
+  const list = Array.isArray(value) ? value : [value];
+  if (type === 'boolean' && version < 19) {
+    // Python's `True in right`: 1 is True, 0 is False; None is neither.
+    const t = list.some((x) => x === true || x === 1);
+    const f = list.some((x) => x === false || x === 0);
+    return op === 'in' ? (id) => (get(id) === true ? t : f) : (id) => (get(id) === true ? !t : !f);
+  }
+  const withNull = list.some((x) => x === false || x === null);
+  // Each converted as the column takes it, except for `id`, whose values go to PostgreSQL as given.
+  const set = new Set(
+    list
+      .filter((x) => x !== false && x !== null)
+      .map((x) =>
+        field.name === 'id' ? (typeof x === 'string' ? pgInteger(x) : x) : columnValue(field, x, version),
+      ),
+  );
+  const hit = (id: number): boolean => {
+    const v = get(id);
+    if (type === 'boolean') return set.has(v === true) || (withNull && v !== true);
+    if (isEmpty(v)) return withNull;
+    return set.has(v);
+  };
+  return op === 'in' ? hit : (id) => !hit(id);
+}
+
+const LIKE_OPERATORS = new Set([
+  'like',
+  'ilike',
+  'not like',
+  'not ilike',
+  '=like',
+  '=ilike',
+  'not =like',
+  'not =ilike',
+]);
+
+/** The `like` family: SQL patterns, `=` ones anchored, `i` ones caseless. */
+function likePredicate(
+  nullable: boolean,
+  get: (id: number) => Stored,
+  op: string,
+  value: unknown,
+): Predicate {
+  const positive = positiveOf(op);
+  // The pattern is pycompat.to_text(value): False and None are ''.
+  const text =
+    value === false || value === null || value === undefined ? '' : value === true ? 'True' : String(value);
+  const re = likeRegex(text, positive.startsWith('='), positive.endsWith('ilike'));
+  // `like`/`ilike` an empty value ('%%') also take the empty (NULL) rows: expression.py adds
+  // `OR col IS NULL` when `need_wildcard and not right` (the negative ones always take them).
+  const withNull = !NEGATIVE.has(op) && !positive.startsWith('=') && !pyTruthy(value);
+  const hit = (id: number): boolean => {
+    const v = get(id);
+    if (isEmpty(v) && nullable) return withNull;
+    return re.test(String(v));
+  };
+  return NEGATIVE.has(op) ? (id) => !hit(id) : hit;
+}
+
+/** A boolean compared with a value; undefined where the general comparison decides. */
+function booleanPredicate(
+  version: number,
+  get: (id: number) => Stored,
+  op: string,
+  value: unknown,
+): Predicate | undefined {
+  if (version === 19) {
+    const want = value === true || value === 1;
+    if (op === '=') return (id) => (get(id) === true) === want;
+    if (op === '!=') return (id) => (get(id) === true) !== want;
+    return undefined;
+  }
+  // bool(value) (convert_to_column): `= 'x'` is `= True`. None is `IS NULL`, below.
+  if (value === null || value === undefined) return undefined;
+  const want = Number(pyTruthy(value));
+  const cmp: Record<string, (n: number) => boolean> = {
+    '=': (n) => n === want,
+    '!=': (n) => n !== want,
+    '<': (n) => n < want,
+    '<=': (n) => n <= want,
+    '>': (n) => n > want,
+    '>=': (n) => n >= want,
+  };
+  const test = cmp[op];
+  return test ? (id) => test(Number(get(id) === true)) : undefined;
+}
+
+/** A datetime compared with a day (`YYYY-MM-DD`): the bound each version reads it as. */
+function dayBound(version: number, op: string, value: string, env: Env): { bound: string; cmp: string } {
+  // 16-18 append a time of day and read it as UTC.
+  if (version !== 19)
+    return { bound: `${value} ${op === '>' || op === '<=' ? '23:59:59' : '00:00:00'}`, cmp: op };
+  // 19 reads a date as midnight in the user's zone, then converts it to UTC.
+  const tz = env.tz || 'UTC';
+  let day = parseDatetime(`${value} 00:00:00`);
+  let cmp = op;
+  if (cmp === '>' || cmp === '<=') {
+    day += 86400;
+    cmp = cmp === '>' ? '>=' : '<';
+  }
+  return { bound: fmtDatetime(day - tzOffset(day, tz)), cmp };
+}
+
+/** `=`, `!=` and the orderings against one bound; an empty value is below and above nothing. */
+function comparison(get: (id: number) => Stored, cmp: string, b: string | number): Predicate {
+  const ordered =
+    (test: (v: number | string) => boolean): Predicate =>
+    (id) => {
+      const v = get(id);
+      return !isEmpty(v) && test(v as number | string);
+    };
   switch (cmp) {
     case '=':
       return (id) => get(id) === b;
     case '!=':
       return (id) => get(id) !== b;
     case '<':
-      return (id) => {
-        const v = get(id);
-        return !isEmpty(v) && (v as number | string) < b;
-      };
+      return ordered((v) => v < b);
     case '<=':
-      return (id) => {
-        const v = get(id);
-        return !isEmpty(v) && (v as number | string) <= b;
-      };
+      return ordered((v) => v <= b);
     case '>':
-      return (id) => {
-        const v = get(id);
-        return !isEmpty(v) && (v as number | string) > b;
-      };
+      return ordered((v) => v > b);
     case '>=':
-      return (id) => {
-        const v = get(id);
-        return !isEmpty(v) && (v as number | string) >= b;
-      };
+      return ordered((v) => v >= b);
     default:
       return () => false;
   }
