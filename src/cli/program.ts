@@ -2,8 +2,8 @@
 // declarations), one run from argv to an exit code, and errors as the contract's one line.
 // Only the command asked for is loaded; `posdata --help` lists the registry's lines and loads none.
 import { Command as Commander, CommanderError, Option } from 'commander';
-import { EXIT, isPosdataError, UsageError } from '../core/errors.js';
-import { own, type Said, say, stackSaid } from '../core/redact.js';
+import { EXIT, UsageError } from '../core/errors.js';
+import { own, type Said, say } from '../core/redact.js';
 import { isPipeClosed } from '../sink/stdout.js';
 import { COMMAND_GROUP_HEADINGS, type Command, type Entry } from './command.js';
 import type { Context } from './context.js';
@@ -18,6 +18,7 @@ import {
   takesValue,
 } from './flags.js';
 import type { Env, IO } from './io.js';
+import { sayError } from './say-error.js';
 import { versionText } from './version.js';
 
 /** What posdata is, for its help and its man page. */
@@ -182,24 +183,6 @@ function build(
 }
 
 /**
- * The one line of an error on standard error, its secrets masked where they stand in a
- * value; the words of posdata around the values are never masked. Returns the exit code.
- */
-export function sayError(err: unknown, io: IO, debug: boolean): number {
-  if (isPosdataError(err)) {
-    io.err.write(`posdata: ${err.line(io.redactor)}\n`);
-    if (debug && err.cause) io.err.line(stackSaid(err.cause));
-    return err.exitCode;
-  }
-  const e = err as Error;
-  io.err.line(
-    say`posdata: internal error: ${e?.message ?? String(err)}; please report it (run with --debug for details)`,
-  );
-  if (debug) io.err.line(stackSaid(err));
-  return EXIT.internal;
-}
-
-/**
  * The reader of standard output closed it before the end: a quiet success (`| head` took what it
  * wanted), or, for a command whose reader must see the end (the tap), its line and exit 2.
  */
@@ -303,7 +286,7 @@ export async function runCommandLine(
     started(c);
     if (c.flags.some((g) => g.flags.some((f) => f.spec.startsWith('--all-profiles')))) {
       const servers = await import('./servers.js');
-      if (servers.namesSeveral(flags)) return servers.runOverServers(c, flags, args, ctx, sayError);
+      if (servers.namesSeveral(flags)) return servers.runOverServers(c, flags, args, ctx);
     }
     const options = await c.options(flags, args, { io, env: ctx.env });
     await c.run(options, ctx);

@@ -5,22 +5,13 @@
 // order given, each one's records whole and together; a server that fails is one line on
 // standard error naming it, the others' data is complete, and the run ends with exit 8.
 // Memory stays a single run's: each server's output waits in its own file, never in memory.
-import {
-  createReadStream,
-  createWriteStream,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-} from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { ManyServersError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { serverKey } from '../core/url.js';
-import { FORMULA_START } from '../render/formats.js';
 import { alive, HOST } from '../sink/atomic.js';
 import { pendingFolders } from '../sink/pending.js';
 import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
@@ -29,6 +20,8 @@ import { type Context, makeContext, type RunContext } from './context.js';
 import type { Flags } from './flags.js';
 import { type Env, type IO, makeIO } from './io.js';
 import { chooseFormat, writeOutput } from './output.js';
+import { sayError } from './say-error.js';
+import { type Join, makeJoiner } from './servers-join.js';
 
 /** The placeholder of -o and --checkpoint that becomes each profile's name. */
 const PLACEHOLDER = '{profile}';
@@ -131,50 +124,6 @@ function checkOneDatabaseOnce(names: string[], store: ProfileStore, flags: Flags
         say`name one of them only (--profile with a list, or a pattern that leaves the other out)`,
       );
     seen.set(key, name);
-  }
-}
-
-/** How the servers' outputs become one: the format each run writes and how it is joined. */
-export type Join = 'csv' | 'ndjson' | 'json-from-ndjson' | 'json-documents' | 'blocks';
-
-/**
- * A CSV cell for the profile's name, quoted where it must be; with --excel a name that starts
- * like a formula (`=1+2`, `+x`, `@x`) gets the quote mark csv-stringify gives every other cell.
- */
-function csvCell(name: string, delimiter: string, excel: boolean): string {
-  const value = excel && FORMULA_START.has(name[0] ?? '') ? `'${name}` : name;
-  return /["\r\n]/.test(value) || value.includes(delimiter) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/**
- * A CSV text cut into records (a quoted field may hold a line break), each with its line
- * ending. Quotes are only ever doubled inside a quoted field, so a record ends at a line
- * break outside quotes.
- */
-class CsvRecords {
-  private rest = '';
-  private quoted = false;
-  private scanned = 0;
-  push(text: string): string[] {
-    this.rest += text;
-    const out: string[] = [];
-    let start = 0;
-    for (let i = this.scanned; i < this.rest.length; i++) {
-      const ch = this.rest[i];
-      if (ch === '"') this.quoted = !this.quoted;
-      else if (ch === '\n' && !this.quoted) {
-        out.push(this.rest.slice(start, i + 1));
-        start = i + 1;
-      }
-    }
-    this.rest = this.rest.slice(start);
-    this.scanned = this.rest.length;
-    return out;
-  }
-  end(): string[] {
-    const last = this.rest;
-    this.rest = '';
-    return last === '' ? [] : [last];
   }
 }
 
@@ -300,62 +249,90 @@ export async function runOverServers(
   flags: Flags,
   args: unknown[],
   ctx: Context,
-  /** How a failed run's error is said (program.ts's one line), on that run's standard error. */
-  report: (err: unknown, io: IO, debug: boolean) => number,
 ): Promise<void> {
   const { io, env } = ctx;
   const store = ProfileStore.read(env);
   const names = profileNames(flags, store);
   if (c.servers?.sameDatabase !== true) checkOneDatabaseOnce(names, store, flags, env);
   const plan = planOf(c, flags, names, io);
-  // Every flag checked once before any server is asked (exit 2 for what is wrong).
-  if (plan.own) await plan.own.check(flags, { io, env });
-  for (const name of names) {
-    const f = plan.flagsOf(name);
-    if (plan.perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
-    await c.options(f, args, { io, env });
-  }
+  await checkEveryServer(c, plan, flags, args, { io, env });
   const temp = serversFolder();
   const children = new Set<RunContext>();
   const release = ctx.onInterrupt(() => {
     for (const child of children) child.interrupt();
   });
-  const runOne = async (name: string, index: number): Promise<Outcome> => {
-    const file = plan.perFile ? undefined : join(temp, `${index}.out`);
-    const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
-    const err = prefixed(io.err.stream, name);
-    const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
-    const child = makeContext(childIO, env);
-    children.add(child);
-    let failed = false;
-    try {
-      await c.run(await c.options(plan.flagsOf(name), args, { io: childIO, env }), child);
-    } catch (e) {
-      failed = true;
-      report(e, childIO, io.debug);
-    } finally {
-      await child.end();
-      children.delete(child);
-      await new Promise<void>((resolve) => out.end(resolve));
-      await new Promise<void>((resolve) => err.end(resolve));
-    }
-    return { name, file, failed };
-  };
+  const runOne = serverRun(c, plan, args, ctx, { temp, children });
   const outcomes = started(names, typeof flags.jobs === 'number' ? flags.jobs : 4, runOne);
   try {
-    const done = await joined(plan, await outcomes, flags, ctx);
-    const failed = done.filter((o) => o.failed).map((o) => o.name);
-    if (failed.length > 0)
-      throw new ManyServersError(
-        say`${own(String(failed.length))} of ${own(String(names.length))} servers failed (${own(failed.join(', '))}); the others' data is complete`,
-        say`see the lines above for each, fix it and run those again with --profile ${own(failed.join(','))}`,
-      );
+    sayFailed(await joined(plan, await outcomes, flags, ctx), names);
   } finally {
     release();
     await Promise.allSettled(await outcomes);
     rmSync(temp, { recursive: true, force: true });
     pendingFolders.delete(temp);
   }
+}
+
+/** Every flag checked once, and each server's, before any server is asked (exit 2 for what is wrong). */
+async function checkEveryServer(
+  c: Command<unknown>,
+  plan: Plan,
+  flags: Flags,
+  args: unknown[],
+  where: { io: IO; env: Env },
+): Promise<void> {
+  if (plan.own) await plan.own.check(flags, where);
+  for (const name of plan.names) {
+    const f = plan.flagsOf(name);
+    if (plan.perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
+    await c.options(f, args, where);
+  }
+}
+
+/**
+ * One server's run: the command's single run in a context of its own, its standard output a
+ * file in `temp` (or its own -o), its standard error led by its profile, a failure said there
+ * as a single run's would be and kept in the outcome.
+ */
+function serverRun(
+  c: Command<unknown>,
+  plan: Plan,
+  args: unknown[],
+  ctx: Context,
+  at: { temp: string; children: Set<RunContext> },
+): (name: string, index: number) => Promise<Outcome> {
+  const { io, env } = ctx;
+  return async (name, index) => {
+    const file = plan.perFile ? undefined : join(at.temp, `${index}.out`);
+    const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
+    const err = prefixed(io.err.stream, name);
+    const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
+    const child = makeContext(childIO, env);
+    at.children.add(child);
+    let failed = false;
+    try {
+      await c.run(await c.options(plan.flagsOf(name), args, { io: childIO, env }), child);
+    } catch (e) {
+      failed = true;
+      sayError(e, childIO, io.debug);
+    } finally {
+      await child.end();
+      at.children.delete(child);
+      await new Promise<void>((resolve) => out.end(resolve));
+      await new Promise<void>((resolve) => err.end(resolve));
+    }
+    return { name, file, failed };
+  };
+}
+
+/** The chain's end when some servers failed: exit 8, naming them (each said its own line). */
+function sayFailed(done: Outcome[], names: string[]): void {
+  const failed = done.filter((o) => o.failed).map((o) => o.name);
+  if (failed.length > 0)
+    throw new ManyServersError(
+      say`${own(String(failed.length))} of ${own(String(names.length))} servers failed (${own(failed.join(', '))}); the others' data is complete`,
+      say`see the lines above for each, fix it and run those again with --profile ${own(failed.join(','))}`,
+    );
 }
 
 const FOLDER = 'posdata-servers-';
@@ -464,235 +441,4 @@ async function joined(
     plan.joining === 'blocks',
   );
   return done;
-}
-
-export interface Joiner {
-  /** Sees every healthy server's output before any is added (the CSV header's columns). */
-  prepare?(files: { name: string; file: string }[]): Promise<void>;
-  add(name: string, file: string): Promise<boolean>;
-  end(): Promise<void>;
-}
-
-/** A CSV record's cells as they are written (quotes kept), its line ending left out. */
-function cellsOf(record: string, delimiter: string): string[] {
-  const text = record.replace(/\r?\n$/, '');
-  const cells: string[] = [];
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && text.startsWith(delimiter, i)) {
-      cells.push(text.slice(start, i));
-      start = i + delimiter.length;
-      i += delimiter.length - 1;
-    }
-  }
-  cells.push(text.slice(start));
-  return cells;
-}
-
-/** The first record of a CSV file (its header), undefined for an empty file. */
-async function firstRecord(file: string): Promise<string | undefined> {
-  const records = new CsvRecords();
-  // Read a header's worth at a time: CsvRecords scans all it is given, and a file is a server's export.
-  for await (const t of textOf(file, 1 << 12)) {
-    const [first] = records.push(t);
-    if (first !== undefined) return first;
-  }
-  return records.end()[0];
-}
-
-async function* textOf(file: string, size = 1 << 20): AsyncGenerator<string> {
-  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: size }))
-    yield chunk as string;
-}
-
-/**
- * How the servers' outputs are joined into `sink`. Exported for its test; `slow` takes every CSV
- * record cell by cell, the path the as-is one is held to.
- */
-export function makeJoiner(
-  join: Join,
-  flags: Flags,
-  sink: { write(s: string): Promise<void> },
-  options: { slow?: boolean } = {},
-): Joiner {
-  const delimiter = typeof flags.delimiter === 'string' ? flags.delimiter : ',';
-  const excel = flags.excel === true;
-  let first = true;
-  switch (join) {
-    case 'csv': {
-      // Servers differ in their columns (a register's payment methods, a version's fields):
-      // the header is the union of theirs, in the order first seen, a cell left empty where
-      // a server has no such column.
-      const columns: string[] = [];
-      let bom = false;
-      let eol = '\n';
-      // Each file's header cells and line ending, as prepare read them.
-      const heads = new Map<string, { cells: string[]; eol: string }>();
-      return {
-        async prepare(files) {
-          for (const { file } of files) {
-            const head = await firstRecord(file);
-            if (head === undefined) continue;
-            if (head.startsWith('\uFEFF')) bom = true;
-            if (head.endsWith('\r\n')) eol = '\r\n';
-            const cells = cellsOf(head.replace(/^\uFEFF/, ''), delimiter);
-            heads.set(file, { cells, eol: head.endsWith('\r\n') ? '\r\n' : '\n' });
-            for (const c of cells) if (!columns.includes(c)) columns.push(c);
-          }
-          if (columns.length > 0)
-            await sink.write(`${bom ? '\uFEFF' : ''}${['profile', ...columns].join(delimiter)}${eol}`);
-        },
-        async add(name, file) {
-          const head = heads.get(file);
-          const same =
-            head !== undefined &&
-            head.eol === eol &&
-            head.cells.length === columns.length &&
-            head.cells.every((c, i) => c === columns[i]);
-          if (same && !options.slow) return addAsIs(name, file);
-          const records = new CsvRecords();
-          let at: number[] | undefined;
-          const cell = csvCell(name, delimiter, excel);
-          const take = async (recs: string[]) => {
-            let s = '';
-            for (const r of recs) {
-              const cells = cellsOf(r.replace(/^\uFEFF/, ''), delimiter);
-              if (at === undefined) {
-                at = columns.map((c) => cells.indexOf(c));
-                continue;
-              }
-              const line = [cell];
-              for (const i of at) line.push(i < 0 ? '' : (cells[i] as string));
-              s += line.join(delimiter) + eol;
-            }
-            if (s) await sink.write(s);
-          };
-          for await (const t of textOf(file)) await take(records.push(t));
-          await take(records.end());
-          return true;
-        },
-        async end() {},
-      };
-      /**
-       * A server whose columns are the joined header's, in its order, with its line ending (every
-       * server of a run, but where versions or registers differ): its records as they are, the
-       * profile's cell put before each and its header left out. What the cell-by-cell path above
-       * writes for it, byte for byte (test/cli/servers-csv-join.test.ts), at a scan for line breaks
-       * and quotes (indexOf) instead of a split of every record into cells.
-       */
-      async function addAsIs(name: string, file: string): Promise<boolean> {
-        const lead = csvCell(name, delimiter, excel) + delimiter;
-        let quoted = false;
-        let header = true;
-        let atStart = true;
-        let bomDropped = false;
-        for await (const t of textOf(file)) {
-          let s = '';
-          let i = 0;
-          let quote = -2; // the next '"' at or after i (-1: none in this chunk; -2: not looked for)
-          while (i < t.length) {
-            if (atStart) {
-              // As the cell-by-cell path, a BOM at a record's start is dropped.
-              if (t.charCodeAt(i) === 0xfeff && !bomDropped) {
-                i++;
-                bomDropped = true;
-                continue;
-              }
-              if (!header) s += lead;
-              atStart = false;
-              bomDropped = false;
-            }
-            if (quote !== -1 && quote < i) quote = t.indexOf('"', i);
-            if (quoted) {
-              if (quote === -1) {
-                if (!header) s += t.slice(i);
-                break;
-              }
-              if (!header) s += t.slice(i, quote + 1);
-              quoted = false;
-              i = quote + 1;
-              continue;
-            }
-            const nl = t.indexOf('\n', i);
-            if (quote !== -1 && (nl === -1 || quote < nl)) {
-              if (!header) s += t.slice(i, quote + 1);
-              quoted = true;
-              i = quote + 1;
-              continue;
-            }
-            if (nl === -1) {
-              if (!header) s += t.slice(i);
-              break;
-            }
-            if (!header) s += t.slice(i, nl + 1);
-            header = false;
-            atStart = true;
-            i = nl + 1;
-          }
-          if (s) await sink.write(s);
-        }
-        // A last record with no line ending gets the joined output's, as the cell-by-cell path gives it.
-        if (!atStart && !header) await sink.write(eol);
-        return true;
-      }
-    }
-    case 'ndjson':
-    case 'json-from-ndjson': {
-      const array = join === 'json-from-ndjson';
-      return {
-        async add(name, file) {
-          const lead = `{"profile":${JSON.stringify(name)}`;
-          let rest = '';
-          const take = async (lines: string[]) => {
-            let s = '';
-            for (const l of lines) {
-              if (l.trim() === '') continue;
-              const row = l === '{}' ? `${lead}}` : `${lead},${l.slice(1)}`;
-              s += array ? (first ? '[\n' : ',\n') + row : `${row}\n`;
-              first = false;
-            }
-            if (s) await sink.write(s);
-          };
-          for await (const t of textOf(file)) {
-            const lines = (rest + t).split('\n');
-            rest = lines.pop() ?? '';
-            await take(lines);
-          }
-          await take([rest]);
-          return true;
-        },
-        async end() {
-          if (array) await sink.write(first ? '[]\n' : '\n]\n');
-        },
-      };
-    }
-    case 'json-documents':
-      return {
-        async add(name, file) {
-          let text = '';
-          for await (const t of textOf(file)) text += t;
-          const doc = JSON.parse(text) as unknown;
-          const row = JSON.stringify({ profile: name, ...(doc as object) }, null, 2);
-          await sink.write((first ? '[\n' : ',\n') + row);
-          first = false;
-          return true;
-        },
-        async end() {
-          await sink.write(first ? '[]\n' : '\n]\n');
-        },
-      };
-    case 'blocks':
-      return {
-        async add(name, file) {
-          await sink.write(`${first ? '' : '\n'}== profile ${name} ==\n`);
-          first = false;
-          for await (const t of textOf(file)) await sink.write(t);
-          return true;
-        },
-        async end() {},
-      };
-  }
 }

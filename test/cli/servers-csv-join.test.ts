@@ -1,8 +1,9 @@
 // The CSV join over several servers: a server whose columns are the joined header's has its
-// records copied as they are, the profile's cell put before each (servers.ts addAsIs). That path
-// must write exactly what the cell-by-cell one does: random cells (separators, quotes, line
-// breaks, a BOM, both line ends), servers with no rows or no file, a last record with no line
-// ending, records across the read's 1 MiB chunks, and servers whose columns differ.
+// records copied as they are, the profile's cell put before each (servers-join.ts addAsIs). That
+// path must write exactly what the cell-by-cell one (csv-parse's records, csv-stringify's lines)
+// does for what a posdata run writes: random cells (separators, quotes, line breaks, a BOM, both
+// line ends), servers with no rows or no file, a last record with no line ending, records across
+// the read's 1 MiB chunks, and servers whose columns differ.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Flags } from '../../src/cli/flags.js';
-import { makeJoiner } from '../../src/cli/servers.js';
+import { makeJoiner } from '../../src/cli/servers-join.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'posdata-join-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,6 +21,7 @@ let n = 0;
 async function joined(
   servers: { name: string; text: string | undefined }[],
   delimiter: string,
+  excel = false,
 ): Promise<{ asIs: string; slow: string }> {
   const files = servers.map(({ name, text }) => {
     if (text === undefined) return { name, file: undefined };
@@ -34,7 +36,7 @@ async function joined(
         out += s;
       },
     };
-    const joiner = makeJoiner('csv', { delimiter } as Flags, sink, { slow });
+    const joiner = makeJoiner('csv', { delimiter, excel } as Flags, sink, { slow });
     const healthy = files.flatMap((f) => (f.file ? [{ name: f.name, file: f.file }] : []));
     await joiner.prepare?.(healthy);
     for (const f of healthy) await joiner.add(f.name, f.file);
@@ -102,6 +104,7 @@ describe('the CSV join, a server at a time', () => {
           const got = await joined(
             servers.map((s) => ({ name: s.name, text: text(s) })),
             delimiter,
+            excel,
           );
           expect(got.asIs).toBe(got.slow);
         },
@@ -112,7 +115,7 @@ describe('the CSV join, a server at a time', () => {
 
   it('a record across the 1 MiB reads, a quoted line break across them, a last record with no line ending', async () => {
     const long = `"${'x'.repeat((1 << 20) - 30)}\n""y"""`;
-    const a = `id,name\n1,${long}\n2,"a\nb"\n3,${'z'.repeat(1 << 20)}\n4,"""`;
+    const a = `id,name\n1,${long}\n2,"a\nb"\n3,${'z'.repeat(1 << 20)}\n4,""""`;
     const b = 'id,name\n5,c\n6,"d,e"';
     const got = await joined(
       [
@@ -128,14 +131,15 @@ describe('the CSV join, a server at a time', () => {
     expect(got.asIs.endsWith('\nb,5,c\nb,6,"d,e"\n')).toBe(true);
   });
 
-  it('with --excel: one BOM, CRLF, a BOM at a later record dropped as the cell-by-cell path drops it', async () => {
-    const a = '\uFEFFid;name\r\n1;"a\r\nb"\r\n\uFEFF2;c\r\n';
+  it('with --excel: one BOM, CRLF, a quoted CRLF kept in its field', async () => {
+    const a = '\uFEFFid;name\r\n1;"a\r\nb"\r\n2;c\r\n';
     const got = await joined(
       [
         { name: 'a', text: a },
         { name: 'b', text: '\uFEFFid;name\r\n3;d\r\n' },
       ],
       ';',
+      true,
     );
     expect(got.asIs).toBe(got.slow);
     expect(got.asIs).toBe('\uFEFFprofile;id;name\r\na;1;"a\r\nb"\r\na;2;c\r\nb;3;d\r\n');

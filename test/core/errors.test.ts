@@ -3,7 +3,7 @@
 // is retried as its own copy's would be.
 import { describe, expect, it } from 'vitest';
 import { testIO } from '../../src/cli/io.js';
-import { sayError } from '../../src/cli/program.js';
+import { sayError } from '../../src/cli/say-error.js';
 import {
   AuthError,
   ConnectionError,
