@@ -57,8 +57,14 @@ if (!canInstall) {
 process.stderr.write(`npm test: installing ${why} with apt-get (once; a few minutes)\n`);
 try {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...pkgs], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  // Another apt (unattended-upgrades at boot, a second npm test) holding the dpkg lock made
+  // apt-get fail at once: wait for it, up to ten minutes; apt says on stderr whom it waits for.
+  const wait = ['-o', 'DPkg::Lock::Timeout=600'];
+  execFileSync('apt-get', [...wait, 'update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  execFileSync('apt-get', [...wait, 'install', '-y', '-qq', ...pkgs], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env,
+  });
 } catch {
   process.stderr.write(
     `npm test: apt-get could not install ${pkgs.join(' ')}; install them, then run npm test again\n`,

@@ -2,7 +2,7 @@
 // says in one line what the suite needs besides Node and how to install it, and stops,
 // where it cannot install it itself; where all is there it does nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,4 +35,29 @@ it('does nothing where all is there (this machine runs the suite)', () => {
   });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
+});
+
+// As root on Debian it installs with apt-get; another apt holding the dpkg lock (an
+// unattended upgrade, a second npm test) made both apt-get calls fail at once. A stand-in
+// apt-get, alone on PATH (so every other need is missing), records how it is called.
+it.runIf(process.getuid?.() === 0)('waits for the dpkg lock that another apt holds', () => {
+  const bin = mkdtempSync(join(tmpdir(), 'posdata-apt-'));
+  try {
+    const log = join(bin, 'calls');
+    writeFileSync(join(bin, 'apt-get'), `#!/bin/sh\necho "$*" >> '${log}'\n`);
+    chmodSync(join(bin, 'apt-get'), 0o755);
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('POSDATA_TEST_NEEDS') && k !== 'POSDATA_TEST_NO_INSTALL',
+      ),
+    );
+    const r = spawnSync(process.execPath, [script], { env: { ...env, PATH: bin }, encoding: 'utf8' });
+    expect(r.stderr).toMatch(/^npm test: installing .*tmux.* with apt-get/);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatch(/^-o DPkg::Lock::Timeout=600 update\b/);
+    expect(calls[1]).toMatch(/^-o DPkg::Lock::Timeout=600 install -y\b/);
+  } finally {
+    rmSync(bin, { recursive: true, force: true });
+  }
 });

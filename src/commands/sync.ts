@@ -177,8 +177,16 @@ export const sync = command({
           say`add ${name} to the resources`,
         );
     const schema = f.schema;
-    if (schema === '' || schema.length > 63)
-      throw new UsageError(say`--schema '${schema}' is not a schema name`, say`use e.g. --schema posdata`);
+    if (schema === '')
+      throw new UsageError(say`--schema '' is not a schema name`, say`use e.g. --schema posdata`);
+    // PostgreSQL keeps the first 63 bytes of a name, not characters: 40 letters of two bytes
+    // would be cut silently, and two long names could become one schema.
+    const bytes = Buffer.byteLength(schema, 'utf8');
+    if (bytes > 63)
+      throw new UsageError(
+        say`--schema '${schema}' is ${bytes} bytes, and PostgreSQL cuts a name at 63 bytes`,
+        say`give a shorter schema name (letters outside ASCII take 2 to 4 bytes each)`,
+      );
     const to = f.to;
     const target = parseTarget(to, env, io.redactor);
     if (to !== undefined && target.passwordInUrl && !io.quiet)

@@ -384,6 +384,17 @@ describe('checked before any request', () => {
       /--sort 'id sideways' is not "field \[asc\|desc\]"/,
     ],
     ['refunds --sort empty', ['refunds', '--sort', ' , '], /--sort ' , ' is empty/],
+    // PostgreSQL cuts names at 63 bytes: 40 letters of 2 bytes each are 80.
+    [
+      'sync --schema of 80 bytes',
+      ['sync', '--schema', 'é'.repeat(40), '--to', 'postgres://posdata@127.0.0.1:9/pos'],
+      /--schema 'é{40}' is 80 bytes, and PostgreSQL cuts a name at 63 bytes/,
+    ],
+    [
+      'sync --schema of 64 letters',
+      ['sync', '--schema', 's'.repeat(64), '--to', 'postgres://posdata@127.0.0.1:9/pos'],
+      /is 64 bytes/,
+    ],
   ];
   let silent: import('node:net').Server;
   let connections = 0;
