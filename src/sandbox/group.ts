@@ -96,29 +96,7 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   const m = SPEC_RE.exec(spec);
   if (!m) throw invalidSpec(spec);
   const [, fname = '', sub, gran] = m;
-  const first = model.fields.get(fname);
-  if (!first) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
-  const v19 = db.version === 19;
-  let field = first;
-  // A grouping reads every row it keeps: its fields from columns.
-  const read = columnReader(db);
-  const get = read(model.name, first);
-  // A many2one path: the key is worked out once per parent record.
-  let parent: { outer: (id: number) => Stored; model: string } | undefined;
-  let inner: (id: number) => Stored = get;
-  if (sub) {
-    // 16-17 read a dot as a property name; 18+ follow a many2one.
-    if (!v19 || first.type !== 'many2one')
-      throw valueError(`Property name ${pyq(sub)} has to be used on a property field.`);
-    if (!first.store) throw notStored(db, model, first, 'groupby');
-    const comodel = db.models.get(first.relation ?? '');
-    const target = comodel?.fields.get(sub);
-    if (!comodel || !target)
-      throw valueError(`Invalid field ${pyq(sub)} on model ${pyq(first.relation ?? '')}`);
-    inner = read(comodel.name, target);
-    parent = { outer: get, model: comodel.name };
-    field = target;
-  }
+  const { first, field, get, parent } = groupedField(db, model, fname, sub);
   const path = sub ? `${fname}.${sub}` : fname;
   const dated = field.type === 'date' || field.type === 'datetime';
   if (gran && !dated) throw valueError(`Granularity set on a no-datetime field or property: ${pyq(spec)}`);
@@ -130,25 +108,11 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
   }
   const tz: string | false = field.type === 'datetime' && validZone(env.groupTz) ? env.groupTz : false;
   const base = { spec, path, field, tz, ...(sub ? { via: { head: fname, sub } } : {}) };
-  const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => {
-    if (!parent) return { ...base, ...extra, keys: (id) => keyOf(get(id)) };
-    const { outer, model: comodel } = parent;
-    const cache = new Map<number, Key | Key[]>();
-    return {
-      ...base,
-      ...extra,
-      keys: (rid) => {
-        const id = outer(rid);
-        if (typeof id !== 'number') return keyOf(false);
-        let k = cache.get(id);
-        if (k === undefined) {
-          k = keyOf(db.get(comodel, id) ? inner(id) : false);
-          cache.set(id, k);
-        }
-        return k;
-      },
-    };
-  };
+  const make = (keyOf: (v: Stored) => Key | Key[], extra: Partial<GroupSpec> = {}): GroupSpec => ({
+    ...base,
+    ...extra,
+    keys: parent ? throughParent(db, parent, keyOf) : (id) => keyOf(get(id)),
+  });
   if (dated) {
     const g = gran ?? (defaultMonth ? 'month' : undefined);
     if (!g) throw valueError(`Granularity not set on a date(time) field: ${pyq(spec)}`);
@@ -157,76 +121,150 @@ function groupSpec(db: Db, env: Env, model: ModelDef, spec: string, defaultMonth
       throw valueError(`Granularity specification isn't correct: ${pyq(g)}`);
     const part = NUMBER_GRANULARITIES[g];
     const fine = part === 'minute' || part === 'second';
-    const ofLocal = (l: number): Key =>
-      part ? datePart(l, part) : fmtDatetime(truncLocal(l, g as TimeGranularity));
-    // One computation per hour of data: periods and parts of an hour or more change only on the
-    // hour wherever the zone's offset is whole hours (else per value).
-    const memo = new Map<string, Key | null>();
-    // The last hour's key: a scan in date order meets the same hour row after row.
-    let lastHour = '';
-    let lastKey: Key = false;
-    // The key of an hour that starts at `at` (UTC seconds), or null where the zone's offset
-    // changes within it or is not whole hours (each value is then worked out on its own).
-    const hourKey = (at: number): Key | null => {
-      const off = tz ? offsetAt(at, tz) : 0;
-      return off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
-    };
-    const keyOf = (v: Stored): Key => {
-      if (typeof v !== 'string' || v === '') return false;
-      if (field.type === 'date') {
-        let k = memo.get(v);
-        if (k === undefined || k === null) {
-          k = ofLocal(Date.parse(`${v}T00:00:00Z`) / 1000);
-          memo.set(v, k);
-        }
-        return k;
-      }
-      if (!fine) {
-        if (lastHour !== '' && v.startsWith(lastHour)) return lastKey;
-        const h = v.slice(0, 13);
-        let k = memo.get(h);
-        if (k === undefined) {
-          k = hourKey(parseDatetime(`${h}:00:00`));
-          memo.set(h, k);
-        }
-        if (k !== null) {
-          lastHour = h;
-          lastKey = k;
-          return k;
-        }
-      }
-      return ofLocal(toLocal(parseDatetime(wholeSeconds(v)), tz));
-    };
+    const { keyOf, hourKey } = dateKeys(field, g, tz);
     const extra = part ? { part: g } : { time: g as TimeGranularity };
     if (parent || field.type !== 'datetime' || fine) return make(keyOf, extra);
     // A datetime of the model's own, by period or part of an hour or more: keyed on the column of
     // hour starts, one key worked out per hour of data.
-    const hours = db.hourColumn(model.name, field);
-    const byHour = new Map<number, Key | null>();
-    let lastAt = Number.NaN;
-    let lastAtKey: Key = false;
-    return {
-      ...base,
-      ...extra,
-      keys: (id) => {
-        const at = hours(id);
-        if (at === lastAt) return lastAtKey;
-        if (Number.isNaN(at)) return keyOf(get(id));
-        let k = byHour.get(at);
-        if (k === undefined) {
-          k = hourKey(at);
-          byHour.set(at, k);
-        }
-        if (k === null) return keyOf(get(id));
-        lastAt = at;
-        lastAtKey = k;
-        return k;
-      },
-    };
+    return { ...base, ...extra, keys: byHourColumn(db.hourColumn(model.name, field), get, keyOf, hourKey) };
   }
   if (field.type === 'many2many') return make((v) => (Array.isArray(v) && v.length > 0 ? v : false));
   if (field.type === 'boolean') return make((v) => v === true);
   return make((v) => (v === undefined || v === null || v === '' ? false : (v as Key)));
+}
+
+/** A many2one path's parent: the many2one's reader and its comodel, the comodel's field's reader. */
+interface ParentPath {
+  outer: (id: number) => Stored;
+  model: string;
+  inner: (id: number) => Stored;
+}
+
+/** The field a groupby names (`fname`, or 19's `fname.sub` through a many2one) and how to read it. */
+function groupedField(
+  db: Db,
+  model: ModelDef,
+  fname: string,
+  sub: string | undefined,
+): { first: FieldDef; field: FieldDef; get: (id: number) => Stored; parent?: ParentPath } {
+  const first = model.fields.get(fname);
+  if (!first) throw valueError(`Invalid field ${pyq(fname)} on model ${pyq(model.name)}`);
+  // A grouping reads every row it keeps: its fields from columns.
+  const read = columnReader(db);
+  const get = read(model.name, first);
+  if (!sub) return { first, field: first, get };
+  // 16-17 read a dot as a property name; 18+ follow a many2one.
+  if (db.version !== 19 || first.type !== 'many2one')
+    throw valueError(`Property name ${pyq(sub)} has to be used on a property field.`);
+  if (!first.store) throw notStored(db, model, first, 'groupby');
+  const comodel = db.models.get(first.relation ?? '');
+  const target = comodel?.fields.get(sub);
+  if (!comodel || !target)
+    throw valueError(`Invalid field ${pyq(sub)} on model ${pyq(first.relation ?? '')}`);
+  return {
+    first,
+    field: target,
+    get,
+    parent: { outer: get, model: comodel.name, inner: read(comodel.name, target) },
+  };
+}
+
+/** A many2one path's keys: worked out once per parent record. */
+function throughParent(
+  db: Db,
+  { outer, model, inner }: ParentPath,
+  keyOf: (v: Stored) => Key | Key[],
+): (id: number) => Key | Key[] {
+  const cache = new Map<number, Key | Key[]>();
+  return (rid) => {
+    const id = outer(rid);
+    if (typeof id !== 'number') return keyOf(false);
+    let k = cache.get(id);
+    if (k === undefined) {
+      k = keyOf(db.get(model, id) ? inner(id) : false);
+      cache.set(id, k);
+    }
+    return k;
+  };
+}
+
+/**
+ * A date or datetime's key by period or part (`g`), in the zone `tz`: the key of a value, and
+ * the key of a whole hour that starts at a UTC second (null where the zone's offset changes
+ * within it or is not whole hours: each value is then worked out on its own).
+ */
+function dateKeys(
+  field: FieldDef,
+  g: string,
+  tz: string | false,
+): { keyOf: (v: Stored) => Key; hourKey: (at: number) => Key | null } {
+  const part = NUMBER_GRANULARITIES[g];
+  const fine = part === 'minute' || part === 'second';
+  const ofLocal = (l: number): Key =>
+    part ? datePart(l, part) : fmtDatetime(truncLocal(l, g as TimeGranularity));
+  // One computation per hour of data: periods and parts of an hour or more change only on the
+  // hour wherever the zone's offset is whole hours (else per value).
+  const memo = new Map<string, Key | null>();
+  // The last hour's key: a scan in date order meets the same hour row after row.
+  let lastHour = '';
+  let lastKey: Key = false;
+  const hourKey = (at: number): Key | null => {
+    const off = tz ? offsetAt(at, tz) : 0;
+    return off % 3600 === 0 && (!tz || offsetAt(at + 3599, tz) === off) ? ofLocal(at + off) : null;
+  };
+  const keyOf = (v: Stored): Key => {
+    if (typeof v !== 'string' || v === '') return false;
+    if (field.type === 'date') {
+      let k = memo.get(v);
+      if (k === undefined || k === null) {
+        k = ofLocal(Date.parse(`${v}T00:00:00Z`) / 1000);
+        memo.set(v, k);
+      }
+      return k;
+    }
+    if (!fine) {
+      if (lastHour !== '' && v.startsWith(lastHour)) return lastKey;
+      const h = v.slice(0, 13);
+      let k = memo.get(h);
+      if (k === undefined) {
+        k = hourKey(parseDatetime(`${h}:00:00`));
+        memo.set(h, k);
+      }
+      if (k !== null) {
+        lastHour = h;
+        lastKey = k;
+        return k;
+      }
+    }
+    return ofLocal(toLocal(parseDatetime(wholeSeconds(v)), tz));
+  };
+  return { keyOf, hourKey };
+}
+
+/** Keys read from the column of hour starts: one key worked out per hour of data. */
+function byHourColumn(
+  hours: (id: number) => number,
+  get: (id: number) => Stored,
+  keyOf: (v: Stored) => Key,
+  hourKey: (at: number) => Key | null,
+): (id: number) => Key {
+  const byHour = new Map<number, Key | null>();
+  let lastAt = Number.NaN;
+  let lastAtKey: Key = false;
+  return (id) => {
+    const at = hours(id);
+    if (at === lastAt) return lastAtKey;
+    if (Number.isNaN(at)) return keyOf(get(id));
+    let k = byHour.get(at);
+    if (k === undefined) {
+      k = hourKey(at);
+      byHour.set(at, k);
+    }
+    if (k === null) return keyOf(get(id));
+    lastAt = at;
+    lastAtKey = k;
+    return k;
+  };
 }
 
 function aggSpec(db: Db, model: ModelDef, out: string, fname: string, fn: string, spec: string): AggSpec {
