@@ -55,137 +55,160 @@ export function simple(
 
 /** Categories (product and POS), employees (pos_hr), partners, company, currency, taxes. */
 export function referenceModels({ posHr }: Version): ModelDef[] {
-  const defs: ModelDef[] = [];
-  defs.push(
-    simple(
-      'product.category',
-      'Product Category',
-      [
-        fd('name', 'char', 'Name', { required: true }),
-        fd('complete_name', 'char', 'Complete Name'),
-        fd('parent_id', 'many2one', 'Parent Category', { relation: 'product.category' }),
-      ],
-      'complete_name',
-      { displayName: (rec) => String(rec.complete_name ?? rec.name), parentStore: true },
-    ),
+  return [
+    productCategory(),
+    posCategory(),
+    ...(posHr ? [hrEmployee()] : []),
+    resPartner(),
+    resCompany(),
+    resCurrency(),
+    resLang(),
+    accountTax(),
+  ];
+}
+
+/** Product categories, a tree (parent_store) named by their complete name. */
+function productCategory(): ModelDef {
+  return simple(
+    'product.category',
+    'Product Category',
+    [
+      fd('name', 'char', 'Name', { required: true }),
+      fd('complete_name', 'char', 'Complete Name'),
+      fd('parent_id', 'many2one', 'Parent Category', { relation: 'product.category' }),
+    ],
+    'complete_name',
+    { displayName: (rec) => String(rec.complete_name ?? rec.name), parentStore: true },
   );
-  defs.push(
-    simple(
-      'pos.category',
-      'Point of Sale Category',
-      [
-        fd('name', 'char', 'Category Name', { required: true, translate: true }),
-        fd('parent_id', 'many2one', 'Parent Category', { relation: 'pos.category' }),
-        fd('sequence', 'integer', 'Sequence'),
-      ],
-      'sequence, name',
-    ),
+}
+
+/** The POS categories the register shows. */
+function posCategory(): ModelDef {
+  return simple(
+    'pos.category',
+    'Point of Sale Category',
+    [
+      fd('name', 'char', 'Category Name', { required: true, translate: true }),
+      fd('parent_id', 'many2one', 'Parent Category', { relation: 'pos.category' }),
+      fd('sequence', 'integer', 'Sequence'),
+    ],
+    'sequence, name',
   );
-  if (posHr)
-    defs.push(
-      simple(
-        'hr.employee',
-        'Employee',
-        [
-          fd('name', 'char', 'Employee Name', { required: true }),
-          fd('user_id', 'many2one', 'User', { relation: 'res.users' }),
-          fd('active', 'boolean', 'Active', { dflt: () => true }),
-          fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+}
+
+/** pos_hr's employees: who rings up an order. */
+function hrEmployee(): ModelDef {
+  return simple(
+    'hr.employee',
+    'Employee',
+    [
+      fd('name', 'char', 'Employee Name', { required: true }),
+      fd('user_id', 'many2one', 'User', { relation: 'res.users' }),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+    ],
+    'name',
+    { hasActive: true },
+  );
+}
+
+/** Contacts: customers, and the partners behind users and companies. */
+function resPartner(): ModelDef {
+  return simple(
+    'res.partner',
+    'Contact',
+    [
+      fd('name', 'char', 'Name'),
+      fd('complete_name', 'char', 'Complete Name', { dflt: (r) => r.name }),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+    ],
+    'complete_name asc, id desc',
+    {
+      hasActive: true,
+    },
+  );
+}
+
+/** The companies, each with its currency. */
+function resCompany(): ModelDef {
+  return simple(
+    'res.company',
+    'Companies',
+    [
+      fd('name', 'char', 'Company Name', { required: true, related: 'partner_id.name' }),
+      fd('sequence', 'integer', 'Sequence', { dflt: () => 10 }),
+      fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' }),
+    ],
+    'sequence, name',
+  );
+}
+
+/** Currencies: their symbol, rounding and decimal places. */
+function resCurrency(): ModelDef {
+  return simple(
+    'res.currency',
+    'Currency',
+    [
+      fd('name', 'char', 'Currency', { required: true }),
+      fd('symbol', 'char', 'Symbol'),
+      fd('rounding', 'float', 'Rounding Factor', { dflt: () => 0.01, digits: [12, 6] }),
+      fd('decimal_places', 'integer', 'Decimal Places', { dflt: () => 2 }),
+      fd('position', 'selection', 'Symbol Position', {
+        selection: [
+          ['after', 'After Amount'],
+          ['before', 'Before Amount'],
         ],
-        'name',
-        { hasActive: true },
-      ),
-    );
-  defs.push(
-    simple(
-      'res.partner',
-      'Contact',
-      [
-        fd('name', 'char', 'Name'),
-        fd('complete_name', 'char', 'Complete Name', { dflt: (r) => r.name }),
-        fd('active', 'boolean', 'Active', { dflt: () => true }),
-      ],
-      'complete_name asc, id desc',
-      {
-        hasActive: true,
-      },
-    ),
+        dflt: () => 'after',
+      }),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+    ],
+    'active desc, name',
   );
-  defs.push(
-    simple(
-      'res.company',
-      'Companies',
-      [
-        fd('name', 'char', 'Company Name', { required: true, related: 'partner_id.name' }),
-        fd('sequence', 'integer', 'Sequence', { dflt: () => 10 }),
-        fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency' }),
-      ],
-      'sequence, name',
-    ),
+}
+
+/** Languages, installed or not. */
+function resLang(): ModelDef {
+  return simple(
+    'res.lang',
+    'Languages',
+    [
+      fd('name', 'char', 'Name', { required: true }),
+      fd('code', 'char', 'Locale Code', { required: true }),
+      // Odoo keeps every language it knows, inactive until it is installed (activated).
+      fd('active', 'boolean', 'Active', { dflt: () => false }),
+    ],
+    'active desc,name',
+    { hasActive: true },
   );
-  defs.push(
-    simple(
-      'res.currency',
-      'Currency',
-      [
-        fd('name', 'char', 'Currency', { required: true }),
-        fd('symbol', 'char', 'Symbol'),
-        fd('rounding', 'float', 'Rounding Factor', { dflt: () => 0.01, digits: [12, 6] }),
-        fd('decimal_places', 'integer', 'Decimal Places', { dflt: () => 2 }),
-        fd('position', 'selection', 'Symbol Position', {
-          selection: [
-            ['after', 'After Amount'],
-            ['before', 'Before Amount'],
-          ],
-          dflt: () => 'after',
-        }),
-        fd('active', 'boolean', 'Active', { dflt: () => true }),
-      ],
-      'active desc, name',
-    ),
+}
+
+/** Taxes: how each is computed and whether prices include it. */
+function accountTax(): ModelDef {
+  return simple(
+    'account.tax',
+    'Tax',
+    [
+      fd('name', 'char', 'Tax Name', { required: true }),
+      fd('sequence', 'integer', 'Sequence', { dflt: () => 1 }),
+      fd('amount', 'float', 'Amount', { digits: [16, 4] }),
+      fd('amount_type', 'selection', 'Tax Computation', {
+        selection: [
+          ['group', 'Group of Taxes'],
+          ['fixed', 'Fixed'],
+          ['percent', 'Percentage of Price'],
+          ['division', 'Percentage of Price Tax Included'],
+        ],
+        dflt: () => 'percent',
+      }),
+      fd('price_include', 'boolean', 'Included in Price', { dflt: () => false }),
+      fd('type_tax_use', 'selection', 'Tax Type', {
+        selection: [
+          ['sale', 'Sales'],
+          ['purchase', 'Purchases'],
+          ['none', 'None'],
+        ],
+      }),
+    ],
+    'sequence,id',
   );
-  defs.push(
-    simple(
-      'res.lang',
-      'Languages',
-      [
-        fd('name', 'char', 'Name', { required: true }),
-        fd('code', 'char', 'Locale Code', { required: true }),
-        // Odoo keeps every language it knows, inactive until it is installed (activated).
-        fd('active', 'boolean', 'Active', { dflt: () => false }),
-      ],
-      'active desc,name',
-      { hasActive: true },
-    ),
-  );
-  defs.push(
-    simple(
-      'account.tax',
-      'Tax',
-      [
-        fd('name', 'char', 'Tax Name', { required: true }),
-        fd('sequence', 'integer', 'Sequence', { dflt: () => 1 }),
-        fd('amount', 'float', 'Amount', { digits: [16, 4] }),
-        fd('amount_type', 'selection', 'Tax Computation', {
-          selection: [
-            ['group', 'Group of Taxes'],
-            ['fixed', 'Fixed'],
-            ['percent', 'Percentage of Price'],
-            ['division', 'Percentage of Price Tax Included'],
-          ],
-          dflt: () => 'percent',
-        }),
-        fd('price_include', 'boolean', 'Included in Price', { dflt: () => false }),
-        fd('type_tax_use', 'selection', 'Tax Type', {
-          selection: [
-            ['sale', 'Sales'],
-            ['purchase', 'Purchases'],
-            ['none', 'None'],
-          ],
-        }),
-      ],
-      'sequence,id',
-    ),
-  );
-  return defs;
 }
