@@ -75,12 +75,87 @@ export function reportPosOrder({ v19, posHr }: Version): ModelDef {
 const fix6 = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
-  // price_total: SUM(ROUND(price_subtotal_incl / rate, cu.decimal_places)), the company's currency.
-  const companyRound = companyCurrency(db).round;
+  const roundOf = companyRounds(db);
   const multi = multiCompany(db);
+  const orderOf = orderColumns(db, posHr);
+  const firstMethod = v19 ? firstMethods(db) : undefined;
+  const productOf = productCache(db);
+  const lineRows = db.table('pos.order.line').rows;
+  const out: Rec[] = [];
+  // One pass over the orders and their lines (the view's join); on 17 a small map per order
+  // folds the lines of one product into one row.
+  const byProduct = new Map<number, Rec>();
+  for (const o of db.table('pos.order').rows) {
+    if (!o) continue;
+    const lineIds = orderOf.lines(o);
+    if (!Array.isArray(lineIds) || lineIds.length === 0) continue;
+    const company = multi ? orderCompany(db, o.id) : 1;
+    const head = orderOf.head(o, company);
+    const round = roundOf(company);
+    const employee = orderOf.employee(o);
+    byProduct.clear();
+    for (const lid of lineIds) {
+      const l = lineRows[lid];
+      if (!l || l.order_id !== o.id) continue;
+      const pid = l.product_id as number;
+      const qty = typeof l.qty === 'number' ? l.qty : 0;
+      const price = typeof l.price_unit === 'number' ? l.price_unit : 0;
+      const disc = typeof l.discount === 'number' ? l.discount : 0;
+      const incl = round(typeof l.price_subtotal_incl === 'number' ? l.price_subtotal_incl : 0);
+      const before = qty * price;
+      const off = (before * disc) / 100;
+      const seen = v19 ? undefined : byProduct.get(pid);
+      if (seen) {
+        foldLine(seen, lid, qty, before, incl, off);
+        continue;
+      }
+      const p = productOf(pid);
+      const r: Rec = {
+        id: lid,
+        nbr_lines: 1,
+        ...head,
+        product_id: pid,
+        product_tmpl_id: p.tmpl,
+        product_categ_id: p.categ,
+        product_qty: qty,
+        price_sub_total: fix6(before),
+        price_total: incl,
+        total_discount: fix6(off),
+        average_price: qty === 0 ? false : price,
+      };
+      if (posHr) r.employee_id = employee;
+      if (v19) {
+        r.payment_method_id = firstMethod?.get(o.id) ?? false;
+        r.price_subtotal_excl = typeof l.price_subtotal === 'number' ? l.price_subtotal : 0;
+        r.pos_categ_id = p.posCateg;
+      } else byProduct.set(pid, r);
+      out.push(r);
+    }
+  }
+  return out;
+}
+
+/** 16-18: another line of a product already in the order's row, added to it. */
+function foldLine(seen: Rec, lid: number, qty: number, before: number, incl: number, off: number): void {
+  seen.nbr_lines = (seen.nbr_lines as number) + 1;
+  if (lid < seen.id) seen.id = lid;
+  seen.product_qty = fix6((seen.product_qty as number) + qty);
+  seen.price_sub_total = fix6((seen.price_sub_total as number) + before);
+  seen.price_total = fix6((seen.price_total as number) + incl);
+  seen.total_discount = fix6((seen.total_discount as number) + off);
+  const q = seen.product_qty as number;
+  seen.average_price = q === 0 ? false : fix6((seen.price_sub_total as number) / q);
+}
+
+/**
+ * price_total: SUM(ROUND(price_subtotal_incl / rate, cu.decimal_places)), in the currency of
+ * the order's company (one company: the company's currency).
+ */
+function companyRounds(db: Db): (company: number) => Round {
+  const companyRound = companyCurrency(db).round;
+  if (!multiCompany(db)) return () => companyRound;
   const rounds = new Map<number, Round>();
-  const roundOf = (company: number): Round => {
-    if (!multi) return companyRound;
+  return (company) => {
     let r = rounds.get(company);
     if (!r) {
       r = currencyOfCompany(db, company).round;
@@ -88,6 +163,10 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
     }
     return r;
   };
+}
+
+/** The order's columns the view joins: its lines, the row's head, pos_hr's employee. */
+function orderColumns(db: Db, posHr: boolean) {
   const om = db.models.get('pos.order') as ModelDef;
   const [fDate, fPartner, fState, fUser, fConfig, fSession, fMove, fEmployee] = [
     'date_order',
@@ -99,18 +178,41 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
     'account_move',
     'employee_id',
   ].map((n) => om.fields.get(n));
+  const fLines = om.fields.get('lines') as FieldDef;
   const val = (f: FieldDef | undefined, o: Rec): Stored => (f ? db.value(f, o) : false);
+  return {
+    lines: (o: Rec): Stored => val(fLines, o),
+    employee: (o: Rec): Stored => (posHr ? val(fEmployee, o) : false),
+    head: (o: Rec, company: number) => ({
+      date: val(fDate, o),
+      order_id: o.id,
+      partner_id: val(fPartner, o),
+      state: val(fState, o),
+      user_id: val(fUser, o),
+      company_id: company,
+      config_id: val(fConfig, o),
+      session_id: val(fSession, o),
+      invoiced: typeof val(fMove, o) === 'number',
+    }),
+  };
+}
+
+/** 19: an order's first payment method (the view's payment_method_id). */
+function firstMethods(db: Db): Map<number, number> {
   const firstMethod = new Map<number, number>();
-  if (v19) {
-    for (const p of db.table('pos.payment').rows) {
-      if (!p) continue;
-      const oid = p.pos_order_id as number;
-      const seen = firstMethod.get(oid);
-      if (seen === undefined) firstMethod.set(oid, p.payment_method_id as number);
-    }
+  for (const p of db.table('pos.payment').rows) {
+    if (!p) continue;
+    const oid = p.pos_order_id as number;
+    const seen = firstMethod.get(oid);
+    if (seen === undefined) firstMethod.set(oid, p.payment_method_id as number);
   }
+  return firstMethod;
+}
+
+/** A product's template and categories, read once per product. */
+function productCache(db: Db): (pid: number) => { tmpl: Stored; categ: Stored; posCateg: Stored } {
   const products = new Map<number, { tmpl: Stored; categ: Stored; posCateg: Stored }>();
-  const productOf = (pid: number) => {
+  return (pid) => {
     let p = products.get(pid);
     if (!p) {
       const pr = db.get('product.product', pid);
@@ -125,80 +227,4 @@ function reportRows(db: Db, v19: boolean, posHr: boolean): Rec[] {
     }
     return p;
   };
-  const fLines = om.fields.get('lines') as FieldDef;
-  const lineRows = db.table('pos.order.line').rows;
-  const out: Rec[] = [];
-  // One pass over the orders and their lines (the view's join); on 17 a small map per order
-  // folds the lines of one product into one row.
-  const byProduct = new Map<number, Rec>();
-  for (const o of db.table('pos.order').rows) {
-    if (!o) continue;
-    const lineIds = val(fLines, o);
-    if (!Array.isArray(lineIds) || lineIds.length === 0) continue;
-    const date = val(fDate, o);
-    const partner = val(fPartner, o);
-    const state = val(fState, o);
-    const user = val(fUser, o);
-    const config = val(fConfig, o);
-    const session = val(fSession, o);
-    const invoiced = typeof val(fMove, o) === 'number';
-    const employee = posHr ? val(fEmployee, o) : undefined;
-    const method = v19 ? (firstMethod.get(o.id) ?? false) : undefined;
-    const company = multi ? orderCompany(db, o.id) : 1;
-    const round = roundOf(company);
-    byProduct.clear();
-    for (const lid of lineIds) {
-      const l = lineRows[lid];
-      if (!l || l.order_id !== o.id) continue;
-      const pid = l.product_id as number;
-      const qty = typeof l.qty === 'number' ? l.qty : 0;
-      const price = typeof l.price_unit === 'number' ? l.price_unit : 0;
-      const disc = typeof l.discount === 'number' ? l.discount : 0;
-      const incl = round(typeof l.price_subtotal_incl === 'number' ? l.price_subtotal_incl : 0);
-      const before = qty * price;
-      const off = (before * disc) / 100;
-      const seen = v19 ? undefined : byProduct.get(pid);
-      if (seen) {
-        seen.nbr_lines = (seen.nbr_lines as number) + 1;
-        if (lid < seen.id) seen.id = lid;
-        seen.product_qty = fix6((seen.product_qty as number) + qty);
-        seen.price_sub_total = fix6((seen.price_sub_total as number) + before);
-        seen.price_total = fix6((seen.price_total as number) + incl);
-        seen.total_discount = fix6((seen.total_discount as number) + off);
-        const q = seen.product_qty as number;
-        seen.average_price = q === 0 ? false : fix6((seen.price_sub_total as number) / q);
-        continue;
-      }
-      const p = productOf(pid);
-      const r: Rec = {
-        id: lid,
-        nbr_lines: 1,
-        date,
-        order_id: o.id,
-        partner_id: partner,
-        state,
-        user_id: user,
-        company_id: company,
-        config_id: config,
-        session_id: session,
-        invoiced,
-        product_id: pid,
-        product_tmpl_id: p.tmpl,
-        product_categ_id: p.categ,
-        product_qty: qty,
-        price_sub_total: fix6(before),
-        price_total: incl,
-        total_discount: fix6(off),
-        average_price: qty === 0 ? false : price,
-      };
-      if (posHr) r.employee_id = employee as Stored;
-      if (v19) {
-        r.payment_method_id = method as Stored;
-        r.price_subtotal_excl = typeof l.price_subtotal === 'number' ? l.price_subtotal : 0;
-        r.pos_categ_id = p.posCateg;
-      } else byProduct.set(pid, r);
-      out.push(r);
-    }
-  }
-  return out;
 }
