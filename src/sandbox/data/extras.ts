@@ -119,7 +119,6 @@ function product(g: Gen, name: string, code: string | false, price: number, taxe
 export function setupExtras(g: Gen, shop: Shop, seed: number, f: Features): Extras | undefined {
   if (!f.posHr && !f.restaurant && !f.loyalty && !f.globalDiscount) return undefined;
   const rng = new Prng(seed * 7907 + 43);
-  const ins = (model: string, rec: Rec) => insert(g, model, rec);
   const x: Extras = {
     f,
     rng,
@@ -137,102 +136,118 @@ export function setupExtras(g: Gen, shop: Shop, seed: number, f: Features): Extr
     employees: [],
     weights: [],
   };
-  if (f.posHr)
-    for (const e of g.db.table('hr.employee').rows)
-      if (e) {
-        x.employees.push(e.id);
-        x.weights.push(rng.int(2, 6));
-      }
-  if (f.restaurant) {
-    // The last register is the Restaurant, with its own cash method.
-    const config = g.db.get('pos.config', shop.configBase + x.restaurant + 1);
-    const cash = g.db.get('pos.payment.method', shop.cashMethod[x.restaurant] as number);
-    shop.registers[x.restaurant] = 'Restaurant';
-    if (config) config.name = 'Restaurant';
-    if (cash && x.restaurant > 0) cash.name = 'Cash Restaurant';
-    ins('account.tax', { ...TAKEAWAY_TAX, type_tax_use: 'sale', ...g.stamp });
-    x.fiscalPosition = 1;
-    ins('account.fiscal.position', { id: 1, name: 'Take-away', company_id: shop.company, ...g.stamp });
-    const configId = shop.configBase + x.restaurant + 1;
-    [
-      ['Main Floor', 11],
-      ['Patio', 12],
-    ].forEach(([name, count], i) => {
-      const floor = i + 1;
-      const ids: number[] = [];
-      for (let k = 1; k <= (count as number); k++) {
-        const id = x.tables.length + 1;
-        ins('restaurant.table', {
-          id,
-          name: String(k),
-          floor_id: floor,
-          seats: rng.pick([2, 2, 4, 4, 6]),
-          ...g.stamp,
-        });
-        ids.push(id);
-        x.tables.push(id);
-      }
-      ins('restaurant.floor', {
-        id: floor,
-        name,
-        pos_config_ids: [configId],
-        table_ids: ids,
-        sequence: 1,
+  if (f.posHr) setupEmployees(g, x);
+  if (f.restaurant) setupRestaurant(g, shop, x);
+  if (f.globalDiscount) x.products.discount = product(g, 'Discount', 'DISC', 0, [MAPPED_TAX]);
+  if (f.loyalty) setupLoyalty(g, x);
+  return x;
+}
+
+/** pos_hr: the employees who ring orders up, each with a weight (how often). */
+function setupEmployees(g: Gen, x: Extras): void {
+  for (const e of g.db.table('hr.employee').rows)
+    if (e) {
+      x.employees.push(e.id);
+      x.weights.push(x.rng.int(2, 6));
+    }
+}
+
+/**
+ * pos_restaurant: the last register becomes the Restaurant, with its take-away tax and fiscal
+ * position, two floors of tables, the tips product and the days its tablet synced late.
+ */
+function setupRestaurant(g: Gen, shop: Shop, x: Extras): void {
+  const { rng } = x;
+  const ins = (model: string, rec: Rec) => insert(g, model, rec);
+  // The last register is the Restaurant, with its own cash method.
+  const config = g.db.get('pos.config', shop.configBase + x.restaurant + 1);
+  const cash = g.db.get('pos.payment.method', shop.cashMethod[x.restaurant] as number);
+  shop.registers[x.restaurant] = 'Restaurant';
+  if (config) config.name = 'Restaurant';
+  if (cash && x.restaurant > 0) cash.name = 'Cash Restaurant';
+  ins('account.tax', { ...TAKEAWAY_TAX, type_tax_use: 'sale', ...g.stamp });
+  x.fiscalPosition = 1;
+  ins('account.fiscal.position', { id: 1, name: 'Take-away', company_id: shop.company, ...g.stamp });
+  const configId = shop.configBase + x.restaurant + 1;
+  [
+    ['Main Floor', 11],
+    ['Patio', 12],
+  ].forEach(([name, count], i) => {
+    const floor = i + 1;
+    const ids: number[] = [];
+    for (let k = 1; k <= (count as number); k++) {
+      const id = x.tables.length + 1;
+      ins('restaurant.table', {
+        id,
+        name: String(k),
+        floor_id: floor,
+        seats: rng.pick([2, 2, 4, 4, 6]),
         ...g.stamp,
       });
-    });
-    x.products.tips = product(g, TIP_NAMES[0], TIP_NAMES[1], 1, []);
-    const day0 = g.today - g.days * DAY;
-    while (x.offline.size < Math.min(2, g.days - 1))
-      x.offline.add(day0 + rng.int(1, Math.max(1, g.days - 1)) * DAY);
-  }
-  if (f.globalDiscount) x.products.discount = product(g, 'Discount', 'DISC', 0, [MAPPED_TAX]);
-  if (f.loyalty) {
-    x.products.giftCard = product(g, 'Gift Card', false, 50, []);
-    x.products.giftRedeem = product(g, 'Gift Card', false, 0, [MAPPED_TAX]);
-    x.products.points = product(g, '5.00 per order on your order', false, 0, []);
-    ins('loyalty.program', {
-      id: 1,
-      name: 'Gift Cards',
-      program_type: 'gift_card',
-      active: true,
-      pos_ok: true,
-      ...g.stamp,
-    });
-    ins('loyalty.program', {
-      id: 2,
-      name: 'Shop Points',
-      program_type: 'loyalty',
-      active: true,
-      pos_ok: true,
-      ...g.stamp,
-    });
-    x.programs = { gift: 1, points: 2 };
-    ins('loyalty.reward', {
-      id: 1,
-      program_id: 1,
-      description: 'Gift Card',
-      reward_type: 'discount',
-      discount_line_product_id: x.products.giftRedeem,
-      ...g.stamp,
-    });
-    ins('loyalty.reward', {
-      id: 2,
-      program_id: 2,
-      description: '5.00 per order on your order',
-      reward_type: 'discount',
-      discount_line_product_id: x.products.points,
-      ...g.stamp,
-    });
-    x.rewards = { gift: 1, points: 2 };
-    const partners = g.db.table('res.partner');
-    for (const name of MEMBERS) {
-      const id = partners.nextId;
-      ins('res.partner', { id, name, ...g.stamp });
-      x.members.push(id);
+      ids.push(id);
+      x.tables.push(id);
     }
+    ins('restaurant.floor', {
+      id: floor,
+      name,
+      pos_config_ids: [configId],
+      table_ids: ids,
+      sequence: 1,
+      ...g.stamp,
+    });
+  });
+  x.products.tips = product(g, TIP_NAMES[0], TIP_NAMES[1], 1, []);
+  const day0 = g.today - g.days * DAY;
+  while (x.offline.size < Math.min(2, g.days - 1))
+    x.offline.add(day0 + rng.int(1, Math.max(1, g.days - 1)) * DAY);
+}
+
+/** pos_loyalty: gift cards and the points programme, their rewards and the members. */
+function setupLoyalty(g: Gen, x: Extras): void {
+  const ins = (model: string, rec: Rec) => insert(g, model, rec);
+  x.products.giftCard = product(g, 'Gift Card', false, 50, []);
+  x.products.giftRedeem = product(g, 'Gift Card', false, 0, [MAPPED_TAX]);
+  x.products.points = product(g, '5.00 per order on your order', false, 0, []);
+  ins('loyalty.program', {
+    id: 1,
+    name: 'Gift Cards',
+    program_type: 'gift_card',
+    active: true,
+    pos_ok: true,
+    ...g.stamp,
+  });
+  ins('loyalty.program', {
+    id: 2,
+    name: 'Shop Points',
+    program_type: 'loyalty',
+    active: true,
+    pos_ok: true,
+    ...g.stamp,
+  });
+  x.programs = { gift: 1, points: 2 };
+  ins('loyalty.reward', {
+    id: 1,
+    program_id: 1,
+    description: 'Gift Card',
+    reward_type: 'discount',
+    discount_line_product_id: x.products.giftRedeem,
+    ...g.stamp,
+  });
+  ins('loyalty.reward', {
+    id: 2,
+    program_id: 2,
+    description: '5.00 per order on your order',
+    reward_type: 'discount',
+    discount_line_product_id: x.products.points,
+    ...g.stamp,
+  });
+  x.rewards = { gift: 1, points: 2 };
+  const partners = g.db.table('res.partner');
+  for (const name of MEMBERS) {
+    const id = partners.nextId;
+    ins('res.partner', { id, name, ...g.stamp });
+    x.members.push(id);
   }
-  return x;
 }
 
 const state: OrderExtras = {
