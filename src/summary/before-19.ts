@@ -66,25 +66,35 @@ export interface ReportPart {
   discount: number;
 }
 
+/** The path from a report.pos.order row to its product's taxes. */
+const TAXES = 'product_tmpl_id.taxes_id';
+
 /**
- * The products of `ids` that carry the most common set of taxes: their lines have one rate and
- * count together. Taken from the products' taxes, not from their rows' figures, so that a day's
- * discount is the same in whatever range it is asked (a product whose rows are few in one range
- * would be told apart in it and not in another). Where fiscal positions give a product's lines
- * other taxes, its rows mix rates as they did per product.
+ * The report.pos.order rows of the products outside the most common taxes (one tax, or none):
+ * the others count each apart, those of the common tax together. Taken from the products'
+ * taxes, one grouping of the templates by tax (a row per tax, whatever the catalogue), not
+ * from the range's rows, so that a day's discount is the same in whatever range it is asked;
+ * and as a domain on the taxes, not a list of products, since every row of the view's answer
+ * repeats it. `null`: no product to tell apart by (every product counts apart).
  */
-async function commonTaxes(api: GroupingApi, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const products = await api.read('product.product', [['id', 'in', ids]], ['taxes_id']);
-  const bySet = new Map<string, number[]>();
-  for (const p of products) {
-    const taxes = Array.isArray(p.taxes_id) ? (p.taxes_id as number[]).toSorted((a, b) => a - b) : [];
-    const key = JSON.stringify(taxes);
-    bySet.set(key, [...(bySet.get(key) ?? []), p.id as number]);
-  }
-  let best: number[] = [];
-  for (const members of bySet.values()) if (members.length > best.length) best = members;
-  return new Set(best);
+async function otherTaxes(api: GroupingApi): Promise<Domain | null> {
+  const groups = await api.once('otherTaxes', () =>
+    api.group('product.template', [], ['taxes_id'], ['__count']),
+  );
+  let best: Group | undefined;
+  for (const g of groups) if (!best || (g.aggs.__count ?? 0) > (best.aggs.__count ?? 0)) best = g;
+  if (!best) return null;
+  const common = m2oId(best.values.taxes_id);
+  // Untaxed products the most common: the others are those with any tax.
+  if (common === undefined) return [[TAXES, '!=', false]];
+  const others = groups
+    .map((g) => m2oId(g.values.taxes_id))
+    .filter((id): id is number => id !== undefined && id !== common)
+    .sort((a, b) => a - b);
+  // A product with the common tax and another one has another rate too.
+  return others.length > 0
+    ? ['|', [TAXES, 'not in', [common]], [TAXES, 'in', others]]
+    : [[TAXES, 'not in', [common]]];
 }
 
 /** Adds a group's money aggregates to a running sum. */
@@ -92,16 +102,38 @@ function addAggs(to: Group, from: Group, money: string[], sign = 1): void {
   for (const m of money) to.aggs[m] = (to.aggs[m] ?? 0) + sign * (from.aggs[m] ?? 0);
 }
 
+/** Groups keyed by their values of `specs`, each a copy its parts can be taken from. */
+function byKey(groups: Group[], key: (g: Group) => string, money: string[]): Map<string, Group> {
+  const out = new Map<string, Group>();
+  for (const g of groups) {
+    const r: Group = { values: g.values, aggs: {} };
+    addAggs(r, g, money);
+    out.set(key(g), r);
+  }
+  return out;
+}
+
+/** What the subtractions left of each group, to a millionth; nothing discounted left: dropped. */
+function settle(groups: Map<string, Group>, money: string[]): Group[] {
+  const out: Group[] = [];
+  for (const r of groups.values()) {
+    for (const m of money) r.aggs[m] = Math.round((r.aggs[m] ?? 0) * 1e6) / 1e6;
+    if (r.aggs['total_discount:sum'] !== 0) out.push(r);
+  }
+  return out;
+}
+
 /**
  * The discounted sales rows of report.pos.order grouped by `reportSpecs` and the order's
  * business day, each group's discount tax included; and each day's discount (`anchors`): the
  * same whatever the grouping and whatever range holds the day. A group's discount needs its
- * tax rate, which report.pos.order does not carry: the products of the most common taxes
- * (the discounted products of the range, then their taxes) count together, the others each
- * apart, each order's product alone, as are the rows of orders under a fiscal position (a
- * take-away order's product has another rate than the same product eaten in). Four requests,
- * the first two at once, where one by day and product for every product sent a row with its
- * domain per day and product (0.6 MB for a month of the sandbox).
+ * tax rate, which report.pos.order does not carry, so rows are taken at one rate each: those
+ * of orders under a fiscal position (take-away: a product taxed at another rate than the same
+ * product eaten in) by order and product, the other products' by product, and the rest (the
+ * products of the most common tax) together, what all the rows less those leave. Four
+ * requests, three at once, the first once per connection; a row per order only where a
+ * fiscal position is (a row per order and product for all sent 24 MB for a month of the
+ * sandbox, where these send 0.4).
  */
 export async function reportDiscounts(
   api: GroupingApi,
@@ -115,62 +147,59 @@ export async function reportDiscounts(
   const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
   const day = reportSpec(daySpec(q));
   const specs = [...new Set([...reportSpecs, day])];
-  const [common, all] = await Promise.all([
-    api.once(JSON.stringify(['commonTaxes', discountedDomain]), () =>
-      api.group('report.pos.order', discountedDomain, ['product_id'], ['total_discount:sum']).then((gs) =>
-        commonTaxes(
-          api,
-          gs.map((g) => m2oId(g.values.product_id)).filter((id) => id !== undefined),
-        ),
-      ),
-    ),
+  const [others, all, takeAway] = await Promise.all([
+    otherTaxes(api),
     api.group('report.pos.order', discountedDomain, specs, money),
+    api.group(
+      'report.pos.order',
+      [...discountedDomain, ['order_id.fiscal_position_id', '!=', false]],
+      [...specs, 'product_id', 'order_id'],
+      money,
+    ),
   ]);
-  // A fiscal position (take-away) gives a product's lines other taxes on some orders: rows of
-  // such orders are taken one by one (a row is one order's product, so one rate), in the same
-  // request as the other products' rows (a report runs eight summaries within --rate).
-  const apart: Domain =
-    common.size > 0
-      ? [
-          '|',
-          ['product_id', 'not in', [...common].sort((a, b) => a - b)],
-          ['order_id.fiscal_position_id', '!=', false],
-        ]
-      : [];
   const perProduct = await api.group(
     'report.pos.order',
-    [...discountedDomain, ...apart],
-    [...specs, 'product_id', 'order_id'],
+    [...discountedDomain, ...(others ?? [])],
+    [...specs, 'product_id'],
     money,
   );
-  // The common rate's rows of a group: the group's rows less those of the other products
-  // (to a millionth, what the subtraction leaves of nothing is nothing).
   const keyOf = (g: Group): string => JSON.stringify(specs.map((s) => g.values[s] ?? null));
-  const rest = new Map<string, Group>();
-  if (common.size > 0) {
-    for (const g of all) {
-      const r: Group = { values: g.values, aggs: {} };
-      addAggs(r, g, money);
-      rest.set(keyOf(g), r);
-    }
-    for (const g of perProduct) {
-      const r = rest.get(keyOf(g));
-      if (r) addAggs(r, g, money, -1);
-    }
-    for (const [k, r] of rest) {
-      for (const m of money) r.aggs[m] = Math.round((r.aggs[m] ?? 0) * 1e6) / 1e6;
-      if (r.aggs['total_discount:sum'] === 0) rest.delete(k);
-    }
+  const productKey = (g: Group): string => JSON.stringify([keyOf(g), m2oId(g.values.product_id) ?? null]);
+  // The common rate's rows: all the rows less the other products' (whose rows hold their
+  // take-away ones); each product's rows less its take-away ones, or the common rate's.
+  const rest = byKey(all, keyOf, money);
+  const own = byKey(perProduct, productKey, money);
+  for (const g of perProduct) {
+    const r = rest.get(keyOf(g));
+    if (r) addAggs(r, g, money, -1);
   }
+  for (const g of takeAway) {
+    const r = own.get(productKey(g)) ?? rest.get(keyOf(g));
+    if (r) addAggs(r, g, money, -1);
+  }
+  return dayParts(q, day, money, [
+    ...settle(rest, money).map((g) => ({ g, product: null })),
+    ...[...settle(own, money), ...takeAway].map((g) => ({ g, product: m2oId(g.values.product_id) ?? null })),
+  ]);
+}
+
+/**
+ * Each group's discount, and each day's (`anchors`): a day's rows of one product at one tax
+ * rate, or of the common rate, summed first (each row's ratio carries its amount's rounding),
+ * those of another rate (take-away) apart.
+ */
+function dayParts(
+  q: SummaryQuery,
+  day: string,
+  money: string[],
+  rows: { g: Group; product: number | null }[],
+): { parts: ReportPart[]; anchors: Map<string, number> } {
   const parts: ReportPart[] = [];
-  // A day's rows of one product at one tax rate, or of the common rate: their sums, whatever
-  // the grouping. A product's rows come one per order; those of one rate are summed (each row's
-  // ratio carries its amount's rounding), those of another (take-away) apart.
-  const sums = new Map<string, { day: string; ratio: number; group: Group }[]>();
-  const take = (g: Group, product: number | null): void => {
+  const sums = new Map<string, { ratio: number; group: Group }[]>();
+  for (const { g, product } of rows) {
     const d = dayOf(g.values[day], q);
     parts.push({ group: g, day: d, discount: reportDiscount(g) });
-    if (d === null) return;
+    if (d === null) continue;
     const key = JSON.stringify([d, product]);
     const after = (g.aggs['price_sub_total:sum'] ?? 0) - (g.aggs['total_discount:sum'] ?? 0);
     const ratio = Math.abs(after) < 1e-9 ? 0 : (g.aggs['price_total:sum'] ?? 0) / after;
@@ -178,17 +207,15 @@ export async function reportDiscounts(
     const clusters = sums.get(key) ?? [];
     let c = clusters.find((x) => Math.abs(x.ratio - ratio) <= near);
     if (!c) {
-      c = { day: d, ratio, group: { values: {}, aggs: {} } };
+      c = { ratio, group: { values: { day: d }, aggs: {} } };
       clusters.push(c);
       sums.set(key, clusters);
     }
     addAggs(c.group, g, money);
-  };
-  for (const g of rest.values()) take(g, null);
-  for (const g of perProduct) take(g, m2oId(g.values.product_id) ?? null);
+  }
   const anchors = new Map<string, number>();
   for (const clusters of sums.values())
-    for (const { day: d, group } of clusters) addDay(anchors, d, reportDiscount(group));
+    for (const { group } of clusters) addDay(anchors, String(group.values.day), reportDiscount(group));
   return { parts, anchors };
 }
 
