@@ -24,9 +24,11 @@ const DEFAULT_MAX_REPLY = 256 * 1024 * 1024;
 /**
  * How a request is retried: `true` for read calls (statuses, resets, timeouts), `'auth'`
  * for authentication (statuses and resets only: a timed-out login may have been judged),
- * `'costly'` for a call whose cost grows with the range it covers (grouping, reports: only
- * 429 and 503, where the server says it did not take the call on; after a timeout, a reset
- * or a 502/504 it may still be computing it, and a retry would compute a second copy),
+ * `'costly'` for a call whose cost grows with the range it covers (grouping, reports: 429 and
+ * 503, where the server says it did not take the call on, and a reset, where the connection
+ * broke with no answer: a kept-alive one the server had closed never carried the call, and an
+ * Odoo worker killed mid-call computes no more; after a timeout or a 502/504 it may still be
+ * computing it, and a retry would compute a second copy),
  * `false` never.
  */
 export type RetryPolicy = boolean | 'auth' | 'costly';
@@ -99,7 +101,7 @@ const CUT = 'POSDATA_CUT';
 const RETRIED: Record<string, { statuses: number[]; codes: string[] }> = {
   true: { statuses: RETRY_STATUS, codes: [...RETRY_CODES, DEADLINE, CUT] },
   auth: { statuses: RETRY_STATUS, codes: AUTH_RETRY_CODES },
-  costly: { statuses: NOT_TAKEN_STATUS, codes: [] },
+  costly: { statuses: NOT_TAKEN_STATUS, codes: AUTH_RETRY_CODES },
   false: { statuses: [], codes: [] },
 };
 
