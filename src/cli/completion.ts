@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { RootCommand, script, type Command as TabCommand } from '@bomb.sh/tab';
 import { EXIT } from '../core/errors.js';
 import { escapeControls } from '../core/redact.js';
-import { ProfileStore } from '../store/profiles.js';
+import { ProfileStore, targetOf } from '../store/profiles.js';
 import { remembered, serverKey } from '../store/remembered.js';
 import { type Argument, type Entry, type Listed, loadListed } from './command.js';
 import { type Flag, HELP_FLAG, longName, takesValue } from './flags.js';
@@ -142,8 +142,11 @@ function rememberedFor(words: readonly string[], env: Env) {
   try {
     const store = ProfileStore.read(env);
     const profile = store.get(store.currentName(flagValue(words, '--profile'), env)) ?? {};
-    const url = flagValue(words, '--url') ?? env.POSDATA_URL ?? profile.url;
-    const db = flagValue(words, '--db') ?? env.POSDATA_DB ?? profile.db;
+    const { url, db } = targetOf(
+      { url: flagValue(words, '--url'), db: flagValue(words, '--db') },
+      env,
+      profile,
+    );
     const key = url && db ? serverKey(url, db) : undefined;
     return key ? remembered(env, key) : undefined;
   } catch {

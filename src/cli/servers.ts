@@ -14,7 +14,7 @@ import { own, say } from '../core/redact.js';
 import { serverKey } from '../core/url.js';
 import { alive, HOST } from '../sink/atomic.js';
 import { pendingFolders } from '../sink/pending.js';
-import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
+import { badProfileName, isProfileName, ProfileStore, targetOf } from '../store/profiles.js';
 import type { Command, ServerJoin } from './command.js';
 import { type Context, makeContext, type RunContext } from './context.js';
 import type { Flags } from './flags.js';
@@ -112,9 +112,13 @@ function checkPlaces(names: string[], values: (string | undefined)[]): void {
 function checkOneDatabaseOnce(names: string[], store: ProfileStore, flags: Flags, env: Env): void {
   const seen = new Map<string, string>();
   for (const name of names) {
-    const p = store.get(name) ?? {};
-    const url = serverKey(typeof flags.url === 'string' ? flags.url : (env.POSDATA_URL ?? p.url));
-    const db = typeof flags.db === 'string' ? flags.db : (env.POSDATA_DB ?? p.db);
+    const given = {
+      url: typeof flags.url === 'string' ? flags.url : undefined,
+      db: typeof flags.db === 'string' ? flags.db : undefined,
+    };
+    const t = targetOf(given, env, store.get(name) ?? {});
+    const url = serverKey(t.url);
+    const db = t.db;
     if (url === undefined || db === undefined) continue;
     const key = `${url}\n${db}`;
     const other = seen.get(key);

@@ -1,7 +1,8 @@
-// The Odoo session of a run, and credentials resolution, in one place. Precedence for URL,
-// database, login and secret: flag, then environment (POSDATA_URL, POSDATA_DB, POSDATA_USER,
-// POSDATA_PASSWORD), then the profile. The secret never comes from a flag; it is registered
-// with the run's redactor before anything can print it.
+// The Odoo session of a run, and credentials resolution. Precedence for URL, database and
+// login: flag, then environment (POSDATA_URL, POSDATA_DB, POSDATA_USER), then the profile
+// (targetOf, store/profiles.ts); for the secret POSDATA_PASSWORD, then the profile's. The
+// secret never comes from a flag; it is registered with the run's redactor before anything
+// can print it.
 import { OdooClient } from '../core/client.js';
 import { AuthError, UsageError } from '../core/errors.js';
 import { Http } from '../core/http.js';
@@ -10,7 +11,7 @@ import type { RateLimiter } from '../core/ratelimit.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
 import { hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/url.js';
-import { type Profile, ProfileStore } from '../store/profiles.js';
+import { type Profile, ProfileStore, targetOf } from '../store/profiles.js';
 import type { ConnectionOptions } from './flags.js';
 import type { Env, IO } from './io.js';
 
@@ -97,19 +98,18 @@ export function trace(io: IO): ((line: Said) => void) | undefined {
 }
 
 /**
- * The server URL by the usual precedence (flag, POSDATA_URL, the profile). A URL typed with
- * `user:password@` is refused (exit 2): the password is then in the shell history and the
- * process arguments, and posdata would never send it anyway. One stored by an older version
- * is used without that part.
+ * Where the run goes (store/profiles.ts, targetOf: flag, environment, profile), its URL
+ * parsed. A URL typed with `user:password@` is refused (exit 2): the password is then in the
+ * shell history and the process arguments, and posdata would never send it anyway. One stored
+ * by an older version is used without that part.
  */
-export function resolveServerUrl(
-  flag: string | undefined,
+export function resolveTarget(
+  given: { url?: string; db?: string; user?: string; allowInsecureHttp?: boolean },
   env: Env,
-  stored: string | undefined,
-  allowInsecureHttp?: boolean,
-): URL | undefined {
+  profile: Profile,
+): { url: URL | undefined; db: string | undefined; login: string | undefined } {
   for (const [value, from] of [
-    [flag, '--url'],
+    [given.url, '--url'],
     [env.POSDATA_URL, 'POSDATA_URL'],
   ] as const) {
     if (value !== undefined && hasUserinfo(value)) {
@@ -119,8 +119,12 @@ export function resolveServerUrl(
       );
     }
   }
-  const raw = flag ?? env.POSDATA_URL ?? stored;
-  return raw ? parseServerUrl(raw, allowInsecureHttp) : undefined;
+  const t = targetOf(given, env, profile);
+  return {
+    url: t.url ? parseServerUrl(t.url, given.allowInsecureHttp) : undefined,
+    db: t.db,
+    login: t.login,
+  };
 }
 
 export async function openSession(opts: SessionOptions, io: IO, env: Env): Promise<Session> {
@@ -128,9 +132,7 @@ export async function openSession(opts: SessionOptions, io: IO, env: Env): Promi
   const store = ProfileStore.read(env);
   const profileName = store.currentName(o.profile, env);
   const profile = store.get(profileName) ?? {};
-  const url = resolveServerUrl(o.url, env, profile.url, o.allowInsecureHttp);
-  const db = o.db ?? env.POSDATA_DB ?? profile.db;
-  const login = o.user ?? env.POSDATA_USER ?? profile.login;
+  const { url, db, login } = resolveTarget(o, env, profile);
   if (!url || !db || !login) {
     throw new AuthError(
       say`not logged in${o.profile || env.POSDATA_PROFILE ? say` (profile ${profileName})` : ''}`,

@@ -53,7 +53,7 @@ export const login = command({
 
 async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
   const { io, env } = ctx;
-  const { negotiateProtocol, makeHttp, makeTransport, resolveServerUrl, trace } = await import(
+  const { negotiateProtocol, makeHttp, makeTransport, resolveTarget, trace } = await import(
     '../cli/session.js'
   );
   const { OdooClient } = await import('../core/client.js');
@@ -61,9 +61,7 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
   const name = store.currentName(o.profile, env);
   if (!isProfileName(name)) throw badProfileName(name, 'cannot be stored');
   const prev = store.usable(name);
-  const url = resolveServerUrl(o.url, env, prev.url, o.allowInsecureHttp);
-  const db = o.db ?? env.POSDATA_DB ?? prev.db;
-  const user = o.user ?? env.POSDATA_USER ?? prev.login;
+  const { url, db, login: user } = resolveTarget(o, env, prev);
   if (!url)
     throw new UsageError(
       say`login needs --url`,

@@ -125,7 +125,7 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
       say`posdata serve: warning: listening on ${o.host} without TLS: passwords and tokens cross the network in clear; only a TLS proxy in front should reach it`,
     );
   }
-  const { makeHttp, makeTransport, negotiateProtocol, resolveServerUrl, trace } = await import(
+  const { makeHttp, makeTransport, negotiateProtocol, resolveTarget, trace } = await import(
     '../cli/session.js'
   );
   const { OdooClient } = await import('../core/client.js');
@@ -136,8 +136,7 @@ async function runServe(o: ServeOptions, ctx: Context): Promise<void> {
   const store = ProfileStore.read(env);
   const profileName = store.currentName(c.profile, env);
   const profile = store.get(profileName) ?? {};
-  const url = resolveServerUrl(c.url, env, profile.url, c.allowInsecureHttp);
-  const db = c.db ?? env.POSDATA_DB ?? profile.db;
+  const { url, db } = resolveTarget(c, env, profile);
   if (!url || !db) {
     throw new AuthError(
       say`serve needs the Odoo URL and database${c.profile || env.POSDATA_PROFILE ? say` (profile ${profileName})` : ''}`,

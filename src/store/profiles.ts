@@ -41,6 +41,31 @@ export interface Profile {
   loggedInAt?: string;
 }
 
+/** Where a run goes, as given (the URL not yet parsed): the server, its database, the login. */
+export interface Target {
+  url?: string;
+  db?: string;
+  login?: string;
+}
+
+/**
+ * Credentials' one precedence, for every command, the tap's config and completion: the flag
+ * (or the config's key), then the environment (POSDATA_URL, POSDATA_DB, POSDATA_USER), then
+ * the profile. The secret is never a flag: POSDATA_PASSWORD, then the profile's, and the
+ * stored one only for the target it was stored with (src/cli/session.ts).
+ */
+export function targetOf(
+  given: { url?: string; db?: string; user?: string },
+  env: Readonly<Record<string, string | undefined>>,
+  profile: Profile,
+): Target {
+  return {
+    url: given.url ?? env.POSDATA_URL ?? profile.url,
+    db: given.db ?? env.POSDATA_DB ?? profile.db,
+    login: given.user ?? env.POSDATA_USER ?? profile.login,
+  };
+}
+
 interface StoreShape {
   profiles: Record<string, Profile>;
   current?: string;

@@ -10,6 +10,7 @@ import { MiB, readSmallFile } from '../core/smallfile.js';
 import { MAX_TIMER_SECONDS } from '../core/timer.js';
 import { parseWhen, toOdoo } from '../query/time.js';
 import { checkZone } from '../query/zone.js';
+import { targetOf } from '../store/profiles.js';
 
 export interface TapConfig {
   url?: string;
@@ -125,15 +126,16 @@ export function readConfig(path: string, env: Readonly<Record<string, string | u
       throw bad('streams', `must list some of ${SYNC_NAMES.join(', ')}`);
     config.streams = list as SyncName[];
   }
-  // Where Odoo is: the config, else the environment, else a named profile.
+  // Where Odoo is: the config, else the environment, else a named profile (targetOf's precedence).
   const named = config.profile ?? env.POSDATA_PROFILE;
   if (named === undefined) {
-    for (const [key, envName] of [
-      ['url', 'POSDATA_URL'],
-      ['db', 'POSDATA_DB'],
-      ['user', 'POSDATA_USER'],
+    const target = targetOf(config, env, {});
+    for (const [key, value] of [
+      ['url', target.url],
+      ['db', target.db],
+      ['user', target.login],
     ] as const)
-      if (config[key] === undefined && !env[envName])
+      if (!value)
         throw new UsageError(
           say`the config ${path} has no ${own(key)}`,
           say`give url, db and user (and the password, or POSDATA_PASSWORD), or a posdata profile`,

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { targetOf } from '../../src/store/profiles.js';
 import { freshConfigDir, runCli } from '../helpers/cli.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox's handle, as the tests use it
@@ -36,5 +37,24 @@ describe('the store before any login', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.login).toBe('admin');
+  });
+});
+
+describe('targetOf, the one precedence of where a run goes', () => {
+  const profile = { url: 'https://p.example', db: 'pdb', login: 'plogin' };
+  const env = { POSDATA_URL: 'https://e.example', POSDATA_DB: 'edb', POSDATA_USER: 'elogin' };
+  it('takes the flag over the environment over the profile, each of url, db and login', () => {
+    expect(targetOf({ url: 'https://f.example', db: 'fdb', user: 'flogin' }, env, profile)).toEqual({
+      url: 'https://f.example',
+      db: 'fdb',
+      login: 'flogin',
+    });
+    expect(targetOf({}, env, profile)).toEqual({ url: 'https://e.example', db: 'edb', login: 'elogin' });
+    expect(targetOf({ db: 'fdb' }, {}, profile)).toEqual({
+      url: 'https://p.example',
+      db: 'fdb',
+      login: 'plogin',
+    });
+    expect(targetOf({}, {}, {})).toEqual({ url: undefined, db: undefined, login: undefined });
   });
 });
