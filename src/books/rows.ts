@@ -211,7 +211,8 @@ function sessionRows(
       'payments of invoiced orders, moved to the invoices',
     );
   invoiceRows(s, x, add);
-  if (s.cashDifference !== 0 || (j && (j.cashBooked.get(s.id) ?? 0) !== 0))
+  // Rounded first: a computed difference of zero can come back as float noise (1e-12).
+  if (r(s.cashDifference) !== 0 || (j && r(j.cashBooked.get(s.id) ?? 0) !== 0))
     add(
       'cash difference',
       s.cashDifference,

@@ -8,6 +8,7 @@
  * (no draws), data/shop.ts (registers, catalogue), data/sessions.ts, then per day data/sales.ts
  * and data/closing.ts.
  */
+import { bookClosings } from './data/books.js';
 import { bankPayments, closeDay, type Drawers } from './data/closing.js';
 import { CURRENCIES, DAY, type Gen } from './data/context.js';
 import { roundTo } from './money.js';
@@ -51,6 +52,8 @@ export interface GenerateOptions {
    * Shop KW (KWD, 3 decimals), each with its own registers, methods, sessions and `orders` orders.
    */
   companies?: number;
+  /** --faults books: five closings whose entries differ from their sessions (data/books.ts). */
+  booksDrift?: boolean;
 }
 
 export interface Generated {
@@ -128,6 +131,7 @@ export function generate(opts: GenerateOptions): Generated {
     }
   }
   bankPayments(g, ledger);
+  bookClosings(g, opts.booksDrift === true);
   for (const t of db.tables.values()) t.touch();
   db.stamp++;
   return {

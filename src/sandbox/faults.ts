@@ -10,7 +10,9 @@
  * Options, also separated by `;`: `seed=N` (default: the sandbox seed), `probes` (also hit
  * `common.version` calls; by default version probes are exempt so that start-up checks pass),
  * `cap=N` (search_read answers at most N records whatever limit is asked, as a proxy or a
- * module that caps it does: a short page while more records match).
+ * module that caps it does: a short page while more records match), `books` (not a request's
+ * fault but the data's: five of company 1's last closings post entries that differ from their
+ * sessions, data/books.ts).
  * Example: `502@3;rate=0.05:502,503,504,429,reset,cut,html,notrpc,slow2000,expired`.
  * Draws come from a PRNG seeded with the seed, in request order, so a run is repeatable.
  */
@@ -70,19 +72,23 @@ export class FaultPlan {
   readonly spec: string;
   /** `cap=N`: the most records a search_read answers. */
   readonly cap: number | undefined;
+  /** `books`: closings whose journal entries differ from the POS. */
+  readonly books: boolean;
 
   constructor(spec: string, seed: number) {
     this.spec = spec.trim();
     let s = seed;
     let probes = false;
     let cap: number | undefined;
+    let books = false;
     const parts = this.spec
       .split(';')
-      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|probes\b|[a-z0-9|]+@))/))
+      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|probes\b|books\b|[a-z0-9|]+@))/))
       .map((p) => p.trim())
       .filter(Boolean);
     for (const part of parts) {
       if (part === 'probes') probes = true;
+      else if (part === 'books') books = true;
       else if (part.startsWith('cap=')) {
         cap = Number(part.slice(4));
         if (!(Number.isSafeInteger(cap) && cap > 0))
@@ -110,6 +116,7 @@ export class FaultPlan {
     }
     this.probes = probes;
     this.cap = cap;
+    this.books = books;
     this.rng = new Prng(s ^ 0x5eed);
   }
 

@@ -167,6 +167,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     leaks: opts.leaks === true,
     currency: opts.currency,
     companies,
+    booksDrift: faults?.books === true,
   });
   warmIndexes(db);
   db.searchReadCap = faults?.cap;
@@ -289,7 +290,7 @@ export function banner(h: SandboxHandle): string {
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
   lines.push(
     h.faults
-      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND | cap=N; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; common.version probes exempt unless 'probes')`
+      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND | cap=N | books; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; common.version probes exempt unless 'probes')`
       : '  faults: none',
   );
   lines.push('  Ctrl-C to stop');

@@ -5,7 +5,15 @@
  * module per model (or family) under models/; catalog.ts adds what a real server has beyond them.
  */
 import { describedFields, inertFields } from './catalog.js';
-import { accountMove, accountPayment, bankStatementLine, saleDetailsReport } from './models/accounting.js';
+import {
+  accountAccount,
+  accountJournal,
+  accountMove,
+  accountMoveLine,
+  accountPayment,
+  bankStatementLine,
+  saleDetailsReport,
+} from './models/accounting.js';
 import type { Version } from './models/define.js';
 import { posConfig } from './models/pos-config.js';
 import { posOrder } from './models/pos-order.js';
@@ -52,6 +60,9 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     resUsers(v),
     ...referenceModels(v),
     accountMove(v),
+    accountMoveLine(v),
+    accountAccount(v),
+    accountJournal(v),
     accountPayment(v),
     saleDetailsReport(v),
     bankStatementLine(v),

@@ -1,12 +1,17 @@
 /** The accounting side a POS touches: invoices, the closing's payments, cash lines, the Sales Details report. */
 import { currencyOf, sessionCompany } from '../money.js';
 import type { ModelDef } from '../store.js';
-import { ALL, build, fd, type Version } from './define.js';
+import { ALL, build, computed, fd, num, type Version } from './define.js';
 
 export function accountMove(_v: Version): ModelDef {
   return build({
     name: 'account.move',
     description: 'Journal Entry',
+    // An entry with a reference shows it: "POSS/2026/11/0003 (POS/00003)".
+    displayName: (rec) =>
+      rec.move_type === 'entry' && rec.ref
+        ? `${String(rec.name)} (${String(rec.ref)})`
+        : String(rec.name ?? ''),
     order: 'date desc, name desc, invoice_date desc, id desc',
     acl: { manager: ALL, user: 'r', clerk: '' },
     readGroups: ['Invoicing/Billing', 'Point of Sale/User'],
@@ -31,7 +36,133 @@ export function accountMove(_v: Version): ModelDef {
         dflt: () => 'posted',
       }),
       fd('amount_total', 'monetary', 'Total'),
-      fd('currency_id', 'many2one', 'Currency', { relation: 'res.currency', dflt: () => 1 }),
+      // An entry's total is its debits, an invoice's its amount: signed in the company's currency.
+      computed('amount_total_signed', 'monetary', 'Total Signed', (rec) => num(rec.amount_total), {
+        searchable: true,
+      }),
+      fd('payment_state', 'selection', 'Payment Status', {
+        selection: [
+          ['not_paid', 'Not Paid'],
+          ['in_payment', 'In Payment'],
+          ['paid', 'Paid'],
+          ['partial', 'Partially Paid'],
+          ['reversed', 'Reversed'],
+          ['invoicing_legacy', 'Invoicing App Legacy'],
+        ],
+        dflt: (rec) => (rec.move_type === 'entry' ? 'not_paid' : 'paid'),
+      }),
+      fd('ref', 'char', 'Reference'),
+      fd('journal_id', 'many2one', 'Journal', { relation: 'account.journal', required: true }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      fd('currency_id', 'many2one', 'Currency', {
+        relation: 'res.currency',
+        dflt: (rec, db) => currencyOf(db, num(rec.company_id) || 1),
+      }),
+    ],
+  });
+}
+
+/**
+ * A journal entry's lines (account.move.line): what books groups by entry, account, tax and label.
+ * A Point of Sale user may not read them: Odoo's AccessError names the accounting groups.
+ */
+export function accountMoveLine(_v: Version): ModelDef {
+  return build({
+    name: 'account.move.line',
+    description: 'Journal Item',
+    order: 'date desc, move_name desc, id',
+    acl: { manager: 'r', user: '', clerk: '' },
+    readGroups: [
+      'Invoicing/Billing',
+      'Invoicing/Billing Administrator',
+      'Technical/Show Accounting Features - Readonly',
+      'User types/Portal',
+    ],
+    created: (rec, db) => db.get('account.move', num(rec.move_id))?._at,
+    fields: [
+      fd('move_id', 'many2one', 'Journal Entry', { relation: 'account.move', required: true }),
+      fd('move_name', 'char', 'Number'),
+      fd('name', 'char', 'Label'),
+      fd('date', 'date', 'Date'),
+      fd('account_id', 'many2one', 'Account', { relation: 'account.account' }),
+      fd('journal_id', 'many2one', 'Journal', { relation: 'account.journal' }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+      fd('tax_line_id', 'many2one', 'Originator Tax', { relation: 'account.tax' }),
+      fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax' }),
+      fd('balance', 'monetary', 'Balance'),
+      computed('debit', 'monetary', 'Debit', (rec) => Math.max(0, num(rec.balance)), { searchable: true }),
+      computed('credit', 'monetary', 'Credit', (rec) => Math.max(0, -num(rec.balance)), { searchable: true }),
+      fd('parent_state', 'selection', 'Status', {
+        selection: [
+          ['draft', 'Draft'],
+          ['posted', 'Posted'],
+          ['cancel', 'Cancelled'],
+        ],
+      }),
+    ],
+  });
+}
+
+// Accounts and journals: a Point of Sale user reads them (a real 17's cashier does), writes none.
+const READ_BY_EVERY_USER = { acl: { manager: 'r', user: 'r', clerk: '' }, readGroups: ['Internal User'] };
+
+/** The chart of accounts the closings post to, per company (Odoo 17's account_type). */
+export function accountAccount(_v: Version): ModelDef {
+  return build({
+    name: 'account.account',
+    description: 'Account',
+    order: 'code, company_id',
+    ...READ_BY_EVERY_USER,
+    displayName: (rec) => `${String(rec.code)} ${String(rec.name)}`,
+    fields: [
+      fd('name', 'char', 'Account Name', { required: true }),
+      fd('code', 'char', 'Code', { required: true }),
+      fd('account_type', 'selection', 'Type', {
+        selection: ACCOUNT_TYPES.map((t) => [t, t]),
+        required: true,
+      }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
+    ],
+  });
+}
+
+export const ACCOUNT_TYPES = [
+  'asset_receivable',
+  'asset_cash',
+  'asset_current',
+  'liability_current',
+  'income',
+  'income_other',
+  'expense',
+] as const;
+
+/** Journals: the POS's entries, invoices, bank, and one cash journal per cash method. */
+export function accountJournal(_v: Version): ModelDef {
+  return build({
+    name: 'account.journal',
+    description: 'Journal',
+    order: 'sequence, type, code',
+    hasActive: true,
+    ...READ_BY_EVERY_USER,
+    fields: [
+      fd('name', 'char', 'Journal Name', { required: true }),
+      fd('code', 'char', 'Short Code', { required: true }),
+      fd('type', 'selection', 'Type', {
+        selection: [
+          ['sale', 'Sales'],
+          ['purchase', 'Purchase'],
+          ['cash', 'Cash'],
+          ['bank', 'Bank'],
+          ['general', 'Miscellaneous'],
+        ],
+        required: true,
+      }),
+      fd('sequence', 'integer', 'Sequence'),
+      fd('active', 'boolean', 'Active', { dflt: () => true }),
+      fd('default_account_id', 'many2one', 'Default Account', { relation: 'account.account' }),
+      fd('profit_account_id', 'many2one', 'Profit Account', { relation: 'account.account' }),
+      fd('loss_account_id', 'many2one', 'Loss Account', { relation: 'account.account' }),
+      fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
     ],
   });
 }
@@ -99,6 +230,8 @@ export function bankStatementLine(_v: Version): ModelDef {
       fd('pos_session_id', 'many2one', 'Session', { relation: 'pos.session' }),
       fd('amount', 'monetary', 'Amount'),
       fd('payment_ref', 'char', 'Label'),
+      fd('move_id', 'many2one', 'Journal Entry', { relation: 'account.move', required: true }),
+      fd('journal_id', 'many2one', 'Journal', { relation: 'account.journal', related: 'move_id.journal_id' }),
       // _inherits account.move: its date and company are the entry's.
       fd('date', 'date', 'Date', { required: true, related: 'move_id.date' }),
       fd('internal_index', 'char', 'Internal Reference', {

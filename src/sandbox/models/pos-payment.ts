@@ -65,6 +65,7 @@ export function posPaymentMethod({ version }: Version): ModelDef {
       fd('name', 'char', 'Method', { required: true, translate: true }),
       fd('sequence', 'integer', 'Sequence'),
       fd('is_cash_count', 'boolean', 'Cash', { readonly: true }),
+      fd('journal_id', 'many2one', 'Journal', { relation: 'account.journal' }),
       fd('active', 'boolean', 'Active', { dflt: () => true }),
       fd('company_id', 'many2one', 'Company', { relation: 'res.company', dflt: () => 1 }),
     ],

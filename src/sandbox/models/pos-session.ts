@@ -47,6 +47,8 @@ export function posSession({ v18, v19 }: Version): ModelDef {
         'Before Closing Difference',
         (rec, db) => num(rec.cash_register_balance_end_real) - theoretical(rec, db, v18),
       ),
+      // The closing's journal entry (pos.session._create_account_move; data/books.ts).
+      fd('move_id', 'many2one', 'Journal Entry', { relation: 'account.move', readonly: true }),
       fd('cash_real_transaction', 'monetary', 'Transaction', { readonly: true }),
       // 16/17 only: 18 computes the theoretical balance from the opening one and drops the field.
       ...(v18
