@@ -84,72 +84,12 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
       : undefined;
     // Sent again (a register that did not hear the reply): not created twice, not answered.
     if (existing) continue;
-    let session = db.get('pos.session', Number(data.pos_session_id));
-    if (!session) throw userError(`Session ${String(data.pos_session_id)} does not exist`);
-    if (session.state !== 'opened') {
-      // Odoo puts an order of a closed session into the register's open one (a rescue session
-      // in 17); the sandbox takes the open one, and refuses where there is none.
-      const open = db
-        .table('pos.session')
-        .rows.find((s) => s !== undefined && s.config_id === session?.config_id && s.state === 'opened');
-      if (!open) throw userError(`No open session for the register of ${String(session.name)}`);
-      session = open;
-    }
-    const lines = created(data.lines);
-    const pays = created(data.statement_ids);
-    // As 17's _compute_batch_amount_all: the tax and the untaxed sum each rounded to the
-    // currency, the total their (float) sum.
-    let untaxed = 0;
-    let taxSum = 0;
-    for (const l of lines) {
-      const excl = Number(l.price_subtotal) || 0;
-      untaxed += excl;
-      taxSum += (Number(l.price_subtotal_incl) || 0) - excl;
-    }
-    const tax = cents(taxSum);
-    const total = tax + cents(untaxed);
-    const paid = pays.reduce((s, p) => s + (Number(p.amount) || 0), 0);
-    const change = cents(Number(data.amount_return) || 0);
-    const settled = draft !== true && Math.abs(cents(paid - change) - cents(total)) < 0.005;
-    const methods = db.get('pos.config', session.config_id as number)?.payment_method_ids;
-    const cash = (methods as number[] | undefined)?.find(
-      (m) => db.get('pos.payment.method', m)?.is_cash_count === true,
-    );
-    const at = String(data.date_order).replace('T', ' ').slice(0, 19);
-    const sessionId = session.id;
-    const payments: Record<string, unknown>[] = pays.map((p) => ({
-      amount: Number(p.amount) || 0,
-      payment_method_id: p.payment_method_id,
-      payment_date: at,
-      session_id: sessionId,
-    }));
-    if (change > 0 && cash !== undefined)
-      payments.push({
-        name: 'return',
-        amount: -change,
-        payment_method_id: cash,
-        payment_date: at,
-        session_id: sessionId,
-        is_change: true,
-      });
-    const vals: Record<string, unknown> = {
-      session_id: session.id,
-      config_id: session.config_id,
-      date_order: at,
-      user_id: typeof data.user_id === 'number' ? data.user_id : env.uid,
-      pos_reference: reference,
-      amount_total: total,
-      amount_tax: tax,
-      amount_paid: cents(paid - change),
-      amount_return: change,
-      lines: lines.map((l) => [
-        0,
-        0,
-        Object.fromEntries(Object.entries(l).filter(([k]) => lineModel.fields.has(k))),
-      ]),
-      payment_ids: payments.map((p) => [0, 0, p]),
-    };
-    if (db.version === 19) vals.is_refund = total < 0;
+    const { vals, settled } = orderVals(db, env, data, draft === true);
+    vals.lines = created(data.lines).map((l) => [
+      0,
+      0,
+      Object.fromEntries(Object.entries(l).filter(([k]) => lineModel.fields.has(k))),
+    ]);
     const id = create(
       db,
       tx,
@@ -165,4 +105,94 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
     reply.push({ id, pos_reference: reference, account_move: false });
   }
   return reply;
+}
+
+/** The session an order goes to: the one it names, or, when that one is closed, its register's open one. */
+function orderSession(db: Db, data: Record<string, unknown>): Rec {
+  const session = db.get('pos.session', Number(data.pos_session_id));
+  if (!session) throw userError(`Session ${String(data.pos_session_id)} does not exist`);
+  if (session.state === 'opened') return session;
+  // Odoo puts an order of a closed session into the register's open one (a rescue session
+  // in 17); the sandbox takes the open one, and refuses where there is none.
+  const open = db
+    .table('pos.session')
+    .rows.find((s) => s !== undefined && s.config_id === session.config_id && s.state === 'opened');
+  if (!open) throw userError(`No open session for the register of ${String(session.name)}`);
+  return open;
+}
+
+/**
+ * The order's vals but its lines (its session, totals and payments, the change given back as
+ * a cash payment), and whether it is paid in full.
+ */
+function orderVals(
+  db: Db,
+  env: Env,
+  data: Record<string, unknown>,
+  draft: boolean,
+): { vals: Record<string, unknown>; settled: boolean } {
+  const session = orderSession(db, data);
+  const lines = created(data.lines);
+  const pays = created(data.statement_ids);
+  // As 17's _compute_batch_amount_all: the tax and the untaxed sum each rounded to the
+  // currency, the total their (float) sum.
+  let untaxed = 0;
+  let taxSum = 0;
+  for (const l of lines) {
+    const excl = Number(l.price_subtotal) || 0;
+    untaxed += excl;
+    taxSum += (Number(l.price_subtotal_incl) || 0) - excl;
+  }
+  const tax = cents(taxSum);
+  const total = tax + cents(untaxed);
+  const paid = pays.reduce((s, p) => s + (Number(p.amount) || 0), 0);
+  const change = cents(Number(data.amount_return) || 0);
+  const settled = !draft && Math.abs(cents(paid - change) - cents(total)) < 0.005;
+  const at = String(data.date_order).replace('T', ' ').slice(0, 19);
+  const vals: Record<string, unknown> = {
+    session_id: session.id,
+    config_id: session.config_id,
+    date_order: at,
+    user_id: typeof data.user_id === 'number' ? data.user_id : env.uid,
+    pos_reference: typeof data.name === 'string' ? data.name : false,
+    amount_total: total,
+    amount_tax: tax,
+    amount_paid: cents(paid - change),
+    amount_return: change,
+    lines: [],
+    payment_ids: orderPayments(db, session, pays, change, at).map((p) => [0, 0, p]),
+  };
+  if (db.version === 19) vals.is_refund = total < 0;
+  return { vals, settled };
+}
+
+/** The payments as sent, and the change given back as a negative `return` of the session's cash method. */
+function orderPayments(
+  db: Db,
+  session: Rec,
+  pays: Record<string, unknown>[],
+  change: number,
+  at: string,
+): Record<string, unknown>[] {
+  const methods = db.get('pos.config', session.config_id as number)?.payment_method_ids;
+  const cash = (methods as number[] | undefined)?.find(
+    (m) => db.get('pos.payment.method', m)?.is_cash_count === true,
+  );
+  const sessionId = session.id;
+  const payments: Record<string, unknown>[] = pays.map((p) => ({
+    amount: Number(p.amount) || 0,
+    payment_method_id: p.payment_method_id,
+    payment_date: at,
+    session_id: sessionId,
+  }));
+  if (change > 0 && cash !== undefined)
+    payments.push({
+      name: 'return',
+      amount: -change,
+      payment_method_id: cash,
+      payment_date: at,
+      session_id: sessionId,
+      is_change: true,
+    });
+  return payments;
 }
