@@ -157,65 +157,11 @@ function sellOrder(
   const { orders, lines, payments } = ledger;
   const r = plan.register;
   const candidates = ledger.refundable[r] as Rec[];
-  draft.id = orders.nextId;
-  draft.t = t;
-  draft.at = fmtDatetime(t);
-  draft.plan = plan;
-  draft.cashier = g.leaks ? cashierOf({ id: draft.id, session_id: plan.rec.id }, g.db) : 0;
-  draft.kind = pickKind(g, plan, candidates);
-  draft.original = undefined;
-  draft.amountTotal = 0;
-  draft.amountTax = 0;
-  draft.untaxed = 0;
+  startDraft(g, plan, t, orders.nextId, candidates);
   const l0 = lines.nextId;
-  let name: string;
-  // The sale's own lines, before any the optional modules add (tips, discounts, rewards, cards).
-  let ownLines = 0;
-  if (draft.kind === 'refund') {
-    const last = candidates.length - 1;
-    // Drawn in every case, so that the other draws stay those of the same seed.
-    const drawn = g.rng.int(Math.max(0, last - 49), last);
-    const at = draft.cashier === LEAKY.quickRefunds ? last : drawn;
-    const original = candidates.splice(at, 1)[0] as Rec;
-    draft.original = original;
-    ox = beginOrder(ledger.extras, r, draft.kind, original);
-    name = `${original.name} REFUND`;
-    refundLines(g, ledger, original);
-  } else {
-    ox = beginOrder(ledger.extras, r, draft.kind, undefined);
-    saleLines(g, ledger, products);
-    ownLines = lines.nextId - l0;
-    extraLines(ledger.extras, ox, draft.kind, r, lines, l0, (product, qty, price, rate, taxIds) =>
-      addLine(lines, product, qty, price, 0, rate, taxIds, false, true),
-    );
-    name = draft.kind === 'sale' ? `${shop.orderPrefix}/${String(++ledger.seq).padStart(6, '0')}` : '/';
-  }
-  // As Odoo's _onchange_amount_all: the tax and the untaxed sum each rounded, the total their sum.
-  draft.amountTax = roundMoney(draft.amountTax);
-  draft.amountTotal = roundMoney(draft.amountTax + roundMoney(draft.untaxed));
+  const { name, ownLines } = writeLines(g, shop, products, ledger, candidates);
   const p0 = payments.nextId;
-  const cash = shop.cashMethod[r] as number;
-  const due = roundMoney(draft.amountTotal);
-  const amountReturn = pay(g, shop, ledger, cash, due);
-  const tip = afterPayment(
-    g,
-    ledger.extras,
-    ox,
-    draft.kind,
-    plan,
-    payments,
-    p0,
-    (product, qty, price, rate, taxIds) => addLine(lines, product, qty, price, 0, rate, taxIds, false, true),
-  );
-  if (tip !== 0) {
-    // The tip is an untaxed line paid on the card: the total and the paid amount grow by it.
-    draft.amountTotal = roundMoney(draft.amountTotal + tip);
-    tick.paid = roundMoney(tick.paid + tip);
-  }
-  plan.cash += tick.cashTaken;
-  let cashPayments = 0;
-  for (let id = p0; id < payments.nextId; id++)
-    if (payments.rows[id]?.payment_method_id === cash) cashPayments++;
+  const { due, amountReturn, cashPayments } = payOrder(g, shop, ledger, plan);
   const { state, writeDate, account } = settle(g, ledger, due);
   const order: Rec = {
     id: draft.id,
@@ -246,6 +192,96 @@ function sellOrder(
     if (candidates.length > 400) candidates.splice(0, 200);
   }
   return cashPayments;
+}
+
+/** The order being written: its id, time, session, cashier and kind, its amounts at zero. */
+function startDraft(g: Gen, plan: SessionPlan, t: number, id: number, candidates: Rec[]): void {
+  draft.id = id;
+  draft.t = t;
+  draft.at = fmtDatetime(t);
+  draft.plan = plan;
+  draft.cashier = g.leaks ? cashierOf({ id: draft.id, session_id: plan.rec.id }, g.db) : 0;
+  draft.kind = pickKind(g, plan, candidates);
+  draft.original = undefined;
+  draft.amountTotal = 0;
+  draft.amountTax = 0;
+  draft.untaxed = 0;
+}
+
+/**
+ * The order's lines: a refund's of a recent sale (taken out of the candidates), or a sale's
+ * own and those the optional modules add (tips, discounts, rewards, cards). Its name, and how
+ * many lines are the sale's own.
+ */
+function writeLines(
+  g: Gen,
+  shop: Shop,
+  products: Product[],
+  ledger: Ledger,
+  candidates: Rec[],
+): { name: string; ownLines: number } {
+  const { lines } = ledger;
+  const r = draft.plan.register;
+  if (draft.kind === 'refund') {
+    const last = candidates.length - 1;
+    // Drawn in every case, so that the other draws stay those of the same seed.
+    const drawn = g.rng.int(Math.max(0, last - 49), last);
+    const at = draft.cashier === LEAKY.quickRefunds ? last : drawn;
+    const original = candidates.splice(at, 1)[0] as Rec;
+    draft.original = original;
+    ox = beginOrder(ledger.extras, r, draft.kind, original);
+    refundLines(g, ledger, original);
+    return { name: `${original.name} REFUND`, ownLines: 0 };
+  }
+  const l0 = lines.nextId;
+  ox = beginOrder(ledger.extras, r, draft.kind, undefined);
+  saleLines(g, ledger, products);
+  const ownLines = lines.nextId - l0;
+  extraLines(ledger.extras, ox, draft.kind, r, lines, l0, (product, qty, price, rate, taxIds) =>
+    addLine(lines, product, qty, price, 0, rate, taxIds, false, true),
+  );
+  const name = draft.kind === 'sale' ? `${shop.orderPrefix}/${String(++ledger.seq).padStart(6, '0')}` : '/';
+  return { name, ownLines };
+}
+
+/**
+ * The order's totals, its payments (and a restaurant's tip on the card); the amount due, the
+ * change given back and how many payments were in cash.
+ */
+function payOrder(
+  g: Gen,
+  shop: Shop,
+  ledger: Ledger,
+  plan: SessionPlan,
+): { due: number; amountReturn: number; cashPayments: number } {
+  const { lines, payments } = ledger;
+  // As Odoo's _onchange_amount_all: the tax and the untaxed sum each rounded, the total their sum.
+  draft.amountTax = roundMoney(draft.amountTax);
+  draft.amountTotal = roundMoney(draft.amountTax + roundMoney(draft.untaxed));
+  const p0 = payments.nextId;
+  const cash = shop.cashMethod[plan.register] as number;
+  const due = roundMoney(draft.amountTotal);
+  const amountReturn = pay(g, shop, ledger, cash, due);
+  const tip = afterPayment(
+    g,
+    ledger.extras,
+    ox,
+    draft.kind,
+    plan,
+    payments,
+    p0,
+    (product, qty, price, rate, taxIds) => addLine(lines, product, qty, price, 0, rate, taxIds, false, true),
+  );
+  if (tip !== 0) {
+    // The tip is an untaxed line paid on the card: the total and the paid amount grow by it.
+    draft.amountTotal = roundMoney(draft.amountTotal + tip);
+    tick.paid = roundMoney(tick.paid + tip);
+  }
+  plan.cash += tick.cashTaken;
+  let cashPayments = 0;
+  for (let id = p0; id < payments.nextId; id++)
+    if (payments.rows[id]?.payment_method_id === cash) cashPayments++;
+  return { due, amountReturn, cashPayments };
 }
 
 /** A draft (open session only), a cancellation, a refund of a recent sale, or a sale. */
