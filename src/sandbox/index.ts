@@ -125,35 +125,13 @@ function deriveKey(adminKey: string, who: string): string {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = opts.host ?? '127.0.0.1';
   const version = opts.odooVersion ?? 17;
-  if (![16, 17, 18, 19].includes(version))
-    throw new Error(`unsupported Odoo version ${String(version)} (16, 17, 18 or 19)`);
-  if (opts.jsonrpc === false && version !== 19)
-    throw new Error('only an Odoo 19 sandbox can go without JSON-RPC');
-  const seed = opts.seed ?? 1;
-  const orders = opts.orders ?? 2000;
-  const days = opts.days ?? 14;
-  if (!Number.isInteger(orders) || orders < 0)
-    throw new Error(`orders must be a whole number >= 0, not ${orders}`);
-  if (!Number.isInteger(days) || days < 1) throw new Error(`days must be a whole number >= 1, not ${days}`);
+  const { seed, orders, days, companies, faults } = checkOptions(opts, version);
   const offsetMs = Math.round((opts.clockOffsetSeconds ?? 0) * 1000);
   const started = Date.now() + offsetMs;
   const dataNow = opts.now ?? new Date(started);
   // Records written through the API get the current time, never earlier than the data's own "now".
   const ahead = Math.max(0, dataNow.getTime() - started);
-  // A bad --faults is refused before the data is generated.
-  const faults = opts.faults ? faultPlan(opts.faults, seed) : undefined;
-  const companies = opts.companies ?? 1;
-  if (!Number.isInteger(companies) || companies < 1 || companies > 4)
-    throw new SandboxOptionError(
-      `--companies ${companies} is not a number of companies the sandbox models`,
-      'use 1 to 4',
-    );
   const USERS = usersOf(companies);
-  if (opts.currency !== undefined && !(opts.currency in CURRENCIES))
-    throw new SandboxOptionError(
-      `--currency ${opts.currency} is not one the sandbox keeps books in`,
-      `use one of ${Object.keys(CURRENCIES).join(', ')}`,
-    );
   const { db, stats } = generate({
     seed,
     orders,
@@ -172,17 +150,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   warmIndexes(db);
   db.searchReadCap = faults?.cap;
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
-  const keys = new Map<string, ApiKey>();
-  keys.set(adminKey, { uid: 2, expired: false });
-  const userKeys = new Map<string, string>();
-  userKeys.set('admin', adminKey);
-  for (const u of USERS.slice(1)) {
-    const k = deriveKey(adminKey, u.login);
-    keys.set(k, { uid: u.uid, expired: false });
-    userKeys.set(u.login, k);
-  }
-  const expiredKey = deriveKey(adminKey, 'expired');
-  keys.set(expiredKey, { uid: 2, expired: true });
+  const { keys, userKeys, expiredKey } = apiKeys(adminKey, USERS);
   const state: ServerState = {
     db,
     dbName: DB_NAME,
@@ -229,20 +197,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     })),
     expiredKey,
     stats,
-    companies:
-      companies > 1
-        ? db.table('res.company').rows.flatMap((c) =>
-            c
-              ? [
-                  {
-                    id: c.id,
-                    name: String(c.name),
-                    currency: String(db.get('res.currency', c.currency_id as number)?.name ?? ''),
-                  },
-                ]
-              : [],
-          )
-        : undefined,
+    companies: companies > 1 ? companyList(db) : undefined,
     faults: faults?.spec,
     odooVersion: version,
     posHr: opts.posHr === true,
@@ -260,6 +215,73 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
         server.closeAllConnections();
       }),
   };
+}
+
+/** The options that shape the data and the faults, checked (in this order) before anything is generated. */
+function checkOptions(
+  opts: SandboxOptions,
+  version: OdooVersion,
+): { seed: number; orders: number; days: number; companies: number; faults?: FaultPlan } {
+  if (![16, 17, 18, 19].includes(version))
+    throw new Error(`unsupported Odoo version ${String(version)} (16, 17, 18 or 19)`);
+  if (opts.jsonrpc === false && version !== 19)
+    throw new Error('only an Odoo 19 sandbox can go without JSON-RPC');
+  const seed = opts.seed ?? 1;
+  const orders = opts.orders ?? 2000;
+  const days = opts.days ?? 14;
+  if (!Number.isInteger(orders) || orders < 0)
+    throw new Error(`orders must be a whole number >= 0, not ${orders}`);
+  if (!Number.isInteger(days) || days < 1) throw new Error(`days must be a whole number >= 1, not ${days}`);
+  // A bad --faults is refused before the data is generated.
+  const faults = opts.faults ? faultPlan(opts.faults, seed) : undefined;
+  const companies = opts.companies ?? 1;
+  if (!Number.isInteger(companies) || companies < 1 || companies > 4)
+    throw new SandboxOptionError(
+      `--companies ${companies} is not a number of companies the sandbox models`,
+      'use 1 to 4',
+    );
+  if (opts.currency !== undefined && !(opts.currency in CURRENCIES))
+    throw new SandboxOptionError(
+      `--currency ${opts.currency} is not one the sandbox keeps books in`,
+      `use one of ${Object.keys(CURRENCIES).join(', ')}`,
+    );
+  return { seed, orders, days, companies, faults };
+}
+
+/** The API keys: the admin's, one derived from it per other user, and an expired one of the admin. */
+function apiKeys(
+  adminKey: string,
+  users: ReturnType<typeof usersOf>,
+): { keys: Map<string, ApiKey>; userKeys: Map<string, string>; expiredKey: string } {
+  const keys = new Map<string, ApiKey>();
+  keys.set(adminKey, { uid: 2, expired: false });
+  const userKeys = new Map<string, string>();
+  userKeys.set('admin', adminKey);
+  for (const u of users.slice(1)) {
+    const k = deriveKey(adminKey, u.login);
+    keys.set(k, { uid: u.uid, expired: false });
+    userKeys.set(u.login, k);
+  }
+  const expiredKey = deriveKey(adminKey, 'expired');
+  keys.set(expiredKey, { uid: 2, expired: true });
+  return { keys, userKeys, expiredKey };
+}
+
+/** The companies and their currency, as the handle (and the banner) lists them. */
+function companyList(
+  db: ReturnType<typeof generate>['db'],
+): { id: number; name: string; currency: string }[] {
+  return db.table('res.company').rows.flatMap((c) =>
+    c
+      ? [
+          {
+            id: c.id,
+            name: String(c.name),
+            currency: String(db.get('res.currency', c.currency_id as number)?.name ?? ''),
+          },
+        ]
+      : [],
+  );
 }
 
 /** The banner `posdata sandbox` prints: URL first, then users, keys, data and faults. */
