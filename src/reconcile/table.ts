@@ -4,7 +4,13 @@
 import { Chalk } from 'chalk';
 import { utcToZoneShort } from '../query/time.js';
 import { fixedDecimals, roundAt, signed } from '../records/normalize.js';
-import { fitColumns, leftOutNote, type ReportColumn, reportTable } from '../render/report-table.js';
+import {
+  drawTable,
+  fitColumns,
+  leftOutNote,
+  methodColumns,
+  type ReportColumn,
+} from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
 
@@ -26,26 +32,35 @@ interface Line {
 
 export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
-  const columns: Column[] = [
-    { key: 'register', label: 'register', right: false, priority: 0 },
-    { key: 'session', label: 'session', right: false, priority: 1 },
-    { key: 'opened', label: 'opened', right: false, priority: 20 },
-    { key: 'closed', label: 'closed', right: false, priority: 2 },
-    { key: 'opening_cash', label: 'opening', right: true, priority: 6 },
-    { key: 'cash_taken', label: 'taken', right: true, priority: 6 },
-    { key: 'cash_moves', label: 'moves', right: true, priority: 6 },
-    { key: 'expected_cash', label: 'expected', right: true, priority: 3 },
-    { key: 'counted_cash', label: 'counted', right: true, priority: 4 },
-    { key: 'difference', label: 'difference', right: true, priority: 0 },
-    ...rec.methodKeys.map((k, i) => ({
-      key: k,
-      label: k.slice('method:'.length),
-      right: true,
-      priority: 10 + i,
-    })),
-  ];
+  const columns: Column[] = [...COLUMNS.map((c) => ({ ...c })), ...methodColumns(rec.methodKeys, 10)];
+  const lines = reconcileLines(rec, o.tz);
+  // Register, session and method names come from Odoo: fitColumns escapes their control characters.
+  const kept = fitColumns(columns, lines, o.columns);
+  const close = closingLine(rec, o.tolerance);
+  if (rec.sessions.length === 0) return `${close}\n`;
+  const table = drawTable(kept, lines, o.color, (text, c, l) => {
+    if (c.key === 'difference' && beyond(l.difference, o.tolerance))
+      return l.difference < 0 ? chalk.bold.red(text) : chalk.bold.yellow(text);
+    return l.total ? chalk.bold(text) : text;
+  });
+  return `${table}\n${leftOutNote(columns, kept, o.columns)}${close}\n`;
+}
 
-  const lines: Line[] = [];
+const COLUMNS: readonly Column[] = [
+  { key: 'register', label: 'register', right: false, priority: 0 },
+  { key: 'session', label: 'session', right: false, priority: 1 },
+  { key: 'opened', label: 'opened', right: false, priority: 20 },
+  { key: 'closed', label: 'closed', right: false, priority: 2 },
+  { key: 'opening_cash', label: 'opening', right: true, priority: 6 },
+  { key: 'cash_taken', label: 'taken', right: true, priority: 6 },
+  { key: 'cash_moves', label: 'moves', right: true, priority: 6 },
+  { key: 'expected_cash', label: 'expected', right: true, priority: 3 },
+  { key: 'counted_cash', label: 'counted', right: true, priority: 4 },
+  { key: 'difference', label: 'difference', right: true, priority: 0 },
+];
+
+/** The sessions by register (by name, then id), a total per register where there are several, and one for all. */
+function reconcileLines(rec: Reconciliation, tz: string): Line[] {
   const groups = new Map<number, SessionFigures[]>();
   for (const s of rec.sessions) {
     const g = groups.get(s.configId) ?? [];
@@ -55,15 +70,6 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
   const ordered = [...groups.values()].sort(
     (a, b) => a[0].register.localeCompare(b[0].register) || a[0].configId - b[0].configId,
   );
-  const amounts = (s: SessionFigures): Record<string, number> => ({
-    opening_cash: s.openingCash,
-    cash_taken: s.cashTaken,
-    cash_moves: s.cashMoves,
-    expected_cash: s.expectedCash,
-    counted_cash: s.countedCash,
-    difference: s.difference,
-    ...s.byMethod,
-  });
   const money = (vals: Record<string, number>): Record<string, string> => {
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(vals))
@@ -75,24 +81,13 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
     for (const r of rows) for (const [k, v] of Object.entries(amounts(r))) sum[k] = (sum[k] ?? 0) + v;
     for (const k of Object.keys(sum)) sum[k] = roundAt(sum[k] as number, rec.moneyDigits);
     return {
-      cells: {
-        register: label,
-        session: `total (${rows.length})`,
-        ...money(sum),
-      },
+      cells: { register: label, session: `total (${rows.length})`, ...money(sum) },
       difference: sum.difference ?? 0,
       total: true,
     };
   };
-  // Times as short as the range allows: a single day needs only the hour.
-  const shown = (v: string | null): string => (v ? utcToZoneShort(v, o.tz) : '');
-  const stamps = rec.sessions.flatMap((s) => [shown(s.openedUtc), shown(s.closedUtc)]).filter(Boolean);
-  const sameDay = stamps.every((t) => t.slice(0, 10) === stamps[0]?.slice(0, 10));
-  const sameYear = stamps.every((t) => t.slice(0, 4) === stamps[0]?.slice(0, 4));
-  const time = (v: string | null): string => {
-    const t = shown(v);
-    return sameDay ? t.slice(11) : sameYear ? t.slice(5) : t;
-  };
+  const time = timeOfRange(rec.sessions, tz);
+  const lines: Line[] = [];
   for (const g of ordered) {
     for (const s of g) {
       lines.push({
@@ -110,37 +105,45 @@ export function renderReconcileTable(rec: Reconciliation, o: ReconcileTableOptio
     if (ordered.length > 1) lines.push(total(g[0].register, g));
   }
   if (rec.sessions.length > 1) lines.push(total(ordered.length > 1 ? 'All' : g0(ordered), rec.sessions));
+  return lines;
+}
 
-  // Register, session and method names come from Odoo: fitColumns escapes their control characters.
-  const kept = fitColumns(columns, lines, o.columns);
-  const table = reportTable(
-    kept.map((c) => c.label),
-    kept.map((c) => c.right),
-    o.color,
-  );
-  for (const l of lines) {
-    table.push(
-      kept.map((c) => {
-        const text = l.cells[c.key] ?? '';
-        if (c.key === 'difference' && beyond(l.difference, o.tolerance)) {
-          return l.difference < 0 ? chalk.bold.red(text) : chalk.bold.yellow(text);
-        }
-        return l.total ? chalk.bold(text) : text;
-      }),
-    );
-  }
+/** A session's amounts by column key, its methods' among them. */
+function amounts(s: SessionFigures): Record<string, number> {
+  return {
+    opening_cash: s.openingCash,
+    cash_taken: s.cashTaken,
+    cash_moves: s.cashMoves,
+    expected_cash: s.expectedCash,
+    counted_cash: s.countedCash,
+    difference: s.difference,
+    ...s.byMethod,
+  };
+}
 
-  const differing = rec.sessions.filter((s) => beyond(s.difference, o.tolerance));
+/** Times as short as the range allows: a single day needs only the hour, a single year no year. */
+function timeOfRange(sessions: SessionFigures[], tz: string): (v: string | null) => string {
+  const shown = (v: string | null): string => (v ? utcToZoneShort(v, tz) : '');
+  const stamps = sessions.flatMap((s) => [shown(s.openedUtc), shown(s.closedUtc)]).filter(Boolean);
+  const sameDay = stamps.every((t) => t.slice(0, 10) === stamps[0]?.slice(0, 10));
+  const sameYear = stamps.every((t) => t.slice(0, 4) === stamps[0]?.slice(0, 4));
+  return (v) => {
+    const t = shown(v);
+    return sameDay ? t.slice(11) : sameYear ? t.slice(5) : t;
+  };
+}
+
+/** The line under the table: how many sessions, and which differ beyond the tolerance. */
+function closingLine(rec: Reconciliation, tolerance: number): string {
+  const differing = rec.sessions.filter((s) => beyond(s.difference, tolerance));
   let close = `${rec.sessions.length} session${rec.sessions.length === 1 ? '' : 's'}`;
   if (differing.length === 0) {
-    if (rec.sessions.length > 0) close += `, none differs by more than ${o.tolerance}`;
-  } else {
-    const short = differing.filter((s) => s.difference < 0).length;
-    const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
-    close += `, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${o.tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference, rec.moneyDigits)} in ${visible(worst.session)})`;
+    if (rec.sessions.length > 0) close += `, none differs by more than ${tolerance}`;
+    return close;
   }
-  if (rec.sessions.length === 0) return `${close}\n`;
-  return `${table.toString()}\n${leftOutNote(columns, kept, o.columns)}${close}\n`;
+  const short = differing.filter((s) => s.difference < 0).length;
+  const worst = differing.reduce((a, b) => (Math.abs(b.difference) > Math.abs(a.difference) ? b : a));
+  return `${close}, ${differing.length} ${differing.length === 1 ? 'differs' : 'differ'} by more than ${tolerance} (${short} short, ${differing.length - short} over; largest ${signed(worst.difference, rec.moneyDigits)} in ${visible(worst.session)})`;
 }
 
 function g0(groups: SessionFigures[][]): string {

@@ -77,3 +77,29 @@ export function reportTable(head: string[], right: boolean[], color: boolean): T
     wordWrap: false,
   });
 }
+
+/** A column per payment method (`method:Cash` under "Cash"), in order from this priority down. */
+export function methodColumns(keys: readonly string[], priority: number): ReportColumn[] {
+  return keys.map((k, i) => ({
+    key: k,
+    label: k.slice('method:'.length),
+    right: true,
+    priority: priority + i,
+  }));
+}
+
+/** The kept columns drawn as a report table, a row a line, each cell as `style` shows it. */
+export function drawTable<L extends { cells: Record<string, string> }>(
+  kept: ReportColumn[],
+  lines: L[],
+  color: boolean,
+  style: (text: string, column: ReportColumn, line: L) => string,
+): string {
+  const table = reportTable(
+    kept.map((c) => c.label),
+    kept.map((c) => c.right),
+    color,
+  );
+  for (const l of lines) table.push(kept.map((c) => style(l.cells[c.key] ?? '', c, l)));
+  return table.toString();
+}

@@ -3,7 +3,14 @@
 // the shape of the day shows at a glance). With a session, the cash section of reconcile.
 import { Chalk } from 'chalk';
 import { fixedDecimals, signed } from '../records/normalize.js';
-import { fitColumns, leftOutNote, type ReportColumn, reportTable } from '../render/report-table.js';
+import {
+  drawTable,
+  fitColumns,
+  leftOutNote,
+  methodColumns,
+  type ReportColumn,
+  reportTable,
+} from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import { type Figures, type SummaryGroup, totalOf } from './compute.js';
 import type { Cell } from './folder.js';
@@ -82,12 +89,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
     { key: 'tax', label: 'tax', right: true, priority: 2 },
     { key: 'total', label: 'total', right: true, priority: 0 },
     { key: 'average_ticket', label: 'avg ticket', right: true, priority: 7 },
-    ...summary.methodKeys.map((k, i) => ({
-      key: k,
-      label: k.slice('method:'.length),
-      right: true,
-      priority: 8 + i,
-    })),
+    ...methodColumns(summary.methodKeys, 8),
     ...(withBars ? [{ key: 'bar', label: '', right: false, priority: 1 }] : []),
   ];
   const max = Math.max(0, ...r.shown.map((g) => g.figures.total));
@@ -117,22 +119,12 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   const kept = fitColumns(columns, lines, o.columns);
   let out = '';
   if (lines.length > 0) {
-    const table = reportTable(
-      kept.map((c) => c.label),
-      kept.map((c) => c.right),
-      o.color,
-    );
-    for (const l of lines) {
-      table.push(
-        kept.map((c) => {
-          const text = l.cells[c.key] ?? '';
-          if (c.key === 'bar') return o.color ? chalk.cyan(text) : text;
-          if (l.total) return chalk.bold(text);
-          return text.startsWith('-') && c.right ? chalk.red(text) : text;
-        }),
-      );
-    }
-    out += `${table.toString()}\n`;
+    const table = drawTable(kept, lines, o.color, (text, c, l) => {
+      if (c.key === 'bar') return o.color ? chalk.cyan(text) : text;
+      if (l.total) return chalk.bold(text);
+      return text.startsWith('-') && c.right ? chalk.red(text) : text;
+    });
+    out += `${table}\n`;
   }
   const n = summary.groups.length;
   let close = `${n} group${n === 1 ? '' : 's'}`;
