@@ -9,13 +9,7 @@ import { parseDay, rangeDomain, utcToZoneIso } from '../query/time.js';
 import { DEFAULT_MONEY_DIGITS, inCurrency, roundAt } from '../records/normalize.js';
 
 /** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
-export const BASE_KEYS = [
-  'session_id',
-  'session',
-  'config_id',
-  'register',
-  'opened',
-  'closed',
+export const AMOUNT_KEYS = [
   'opening_cash',
   'cash_taken',
   'cash_moves',
@@ -24,13 +18,14 @@ export const BASE_KEYS = [
   'difference',
 ] as const;
 
-export const AMOUNT_KEYS = [
-  'opening_cash',
-  'cash_taken',
-  'cash_moves',
-  'expected_cash',
-  'counted_cash',
-  'difference',
+export const BASE_KEYS = [
+  'session_id',
+  'session',
+  'config_id',
+  'register',
+  'opened',
+  'closed',
+  ...AMOUNT_KEYS,
 ] as const;
 
 export type AmountKey = (typeof AMOUNT_KEYS)[number];
@@ -229,12 +224,49 @@ export interface Inputs {
  */
 export function reconcile(inputs: Inputs, digits = DEFAULT_MONEY_DIGITS): Reconciliation {
   const { sessions, payments, configs, methods, moves } = inputs;
-  const r2 = (v: number): number => roundAt(v, digits);
-  const methodById = new Map(methods.map((m) => [m.id, m]));
   const cashMethods = new Set(methods.filter((m) => m.is_cash_count === true).map((m) => m.id));
-  const configById = new Map(configs.map((c) => [c.id, c]));
+  const { ordered, keyOf } = methodColumnOrder(inputs);
+  const ctx: SessionContext = {
+    digits,
+    cashMethods,
+    configById: new Map(configs.map((c) => [c.id, c])),
+    totals: totalsBySession(payments),
+    lineMoves: movesBySession(moves),
+    methodKeys: ordered.map((id) => [id, keyOf.get(id) as string]),
+  };
+  const out = sessions.map((s) => sessionFigures(s, ctx));
+  // Before sorting: in the order the sessions were read.
+  const adjusted = out.filter((r) => r.fromOdoo);
+  // Closing time, then id: the order in which the day's drawers were counted.
+  out.sort((a, b) => (a.closedUtc ?? '').localeCompare(b.closedUtc ?? '') || a.sessionId - b.sessionId);
+  return {
+    sessions: out,
+    methodKeys: ordered.map((id) => keyOf.get(id) as string),
+    adjusted,
+    moneyDigits: digits,
+  };
+}
 
-  // Which methods get a column: those of the registers involved and those that took money.
+/** What every session's figures are worked out with. */
+interface SessionContext {
+  digits: number;
+  cashMethods: Set<number>;
+  configById: Map<number, OdooRecord>;
+  totals: Map<number, Map<number, number>>;
+  lineMoves: Map<number, OdooRecord[]>;
+  /** The method columns, in order: the method's id and its key. */
+  methodKeys: [number, string][];
+}
+
+/**
+ * Which methods get a column, in order: those of the registers involved and those that took
+ * money, Odoo's order first, then unknown ids by number; and each one's key.
+ */
+function methodColumnOrder({ configs, payments, methods }: Inputs): {
+  ordered: number[];
+  keyOf: Map<number, string>;
+} {
+  const methodById = new Map(methods.map((m) => [m.id, m]));
   const used = new Set<number>();
   for (const c of configs) for (const id of idList(c.payment_method_ids)) used.add(id);
   for (const p of payments) used.add(p.methodId);
@@ -242,8 +274,11 @@ export function reconcile(inputs: Inputs, digits = DEFAULT_MONEY_DIGITS): Reconc
     ...methods.filter((m) => used.has(m.id)).map((m) => m.id),
     ...[...used].filter((id) => !methodById.has(id)).sort((a, b) => a - b),
   ];
-  const keyOf = methodKeys(ordered, methodById);
+  return { ordered, keyOf: methodKeys(ordered, methodById) };
+}
 
+/** The amount taken per session and method. */
+function totalsBySession(payments: PaymentTotal[]): Map<number, Map<number, number>> {
   const totals = new Map<number, Map<number, number>>();
   for (const p of payments) {
     let m = totals.get(p.sessionId);
@@ -253,6 +288,11 @@ export function reconcile(inputs: Inputs, digits = DEFAULT_MONEY_DIGITS): Reconc
     }
     m.set(p.methodId, (m.get(p.methodId) ?? 0) + p.amount);
   }
+  return totals;
+}
+
+/** The statement lines per session. */
+function movesBySession(moves: OdooRecord[]): Map<number, OdooRecord[]> {
   const lineMoves = new Map<number, OdooRecord[]>();
   for (const l of moves) {
     const sid = m2oId(l.pos_session_id);
@@ -261,72 +301,64 @@ export function reconcile(inputs: Inputs, digits = DEFAULT_MONEY_DIGITS): Reconc
     list.push(l);
     lineMoves.set(sid, list);
   }
+  return lineMoves;
+}
 
-  const out: SessionFigures[] = [];
-  const adjusted: SessionFigures[] = [];
-  for (const s of sessions) {
-    const configId = m2oId(s.config_id) ?? 0;
-    const config = configById.get(configId);
-    const byMethodId = totals.get(s.id) ?? new Map<number, number>();
-    const byMethod: Record<string, number> = {};
-    for (const id of ordered) byMethod[keyOf.get(id) as string] = r2(byMethodId.get(id) ?? 0);
-    let taken = 0;
-    for (const [id, amount] of byMethodId) if (cashMethods.has(id)) taken += amount;
+/** One session's figures: taken per method, cash moves, expected (Odoo's where it must), counted. */
+function sessionFigures(s: OdooRecord, ctx: SessionContext): SessionFigures {
+  const { digits, cashMethods } = ctx;
+  const r2 = (v: number): number => roundAt(v, digits);
+  const configId = m2oId(s.config_id) ?? 0;
+  const config = ctx.configById.get(configId);
+  const byMethodId = ctx.totals.get(s.id) ?? new Map<number, number>();
+  const byMethod: Record<string, number> = {};
+  for (const [id, key] of ctx.methodKeys) byMethod[key] = r2(byMethodId.get(id) ?? 0);
+  let taken = 0;
+  for (const [id, amount] of byMethodId) if (cashMethods.has(id)) taken += amount;
 
-    const stop = str(s.stop_at);
-    const cashMoves =
-      'cash_real_transaction' in s
-        ? money(s.cash_real_transaction)
-        : (lineMoves.get(s.id) ?? [])
-            // Lines Odoo writes when it closes the session (takings, counted difference) are
-            // not moves; without the stored figure, only lines from before closing count.
-            .filter((l) => !stop || typeof l.create_date !== 'string' || l.create_date < stop)
-            .reduce((a, l) => a + money(l.amount), 0);
+  const stop = str(s.stop_at);
+  const cashMoves =
+    'cash_real_transaction' in s
+      ? money(s.cash_real_transaction)
+      : (ctx.lineMoves.get(s.id) ?? [])
+          // Lines Odoo writes when it closes the session (takings, counted difference) are
+          // not moves; without the stored figure, only lines from before closing count.
+          .filter((l) => !stop || typeof l.create_date !== 'string' || l.create_date < stop)
+          .reduce((a, l) => a + money(l.amount), 0);
 
-    const opening = r2(money(s.cash_register_balance_start));
-    const counted = r2(money(s.cash_register_balance_end_real));
-    const cashTaken = r2(taken);
-    let moved = r2(cashMoves);
-    let expected = r2(opening + cashTaken + moved);
-    let fromOdoo = false;
-    // Odoo's theoretical balance counts the first cash method only, so it is used only where the
-    // register has exactly one. On 16/17 it starts from the previous session's counted cash: an
-    // opening count that differed was posted as a statement line, which Odoo nets out there.
-    const registerCash = idList(config?.payment_method_ids).filter((id) => cashMethods.has(id));
-    if (typeof s.cash_register_balance_end === 'number' && registerCash.length === 1) {
-      const odoo = r2(s.cash_register_balance_end);
-      if (Math.abs(odoo - expected) > 0.5 * 10 ** -digits) {
-        expected = odoo;
-        moved = r2(expected - opening - cashTaken);
-        fromOdoo = true;
-      }
+  const opening = r2(money(s.cash_register_balance_start));
+  const counted = r2(money(s.cash_register_balance_end_real));
+  const cashTaken = r2(taken);
+  let moved = r2(cashMoves);
+  let expected = r2(opening + cashTaken + moved);
+  let fromOdoo = false;
+  // Odoo's theoretical balance counts the first cash method only, so it is used only where the
+  // register has exactly one. On 16/17 it starts from the previous session's counted cash: an
+  // opening count that differed was posted as a statement line, which Odoo nets out there.
+  const registerCash = idList(config?.payment_method_ids).filter((id) => cashMethods.has(id));
+  if (typeof s.cash_register_balance_end === 'number' && registerCash.length === 1) {
+    const odoo = r2(s.cash_register_balance_end);
+    if (Math.abs(odoo - expected) > 0.5 * 10 ** -digits) {
+      expected = odoo;
+      moved = r2(expected - opening - cashTaken);
+      fromOdoo = true;
     }
-    const row: SessionFigures = {
-      sessionId: s.id,
-      session: str(s.name) ?? String(s.id),
-      configId,
-      register: str(config?.name) ?? (Array.isArray(s.config_id) ? String(s.config_id[1]) : String(configId)),
-      openedUtc: str(s.start_at),
-      closedUtc: stop,
-      openingCash: opening,
-      cashTaken,
-      cashMoves: moved,
-      expectedCash: expected,
-      countedCash: counted,
-      difference: r2(counted - expected),
-      byMethod,
-      fromOdoo,
-    };
-    out.push(row);
-    if (fromOdoo) adjusted.push(row);
   }
-  // Closing time, then id: the order in which the day's drawers were counted.
-  out.sort((a, b) => (a.closedUtc ?? '').localeCompare(b.closedUtc ?? '') || a.sessionId - b.sessionId);
   return {
-    sessions: out,
-    methodKeys: ordered.map((id) => keyOf.get(id) as string),
-    adjusted,
-    moneyDigits: digits,
+    sessionId: s.id,
+    session: str(s.name) ?? String(s.id),
+    configId,
+    register: str(config?.name) ?? (Array.isArray(s.config_id) ? String(s.config_id[1]) : String(configId)),
+    openedUtc: str(s.start_at),
+    closedUtc: stop,
+    openingCash: opening,
+    cashTaken,
+    cashMoves: moved,
+    expectedCash: expected,
+    countedCash: counted,
+    difference: r2(counted - expected),
+    byMethod,
+    fromOdoo,
   };
 }
 

@@ -1,21 +1,14 @@
 // The summary as rows: what json, ndjson and csv carry and what serve answers. With a
 // session, the row of that session carries its cash figures (reconcile's) too.
 import type { FieldMap } from '../core/types.js';
+import { AMOUNT_KEYS } from '../reconcile/compute.js';
 import { inCurrency } from '../records/normalize.js';
 import { FIGURE_KEYS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
 import { KEY_COLUMNS } from './keys.js';
 import type { SummaryResult } from './query.js';
 
 /** The cash keys a session's row carries (reconcile's), after the method columns. */
-export const CASH_KEYS = [
-  'report',
-  'opening_cash',
-  'cash_taken',
-  'cash_moves',
-  'expected_cash',
-  'counted_cash',
-  'difference',
-] as const;
+export const CASH_KEYS = ['report', ...AMOUNT_KEYS] as const;
 
 /** The rows as json, ndjson and csv carry them; with a session, its cash figures too. */
 export function summaryRows(r: SummaryResult): SummaryRow[] {
