@@ -95,105 +95,145 @@ export async function checkOdoo(
 /** Odoo's figures against the summary's totals, each where both sides mean the same. */
 function compare(d: SaleDetails, r: SummaryResult, digits: number): CheckResult {
   const s = r.summary;
-  const ours: Figures = totalOf(s.groups, s);
-  const lines: Said[] = [];
-  const compared: Said[] = [];
-  const skipped: string[] = [];
-  const check = (what: Said, odoo: number, mine: number, slack: number, why = ''): void => {
-    compared.push(what);
-    if (Math.abs(units(odoo, digits) - units(mine, digits)) <= units(slack, digits)) return;
-    lines.push(
-      say`${what}: Odoo ${money(odoo, digits)}, posdata ${money(mine, digits)} (${money(mine - odoo, digits)})${own(why)}`,
-    );
-  };
+  const c = new Comparison(digits, totalOf(s.groups, s));
   const byLevel =
     s.level === 'payment' ? 'the rows are payments' : s.level === 'line' ? 'the rows are order lines' : '';
+  compareOrders(c, d, r, byLevel);
+  const payments = Array.isArray(d.payments) ? d.payments : undefined;
+  const odooMethods = payments ? perMethod(payments, s.methodNames) : undefined;
+  compareTotal(c, d, s, odooMethods);
+  compareMethods(c, s, odooMethods);
+  compareTax(c, d, byLevel);
+  return c.result();
+}
 
-  if (typeof d.nbr_orders !== 'number') skipped.push("orders (Odoo's report has no count)");
+/** The figures compared, those that differ (a line each) and those left out (and why). */
+class Comparison {
+  readonly lines: Said[] = [];
+  readonly compared: Said[] = [];
+  readonly skipped: string[] = [];
+  constructor(
+    readonly digits: number,
+    readonly ours: Figures,
+  ) {}
+
+  check(what: Said, odoo: number, mine: number, slack: number, why = ''): void {
+    const { digits } = this;
+    this.compared.push(what);
+    if (Math.abs(units(odoo, digits) - units(mine, digits)) <= units(slack, digits)) return;
+    this.lines.push(
+      say`${what}: Odoo ${money(odoo, digits)}, posdata ${money(mine, digits)} (${money(mine - odoo, digits)})${own(why)}`,
+    );
+  }
+
+  /** The differing lines, then the verdict and what was not compared. */
+  result(): CheckResult {
+    const { lines, compared, skipped } = this;
+    const n = compared.length;
+    const list = (xs: Said[]): Said => joinSaid(xs, ', ');
+    const out = [...lines];
+    if (n === 0)
+      out.push(say`not compared: Odoo's Sales Details gave none of the figures posdata shows here`);
+    else if (lines.length === 0)
+      out.push(
+        say`Odoo's Sales Details agrees on ${own(String(n))} figure${own(n === 1 ? '' : 's')}: ${list(compared)}`,
+      );
+    else
+      out.push(
+        say`${own(String(lines.length))} of ${own(String(n))} figures differ from Odoo's Sales Details (compared: ${list(compared)})`,
+      );
+    if (skipped.length > 0 && n > 0) out.push(say`not compared: ${own(skipped.join(', '))}`);
+    return { lines: out, differ: lines.length, compared: n };
+  }
+}
+
+/** The count of orders: only where the rows are orders (a line or payment row shares its order). */
+function compareOrders(c: Comparison, d: SaleDetails, r: SummaryResult, byLevel: string): void {
+  const s = r.summary;
+  if (typeof d.nbr_orders !== 'number') c.skipped.push("orders (Odoo's report has no count)");
   else if (s.level !== 'order')
-    skipped.push(
+    c.skipped.push(
       `orders (${byLevel}: an order counts once per ${s.level === 'payment' ? 'method that paid it' : 'product'})`,
     );
   else {
-    compared.push(own('orders'));
-    if (d.nbr_orders !== ours.orders)
-      lines.push(
-        say`orders: Odoo ${d.nbr_orders}, posdata ${ours.orders}${own(r.major >= 18 ? ' (Odoo 18+ leaves out invoiced orders)' : '')}`,
+    c.compared.push(own('orders'));
+    if (d.nbr_orders !== c.ours.orders)
+      c.lines.push(
+        say`orders: Odoo ${d.nbr_orders}, posdata ${c.ours.orders}${own(r.major >= 18 ? ' (Odoo 18+ leaves out invoiced orders)' : '')}`,
       );
   }
+}
 
-  const payments = Array.isArray(d.payments) ? d.payments : undefined;
-  const odooMethods = payments ? perMethod(payments, s.methodNames) : undefined;
+/** The total: Odoo's paid total against orders, the sum of its payments against payments. */
+function compareTotal(
+  c: Comparison,
+  d: SaleDetails,
+  s: SummaryResult['summary'],
+  odooMethods: Map<string, OdooMethod> | undefined,
+): void {
   const paid = odooMethods ? [...odooMethods.values()].reduce((a, m) => a + m.total, 0) : undefined;
   if (s.level === 'order' && typeof d.currency?.total_paid === 'number')
-    check(own('total'), d.currency.total_paid, ours.total, 0);
+    c.check(own('total'), d.currency.total_paid, c.ours.total, 0);
   else if (s.level === 'payment' && paid !== undefined)
-    check(own('total'), paid, ours.total, 0, ' (payments)');
-  else if (s.level === 'line') skipped.push("total (the rows are order lines, Odoo's total is the orders')");
-  else skipped.push("total (Odoo's report has none)");
+    c.check(own('total'), paid, c.ours.total, 0, ' (payments)');
+  else if (s.level === 'line')
+    c.skipped.push("total (the rows are order lines, Odoo's total is the orders')");
+  else c.skipped.push("total (Odoo's report has none)");
+}
 
-  if (!odooMethods) skipped.push("methods (Odoo's report lists no payments)");
-  else if (!ours.methods)
-    skipped.push(
+/** Each payment method Odoo lists, and any posdata saw that Odoo did not. */
+function compareMethods(
+  c: Comparison,
+  s: SummaryResult['summary'],
+  odooMethods: Map<string, OdooMethod> | undefined,
+): void {
+  if (!odooMethods) return void c.skipped.push("methods (Odoo's report lists no payments)");
+  const mineOf = c.ours.methods;
+  if (!mineOf)
+    return void c.skipped.push(
       s.level === 'line'
         ? 'methods (a payment is not split by product, category or tax)'
         : 'methods (left empty, see the note above)',
     );
-  else {
-    const mineOf = ours.methods;
-    const keyOf = new Map(s.methodIds.map((id, i) => [id, s.methodKeys[i] as string]));
-    const seen = new Set<string>();
-    const inOrder = [...odooMethods.values()].sort(
-      (a, b) => (a.id ?? 0) - (b.id ?? 0) || String(a.name).localeCompare(String(b.name)),
-    );
-    for (const m of inOrder) {
-      // 17+ by the method's id; 16 names the method only, and sums those of one name.
-      const keys =
-        m.id !== undefined
-          ? [keyOf.get(m.id)].filter((k): k is string => k !== undefined)
-          : s.methodIds.filter((id) => s.methodNames.get(id) === m.name).map((id) => keyOf.get(id) as string);
-      for (const k of keys) seen.add(k);
-      const mine = keys.reduce((a, k) => a + (mineOf[k] ?? 0), 0);
-      check(say`method ${m.label}`, m.total, mine, 0);
-    }
-    // A method posdata saw and Odoo did not list.
-    for (const [i, k] of s.methodKeys.entries())
-      if (!seen.has(k) && units(mineOf[k] ?? 0, digits) !== 0)
-        check(say`method ${s.methodNames.get(s.methodIds[i] as number) ?? k}`, 0, mineOf[k] ?? 0, 0);
+  const keyOf = new Map(s.methodIds.map((id, i) => [id, s.methodKeys[i] as string]));
+  const seen = new Set<string>();
+  const inOrder = [...odooMethods.values()].sort(
+    (a, b) => (a.id ?? 0) - (b.id ?? 0) || String(a.name).localeCompare(String(b.name)),
+  );
+  for (const m of inOrder) {
+    // 17+ by the method's id; 16 names the method only, and sums those of one name.
+    const keys =
+      m.id !== undefined
+        ? [keyOf.get(m.id)].filter((k): k is string => k !== undefined)
+        : s.methodIds.filter((id) => s.methodNames.get(id) === m.name).map((id) => keyOf.get(id) as string);
+    for (const k of keys) seen.add(k);
+    const mine = keys.reduce((a, k) => a + (mineOf[k] ?? 0), 0);
+    c.check(say`method ${m.label}`, m.total, mine, 0);
   }
+  // A method posdata saw and Odoo did not list.
+  for (const [i, k] of s.methodKeys.entries())
+    if (!seen.has(k) && units(mineOf[k] ?? 0, c.digits) !== 0)
+      c.check(say`method ${s.methodNames.get(s.methodIds[i] as number) ?? k}`, 0, mineOf[k] ?? 0, 0);
+}
 
-  if (!Array.isArray(d.taxes)) skipped.push("tax (Odoo's report has none)");
-  else if (ours.tax === null) skipped.push(`tax (${byLevel}: they carry no tax)`);
-  else {
-    const sum = (l: SaleDetails['taxes']): number =>
-      (l ?? []).reduce((a, t) => a + (typeof t.tax_amount === 'number' ? t.tax_amount : 0), 0);
-    // Refund taxes are kept apart, negative on 17 and 19: added as refunds are.
-    const odoo = sum(d.taxes) - Math.abs(sum(d.refund_taxes));
-    // Odoo recomputes each line's tax and adds them up; an order rounds its own sum: half a
-    // unit of the currency's last decimal (half a cent, half a yen) per order apart at most.
-    check(
-      own('tax'),
-      odoo,
-      ours.tax,
-      0.5 * 10 ** -digits * ours.orders,
-      " (Odoo recomputes each line's tax from its price; posdata adds the orders' own amount_tax, what was charged)",
-    );
-  }
-
-  const n = compared.length;
-  const list = (xs: Said[]): Said => joinSaid(xs, ', ');
-  const out = [...lines];
-  if (n === 0) out.push(say`not compared: Odoo's Sales Details gave none of the figures posdata shows here`);
-  else if (lines.length === 0)
-    out.push(
-      say`Odoo's Sales Details agrees on ${own(String(n))} figure${own(n === 1 ? '' : 's')}: ${list(compared)}`,
-    );
-  else
-    out.push(
-      say`${own(String(lines.length))} of ${own(String(n))} figures differ from Odoo's Sales Details (compared: ${list(compared)})`,
-    );
-  if (skipped.length > 0 && n > 0) out.push(say`not compared: ${own(skipped.join(', '))}`);
-  return { lines: out, differ: lines.length, compared: n };
+/** The tax: Odoo's recomputed per line against the orders' own, half a unit per order apart at most. */
+function compareTax(c: Comparison, d: SaleDetails, byLevel: string): void {
+  const { ours, digits } = c;
+  if (!Array.isArray(d.taxes)) return void c.skipped.push("tax (Odoo's report has none)");
+  if (ours.tax === null) return void c.skipped.push(`tax (${byLevel}: they carry no tax)`);
+  const sum = (l: SaleDetails['taxes']): number =>
+    (l ?? []).reduce((a, t) => a + (typeof t.tax_amount === 'number' ? t.tax_amount : 0), 0);
+  // Refund taxes are kept apart, negative on 17 and 19: added as refunds are.
+  const odoo = sum(d.taxes) - Math.abs(sum(d.refund_taxes));
+  // Odoo recomputes each line's tax and adds them up; an order rounds its own sum: half a
+  // unit of the currency's last decimal (half a cent, half a yen) per order apart at most.
+  c.check(
+    own('tax'),
+    odoo,
+    ours.tax,
+    0.5 * 10 ** -digits * ours.orders,
+    " (Odoo recomputes each line's tax from its price; posdata adds the orders' own amount_tax, what was charged)",
+  );
 }
 
 interface OdooMethod {
