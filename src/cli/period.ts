@@ -2,12 +2,22 @@
 // which server, the business days (--date, or --from/--to: query/period.ts declares them) of
 // one register or all, the zone they are cut in (checked here, before anything is asked of a
 // server), and whether a difference ends the run with exit 7.
-import type { DATE, FROM, TO } from '../query/period.js';
-import { checkZone } from '../query/zone.js';
-import type { CONFIG_ID, CONNECTION, ConnectionOptions, FlagValues } from './flags.js';
-import { connectionOptions } from './flags.js';
+import { CLOSED_FROM, CLOSED_TO, DATE, type FROM, type TO } from '../query/period.js';
+import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
+import { type SessionRange, sessionsDomain } from '../reconcile/compute.js';
+import type { Context } from './context.js';
+import {
+  CONFIG_ID,
+  CONNECTION,
+  type ConnectionOptions,
+  connectionOptions,
+  type FlagValues,
+  flag,
+  GLOBAL,
+  SERVERS,
+} from './flags.js';
 import type { IO } from './io.js';
-import { type OUTPUT, type OutputOptions, outputOptions } from './output.js';
+import { OUTPUT, type OutputOptions, outputOptions } from './output.js';
 
 export interface PeriodOptions {
   connection: ConnectionOptions;
@@ -46,4 +56,33 @@ export function periodOptions(f: PeriodFlags, io: IO): PeriodOptions {
     tz,
     failOnDifference: f.failOnDifference === true,
   };
+}
+
+/** The sessions' range of reconcile and books: one business day, or closing times from and to, of one register. */
+export const SESSION_RANGE = [DATE, CLOSED_FROM, CLOSED_TO, CONFIG_ID] as const;
+
+/** The zone whose business day a report reads. */
+export const BUSINESS_TZ = flag({
+  spec: '--tz <zone>',
+  description: tzHelp('the business day'),
+  value: 'zone',
+});
+
+/** The flags after a report's own: where the output goes, which server or servers, the global ones. */
+export const REPORT_FLAGS = [OUTPUT, CONNECTION, SERVERS, GLOBAL] as const;
+
+/** A range of sessions checked before connecting: its syntax does not depend on the zone. */
+export function checkedRange<O extends SessionRange & { tz?: string }>(o: O): O {
+  sessionsDomain(o, o.tz ?? 'UTC');
+  return o;
+}
+
+/**
+ * The Odoo session of a report over closed sessions, and the zone of its business day (--tz,
+ * else the Odoo user's zone, else this machine's).
+ */
+export async function sessionsAndZone(o: PeriodOptions & SessionRange, ctx: Context) {
+  const session = await ctx.odoo(o.connection);
+  const zone = zoneFor('range', o.tz, session.profile.tz);
+  return { session, zone, domain: sessionsDomain(o, zone) };
 }

@@ -4,15 +4,22 @@
 // cashier's question (is the cash right?), books the accountant's (does the journal say what
 // the tills took?), with rows of another shape.
 import { command } from '../cli/command.js';
-import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/flags.js';
-import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
-import { type PeriodOptions, periodOptions } from '../cli/period.js';
+import { COMPANY, group } from '../cli/flags.js';
+import { tableLook, writeOutput } from '../cli/output.js';
+import {
+  BUSINESS_TZ,
+  checkedRange,
+  type PeriodOptions,
+  periodOptions,
+  REPORT_FLAGS,
+  SESSION_RANGE,
+  sessionsAndZone,
+} from '../cli/period.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
-import { CLOSED_FROM, CLOSED_TO, DATE } from '../query/period.js';
-import { tzHelp, zoneFor } from '../query/zone.js';
-import { type SessionRange, sessionsDomain } from '../reconcile/compute.js';
+import { zoneFor } from '../query/zone.js';
+import type { SessionRange } from '../reconcile/compute.js';
 import { signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
@@ -26,12 +33,9 @@ export const books = command({
   name: 'books',
   flags: [
     group('own', [
-      DATE,
-      CLOSED_FROM,
-      CLOSED_TO,
-      CONFIG_ID,
+      ...SESSION_RANGE,
       COMPANY,
-      { spec: '--tz <zone>', description: tzHelp('the business day'), value: 'zone' },
+      BUSINESS_TZ,
       {
         spec: '--tolerance <amount>',
         description: 'differences up to this agree (default 0: to the cent)',
@@ -41,10 +45,7 @@ export const books = command({
       { spec: '--fail-on-difference', description: 'exit 7 when a line of the books differs from the POS' },
       { spec: '--pos-only', description: 'the POS side alone, for a user without accounting rights' },
     ]),
-    OUTPUT,
-    CONNECTION,
-    SERVERS,
-    GLOBAL,
+    ...REPORT_FLAGS,
   ],
   examples: [
     'posdata books --date yesterday',
@@ -52,21 +53,17 @@ export const books = command({
     'posdata books --from 2026-11-01 --to 2026-11-30 --fail-on-difference --quiet || echo "the journal differs"',
   ],
   options(f, _args, { io }): BooksOptions {
-    const o: BooksOptions = { ...periodOptions(f, io), tolerance: f.tolerance, posOnly: f.posOnly === true };
-    // A bad range is refused before connecting: its syntax does not depend on the zone.
-    sessionsDomain(o, o.tz ?? 'UTC');
-    return o;
+    return checkedRange({ ...periodOptions(f, io), tolerance: f.tolerance, posOnly: f.posOnly === true });
   },
   async run(o, ctx) {
     const { io } = ctx;
-    const session = await ctx.odoo(o.connection);
-    // The shop's business day (--tz, else the Odoo user's zone): the sessions it closed.
-    const zone = zoneFor('range', o.tz, session.profile.tz);
+    // The shop's business day: the sessions it closed.
+    const { session, zone, domain } = await sessionsAndZone(o, ctx);
     const [{ readBooks }, { BOOK_KEYS, BOOK_DEFS }] = await Promise.all([
       import('../books/books.js'),
       import('../books/rows.js'),
     ]);
-    const books = await readBooks(session.client, sessionsDomain(o, zone), {
+    const books = await readBooks(session.client, domain, {
       posOnly: o.posOnly,
       tz: zoneFor('data', o.tz),
       tolerance: o.tolerance,

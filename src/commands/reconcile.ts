@@ -1,24 +1,24 @@
 // `posdata reconcile`: flags → the closed sessions of a range → figures per session →
 // table, json, ndjson or csv on a sink → exit 7 with --fail-on-difference.
 import { command } from '../cli/command.js';
-import { COMPANY, CONFIG_ID, CONNECTION, GLOBAL, group, SERVERS } from '../cli/flags.js';
-import { OUTPUT, tableLook, writeOutput } from '../cli/output.js';
-import { type PeriodOptions, periodOptions } from '../cli/period.js';
+import { COMPANY, group } from '../cli/flags.js';
+import { tableLook, writeOutput } from '../cli/output.js';
+import {
+  BUSINESS_TZ,
+  checkedRange,
+  type PeriodOptions,
+  periodOptions,
+  REPORT_FLAGS,
+  SESSION_RANGE,
+  sessionsAndZone,
+} from '../cli/period.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { FieldMap } from '../core/types.js';
-import { CLOSED_FROM, CLOSED_TO, DATE } from '../query/period.js';
-import { tzHelp, zoneFor } from '../query/zone.js';
+import { zoneFor } from '../query/zone.js';
 import { companyLabel } from '../read/companies.js';
-import {
-  beyond,
-  type OutRow,
-  type SessionRange,
-  sessionFields,
-  sessionsDomain,
-  toRow,
-} from '../reconcile/compute.js';
+import { beyond, type OutRow, type SessionRange, sessionFields, toRow } from '../reconcile/compute.js';
 import { reconcileParts } from '../reconcile/parts.js';
 import { signed } from '../records/normalize.js';
 import { makeRenderer } from '../render/renderer.js';
@@ -32,15 +32,8 @@ export const reconcile = command({
   name: 'reconcile',
   flags: [
     group('own', [
-      DATE,
-      CLOSED_FROM,
-      CLOSED_TO,
-      CONFIG_ID,
-      {
-        spec: '--tz <zone>',
-        description: tzHelp('the business day'),
-        value: 'zone',
-      },
+      ...SESSION_RANGE,
+      BUSINESS_TZ,
       {
         spec: '--tolerance <amount>',
         description: 'differences up to this are fine',
@@ -50,10 +43,7 @@ export const reconcile = command({
       { spec: '--fail-on-difference', description: 'exit 7 when a difference exceeds the tolerance' },
       COMPANY,
     ]),
-    OUTPUT,
-    CONNECTION,
-    SERVERS,
-    GLOBAL,
+    ...REPORT_FLAGS,
   ],
   examples: [
     'posdata reconcile --date yesterday',
@@ -61,20 +51,12 @@ export const reconcile = command({
     'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
   ],
   options(f, _args, { io }): ReconcileOptions {
-    const o: ReconcileOptions = {
-      ...periodOptions(f, io),
-      tolerance: f.tolerance,
-    };
-    // The syntax of the range does not depend on the zone: refuse a bad one before connecting.
-    sessionsDomain(o, o.tz ?? 'UTC');
-    return o;
+    return checkedRange({ ...periodOptions(f, io), tolerance: f.tolerance });
   },
   async run(o, ctx) {
     const { io } = ctx;
-    const session = await ctx.odoo(o.connection);
-    // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
-    const zone = zoneFor('range', o.tz, session.profile.tz);
-    const domain = sessionsDomain(o, zone);
+    // The business day is the shop's.
+    const { session, zone, domain } = await sessionsAndZone(o, ctx);
     const parts = await reconcileParts(session.client, domain);
     if (parts.every((p) => p.rec.sessions.length === 0))
       await (await import('../read/exists.js')).mustExist(session.client, o);
