@@ -1,0 +1,125 @@
+// Records the reads posdata books makes (src/books/read.ts) from the bundled real Odoo 17's
+// `posci` (shared/odoo17: `start DIR` prints its URL), one file per request under wirebooks/,
+// for wirebooks.test.ts to replay against the sandbox: node test/sandbox/wirebooks-record.mjs URL
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const url = process.argv[2];
+if (!url) throw new Error('usage: node test/sandbox/wirebooks-record.mjs http://127.0.0.1:PORT');
+const dir = join(import.meta.dirname, 'wirebooks');
+// The closings of the POS journal: the same domain finds the sandbox's.
+const POSS = [['move_id.journal_id.code', '=', 'POSS']];
+const REQUESTS = {
+  pos_session_closed: [
+    'pos.session',
+    'search_read',
+    [[['state', '=', 'closed']]],
+    {
+      fields: [
+        'name',
+        'config_id',
+        'company_id',
+        'currency_id',
+        'stop_at',
+        'move_id',
+        'cash_register_difference',
+      ],
+      limit: 3,
+      order: 'id',
+    },
+  ],
+  account_move_line_read_group: [
+    'account.move.line',
+    'read_group',
+    [POSS, ['balance:sum'], ['move_id', 'account_id', 'tax_line_id', 'name']],
+    { lazy: false, limit: 12 },
+  ],
+  account_move_line_search_read: [
+    'account.move.line',
+    'search_read',
+    [POSS],
+    {
+      fields: [
+        'move_id',
+        'name',
+        'account_id',
+        'tax_line_id',
+        'tax_ids',
+        'balance',
+        'debit',
+        'credit',
+        'journal_id',
+        'parent_state',
+      ],
+      limit: 8,
+    },
+  ],
+  account_move_entry: [
+    'account.move',
+    'search_read',
+    [[['journal_id.code', '=', 'POSS']]],
+    {
+      fields: ['name', 'state', 'journal_id', 'move_type', 'ref', 'amount_total_signed', 'payment_state'],
+      limit: 3,
+    },
+  ],
+  account_account_types: [
+    'account.account',
+    'search_read',
+    [[['account_type', 'in', ['income', 'asset_receivable', 'liability_current', 'income_other']]]],
+    { fields: ['code', 'name', 'account_type'], limit: 5 },
+  ],
+  account_bank_statement_line_session: [
+    'account.bank.statement.line',
+    'search_read',
+    [[['pos_session_id', '!=', false]]],
+    { fields: ['pos_session_id', 'move_id', 'journal_id', 'amount', 'payment_ref'], limit: 4 },
+  ],
+  account_journal_cash: [
+    'account.journal',
+    'search_read',
+    [[['type', '=', 'cash']]],
+    { fields: ['name', 'type', 'profit_account_id', 'loss_account_id'] },
+  ],
+  pos_payment_method_journal: [
+    'pos.payment.method',
+    'search_read',
+    [[['journal_id', '!=', false]]],
+    { fields: ['name', 'journal_id'], context: { active_test: false } },
+  ],
+  read_group_cash_difference: [
+    'account.move.line',
+    'read_group',
+    [
+      [
+        ['journal_id.type', '=', 'cash'],
+        ['account_id.account_type', 'in', ['income_other', 'expense']],
+      ],
+      ['balance:sum'],
+      ['move_id'],
+    ],
+    { lazy: false },
+  ],
+};
+let id = 1;
+for (const [name, [model, method, args, kwargs]] of Object.entries(REQUESTS)) {
+  const request = {
+    jsonrpc: '2.0',
+    method: 'call',
+    params: {
+      service: 'object',
+      method: 'execute_kw',
+      args: ['posci', 2, 'admin', model, method, args, kwargs],
+    },
+    id: id++,
+  };
+  const res = await fetch(`${url}/jsonrpc`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  const response = await res.json();
+  if (response.error) throw new Error(`${name}: ${response.error.data.message}`);
+  const http = { status: res.status, content_type: res.headers.get('content-type') };
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ request, response, http }, null, 2)}\n`);
+}
