@@ -6,6 +6,7 @@ import { ServerError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { parseDay, rangeDomain, utcToZoneIso } from '../query/time.js';
+import { readGroups } from '../read/groups.js';
 import { DEFAULT_MONEY_DIGITS, inCurrency, roundAt } from '../records/normalize.js';
 
 /** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
@@ -174,18 +175,19 @@ export async function fetchReconciliation(
 async function paymentTotals(client: OdooClient, ids: number[], pageSize: number): Promise<PaymentTotal[]> {
   const domain: Domain = [['session_id', 'in', ids]];
   try {
-    const groups = (await client.executeKw(
-      'pos.payment',
-      'read_group',
-      [domain, ['amount:sum'], ['session_id', 'payment_method_id']],
-      { lazy: false },
-    )) as OdooRecord[];
+    const groups = await readGroups(client, {
+      model: 'pos.payment',
+      method: 'read_group',
+      domain,
+      groupby: ['session_id', 'payment_method_id'],
+      aggregates: ['amount:sum'],
+    });
     return groups.flatMap((g) => {
-      const sessionId = m2oId(g.session_id);
-      const methodId = m2oId(g.payment_method_id);
+      const sessionId = m2oId(g.values.session_id);
+      const methodId = m2oId(g.values.payment_method_id);
       return sessionId === undefined || methodId === undefined
         ? []
-        : [{ sessionId, methodId, amount: money(g.amount) }];
+        : [{ sessionId, methodId, amount: g.aggs['amount:sum'] ?? 0 }];
     });
   } catch (err) {
     // Only a server that refuses read_group itself (removed or deprecated method) falls back.

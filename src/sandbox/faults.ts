@@ -12,7 +12,11 @@
  * `cap=N` (search_read answers at most N records whatever limit is asked, as a proxy or a
  * module that caps it does: a short page while more records match), `books` (not a request's
  * fault but the data's: five of company 1's last closings post entries that differ from their
- * sessions, data/books.ts).
+ * sessions, data/books.ts), `lie=LIE` (every read_group and formatted_read_group answer lies,
+ * as no Odoo does: LIE is `sum-text` (each aggregate but the counts as a string),
+ * `count-negative` and `count-fraction` (each group's __count below zero, or with a half),
+ * `sum-huge` (each such aggregate 1e20), `day-garbage` (each date group's start is not a date,
+ * one text for all)).
  * Example: `502@3;rate=0.05:502,503,504,429,reset,cut,html,notrpc,slow2000,expired`.
  * Draws come from a PRNG seeded with the seed, in request order, so a run is repeatable.
  */
@@ -74,6 +78,8 @@ export class FaultPlan {
   readonly cap: number | undefined;
   /** `books`: closings whose journal entries differ from the POS. */
   readonly books: boolean;
+  /** `lie=LIE`: how every grouping answer lies. */
+  readonly lie: GroupLie | undefined;
 
   constructor(spec: string, seed: number) {
     this.spec = spec.trim();
@@ -81,9 +87,10 @@ export class FaultPlan {
     let probes = false;
     let cap: number | undefined;
     let books = false;
+    let lie: GroupLie | undefined;
     const parts = this.spec
       .split(';')
-      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|probes\b|books\b|[a-z0-9|]+@))/))
+      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|lie=|probes\b|books\b|[a-z0-9|]+@))/))
       .map((p) => p.trim())
       .filter(Boolean);
     for (const part of parts) {
@@ -93,6 +100,10 @@ export class FaultPlan {
         cap = Number(part.slice(4));
         if (!(Number.isSafeInteger(cap) && cap > 0))
           throw new FaultSpecError(`bad search_read cap '${part.slice(4)}'`);
+      } else if (part.startsWith('lie=')) {
+        const l = part.slice(4);
+        if (!isLie(l)) throw new FaultSpecError(`unknown lie '${l}' (use ${GROUP_LIES.join(', ')})`);
+        lie = l;
       } else if (part.startsWith('seed=')) {
         s = Number(part.slice(5));
         if (!Number.isSafeInteger(s)) throw new FaultSpecError(`bad fault seed '${part.slice(5)}'`);
@@ -117,6 +128,7 @@ export class FaultPlan {
     this.probes = probes;
     this.cap = cap;
     this.books = books;
+    this.lie = lie;
     this.rng = new Prng(s ^ 0x5eed);
   }
 
@@ -143,4 +155,42 @@ function splitOnce(s: string, sep: string): [string, string] {
   const i = s.indexOf(sep);
   if (i < 0) throw new FaultSpecError(`expected '${sep}' in fault rule '${s}'`);
   return [s.slice(0, i), s.slice(i + 1)];
+}
+
+const GROUP_LIES = ['sum-text', 'count-negative', 'count-fraction', 'sum-huge', 'day-garbage'] as const;
+export type GroupLie = (typeof GROUP_LIES)[number];
+const isLie = (s: string): s is GroupLie => (GROUP_LIES as readonly string[]).includes(s);
+
+/** Keys of a read_group answer that are no aggregate. */
+const NOT_AGGREGATE = new Set(['__count', '__domain', '__range', '__context', '__extra_domain', '__fold']);
+const DATE_GROUP = /:(hour|day|week|month|quarter|year)$/;
+/** The text every date group starts at under `day-garbage`: the same for all, as a broken proxy's. */
+const GARBAGE_DAY = 'yesterday-ish';
+
+/**
+ * A grouping answer as `lie` makes it (the answer itself changed): a sum is a number under a
+ * key that is no groupby spec nor a `__` key; read_group (16-18) gives a date group's start in
+ * `__range`, formatted_read_group (19) as the first of [start, label].
+ */
+export function lieInGroups(lie: GroupLie, groups: unknown, groupby: readonly string[]): unknown {
+  if (!Array.isArray(groups)) return groups;
+  const gb = new Set(groupby.flatMap((s) => [s, s.split(':')[0] as string]));
+  for (const g of groups as Record<string, unknown>[]) {
+    if (lie === 'count-negative' && typeof g.__count === 'number') g.__count = -g.__count;
+    if (lie === 'count-fraction' && typeof g.__count === 'number') g.__count += 0.5;
+    for (const [k, v] of Object.entries(g)) {
+      if (typeof v !== 'number' || NOT_AGGREGATE.has(k) || gb.has(k) || /:count(_distinct)?$/.test(k))
+        continue;
+      if (lie === 'sum-text') g[k] = String(v);
+      if (lie === 'sum-huge') g[k] = 1e20;
+    }
+    if (lie !== 'day-garbage') continue;
+    for (const spec of groupby.filter((s) => DATE_GROUP.test(s))) {
+      const v = g[spec];
+      if (Array.isArray(v)) v[0] = GARBAGE_DAY;
+      const range = (g.__range as Record<string, { from?: string } | false> | undefined)?.[spec];
+      if (range) range.from = GARBAGE_DAY;
+    }
+  }
+  return groups;
 }

@@ -149,6 +149,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
   });
   warmIndexes(db);
   db.searchReadCap = faults?.cap;
+  db.groupLie = faults?.lie;
   const adminKey = opts.adminKey ?? randomBytes(20).toString('hex');
   const { keys, userKeys, expiredKey } = apiKeys(adminKey, USERS);
   const state: ServerState = {
@@ -312,7 +313,7 @@ export function banner(h: SandboxHandle): string {
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
   lines.push(
     h.faults
-      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND | cap=N | books; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; common.version probes exempt unless 'probes')`
+      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND | cap=N | books | lie=LIE; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; LIE = sum-text count-negative count-fraction sum-huge day-garbage; common.version probes exempt unless 'probes')`
       : '  faults: none',
   );
   lines.push('  Ctrl-C to stop');

@@ -14,6 +14,7 @@ import {
   userError,
   valueError,
 } from './errors.js';
+import { lieInGroups } from './faults.js';
 import { formattedReadGroup, readGroup } from './group.js';
 import { fieldList, fieldsGet, readRecs } from './read.js';
 import { getSaleDetails } from './sale-details/index.js';
@@ -131,15 +132,18 @@ const METHODS: Record<string, MethodSpec> = {
     ids: false,
     op: 'read',
     run: (c) =>
-      readGroup(c.db, c.env, c.model, {
-        domain: c.get('domain', []),
-        fields: c.get('fields', []),
-        groupby: c.get('groupby', []),
-        offset: c.get('offset', 0),
-        limit: c.get('limit', null),
-        orderby: c.get('orderby', false),
-        lazy: c.get('lazy', true),
-      }),
+      lied(
+        c,
+        readGroup(c.db, c.env, c.model, {
+          domain: c.get('domain', []),
+          fields: c.get('fields', []),
+          groupby: c.get('groupby', []),
+          offset: c.get('offset', 0),
+          limit: c.get('limit', null),
+          orderby: c.get('orderby', false),
+          lazy: c.get('lazy', true),
+        }),
+      ),
   },
   formatted_read_group: {
     params: ['domain', 'groupby', 'aggregates', 'having', 'offset', 'limit', 'order'],
@@ -148,15 +152,18 @@ const METHODS: Record<string, MethodSpec> = {
     op: 'read',
     since: 19,
     run: (c) =>
-      formattedReadGroup(c.db, c.env, c.model, {
-        domain: c.get('domain', []),
-        groupby: c.get('groupby', []),
-        aggregates: c.get('aggregates', []),
-        having: c.get('having', []),
-        offset: c.get('offset', 0),
-        limit: c.get('limit', null),
-        order: c.get('order', null),
-      }),
+      lied(
+        c,
+        formattedReadGroup(c.db, c.env, c.model, {
+          domain: c.get('domain', []),
+          groupby: c.get('groupby', []),
+          aggregates: c.get('aggregates', []),
+          having: c.get('having', []),
+          offset: c.get('offset', 0),
+          limit: c.get('limit', null),
+          order: c.get('order', null),
+        }),
+      ),
   },
   name_search: {
     params: ['name', 'args', 'operator', 'limit'],
@@ -354,6 +361,18 @@ export function execute(db: Db, env: Env, call: Call): Json | undefined {
   const get = (k: string, d: unknown): unknown => (bound.has(k) && bound.get(k) !== null ? bound.get(k) : d);
   if (spec.op) checkAccess(model, env, spec.op);
   return spec.run({ db, env, model, ids, bound, get });
+}
+
+/** A grouping answer as --faults lie=LIE makes it. */
+function lied(c: Invocation, groups: Json): Json {
+  const lie = c.db.groupLie;
+  if (!lie) return groups;
+  const gb = c.get('groupby', []);
+  return lieInGroups(
+    lie,
+    groups,
+    (typeof gb === 'string' ? [gb] : Array.isArray(gb) ? gb : []).map(String),
+  ) as Json;
 }
 
 /** search_read, search_fetch: the fields are checked before the domain, as Odoo does. */

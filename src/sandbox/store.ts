@@ -5,6 +5,8 @@
  * derived from several tables (sums per session, refund links, the open session of a register) is
  * computed on first use and dropped whenever any table changes.
  */
+
+import type { GroupLie } from './faults.js';
 import type { Env, FieldType, OdooVersion, Operation, Rec, Role, Stored } from './types.js';
 
 export interface FieldDef {
@@ -151,6 +153,8 @@ export class Db {
   stamp = 0;
   /** The most records a search_read answers (--faults cap=N), as a proxy or a module may cap it. */
   searchReadCap: number | undefined;
+  /** How every grouping answer lies (--faults lie=LIE), as no Odoo does. */
+  groupLie: GroupLie | undefined;
 
   constructor(
     readonly version: OdooVersion,

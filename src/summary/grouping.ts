@@ -4,17 +4,9 @@
 // group is known here by the UTC instant its bucket starts at, never by Odoo's label.
 import type { OdooClient } from '../core/client.js';
 import type { Domain } from '../core/types.js';
+import { type Group, readGroups } from '../read/groups.js';
 
-export interface Group {
-  /** The group's value per groupby spec: a many2one as [id, label], a date as its UTC start. */
-  values: Record<string, unknown>;
-  /** Aggregates by their spec (`amount_total:sum`, `order_id:count_distinct`); `__count` too. */
-  aggs: Record<string, number>;
-  /** The `:array_agg` aggregates by their spec (`id:array_agg`: the group's record ids). */
-  lists?: Record<string, unknown[]>;
-  /** The group's own domain (read_group's `__domain`), where the server gives one. */
-  domain?: Domain;
-}
+export type { Group };
 
 export interface GroupingApi {
   /** Whether groupby and aggregates may follow a many2one (`order_id.config_id`). */
@@ -39,9 +31,6 @@ const onces = new WeakMap<object, Map<string, Promise<unknown>>>();
  * answer instead of a request. Not for what runs again later (--watch): it would not move.
  */
 export type GroupMemo = Map<string, Promise<unknown>>;
-
-const DATE_SPEC = /:(hour|day|week|month|quarter|year)$/;
-const ARRAY = /:array_agg$/;
 
 /** The API a server of this major version answers. */
 export function groupingApi(client: OdooClient, major: number, zone: string, memo?: GroupMemo): GroupingApi {
@@ -86,89 +75,16 @@ function makeApi(client: OdooClient, major: number, zone: string): GroupingApi {
     p.catch(() => seen.delete(key));
     return p;
   };
-  if (major >= 19) {
-    return {
-      paths: true,
-      read,
-      byIds,
-      once,
-      async group(model, domain, groupby, aggregates) {
-        const raw = (await client.executeKw(model, 'formatted_read_group', [domain, groupby, aggregates], {
-          context,
-        })) as Record<string, unknown>[];
-        return raw.map((g) => {
-          const values: Record<string, unknown> = {};
-          for (const spec of groupby) {
-            const v = g[spec];
-            // 19 gives a date group as [utc_start, label].
-            values[spec] = DATE_SPEC.test(spec) ? (Array.isArray(v) ? v[0] : v || null) : v;
-          }
-          const aggs: Record<string, number> = {};
-          const lists: Record<string, unknown[]> = {};
-          for (const a of aggregates) {
-            if (ARRAY.test(a)) lists[a] = Array.isArray(g[a]) ? (g[a] as unknown[]) : [];
-            else aggs[a] = num(g[a]);
-          }
-          return { values, aggs, lists };
-        });
-      },
-    };
-  }
+  // 19 also takes many2one paths in groupby and aggregates; its read_group is deprecated.
+  const method = major >= 19 ? 'formatted_read_group' : 'read_group';
   return {
-    paths: false,
+    paths: major >= 19,
     read,
     byIds,
     once,
-    async group(model, domain, groupby, aggregates) {
-      const fields = aggregates.filter((a) => a !== '__count');
-      const raw = (await client.executeKw(model, 'read_group', [domain, fields, groupby], {
-        lazy: false,
-        context,
-      })) as Record<string, unknown>[];
-      return raw.map((g) => {
-        const values: Record<string, unknown> = {};
-        for (const spec of groupby) {
-          const field = spec.split(':')[0] as string;
-          values[spec] = DATE_SPEC.test(spec) ? dateStart(g, spec, field) : (g[spec] ?? g[field]);
-        }
-        const aggs: Record<string, number> = { __count: num(g.__count) };
-        const lists: Record<string, unknown[]> = {};
-        for (const a of fields) {
-          const field = a.split(':')[0] as string;
-          const v = g[a] ?? g[field];
-          if (ARRAY.test(a)) lists[a] = Array.isArray(v) ? v : [];
-          else aggs[a] = num(v);
-        }
-        return {
-          values,
-          aggs,
-          lists,
-          domain: Array.isArray(g.__domain) ? (g.__domain as Domain) : undefined,
-        };
-      });
-    },
+    group: (model, domain, groupby, aggregates) =>
+      readGroups(client, { model, method, domain, groupby, aggregates, context }),
   };
-}
-
-/**
- * The UTC start of a read_group date bucket: `__range` (16+, keyed by the spec or the field),
- * else the `>=` leaf of its `__domain`. The label (`'09:00 24 Nov'`) is locale text: never parsed.
- */
-function dateStart(g: Record<string, unknown>, spec: string, field: string): string | null {
-  const range = g.__range as Record<string, { from?: string } | undefined> | undefined;
-  const from = range?.[spec]?.from ?? range?.[field]?.from;
-  if (typeof from === 'string') return from;
-  if (Array.isArray(g.__domain)) {
-    for (const leaf of g.__domain as unknown[]) {
-      if (Array.isArray(leaf) && leaf[0] === field && leaf[1] === '>=' && typeof leaf[2] === 'string')
-        return leaf[2];
-    }
-  }
-  return null;
-}
-
-function num(v: unknown): number {
-  return typeof v === 'number' ? v : 0;
 }
 
 /** The domain moved onto a related model: each leaf's field behind `prefix` (`order_id.`). */
