@@ -143,6 +143,37 @@ describe('posdata tap against the sandbox', () => {
     ).toBe(true);
   }, 60_000);
 
+  it('from the last STATE, sends an order an offline register synced late: sold long before the bookmark, written after it', async () => {
+    const before = checkOutput(
+      (await tap(['--config', file(configOf(sandbox)), '--state', file(full.last)])).stdout,
+    );
+    const [old] = await rpc.kw<Rec[]>('pos.order', 'search_read', [[['state', '=', 'paid']]], {
+      fields: ['session_id', 'config_id', 'date_order'],
+      order: 'date_order',
+      limit: 1,
+    });
+    const m2o = (v: unknown): number => (v as [number, string])[0];
+    const late = await rpc.kw<number>('pos.order', 'create', [
+      {
+        name: 'Restaurant/LATE-1',
+        date_order: '2020-01-01 19:30:00',
+        session_id: m2o(old?.session_id),
+        config_id: m2o(old?.config_id),
+        amount_total: 12.5,
+        amount_paid: 12.5,
+        amount_tax: 0,
+        amount_return: 0,
+        state: 'paid',
+      },
+    ]);
+    const r = await tap(['--config', file(configOf(sandbox)), '--state', file(before.last)]);
+    expect(r.code, r.stderr).toBe(0);
+    const sent = checkOutput(r.stdout).records.get('sales') ?? [];
+    expect(sent.map((s) => s.id)).toEqual([late]);
+    // Its day is the day it was sold, long before what the bookmark covers.
+    expect(String(sent[0]?.date_order)).toMatch(/^2020-01-01/);
+  }, 60_000);
+
   it("a bookmark by hand or in the Meltano SDK's form reads as the tap's own at that second, id 0", async () => {
     const at = full.last.bookmarks.sales?.write_date as string; // 2026-…T10:15:07Z
     const cfg = file(configOf(sandbox, { streams: ['sales'] }));
