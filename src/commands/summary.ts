@@ -38,8 +38,7 @@ export const summary = command({
       { ...SESSION_ID, description: 'one session: the X report (open) or Z report (closed), with its cash' },
       {
         spec: '--by <keys>',
-        description:
-          'group by company, currency, day, hour, weekday, register, session, cashier, product, category, method, tax (comma-separated)',
+        description: `group by ${['company', 'currency', ...KEYS].join(', ')} (comma-separated)`,
         default: 'register',
         offer: ['company', 'currency', ...KEYS],
         list: true,

@@ -4,6 +4,7 @@
 // document from the same objects, so the documentation cannot drift from the checks.
 import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
 import { CLOSED_FROM, CLOSED_TO, DATE, DAY_STARTS, FROM, queryParams, TO, TODAY } from '../query/period.js';
+import { KEY_COLUMNS, KEYS } from '../summary/keys.js';
 import { COMPANY_PARAM } from './companies.js';
 
 type Schema = Record<string, unknown>;
@@ -277,8 +278,7 @@ export const SUMMARY_QUERY: Schema = {
     by: {
       type: 'string',
       minLength: 1,
-      description:
-        'group keys, comma-separated: day, hour, weekday, register, session, cashier, product, category, method, tax (default register); company and currency split the figures by company or currency (each row then leads with company_id, company, currency)',
+      description: `group keys, comma-separated: ${KEYS.join(', ')} (default register); company and currency split the figures by company or currency (each row then leads with company_id, company, currency)`,
     },
     company: COMPANY_PARAM,
     top: { ...ID, description: 'only the N groups with the largest total' },
@@ -324,8 +324,7 @@ export const SUMMARY_RESPONSES: Record<string, Schema> = {
             },
             additionalProperties: {
               type: ['number', 'string', 'null'],
-              description:
-                'the group keys first (day, hour, weekday, config_id/register, session_id/session, cashier_id/cashier, product_id/product, category_id/category, method_id/method, tax_id/tax_name); method:<name> per payment method; with session_id, report (X or Z) and the cash figures of reconcile',
+              description: `the group keys first (${KEYS.map((k) => KEY_COLUMNS[k].join('/')).join(', ')}); method:<name> per payment method; with session_id, report (X or Z) and the cash figures of reconcile`,
             },
           },
         },

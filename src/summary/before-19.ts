@@ -32,7 +32,7 @@ const paymentSpec = (spec: string): string =>
 const REPORT_FIELDS = new Set(['state', 'config_id', 'session_id', 'user_id', 'employee_id', 'partner_id']);
 
 /** A pos.order domain on report.pos.order (whose rows carry their order's state, date, register...). */
-function toReportDomain(domain: Domain): Domain {
+export function toReportDomain(domain: Domain): Domain {
   return domain.map((t) => {
     if (!Array.isArray(t)) return t;
     const f = String(t[0]);

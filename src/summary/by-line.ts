@@ -69,7 +69,7 @@ export async function byLine(
       if (Array.isArray(c) && typeof c[0] === 'number') found.categories.set(p.id, [c[0], String(c[1])]);
     }
   }
-  const folder = new Folder(q, specs, found.categories);
+  const folder = new Folder(q, specs, found.categories, found.floors);
   for (const g of sales) {
     const a = folder.at(g);
     const incl = g.aggs['price_subtotal_incl:sum'] ?? 0;

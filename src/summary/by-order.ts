@@ -1,4 +1,4 @@
-// The summary by order keys (day, hour, weekday, register, session, cashier): the orders and
+// The summary by order keys (day, hour, weekday, register, session, cashier, table, floor): the orders and
 // refunds grouped on pos.order, then the items, discounts and payment methods of each group.
 // Odoo 19 groups the lines and payments through their order (`order_id.config_id`); Odoo 16-18
 // cannot, and takes them from report.pos.order and the payments' own fields (before-19.ts).
@@ -24,6 +24,7 @@ import {
 } from './folder.js';
 import type { GroupingApi } from './grouping.js';
 import { prefixDomain } from './grouping.js';
+import { linesAndPaymentsPerOrder, ORDER_IDS } from './per-order.js';
 
 export async function byOrder(
   client: OdooClient,
@@ -32,7 +33,7 @@ export async function byOrder(
   found: Found,
 ): Promise<Gathered> {
   const specs = q.keys.map((k) => orderSpec(k, q));
-  const folder = new Folder(q, specs, found.categories);
+  const folder = new Folder(q, specs, found.categories, found.floors);
   // Odoo 16-18 groups payments by session: the orders say which register each session is on,
   // and which session's change (amount_return) each group of orders gave back.
   const sessionsToo =
@@ -42,12 +43,20 @@ export async function byOrder(
   const viaSession = !q.configStored && specs.includes('config_id');
   const bySession = [...new Set(specs.map((s) => (s === 'config_id' ? 'session_id' : s)))];
   const configOf = new Map<number, unknown>();
+  // Odoo 16-18 by table or floor: each order's lines and payments are folded into its group.
+  const perOrder = !api.paths && specs.includes('table_id');
   const [all, refunds] = await Promise.all([
     api.group(
       'pos.order',
       q.orderDomain,
-      viaSession ? bySession : sessionsToo ? [...specs, 'session_id'] : specs,
-      ['__count', 'amount_total:sum', 'amount_tax:sum', ...(api.paths ? [] : ['amount_return:sum'])],
+      viaSession ? bySession : sessionsToo && !perOrder ? [...specs, 'session_id'] : specs,
+      [
+        '__count',
+        'amount_total:sum',
+        'amount_tax:sum',
+        ...(api.paths ? [] : ['amount_return:sum']),
+        ...(perOrder ? [ORDER_IDS] : []),
+      ],
     ),
     api.group('pos.order', [...q.orderDomain, ...REFUNDS], viaSession ? bySession : specs, [
       '__count',
@@ -76,6 +85,7 @@ export async function byOrder(
     a.refundCount += g.aggs.__count ?? 0;
     a.refunds += g.aggs['amount_total:sum'] ?? 0;
   }
+  if (perOrder) return { folder, dayAnchors: await linesAndPaymentsPerOrder(api, q, folder, found, all) };
   if (!api.paths)
     return {
       folder,

@@ -20,7 +20,7 @@ export async function byPayment(api: GroupingApi, q: SummaryQuery, found: Found)
         ? 'session_id'
         : `pos_order_id.${orderSpec(k, q)}`,
   );
-  const folder = new Folder(q, specs, found.categories);
+  const folder = new Folder(q, specs, found.categories, found.floors);
   const payDomain = (extra: Domain): Domain => prefixDomain([...q.orderDomain, ...extra], 'pos_order_id.');
   const withMethod = specs.includes('payment_method_id') ? specs : [...specs, 'payment_method_id'];
   const [all, refunds] = await Promise.all([

@@ -103,6 +103,7 @@ export async function computeSummary(
     );
   }
   const found = new Found();
+  if (q.keys.includes('floor')) await readFloors(api, found);
   const gathered =
     level === 'order'
       ? await byOrder(client, api, q, found)
@@ -122,6 +123,15 @@ export async function computeSummary(
     notes: found.notes,
     digits,
   };
+}
+
+/** Each table's floor (pos_restaurant), archived tables too: the groups by table are folded by it. */
+async function readFloors(api: GroupingApi, found: Found): Promise<void> {
+  for (const t of await api.read('restaurant.table', [], ['floor_id'])) {
+    const f = t.floor_id;
+    if (typeof t.id === 'number' && Array.isArray(f) && typeof f[0] === 'number')
+      found.floors.set(t.id, [f[0], String(f[1])]);
+  }
 }
 
 /**

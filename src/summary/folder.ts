@@ -54,6 +54,11 @@ export function orderSpec(k: Key, q: SummaryQuery): string {
       return 'session_id';
     case 'cashier':
       return q.cashierField;
+    // pos_restaurant's table; a floor is its table's (the tables are read once, and the groups
+    // by table folded by floor here: Odoo before 19 groups by no path).
+    case 'table':
+    case 'floor':
+      return 'table_id';
     default:
       throw new Error(`not an order key: ${k}`);
   }
@@ -114,8 +119,9 @@ export function keyValue(
     name = typeof v[1] === 'string' ? v[1] : String(v[0]);
   } else if (typeof v === 'number') id = v;
   // Odoo 16-18 group lines by product; the product's category is looked up here. (On 19 the
-  // server groups by product_id.categ_id itself and the value is the category.)
-  if (k === 'category' && id !== null && names.size > 0) {
+  // server groups by product_id.categ_id itself and the value is the category.) A table's
+  // floor is looked up the same way.
+  if (id !== null && ((k === 'category' && names.size > 0) || k === 'floor')) {
     const c = names.get(id);
     id = c ? c[0] : null;
     name = c ? c[1] : null;
@@ -147,11 +153,15 @@ export class Folder {
     private readonly q: SummaryQuery,
     private readonly specs: string[],
     private readonly names: Map<number, [number, string]>,
+    /** Each table's floor, where the groups are by floor. */
+    private readonly floors: Map<number, [number, string]> = new Map(),
   ) {}
 
   /** The accumulator of a group, by its values for the key specs (in --by order). */
   at(g: Group, specs: string[] = this.specs): Acc {
-    const keys = this.q.keys.map((k, i) => keyValue(k, g.values[specs[i] as string], this.q, this.names));
+    const keys = this.q.keys.map((k, i) =>
+      keyValue(k, g.values[specs[i] as string], this.q, k === 'floor' ? this.floors : this.names),
+    );
     const id = JSON.stringify(keys.map((k) => k.ident));
     let a = this.accs.get(id);
     if (!a) {
@@ -231,6 +241,8 @@ export class Found {
   readonly methodNames = new Map<number, string>();
   /** A product's category (Odoo 16-18 groups lines by product only). */
   readonly categories = new Map<number, [number, string]>();
+  /** A table's floor (pos_restaurant), read before the groups by floor are folded. */
+  readonly floors = new Map<number, [number, string]>();
   readonly notes: Said[] = [];
 
   /** The id of a payment method of a group's value, its name kept. */

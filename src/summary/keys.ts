@@ -13,6 +13,8 @@ export const KEYS = [
   'register',
   'session',
   'cashier',
+  'table',
+  'floor',
   'product',
   'category',
   'method',
@@ -54,6 +56,12 @@ export function parseKeys(raw: string | undefined): Key[] {
     throw new UsageError(say`--by '${raw}' names a key twice`, say`give each key once`);
   }
   const k = keys as Key[];
+  if (k.includes('table') && k.includes('floor')) {
+    throw new UsageError(
+      say`--by ${raw}: a table is on one floor`,
+      say`group by table or by floor, not both`,
+    );
+  }
   if (k.includes('method') && k.some((x) => LINE_KEYS.includes(x))) {
     throw new UsageError(
       say`--by ${raw}: a payment is not split by product, category or tax`,
@@ -128,6 +136,8 @@ export const KEY_COLUMNS: Record<Key, string[]> = {
   register: ['config_id', 'register'],
   session: ['session_id', 'session'],
   cashier: ['cashier_id', 'cashier'],
+  table: ['table_id', 'table'],
+  floor: ['floor_id', 'floor'],
   product: ['product_id', 'product'],
   category: ['category_id', 'category'],
   method: ['method_id', 'method'],

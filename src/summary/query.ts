@@ -128,11 +128,17 @@ export async function fetchSummary(
   // Odoo 16 relates pos.order.config_id to the session without storing it (17+ store it):
   // known from the version, or from the fields where they are read anyway.
   let configStored = major >= 17;
-  if (keys.includes('cashier')) {
+  if (keys.includes('cashier') || keys.includes('table') || keys.includes('floor')) {
     // pos_hr records the employee at the register; without it the user is the cashier.
     const fields = await client.fieldsGet('pos.order');
     if ('employee_id' in fields) cashierField = 'employee_id';
     if (fields.config_id) configStored = fields.config_id.store !== false;
+    const table = keys.find((k) => k === 'table' || k === 'floor');
+    if (table && !('table_id' in fields))
+      throw new UsageError(
+        say`--by ${table}: this Odoo's orders have no table (pos_restaurant is not installed)`,
+        say`group by register, session or cashier instead`,
+      );
   }
   let cash: CashSection | undefined;
   const sessionPart = async (): Promise<void> => {

@@ -1,7 +1,9 @@
 // Employees as cashiers on the real Odoo 17's posshop (pos_hr): admin is every order's user and
 // opened every session, the four employees at the register have no user. summary --by cashier
 // and its --loss (the report's leaks) name the employees; each closing goes to the employee who
-// rang its session's last order. This file starts its own posshop server.
+// rang its session's last order. The Restaurant's tables and floors (pos_restaurant): summary
+// --by table and --by floor, each row its orders', lines' and payments' own, though Odoo 17's
+// report.pos.order and payments know no table. This file starts its own posshop server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
@@ -78,5 +80,96 @@ describe('pos_hr employees on the real posshop', () => {
       rows.filter((r) => (r.closings as number) > 0).map((r) => [r.cashier_id as number, r.closings]),
     );
     expect(got).toEqual(want);
+  });
+});
+
+describe("pos_restaurant's tables and floors on the real posshop", () => {
+  it("--by table: each table's orders, items, discounts, total and methods are its orders' own", async () => {
+    const rows = await json(['summary', ...RANGE, '--by', 'table']);
+    const orders = await rpc.searchRead<Rec>(
+      'pos.order',
+      [
+        ['state', 'in', ['paid', 'done', 'invoiced']],
+        ['date_order', '>=', '2026-11-08 23:00:00'],
+        ['date_order', '<', '2026-11-30 23:00:00'],
+      ],
+      { fields: ['table_id', 'amount_total'] },
+    );
+    const tableOf = new Map(orders.map((o) => [o.id, id(o.table_id)]));
+    const [lines, payments] = await Promise.all([
+      rpc.searchRead<Rec>(
+        'pos.order.line',
+        [['order_id', 'in', orders.filter((o) => (o.amount_total as number) >= 0).map((o) => o.id)]],
+        { fields: ['order_id', 'qty', 'discount', 'price_subtotal_incl'] },
+      ),
+      rpc.searchRead<Rec>('pos.payment', [['pos_order_id', 'in', orders.map((o) => o.id)]], {
+        fields: ['pos_order_id', 'amount', 'payment_method_id'],
+      }),
+    ]);
+    const tables = new Set(orders.map((o) => id(o.table_id)));
+    expect(tables.size, 'posshop seats its orders at many tables').toBeGreaterThan(10);
+    expect(new Set(rows.map((r) => r.table_id ?? false))).toEqual(tables);
+    const cents = (v: number): number => Math.round(v * 100);
+    for (const row of rows) {
+      const t = row.table_id ?? false;
+      const mine = (o: unknown): boolean => tableOf.get(id(o) as number) === t;
+      const own = orders.filter((o) => tableOf.get(o.id) === t);
+      expect(row.orders, `table ${t}`).toBe(own.length);
+      expect(cents(row.total as number), `table ${t}: total`).toBe(
+        cents(own.reduce((a, o) => a + (o.amount_total as number), 0)),
+      );
+      const sold = lines.filter((l) => mine(l.order_id));
+      expect(row.items, `table ${t}: items`).toBeCloseTo(
+        sold.reduce((a, l) => a + (l.qty as number), 0),
+        6,
+      );
+      const given = sold
+        .filter((l) => (l.discount as number) > 0 && (l.discount as number) < 100)
+        .reduce(
+          (a, l) =>
+            a + ((l.price_subtotal_incl as number) * (l.discount as number)) / (100 - (l.discount as number)),
+          0,
+        );
+      // Discounts are rounded once a day, the day's tables sharing its cents.
+      expect(
+        Math.abs(cents(row.discounts as number) - cents(given)),
+        `table ${t}: discounts`,
+      ).toBeLessThanOrEqual(3);
+      const byMethod = new Map<string, number>();
+      for (const p of payments.filter((x) => mine(x.pos_order_id))) {
+        const m = (p.payment_method_id as [number, string])[1];
+        byMethod.set(m, (byMethod.get(m) ?? 0) + (p.amount as number));
+      }
+      for (const [m, amount] of byMethod)
+        expect(cents(row[`method:${m}`] as number), `table ${t}: ${m}`).toBe(cents(amount));
+    }
+  });
+
+  it("--by floor: each floor is its tables', and the floors are the Restaurant's", async () => {
+    const [floors, tables, registers] = await Promise.all([
+      json(['summary', ...RANGE, '--by', 'floor']),
+      json(['summary', ...RANGE, '--by', 'table']),
+      json(['summary', ...RANGE, '--by', 'register']),
+    ]);
+    const floorOf = new Map(
+      (await rpc.searchRead<Rec>('restaurant.table', [], { fields: ['floor_id'] })).map((t) => [
+        t.id,
+        id(t.floor_id),
+      ]),
+    );
+    const named = floors.filter((f) => f.floor_id !== null);
+    expect(named.map((f) => f.floor).sort()).toEqual(['Main Floor', 'Patio']);
+    for (const f of named) {
+      const own = tables.filter((t) => floorOf.get(t.table_id as number) === f.floor_id);
+      expect(f.orders).toBe(own.reduce((a, t) => a + (t.orders as number), 0));
+      expect(Math.round((f.total as number) * 100)).toBe(
+        Math.round(own.reduce((a, t) => a + (t.total as number), 0) * 100),
+      );
+    }
+    const restaurant = registers.find((r) => r.register === 'Restaurant') as Row;
+    for (const k of ['orders', 'total', 'gross', 'discounts', 'method:Cash Restaurant', 'method:Bank'])
+      expect(Math.round(named.reduce((a, f) => a + (f[k] as number), 0) * 100), `the floors' ${k}`).toBe(
+        Math.round((restaurant[k] as number) * 100),
+      );
   });
 });
