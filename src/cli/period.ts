@@ -2,22 +2,18 @@
 // which server, the business days (--date, or --from/--to: query/period.ts declares them) of
 // one register or all, the zone they are cut in (checked here, before anything is asked of a
 // server), and whether a difference ends the run with exit 7.
+
+import type { FieldMap } from '../core/types.js';
 import { CLOSED_FROM, CLOSED_TO, DATE, type FROM, type TO } from '../query/period.js';
 import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
 import { type SessionRange, sessionsDomain } from '../reconcile/compute.js';
+import type { Row } from '../records/normalize.js';
+import type { Sink } from '../sink/sink.js';
 import type { Context } from './context.js';
-import {
-  CONFIG_ID,
-  CONNECTION,
-  type ConnectionOptions,
-  connectionOptions,
-  type FlagValues,
-  flag,
-  GLOBAL,
-  SERVERS,
-} from './flags.js';
+import type { ConnectionOptions, FlagValues } from './flags.js';
+import { CONFIG_ID, CONNECTION, connectionOptions, flag, GLOBAL, SERVERS } from './flags.js';
 import type { IO } from './io.js';
-import { OUTPUT, type OutputOptions, outputOptions } from './output.js';
+import { OUTPUT, type OutputOptions, outputOptions, tableLook } from './output.js';
 
 export interface PeriodOptions {
   connection: ConnectionOptions;
@@ -85,4 +81,29 @@ export async function sessionsAndZone(o: PeriodOptions & SessionRange, ctx: Cont
   const session = await ctx.odoo(o.connection);
   const zone = zoneFor('range', o.tz, session.profile.tz);
   return { session, zone, domain: sessionsDomain(o, zone) };
+}
+
+/** A report's rows in json, ndjson, csv or parquet: written whole, between the renderer's begin and end. */
+export async function writeReportRows(
+  io: IO,
+  output: OutputOptions,
+  sink: Sink,
+  c: { fields: string[]; defs: FieldMap; zone: string; noun: string },
+  rows: Row[],
+): Promise<void> {
+  const { makeRenderer } = await import('../render/renderer.js');
+  const renderer = await makeRenderer({
+    format: output.format,
+    sink,
+    fields: c.fields,
+    defs: c.defs,
+    excel: output.excel,
+    ...tableLook(io, output.file !== undefined),
+    tz: c.zone,
+    preferred: c.fields,
+    noun: c.noun,
+  });
+  await renderer.begin();
+  await renderer.page(rows);
+  await renderer.end();
 }

@@ -6,25 +6,16 @@
 import { command } from '../cli/command.js';
 import { COMPANY, group } from '../cli/flags.js';
 import { tableLook, writeOutput } from '../cli/output.js';
-import {
-  BUSINESS_TZ,
-  checkedRange,
-  type PeriodOptions,
-  periodOptions,
-  REPORT_FLAGS,
-  SESSION_RANGE,
-  sessionsAndZone,
-} from '../cli/period.js';
+import * as period from '../cli/period.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { zoneFor } from '../query/zone.js';
 import type { SessionRange } from '../reconcile/compute.js';
 import { signed } from '../records/normalize.js';
-import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 
-export interface BooksOptions extends SessionRange, PeriodOptions {
+export interface BooksOptions extends SessionRange, period.PeriodOptions {
   tolerance: number;
   posOnly: boolean;
 }
@@ -33,9 +24,9 @@ export const books = command({
   name: 'books',
   flags: [
     group('own', [
-      ...SESSION_RANGE,
+      ...period.SESSION_RANGE,
       COMPANY,
-      BUSINESS_TZ,
+      period.BUSINESS_TZ,
       {
         spec: '--tolerance <amount>',
         description: 'differences up to this agree (default 0: to the cent)',
@@ -45,7 +36,7 @@ export const books = command({
       { spec: '--fail-on-difference', description: 'exit 7 when a line of the books differs from the POS' },
       { spec: '--pos-only', description: 'the POS side alone, for a user without accounting rights' },
     ]),
-    ...REPORT_FLAGS,
+    ...period.REPORT_FLAGS,
   ],
   examples: [
     'posdata books --date yesterday',
@@ -53,12 +44,16 @@ export const books = command({
     'posdata books --from 2026-11-01 --to 2026-11-30 --fail-on-difference --quiet || echo "the journal differs"',
   ],
   options(f, _args, { io }): BooksOptions {
-    return checkedRange({ ...periodOptions(f, io), tolerance: f.tolerance, posOnly: f.posOnly === true });
+    return period.checkedRange({
+      ...period.periodOptions(f, io),
+      tolerance: f.tolerance,
+      posOnly: f.posOnly === true,
+    });
   },
   async run(o, ctx) {
     const { io } = ctx;
     // The shop's business day: the sessions it closed.
-    const { session, zone, domain } = await sessionsAndZone(o, ctx);
+    const { session, zone, domain } = await period.sessionsAndZone(o, ctx);
     const [{ readBooks }, { BOOK_KEYS, BOOK_DEFS }] = await Promise.all([
       import('../books/books.js'),
       import('../books/rows.js'),
@@ -95,20 +90,13 @@ export const books = command({
         return undefined;
       }
       const fields = [...BOOK_KEYS];
-      const renderer = await makeRenderer({
-        format,
+      await period.writeReportRows(
+        io,
+        o.output,
         sink,
-        fields,
-        defs: BOOK_DEFS,
-        excel: o.output.excel,
-        ...tableLook(io, file !== undefined),
-        tz: zone,
-        preferred: fields,
-        noun: 'lines',
-      });
-      await renderer.begin();
-      await renderer.page(rows.map((r) => ({ ...r })));
-      await renderer.end();
+        { fields, defs: BOOK_DEFS, zone, noun: 'lines' },
+        rows.map((r) => ({ ...r })),
+      );
       return undefined;
     };
     await writeOutput(ctx, o.output.path, render, format === 'table');

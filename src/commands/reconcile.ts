@@ -3,15 +3,7 @@
 import { command } from '../cli/command.js';
 import { COMPANY, group } from '../cli/flags.js';
 import { tableLook, writeOutput } from '../cli/output.js';
-import {
-  BUSINESS_TZ,
-  checkedRange,
-  type PeriodOptions,
-  periodOptions,
-  REPORT_FLAGS,
-  SESSION_RANGE,
-  sessionsAndZone,
-} from '../cli/period.js';
+import * as period from '../cli/period.js';
 import { number } from '../cli/values.js';
 import { DifferenceError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -21,10 +13,9 @@ import { companyLabel } from '../read/companies.js';
 import { beyond, type OutRow, type SessionRange, sessionFields, toRow } from '../reconcile/compute.js';
 import { reconcileParts } from '../reconcile/parts.js';
 import { signed } from '../records/normalize.js';
-import { makeRenderer } from '../render/renderer.js';
 import type { Sink } from '../sink/sink.js';
 
-export interface ReconcileOptions extends SessionRange, PeriodOptions {
+export interface ReconcileOptions extends SessionRange, period.PeriodOptions {
   tolerance: number;
 }
 
@@ -32,8 +23,8 @@ export const reconcile = command({
   name: 'reconcile',
   flags: [
     group('own', [
-      ...SESSION_RANGE,
-      BUSINESS_TZ,
+      ...period.SESSION_RANGE,
+      period.BUSINESS_TZ,
       {
         spec: '--tolerance <amount>',
         description: 'differences up to this are fine',
@@ -43,7 +34,7 @@ export const reconcile = command({
       { spec: '--fail-on-difference', description: 'exit 7 when a difference exceeds the tolerance' },
       COMPANY,
     ]),
-    ...REPORT_FLAGS,
+    ...period.REPORT_FLAGS,
   ],
   examples: [
     'posdata reconcile --date yesterday',
@@ -51,12 +42,12 @@ export const reconcile = command({
     'posdata reconcile --date yesterday --fail-on-difference --quiet || mail -s "cash difference" boss@example.com',
   ],
   options(f, _args, { io }): ReconcileOptions {
-    return checkedRange({ ...periodOptions(f, io), tolerance: f.tolerance });
+    return period.checkedRange({ ...period.periodOptions(f, io), tolerance: f.tolerance });
   },
   async run(o, ctx) {
     const { io } = ctx;
     // The business day is the shop's.
-    const { session, zone, domain } = await sessionsAndZone(o, ctx);
+    const { session, zone, domain } = await period.sessionsAndZone(o, ctx);
     const parts = await reconcileParts(session.client, domain);
     if (parts.every((p) => p.rec.sessions.length === 0))
       await (await import('../read/exists.js')).mustExist(session.client, o);
@@ -116,20 +107,7 @@ export const reconcile = command({
         }
         // Another company's method columns are empty, never 0 of a wrong currency.
         for (const r of rows) for (const k of fields) if (!(k in r)) r[k] = null;
-        const renderer = await makeRenderer({
-          format,
-          sink,
-          fields,
-          defs,
-          excel: o.output.excel,
-          ...tableLook(io, file !== undefined),
-          tz: zone,
-          preferred: fields,
-          noun: 'sessions',
-        });
-        await renderer.begin();
-        await renderer.page(rows);
-        await renderer.end();
+        await period.writeReportRows(io, o.output, sink, { fields, defs, zone, noun: 'sessions' }, rows);
       }
       return undefined;
     };
