@@ -130,7 +130,8 @@ export const summary = command({
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
-    if (o.loss) return (await import('../summary/run/loss.js')).runLoss(o, ctx, client, zone, r);
-    return (await import('../summary/run/plain.js')).runPlain(o, ctx, client, zone, r);
+    const run = { o, ctx, client, zone, r };
+    if (o.loss) return (await import('../summary/run/loss.js')).runLoss(run);
+    return (await import('../summary/run/plain.js')).runPlain(run);
   },
 });

@@ -1,14 +1,12 @@
 // summary --by cashier --loss (or register): report's loss-prevention figures, from the same
 // summary and the period's closings (reconcile's), one row per cashier or register.
-import type { Context } from '../../cli/context.js';
 import { writeOutput } from '../../cli/output.js';
 import type { OdooClient } from '../../core/client.js';
 import { UsageError } from '../../core/errors.js';
 import { say } from '../../core/redact.js';
 import type { Domain } from '../../core/types.js';
 import { inCurrency } from '../../records/normalize.js';
-import type { SummaryResult } from '../query.js';
-import { type SummaryOptions, writeRecords } from './options.js';
+import { type SummaryOptions, type SummaryRun, writeRecords } from './options.js';
 
 /** --loss: one key, cashier or register, and a plain summary (no --watch, --top or --check-odoo). */
 export function checkLoss(o: SummaryOptions): void {
@@ -43,13 +41,7 @@ async function closings(o: SummaryOptions, client: OdooClient, zone: string) {
   return (await fetchReconciliation(client, domain as Domain)).inputs;
 }
 
-export async function runLoss(
-  o: SummaryOptions,
-  ctx: Context,
-  client: OdooClient,
-  zone: string,
-  r: SummaryResult,
-): Promise<void> {
+export async function runLoss({ o, ctx, client, zone, r }: SummaryRun): Promise<void> {
   const { reconcile } = await import('../../reconcile/compute.js');
   const { lossSection } = await import('../../report/loss.js');
   const { lossFields, lossRecord } = await import('../../report/loss-rows.js');
@@ -72,8 +64,13 @@ export async function runLoss(
   const rows = (cashier ? loss.cashiers : loss.registers).map((x) => lossRecord(x, id, name));
   const { fields, defs } = lossFields(id, name);
   await writeOutput(ctx, o.output.path, async (sink) => {
-    const c = { fields, defs: inCurrency(defs, r.summary.digits) };
-    await writeRecords(o, ctx.io, sink, c, zone, cashier ? 'cashiers' : 'registers', rows);
+    const out = {
+      fields,
+      defs: inCurrency(defs, r.summary.digits),
+      zone,
+      noun: cashier ? 'cashiers' : 'registers',
+    };
+    await writeRecords(o, ctx.io, sink, out, rows);
     return undefined;
   });
 }

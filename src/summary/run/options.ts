@@ -1,16 +1,30 @@
 // What `posdata summary` runs with, as its command reads the flags (src/commands/summary.ts),
 // and what each way of running it (plain.ts, split.ts, loss.ts, watch.ts) shares in writing:
 // the renderer in the output's format, the table's look, and the exit of --fail-on-difference.
+import type { Context } from '../../cli/context.js';
 import type { IO } from '../../cli/io.js';
 import { tableLook } from '../../cli/output.js';
 import type { PeriodOptions } from '../../cli/period.js';
+import type { OdooClient } from '../../core/client.js';
 import { DifferenceError } from '../../core/errors.js';
 import { own, say } from '../../core/redact.js';
 import type { FieldMap } from '../../core/types.js';
 import type { Row } from '../../records/normalize.js';
 import { makeRenderer } from '../../render/renderer.js';
 import type { Sink } from '../../sink/sink.js';
-import type { SummaryParams } from '../query.js';
+import type { SummaryParams, SummaryResult } from '../query.js';
+
+/**
+ * One run of the summary, as each way of running it takes it: the options, the command's
+ * context, the Odoo client, the zone of the business day and what was read.
+ */
+export interface SummaryRun {
+  o: SummaryOptions;
+  ctx: Context;
+  client: OdooClient;
+  zone: string;
+  r: SummaryResult;
+}
 
 export interface SummaryOptions extends SummaryParams, PeriodOptions {
   checkOdoo: boolean;
@@ -22,26 +36,28 @@ export interface SummaryOptions extends SummaryParams, PeriodOptions {
   loss: boolean;
 }
 
+/** Where and how the summary's records go: their columns, the zone of their times, what a record is called. */
+export interface RecordsOut {
+  fields: string[];
+  defs: FieldMap;
+  zone: string;
+  noun: string;
+}
+
 /** The renderer of the summary's records in the output's format and csv dialect. */
-export function rendererFor(
-  o: SummaryOptions,
-  io: IO,
-  sink: Sink,
-  c: { fields: string[]; defs: FieldMap },
-  zone: string,
-  noun: string,
-) {
+export function rendererFor(o: SummaryOptions, io: IO, sink: Sink, out: RecordsOut) {
   return makeRenderer({
     format: o.output.format,
     sink,
-    ...c,
+    fields: out.fields,
+    defs: out.defs,
     excel: o.output.excel,
     delimiter: o.output.delimiter,
     decimal: o.output.decimal,
     ...tableLook(io, o.output.file !== undefined),
-    tz: zone,
-    preferred: c.fields,
-    noun,
+    tz: out.zone,
+    preferred: out.fields,
+    noun: out.noun,
   });
 }
 
@@ -50,12 +66,10 @@ export async function writeRecords(
   o: SummaryOptions,
   io: IO,
   sink: Sink,
-  c: { fields: string[]; defs: FieldMap },
-  zone: string,
-  noun: string,
+  out: RecordsOut,
   rows: Row[],
 ): Promise<void> {
-  const renderer = await rendererFor(o, io, sink, c, zone, noun);
+  const renderer = await rendererFor(o, io, sink, out);
   await renderer.begin();
   await renderer.page(rows);
   await renderer.end();

@@ -1,20 +1,11 @@
 // `posdata summary` of one currency: the table, or one record per group in json, ndjson or
 // csv; then, with --check-odoo, the totals against Odoo's own Sales Details on stderr.
-import type { Context } from '../../cli/context.js';
 import { writeOutput } from '../../cli/output.js';
-import type { OdooClient } from '../../core/client.js';
 import { own, say } from '../../core/redact.js';
-import type { SummaryResult } from '../query.js';
 import { summaryFields, summaryRows } from '../rows.js';
-import { failOnDifference, type SummaryOptions, summaryLook, writeRecords } from './options.js';
+import { failOnDifference, type SummaryRun, summaryLook, writeRecords } from './options.js';
 
-export async function runPlain(
-  o: SummaryOptions,
-  ctx: Context,
-  client: OdooClient,
-  zone: string,
-  r: SummaryResult,
-): Promise<void> {
+export async function runPlain({ o, ctx, client, zone, r }: SummaryRun): Promise<void> {
   const { io } = ctx;
   const requests = client.requestCount;
   const { format, file } = o.output;
@@ -24,7 +15,7 @@ export async function runPlain(
       await sink.write(renderSummaryTable(r, summaryLook(o, io)));
     } else {
       const rows = summaryRows(r);
-      await writeRecords(o, io, sink, summaryFields(r, rows), zone, 'groups', rows);
+      await writeRecords(o, io, sink, { ...summaryFields(r, rows), zone, noun: 'groups' }, rows);
     }
     return undefined;
   });

@@ -29,7 +29,7 @@ export async function runSplit(
       }
     } else {
       const { rows, fields, defs } = splitRows(split);
-      await writeRecords(o, io, sink, { fields, defs: defs as FieldMap }, zone, 'groups', rows);
+      await writeRecords(o, io, sink, { fields, defs: defs as FieldMap, zone, noun: 'groups' }, rows);
     }
     return undefined;
   });

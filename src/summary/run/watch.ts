@@ -120,7 +120,7 @@ export async function runWatch(o: SummaryOptions, every: number, ctx: Context): 
       // A payment method used for the first time today: csv says its header again.
       if (fields.join(',') !== columns) {
         columns = fields.join(',');
-        renderer = await rendererFor(o, io, sink, { fields, defs }, zone, 'refreshes');
+        renderer = await rendererFor(o, io, sink, { fields, defs, zone, noun: 'refreshes' });
         await renderer.begin();
       }
       await renderer?.page([liveRow(r, at, zoneFor('data', o.tz))]);
