@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { freshConfigDir, runCli } from '../helpers/cli.js';
 import { rpcOdoo } from '../helpers/odoo17.js';
+import { tapConfig, writeTapConfig } from '../tap/config.js';
 import { checkOutput } from '../tap/singer.js';
 import { TABLES } from './tables.js';
 
@@ -17,9 +18,12 @@ describe('posdata tap against the real Odoo 17', () => {
   for (const who of ['admin', 'cashier'] as const) {
     it(`as ${who}: valid messages, every stream complete, nothing again from the last STATE`, async () => {
       const dir = freshConfigDir();
-      const config = join(dir, 'tap.json');
       const { login, password } = odoo[who];
-      writeFileSync(config, JSON.stringify({ url: odoo.url, db: odoo.db, user: login, password, rate: 0 }));
+      const config = writeTapConfig(
+        dir,
+        'tap.json',
+        tapConfig({ url: odoo.url, db: odoo.db, user: login, password }),
+      );
       const env = { POSDATA_CONFIG_DIR: dir };
       const r = await runCli(['tap', '--config', config], { env });
       expect(r.code, r.stderr).toBe(0);

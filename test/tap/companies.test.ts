@@ -1,15 +1,9 @@
-// posdata tap over companies in several currencies (a sandbox of three: EUR, USD, JPY): each
-// stream's records carry company_id and, where the stream has money, `currency` (the code of
-// the company's currency), each as Odoo has it; a one-company database has the same schema
-// (a pipeline's schema does not change when a second company is added).
-
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 import { TABLES } from '../odoo/tables.js';
+import { tapConfig, writeTapConfig } from './config.js';
 import { type Checked, checkOutput } from './singer.js';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
@@ -18,11 +12,7 @@ let single: SandboxHandle;
 let dir: string;
 
 async function tapOf(s: SandboxHandle): Promise<Checked> {
-  const cfg = join(dir, `c${s.url.replace(/\D/g, '')}.json`);
-  writeFileSync(
-    cfg,
-    JSON.stringify({ url: s.url, db: 'demo', user: 'admin', password: SUITE_SECRET, rate: 0 }),
-  );
+  const cfg = writeTapConfig(dir, `c${s.url.replace(/\D/g, '')}.json`, tapConfig(s));
   const r = await runCli(['tap', '--config', cfg], { env: { POSDATA_CONFIG_DIR: dir } });
   expect(r.code, r.stderr).toBe(0);
   return checkOutput(r.stdout);

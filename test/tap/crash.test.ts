@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshConfigDir, runCli, SUITE_SECRET, spawnCli } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { tapConfig, writeTapConfig } from './config.js';
 import { checkOutput, covers } from './singer.js';
 
 let sandbox: SandboxHandle;
@@ -17,18 +18,10 @@ let fast: string;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ seed: 21, orders: 4000, days: 8, adminKey: SUITE_SECRET });
   dir = freshConfigDir();
-  config = join(dir, 'tap.json');
-  const base = {
-    url: sandbox.url,
-    db: 'demo',
-    user: 'admin',
-    password: SUITE_SECRET,
-    streams: ['sales', 'lines'],
-  };
+  const streams = ['sales', 'lines'];
   // Slow enough to be killed halfway (2 requests a second, 100 records each); resumed at full speed.
-  writeFileSync(config, JSON.stringify({ ...base, rate: 120, page_size: 100 }));
-  fast = join(dir, 'fast.json');
-  writeFileSync(fast, JSON.stringify({ ...base, rate: 0, page_size: 100 }));
+  config = writeTapConfig(dir, 'tap.json', tapConfig(sandbox, { streams, rate: 120, page_size: 100 }));
+  fast = writeTapConfig(dir, 'fast.json', tapConfig(sandbox, { streams, page_size: 100 }));
 }, 120_000);
 
 afterAll(async () => {

@@ -2,13 +2,14 @@
 // pos_restaurant, pos_loyalty, pos_discount): sales carry the employee at the register, the
 // table, the guests and the tip, with their company and currency; lines carry the reward and
 // the card it used, whose code (it spends a gift card's money) is never written in clear.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, SHOP_MODULES, startTestSandbox } from '../helpers/sandbox.js';
+import { tapConfig, writeTapConfig } from './config.js';
 import { checkOutput } from './singer.js';
 
 type Obj = Record<string, unknown>;
@@ -37,11 +38,7 @@ function noCode(text: string): void {
 
 describe('a real shop through the tap and the exports', () => {
   it("the tap's sales carry employee, table, guests and tip; its lines the reward and a masked card", async () => {
-    const cfg = join(dir, 'tap.json');
-    writeFileSync(
-      cfg,
-      JSON.stringify({ url: sb.url, db: 'demo', user: 'admin', password: SUITE_SECRET, rate: 0 }),
-    );
+    const cfg = writeTapConfig(dir, 'tap.json', tapConfig(sb));
     const r = await runCli(['tap', '--config', cfg], { env: { POSDATA_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(0);
     noCode(r.stdout);

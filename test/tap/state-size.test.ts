@@ -10,6 +10,7 @@ import { MAX_SENT } from '../../src/tap/state.js';
 import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { tapConfig } from './config.js';
 import { checkOutput, type StateValue } from './singer.js';
 
 let sandbox: SandboxHandle;
@@ -28,15 +29,7 @@ const tap = (state?: StateValue) =>
     [
       'tap',
       '--config',
-      file({
-        url: sandbox.url,
-        db: 'demo',
-        user: 'admin',
-        password: SUITE_SECRET,
-        rate: 0,
-        page_size: 500,
-        streams: ['sales'],
-      }),
+      file(tapConfig(sandbox, { page_size: 500, streams: ['sales'] })),
       ...(state ? ['--state', file(state)] : []),
     ],
     { env: { POSDATA_CONFIG_DIR: dir } },

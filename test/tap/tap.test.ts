@@ -11,6 +11,7 @@ import { freshConfigDir, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 import { TABLES } from '../odoo/tables.js';
+import { tapConfig } from './config.js';
 import { type Checked, checkOutput, covers, type Rec, type StateValue } from './singer.js';
 
 const STREAMS = TABLES;
@@ -26,15 +27,8 @@ const file = (doc: unknown, name = `f${++n}.json`): string => {
   return p;
 };
 
-const configOf = (s: SandboxHandle, extra: Record<string, unknown> = {}) => ({
-  url: s.url,
-  db: 'demo',
-  user: 'admin',
-  password: SUITE_SECRET,
-  rate: 0,
-  page_size: 200,
-  ...extra,
-});
+const configOf = (s: SandboxHandle, extra: Record<string, unknown> = {}) =>
+  tapConfig(s, { page_size: 200, ...extra });
 
 const tap = (args: string[]) => runCli(['tap', ...args], { env: { POSDATA_CONFIG_DIR: dir } });
 
