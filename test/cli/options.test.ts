@@ -319,7 +319,7 @@ table(sync, [
   ],
   [['bogus', '--to', TO], /unknown resource 'bogus'/],
   [['sales', '--fields', 'lines:discount', '--to', TO], /--fields names lines, which this run does not sync/],
-  [['--to', TO, '--schema', 'x'.repeat(64)], /is not a schema name/],
+  [['--to', TO, '--schema', 'x'.repeat(64)], /is 64 bytes, and PostgreSQL cuts a name at 63 bytes/],
   [['--to', TO, '--page-size', '0'], /--page-size '0' is out of range/],
 ]);
 
