@@ -131,7 +131,10 @@ export async function openSession(opts: SessionOptions, io: IO, env: Env): Promi
   let o = opts;
   const store = ProfileStore.read(env);
   const profileName = store.currentName(o.profile, env);
-  const profile = store.get(profileName) ?? {};
+  const stored = store.get(profileName) ?? {};
+  // The profile's zone is the shop's where login was given one (--tz), else its user's: every
+  // run reads the shop's days (--date, --from/--to) and shows its times in it (zoneFor).
+  const profile = stored.zone ? { ...stored, tz: stored.zone } : stored;
   const { url, db, login } = resolveTarget(o, env, profile);
   if (!url || !db || !login) {
     throw new AuthError(

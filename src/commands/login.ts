@@ -8,9 +8,12 @@ import type { IO } from '../cli/io.js';
 import { InterruptedError, isPosdataError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { readSmallFile } from '../core/smallfile.js';
+import { checkZone } from '../query/zone.js';
 import { badProfileName, isProfileName, ProfileStore } from '../store/profiles.js';
 
 export interface LoginOptions extends ConnectionOptions {
+  /** The shop's zone, kept with the profile (checked before any request). */
+  tz?: string;
   passwordStdin: boolean;
   passwordFile?: string;
   storePassword: boolean;
@@ -30,6 +33,12 @@ export const login = command({
         spec: '--no-store-password',
         description: 'keep the secret out of the store; later runs need POSDATA_PASSWORD',
       },
+      {
+        spec: '--tz <zone>',
+        description:
+          "the shop's IANA zone: its days and times in every run of this profile, whoever logs in (default: the Odoo user's zone; kept at the next login)",
+        value: 'zone',
+      },
     ]),
     CONNECTION,
     GLOBAL,
@@ -44,6 +53,7 @@ export const login = command({
     'default as it is: use that one with --profile NAME, or make it the default with posdata profiles --use NAME.\n',
   options: (f): LoginOptions => ({
     ...connectionOptions(f),
+    tz: f.tz === undefined ? undefined : checkZone(f.tz),
     passwordStdin: f.passwordStdin === true,
     passwordFile: f.passwordFile,
     storePassword: f.storePassword,
@@ -124,6 +134,8 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
         secret: o.storePassword ? secret : undefined,
         uid,
         tz,
+        // A shop's zone stays with its profile through a new secret (a rotated key).
+        zone: o.tz ?? prev.zone,
         serverVersion: v.server_version,
         protocol,
         caFile: o.caFile ? (await import('node:path')).resolve(o.caFile) : undefined,
@@ -138,8 +150,10 @@ async function runLogin(o: LoginOptions, ctx: Context): Promise<void> {
           : becomesDefault
             ? own(' (now the default)')
             : say` (the default stays ${before}: use --profile ${name}, or posdata profiles --use ${name})`;
+      const zone = o.tz ?? prev.zone;
+      const days = zone === undefined || zone === tz ? own('') : say`; its days in ${zone}`;
       io.err.line(
-        say`posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${own(protocol)}; profile ${name}${which}${own(o.storePassword ? '' : ' (secret not stored: set POSDATA_PASSWORD)')}`,
+        say`posdata: logged in to ${url.host} (database ${db}) as ${user}, uid ${uid}, Odoo ${v.server_version} over ${own(protocol)}; profile ${name}${which}${days}${own(o.storePassword ? '' : ' (secret not stored: set POSDATA_PASSWORD)')}`,
       );
     }
   } finally {

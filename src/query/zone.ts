@@ -9,7 +9,8 @@ export function machineZone(): string {
 
 /**
  * Which zone a value uses, the one rule: a range (--from/--to, --date, a business day) and a
- * table for a person are in --tz, else the Odoo user's zone (the profile's), else this
+ * table for a person are in --tz, else the profile's zone (the shop's, `login --tz`, else the
+ * Odoo user's), else this
  * machine's; times written as data (CSV, JSON, NDJSON, Parquet) are UTC, as Odoo keeps them,
  * unless --tz is given. --tz's help says so (TZ_HELP).
  */
@@ -31,7 +32,7 @@ export function zoneFor(
 
 /** --tz's help, the rule of zoneFor in a line: `range` is what the command's range is. */
 export function tzHelp(range?: string): string {
-  return `IANA zone of ${range ? `${range} and of ` : ''}a table's times (default: the Odoo user's zone); times in CSV, JSON and Parquet are UTC unless --tz is given`;
+  return `IANA zone of ${range ? `${range} and of ` : ''}a table's times (default: the profile's, login --tz, else the Odoo user's zone); times in CSV, JSON and Parquet are UTC unless --tz is given`;
 }
 
 export function checkZone(zone: string): string {

@@ -34,6 +34,11 @@ export interface Profile {
   uid?: number;
   /** The Odoo user's time zone, read at login. */
   tz?: string | null;
+  /**
+   * The shop's zone, given at login (`login --tz`): its days are read in it, whoever the user
+   * is (an admin in Brussels logged in to the New York shop). Odoo keeps none per company.
+   */
+  zone?: string;
   serverVersion?: string;
   protocol?: Protocol;
   /** A CA file given at login with --ca-file (on-premise servers with their own CA). */
@@ -262,6 +267,7 @@ const STRING_KEYS = [
   'protocol',
   'caFile',
   'loggedInAt',
+  'zone',
 ] as const;
 
 /** What is of the wrong kind in a profile read from the file (`a secret that is not a string`), if anything. */
