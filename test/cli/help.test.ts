@@ -52,7 +52,7 @@ describe('help grouped as gh does', () => {
     const sales = await runCli(['sales', '--help']);
     // --tz's help says the rule of src/query/zone.ts zoneFor, as the docs do.
     expect(sales.stdout.replace(/\s+/g, ' ')).toMatch(
-      /IANA zone of --from\/--to and of a table's times \(default: the Odoo user's zone\); times in CSV, JSON and Parquet are UTC unless --tz is given/,
+      /IANA zone of --from\/--to and of a table's times \(default: the profile's, login --tz, else the Odoo user's zone\); times in CSV, JSON and Parquet are UTC unless --tz is given/,
     );
     expect(sales.stdout).toMatch(/"date_order desc, id"/);
   });
