@@ -16,7 +16,7 @@ import {
 } from '../reconcile/compute.js';
 import { roundAt } from '../records/normalize.js';
 import { FIGURE_KEYS, type SummaryRow, totalOf } from '../summary/compute.js';
-import type { GroupMemo } from '../summary/grouping.js';
+import { type GroupMemo, groupingApi } from '../summary/grouping.js';
 import {
   fetchSummary,
   type Range,
@@ -25,6 +25,7 @@ import {
   type SummaryResult,
 } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
+import { type Guests, readGuests } from './guests.js';
 import { type LossSection, lossSection } from './loss.js';
 
 export interface ReportParams {
@@ -95,6 +96,8 @@ export interface CurrencySection {
   /** reconcile's JSON rows: every closing of the period. */
   reconcile: Record<string, unknown>[];
   loss: LossSection;
+  /** A restaurant's guests and sales per guest, this period and the previous; null without tables. */
+  guests: { period: Guests; previous: Guests } | null;
 }
 
 export interface ReportData {
@@ -344,6 +347,10 @@ async function currencySection(
   const { inputs } = await fetchReconciliation(client, domain);
   const rec = reconcileSessions(inputs, register.summary.digits);
   const glance = glanceOf(register);
+  const digits = register.summary.digits;
+  const api = groupingApi(client, register.major, zone);
+  const seated = await readGuests(client, api, period.range, p.configId, digits);
+  const seatedBefore = seated && (await readGuests(client, api, previous.range, p.configId, digits));
   const previousGlance = glanceOf(prev);
   const loss = await lossSection(client, {
     range: period.range,
@@ -385,6 +392,7 @@ async function currencySection(
       } as Record<string, unknown>;
     }),
     loss,
+    guests: seated && seatedBefore ? { period: seated, previous: seatedBefore } : null,
   };
 }
 

@@ -290,6 +290,23 @@ function overview(sections: CurrencySection[], chain: boolean): string {
 <table class="overview"><thead><tr>${chain ? '<th>Profile</th>' : ''}<th>Currency</th><th>Companies</th><th>Orders</th><th>Net</th><th>Total</th><th>Previous total</th><th>+/-</th><th>Average ticket</th><th>Refunds</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** A restaurant's guests (orders at a table): this period's and the previous one's. */
+function guests(s: CurrencySection): string {
+  const g = s.guests;
+  if (!g) return '';
+  const rows: [string, (x: NonNullable<CurrencySection['guests']>['period']) => string][] = [
+    ['Orders at a table', (x) => String(x.orders)],
+    ['Guests', (x) => String(x.guests)],
+    ['Sales at tables', (x) => money(x.sales, s.digits)],
+    ['Sales per guest', (x) => money(x.per_guest, s.digits)],
+  ];
+  const body = rows.map(
+    ([label, f]) => `<tr><th>${esc(label)}</th><td>${f(g.period)}</td><td>${f(g.previous)}</td></tr>`,
+  );
+  return `<h3>Guests</h3><table class="glance guests"><thead><tr><th></th><th>This period</th><th>Previous period</th></tr></thead><tbody>${body.join('')}</tbody></table>
+<p class="note">Guests are the orders' guest counts (pos_restaurant) of the sales rung up at a table; refunds are left out.</p>`;
+}
+
 function section(ec: ECharts, s: CurrencySection, zone: string, idPrefix: string, chain: boolean): string {
   const figs = charts(ec, s)
     .map(
@@ -299,7 +316,7 @@ function section(ec: ECharts, s: CurrencySection, zone: string, idPrefix: string
     .join('');
   return `<section class="currency" data-profile="${esc(s.profile ?? '')}" data-currency="${esc(s.currency)}" data-companies="${esc(s.companies.map((c) => c.id).join(' '))}">
 <h2>${esc(sectionName(s, chain))}: ${esc(s.registers.map((r) => r.name).join(', '))}</h2>
-<h3>The period at a glance</h3>${glance(s)}
+<h3>The period at a glance</h3>${glance(s)}${guests(s)}
 <h3>Charts</h3>${figs}
 <h2>Where the money leaks${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>
 <p class="note">Each figure is set against the median of the others; a marked one is more than twice that median (and ${(0.05 * 100).toFixed(0)} points, or ${money(1, s.digits)} ${esc(s.currency)} short per closing, above it), with the orders behind it listed below. Shares are judged only for ${s.loss.minOrders} orders or more. Quick refunds: refunded within ${s.loss.quickMinutes} minutes of the sale. A cashier is the order's ${s.loss.cashierField === 'employee_id' ? 'employee (pos_hr)' : 'Odoo user'}.</p>
