@@ -318,7 +318,7 @@ async function currencySection(
   // methods the page does not show beside registers, days, hours or cashiers (Odoo before 19
   // asks those per cashier): a month stays under one minute's requests at the default --rate.
   const memo: GroupMemo = new Map();
-  const sum = (q: SummaryParams) => fetchSummary(client, q, zone, { memo, methods: false });
+  const sum = (q: SummaryParams) => fetchSummary(client, q, zone, { memo, methods: false, shop: false });
   // One grouping after the other: each already sends its few calls at once, and a server
   // (the sandbox, or an Odoo with few workers) given them all together drops connections.
   const groupings: SummaryParams[] = [

@@ -67,7 +67,12 @@ export function generate(opts: GenerateOptions): Generated {
   if (!currency) throw new Error(`unknown currency ${opts.currency} (${Object.keys(CURRENCIES).join(', ')})`);
   const db = new Db(
     opts.version,
-    buildModels(opts.version, { posHr: opts.posHr, restaurant: opts.restaurant, loyalty: opts.loyalty }),
+    buildModels(opts.version, {
+      posHr: opts.posHr,
+      restaurant: opts.restaurant,
+      loyalty: opts.loyalty,
+      globalDiscount: opts.globalDiscount,
+    }),
   );
   const nowSec = Math.floor(opts.now.getTime() / 1000);
   const today = Math.floor(nowSec / DAY) * DAY;

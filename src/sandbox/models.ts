@@ -37,6 +37,8 @@ export interface ModelOptions {
   restaurant?: boolean;
   /** pos_loyalty: programmes, rewards and cards; reward lines on orders. */
   loyalty?: boolean;
+  /** pos_discount: the registers' discount product. */
+  globalDiscount?: boolean;
 }
 
 export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<string, ModelDef> {
@@ -47,6 +49,7 @@ export function buildModels(version: OdooVersion, opts: ModelOptions = {}): Map<
     posHr: opts.posHr === true,
     restaurant: opts.restaurant === true,
     loyalty: opts.loyalty === true,
+    globalDiscount: opts.globalDiscount === true,
   };
   const defs: ModelDef[] = [
     posConfig(v),

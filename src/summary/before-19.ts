@@ -22,7 +22,7 @@ import {
 import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
 
 /** An order groupby on report.pos.order: its date is `date`; register, session and cashier keep their names. */
-const reportSpec = (spec: string): string => spec.replace(/^date_order(?=:|$)/, 'date');
+export const reportSpec = (spec: string): string => spec.replace(/^date_order(?=:|$)/, 'date');
 
 /** An order groupby on pos.payment (Odoo 16-18): its own payment_date, its session (a register through it). */
 const paymentSpec = (spec: string): string =>

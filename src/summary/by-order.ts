@@ -3,7 +3,7 @@
 // Odoo 19 groups the lines and payments through their order (`order_id.config_id`); Odoo 16-18
 // cannot, and takes them from report.pos.order and the payments' own fields (before-19.ts).
 import type { OdooClient } from '../core/client.js';
-import { linesAndPaymentsBefore19 } from './before-19.js';
+import { linesAndPaymentsBefore19, reportSpec, toReportDomain } from './before-19.js';
 import {
   add,
   addDay,
@@ -25,6 +25,7 @@ import {
 import type { GroupingApi } from './grouping.js';
 import { prefixDomain } from './grouping.js';
 import { linesAndPaymentsPerOrder, ORDER_IDS } from './per-order.js';
+import { foldShopLines } from './shop.js';
 
 export async function byOrder(
   client: OdooClient,
@@ -86,12 +87,19 @@ export async function byOrder(
     a.refunds += g.aggs['amount_total:sum'] ?? 0;
   }
   if (perOrder) return { folder, dayAnchors: await linesAndPaymentsPerOrder(api, q, folder, found, all) };
-  if (!api.paths)
-    return {
-      folder,
-      ...(await linesAndPaymentsBefore19(api, q, { folder, found, specs, configOf, orders: all })),
-    };
-  return { folder, dayAnchors: await linesAndPaymentsByPath(api, q, folder, found, specs) };
+  const shop = foldShopLines(client, api, q, folder, {
+    specs: api.paths ? specs.map((s) => `order_id.${s}`) : specs.map(reportSpec),
+    reportDomain: toReportDomain,
+  });
+  if (!api.paths) {
+    const [lines] = await Promise.all([
+      linesAndPaymentsBefore19(api, q, { folder, found, specs, configOf, orders: all }),
+      shop,
+    ]);
+    return { folder, ...lines };
+  }
+  const [dayAnchors] = await Promise.all([linesAndPaymentsByPath(api, q, folder, found, specs), shop]);
+  return { folder, dayAnchors };
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 } from './folder.js';
 import type { GroupingApi } from './grouping.js';
 import { type Key, type Level, levelOf } from './keys.js';
+import { isLowering, partOrder } from './shop.js';
 
 export { COUNTED_STATES };
 
@@ -58,6 +59,8 @@ export interface Figures {
   total: number;
   /** Amount per `method:<name>`; null where payments are not split this way (products, taxes). */
   methods: Record<string, number> | null;
+  /** Amount per shop part (`tips`, `reward:<programme>`... shop.ts), by an order key; else null. */
+  parts: Record<string, number> | null;
 }
 
 export interface SummaryGroup {
@@ -71,6 +74,8 @@ export interface Summary {
   groups: SummaryGroup[];
   /** The `method:<name>` columns, in the order of the methods' ids. */
   methodKeys: string[];
+  /** The shop's part columns found in the range (shop.ts), in their order; by an order key only. */
+  partKeys: string[];
   /** The payment method id of each of `methodKeys`. */
   methodIds: number[];
   /** Each method's name, by id. */
@@ -112,12 +117,18 @@ export async function computeSummary(
         : await byPayment(api, q, found);
   await nameRegisters(api, q.keys, gathered.folder);
   const digits = await q.digits;
-  const { groups, methodIds, methodKeys: keys } = groupsOf(level, gathered, found.methodNames, digits);
+  const {
+    groups,
+    methodIds,
+    methodKeys: keys,
+    partKeys,
+  } = groupsOf(level, gathered, found.methodNames, digits);
   return {
     keys: q.keys,
     level,
     groups,
     methodKeys: keys,
+    partKeys,
     methodIds,
     methodNames: found.methodNames,
     notes: found.notes,
@@ -171,13 +182,20 @@ function groupsOf(
   { folder, dayAnchors, orders }: Gathered,
   methodNames: Map<number, string>,
   digits: number,
-): { groups: SummaryGroup[]; methodIds: number[]; methodKeys: string[] } {
+): { groups: SummaryGroup[]; methodIds: number[]; methodKeys: string[]; partKeys: string[] } {
   const apportioned = (values: (number | null)[], exact?: number) => inUnits(values, digits, exact);
   const round = (v: number): number => roundAt(v, digits);
   const methodIds = [...methodNames.keys()].sort((a, b) => a - b);
   const keyOf = methodKeys(methodIds, methodNames);
   const accs = [...folder.accs.values()];
-  const discounts = discountsOf(level, accs, dayAnchors, digits);
+  const partKeys = partOrder(accs.flatMap((a) => [...(a.parts?.keys() ?? [])]));
+  const parts = partKeys.map((k) => apportioned(accs.map((a) => a.parts?.get(k) ?? 0)));
+  // Global discounts, rewards and cards spent took the orders below what was rung up: discounts.
+  const discounts = discountsOf(level, accs, dayAnchors, digits).map((d, i) =>
+    d === null
+      ? null
+      : round(partKeys.reduce((s, k, j) => s + (isLowering(k) ? (parts[j]?.[i] ?? 0) : 0), d)),
+  );
   const refunds = apportioned(
     accs.map((a) => a.refunds),
     orders?.refunds,
@@ -222,11 +240,12 @@ function groupsOf(
         tax: tax[i] ?? null,
         total: total[i] ?? 0,
         methods,
+        parts: level === 'order' ? Object.fromEntries(partKeys.map((k, j) => [k, parts[j]?.[i] ?? 0])) : null,
       },
     };
   });
   groups.sort(compareGroups);
-  return { groups, methodIds, methodKeys: methodIds.map((id) => keyOf.get(id) as string) };
+  return { groups, methodIds, methodKeys: methodIds.map((id) => keyOf.get(id) as string), partKeys };
 }
 
 /**
@@ -338,7 +357,7 @@ export function topGroups(groups: SummaryGroup[], n: number | undefined): Summar
 export type SummaryRow = Record<string, Cell>;
 
 /** A group as json, ndjson and csv carry it. */
-export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'digits'>): SummaryRow {
+export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'partKeys' | 'digits'>): SummaryRow {
   const row: SummaryRow = {};
   for (const k of g.keys) Object.assign(row, k.cells);
   const f = g.figures;
@@ -352,6 +371,7 @@ export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'digits'>
   row.tax = f.tax;
   row.total = f.total;
   row.average_ticket = f.orders > 0 ? roundAt(f.total / f.orders, s.digits) : null;
+  for (const k of s.partKeys) row[k] = f.parts ? (f.parts[k] ?? 0) : null;
   for (const k of s.methodKeys) row[k] = f.methods ? (f.methods[k] ?? 0) : null;
   return row;
 }
@@ -359,7 +379,7 @@ export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'digits'>
 /** The totals of several groups (the table's last row, --check-odoo). */
 export function totalOf(
   groups: SummaryGroup[],
-  { methodKeys, digits }: Pick<Summary, 'methodKeys' | 'digits'>,
+  { methodKeys, partKeys, digits }: Pick<Summary, 'methodKeys' | 'partKeys' | 'digits'>,
 ): Figures {
   const round = (v: number): number => roundAt(v, digits);
   const nsum = (pick: (f: Figures) => number | null): number | null =>
@@ -370,6 +390,9 @@ export function totalOf(
   if (methods)
     for (const k of methodKeys)
       methods[k] = round(groups.reduce((a, g) => a + (g.figures.methods?.[k] ?? 0), 0));
+  const parts: Record<string, number> | null = groups.some((g) => g.figures.parts === null) ? null : {};
+  if (parts)
+    for (const k of partKeys) parts[k] = round(groups.reduce((a, g) => a + (g.figures.parts?.[k] ?? 0), 0));
   return {
     orders: groups.reduce((a, g) => a + g.figures.orders, 0),
     items: groups.some((g) => g.figures.items === null)
@@ -386,5 +409,6 @@ export function totalOf(
     tax: nsum((f) => f.tax),
     total: round(groups.reduce((a, g) => a + g.figures.total, 0)),
     methods,
+    parts,
   };
 }

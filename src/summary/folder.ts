@@ -33,6 +33,8 @@ export interface SummaryQuery {
   digits: Promise<number>;
   /** false: the payment methods are not asked for (by an order or line key; --by method needs them). */
   methods?: boolean;
+  /** false: the shop's part columns (tips, gift cards, rewards...: shop.ts) are not asked for. */
+  shop?: boolean;
 }
 
 export const SALES: Domain = [['amount_total', '>=', 0]];
@@ -145,6 +147,8 @@ export interface Acc {
   dayDiscounts: Map<string, number>;
   /** read_group's own domains of the groups folded into this one (Odoo 16-18 fallback). */
   domains: Domain[];
+  /** The shop's special lines by column (shop.ts), positive; by an order key only. */
+  parts?: Map<string, number>;
 }
 
 export class Folder {

@@ -30,7 +30,7 @@ export function liveRow(r: SummaryResult, at: Date, tz?: string): SummaryRow {
 /** The record's fields: the refresh time, the figures, a column per payment method. */
 export function liveFields(r: SummaryResult): { fields: string[]; defs: FieldMap } {
   const { defs } = summaryFields(r, []);
-  const fields = ['refreshed_at', ...FIGURE_KEYS, ...r.summary.methodKeys];
+  const fields = ['refreshed_at', ...FIGURE_KEYS, ...r.summary.partKeys, ...r.summary.methodKeys];
   // A datetime: an --excel CSV writes it as the zone's wall-clock time, as every other.
   return { fields, defs: { ...defs, refreshed_at: { type: 'datetime' } } };
 }
@@ -41,12 +41,12 @@ const MONEY = new Set(['gross', 'discounts', 'refunds', 'net', 'tax', 'total', '
 export function liveLine(r: SummaryResult, at: Date, zone: string): string {
   const row = liveRow(r, at, zone);
   const parts = [DateTime.fromJSDate(at, { zone }).toFormat('yyyy-MM-dd HH:mm:ss')];
-  for (const k of [...FIGURE_KEYS, ...r.summary.methodKeys]) {
+  for (const k of [...FIGURE_KEYS, ...r.summary.partKeys, ...r.summary.methodKeys]) {
     const v = row[k];
     if (v === null || v === undefined) continue;
     const name = k.startsWith('method:') ? k.slice('method:'.length) : k;
     parts.push(
-      `${name} ${typeof v === 'number' && (MONEY.has(k) || k.startsWith('method:')) ? fixedDecimals(v, r.summary.digits) : String(v)}`,
+      `${name} ${typeof v === 'number' && (MONEY.has(k) || k.startsWith('method:') || r.summary.partKeys.includes(k)) ? fixedDecimals(v, r.summary.digits) : String(v)}`,
     );
   }
   return `${parts.join('  ')}\n`;

@@ -111,6 +111,8 @@ export interface SummaryOptions {
   memo?: GroupMemo;
   /** false: no payment method columns (a report that does not show them saves their requests). */
   methods?: boolean;
+  /** false: no shop part columns (shop.ts; a report that does not show them saves three requests). */
+  shop?: boolean;
 }
 
 export async function fetchSummary(
@@ -168,6 +170,7 @@ export async function fetchSummary(
       configStored,
       digits,
       methods: options.methods ?? true,
+      shop: options.shop ?? true,
     }),
     sessionPart(),
   ]);

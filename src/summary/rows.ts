@@ -33,6 +33,7 @@ export function summaryFields(r: SummaryResult, rows: SummaryRow[]): { fields: s
   const fields = [
     ...r.summary.keys.flatMap((k) => KEY_COLUMNS[k]),
     ...FIGURE_KEYS,
+    ...r.summary.partKeys,
     ...r.summary.methodKeys,
     ...(rows[0] && 'report' in rows[0] ? CASH_KEYS : []),
   ];
@@ -40,7 +41,10 @@ export function summaryFields(r: SummaryResult, rows: SummaryRow[]): { fields: s
   for (const f of fields) {
     defs[f] = {
       type:
-        MONEY_KEYS.includes(f) || f.startsWith('method:') || (CASH_KEYS as readonly string[]).includes(f)
+        MONEY_KEYS.includes(f) ||
+        f.startsWith('method:') ||
+        r.summary.partKeys.includes(f) ||
+        (CASH_KEYS as readonly string[]).includes(f)
           ? f === 'report'
             ? 'char'
             : 'monetary'

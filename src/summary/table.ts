@@ -46,7 +46,7 @@ const moneyIn =
 
 function cellsOf(
   f: Figures,
-  methodKeys: string[],
+  { methodKeys, partKeys }: { methodKeys: string[]; partKeys: string[] },
   money: (v: number | null) => string,
 ): Record<string, string> {
   const out: Record<string, string> = {
@@ -61,9 +61,14 @@ function cellsOf(
     total: money(f.total),
     average_ticket: f.orders > 0 ? money(f.total / f.orders) : '',
   };
+  for (const k of partKeys) out[k] = f.parts ? money(f.parts[k] ?? 0) : '';
   for (const k of methodKeys) out[k] = f.methods ? money(f.methods[k] ?? 0) : '';
   return out;
 }
+
+/** A shop part's column heading: `reward:Shop Points` is `Shop Points`, the others in words. */
+const partLabel = (k: string): string =>
+  k.startsWith('reward:') ? k.slice('reward:'.length) : k.replaceAll('_', ' ');
 
 export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): string {
   const chalk = new Chalk({ level: o.color ? 1 : 0 });
@@ -89,13 +94,14 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
     { key: 'tax', label: 'tax', right: true, priority: 2 },
     { key: 'total', label: 'total', right: true, priority: 0 },
     { key: 'average_ticket', label: 'avg ticket', right: true, priority: 7 },
+    ...summary.partKeys.map((k) => ({ key: k, label: partLabel(k), right: true, priority: 5 })),
     ...methodColumns(summary.methodKeys, 8),
     ...(withBars ? [{ key: 'bar', label: '', right: false, priority: 1 }] : []),
   ];
   const max = Math.max(0, ...r.shown.map((g) => g.figures.total));
   const keyText = (v: Cell): string => (v === null ? '(none)' : String(v));
   const lines: { cells: Record<string, string>; total: boolean }[] = r.shown.map((g: SummaryGroup) => {
-    const cells = cellsOf(g.figures, summary.methodKeys, money);
+    const cells = cellsOf(g.figures, summary, money);
     for (const [i, k] of summary.keys.entries()) {
       const cols = KEY_COLUMNS[k];
       const name = cols[cols.length - 1] as string;
@@ -107,7 +113,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
   });
   if (r.shown.length > 1) {
     const t = totalOf(r.shown, summary);
-    const cells = cellsOf(t, summary.methodKeys, money);
+    const cells = cellsOf(t, summary, money);
     // Rows of lines or payments share their orders (one per product, or per method that paid
     // it): their counts do not add up to the orders', so the totals row leaves them out.
     if (summary.level !== 'order') for (const k of COUNTS_OF_ORDERS) cells[k] = '';

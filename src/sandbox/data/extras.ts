@@ -140,7 +140,25 @@ export function setupExtras(g: Gen, shop: Shop, seed: number, f: Features): Extr
   if (f.restaurant) setupRestaurant(g, shop, x);
   if (f.globalDiscount) x.products.discount = product(g, 'Discount', 'DISC', 0, [MAPPED_TAX]);
   if (f.loyalty) setupLoyalty(g, x);
+  registerProducts(g, shop, x);
   return x;
+}
+
+/**
+ * What a register says of its special products, as 17 sets them: the tip product on every
+ * register (the Restaurant asks for tips), pos_discount's product, and the gift card
+ * programme's card product (its rule's, `trigger_product_ids`).
+ */
+function registerProducts(g: Gen, shop: Shop, x: Extras): void {
+  shop.registers.forEach((_, i) => {
+    const c = g.db.get('pos.config', shop.configBase + i + 1);
+    if (!c) return;
+    if (x.f.restaurant)
+      Object.assign(c, { tip_product_id: x.products.tips, iface_tipproduct: i === x.restaurant });
+    if (x.f.globalDiscount) c.discount_product_id = x.products.discount;
+  });
+  const gift = x.f.loyalty ? g.db.get('loyalty.program', x.programs.gift) : undefined;
+  if (gift) gift.trigger_product_ids = [x.products.giftCard];
 }
 
 /** pos_hr: the employees who ring orders up, each with a weight (how often). */

@@ -18,6 +18,8 @@ export interface Version {
   restaurant: boolean;
   /** pos_loyalty: loyalty programmes, rewards and cards (points and gift cards). */
   loyalty: boolean;
+  /** pos_discount: the registers' discount product (`pos.config.discount_product_id`). */
+  globalDiscount: boolean;
 }
 
 type Opts = Partial<Omit<FieldDef, 'name' | 'type' | 'string'>>;

@@ -5,7 +5,7 @@ import { localDate, parseDatetime } from '../time.js';
 import type { Rec } from '../types.js';
 import { ALL, build, computed, fd, inverse, num, type Version } from './define.js';
 
-export function posConfig({ v18, v19 }: Version): ModelDef {
+export function posConfig({ v18, v19, loyalty, globalDiscount }: Version): ModelDef {
   const configDisplay = (rec: Rec, db: Db): string => {
     const name = String(rec.name);
     if (v18) return name;
@@ -52,6 +52,23 @@ export function posConfig({ v18, v19 }: Version): ModelDef {
         return sid === undefined ? 0 : num(db.get('pos.session', sid)?.cash_register_balance_end_real);
       }),
       fd('payment_method_ids', 'many2many', 'Payment Methods', { relation: 'pos.payment.method' }),
+      // Tips are point_of_sale's own (the product, and whether the register asks for one).
+      fd('iface_tipproduct', 'boolean', 'Product tips', { dflt: () => false }),
+      fd('tip_product_id', 'many2one', 'Tip Product', { relation: 'product.product' }),
+      ...(globalDiscount
+        ? [fd('discount_product_id', 'many2one', 'Discount Product', { relation: 'product.product' })]
+        : []),
+      ...(loyalty
+        ? [
+            fd('gift_card_settings', 'selection', 'Gift Cards settings', {
+              selection: [
+                ['create_set', 'Generate PDF cards'],
+                ['scan_use', 'Scan existing cards'],
+              ],
+              dflt: () => 'create_set',
+            }),
+          ]
+        : []),
       inverse('session_ids', 'Sessions', 'pos.session', 'config_id', (rec, db) =>
         [...(db.sessionIdx().configSessions.get(rec.id) ?? [])].reverse(),
       ),

@@ -70,6 +70,8 @@ export function shopFeatureModels({ restaurant, loyalty }: Version): ModelDef[] 
           ],
         }),
         fd('pos_ok', 'boolean', 'Point of Sale', { dflt: () => true }),
+        // A gift card programme's card product: selling it makes a card (related to its rules).
+        fd('trigger_product_ids', 'many2many', 'Trigger Product', { relation: 'product.product' }),
         fd('sequence', 'integer', 'Sequence', { dflt: () => 10 }),
       ]),
       posReadable(
