@@ -134,6 +134,12 @@ const CHECKS: Check[] = [
   },
 ];
 
+/** The page's multi-line `duckdb -c "…"` block over a Parquet file, its SQL whole. */
+function parquetSql(): string {
+  const page = readFileSync(join(ROOT, 'docs/exports.md'), 'utf8');
+  return /```sh\nduckdb -c "([^"]*)"\n```/.exec(page)?.[1] ?? '';
+}
+
 function recipeText(c: Check): string {
   return recipes().find((r) => c.recipe.test(r.text))?.text ?? '';
 }
@@ -175,6 +181,34 @@ describe('the docs’ pipeline recipes', () => {
   afterAll(async () => {
     for (const s of sandboxes) await s.sb?.close();
   });
+
+  // The Parquet block reads the file the page's `posdata sales --from 30d -o sales.parquet`
+  // writes; its days are in Europe/Brussels, the sandbox user's zone, as summary's are.
+  for (const s of sandboxes) {
+    it(`the Parquet recipe (duckdb -c over several lines), ${s.name}: summary’s figure per register and day`, async () => {
+      const sql = parquetSql();
+      expect(sql).toMatch(/from 'sales\.parquet'/);
+      const cwd = mkdtempSync(join(home, 'run-'));
+      const r = await bash('posdata sales --from 30d -o sales.parquet', cwd, s.env);
+      expect(r.status, r.stderr).toBe(0);
+      const db = await DuckDBInstance.create(':memory:');
+      const conn = await db.connect();
+      const rows = (
+        await conn.runAndReadAll(sql.replace("'sales.parquet'", `'${join(cwd, 'sales.parquet')}'`))
+      ).getRows();
+      conn.closeSync();
+      const got = new Map(
+        rows.map((x) => [`${Number(x[0])} ${String(x[1]).slice(0, 10)}`, cents(String(x[2]))]),
+      );
+      const want = new Map(
+        (await json(['summary', '--from', '30d', '--by', 'register,day'], s.env))
+          .filter((x) => Number(x.orders) > 0)
+          .map((x) => [`${Number(x.config_id)} ${String(x.day)}`, cents(x.total)]),
+      );
+      expect(want.size).toBeGreaterThan(0);
+      expect(got).toEqual(want);
+    }, 120_000);
+  }
 
   for (const [i, c] of CHECKS.entries()) {
     for (const s of sandboxes) {
