@@ -3,7 +3,9 @@
  * never log in, taxes, product and POS categories, employees (pos_hr). None of it draws from the
  * PRNG, so a seed gives the same orders whatever is added here.
  */
+
 import { CASHIER_UIDS } from '../models.js';
+import type { Rec, Stored } from '../types.js';
 import { type Gen, insert } from './context.js';
 
 export interface SandboxUser {
@@ -74,6 +76,11 @@ export const COMPANY_USERS: SandboxUser[] = [
   },
 ];
 
+/** A user's row: active, with its partner, and what its caller adds (company, stamps). */
+function userRow(u: SandboxUser, partner: number, extra: Record<string, Stored>): Rec {
+  return { id: u.uid, name: u.name, login: u.login, tz: u.tz, active: true, partner_id: partner, ...extra };
+}
+
 /** The users of a sandbox of `companies` companies, each with the companies it may see. */
 export function usersOf(companies: number): SandboxUser[] {
   if (companies <= 1) return USERS;
@@ -111,16 +118,7 @@ export function companyData(g: Gen, id: number, name: string, users: SandboxUser
   for (const u of users) {
     if (g.db.get('res.users', u.uid)) continue;
     const p = ins('res.partner', { id: g.db.table('res.partner').nextId, name: u.name, ...g.stamp });
-    ins('res.users', {
-      id: u.uid,
-      name: u.name,
-      login: u.login,
-      tz: u.tz,
-      active: true,
-      partner_id: p.id,
-      company_id: (u.companies ?? [1])[0],
-      ...g.stamp,
-    });
+    ins('res.users', userRow(u, p.id, { company_id: (u.companies ?? [1])[0] as number, ...g.stamp }));
   }
 }
 
@@ -188,15 +186,7 @@ export function referenceData(g: Gen, posHr: boolean): void {
   });
   for (const u of USERS) {
     const partner = ins('res.partner', { id: u.uid + 1, name: u.name, ...stamp });
-    ins('res.users', {
-      id: u.uid,
-      name: u.name,
-      login: u.login,
-      tz: u.tz,
-      active: true,
-      partner_id: partner.id,
-      ...stamp,
-    });
+    ins('res.users', userRow(u, partner.id, stamp));
   }
   for (const t of TAXES)
     ins('account.tax', { id: t.id, name: t.name, amount: t.amount, type_tax_use: 'sale', ...stamp });
