@@ -100,6 +100,16 @@ const LINE_FIELDS = [
 
 const ORDER_STATE_HELP = 'draft, paid, done, cancel, invoiced (16-18)';
 
+/** An order list by its date, per register and session, checkpointed, summed by its total (refunds, cancellations). */
+function ordersByDate() {
+  return {
+    timeField: 'date_order',
+    filterFields: { config: 'config_id', session: 'session_id', time: 'date_order' },
+    checkpoint: true,
+    sumField: 'amount_total',
+  };
+}
+
 /** The orders that are sales: what posdata summary counts and a sales table totals. */
 export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
 
@@ -297,10 +307,7 @@ const CATALOG: Row[] = [
         'config_id',
         'payment_ids',
       ],
-      timeField: 'date_order',
-      filterFields: { config: 'config_id', session: 'session_id', time: 'date_order' },
-      checkpoint: true,
-      sumField: 'amount_total',
+      ...ordersByDate(),
       tableColumns: ['id', 'name', 'date_order', 'refunded_order_id', 'config_id', 'amount_total'],
       path: '/api/v1/refunds',
       examples: [
@@ -316,10 +323,7 @@ const CATALOG: Row[] = [
       summary: 'Cancelled orders (state cancel)',
       fixedDomain: () => [['state', 'in', ['cancel']]],
       defaultFields: ['id', 'name', 'date_order', 'amount_total', 'state', 'config_id'],
-      timeField: 'date_order',
-      filterFields: { config: 'config_id', session: 'session_id', time: 'date_order' },
-      checkpoint: true,
-      sumField: 'amount_total',
+      ...ordersByDate(),
       tableColumns: ['id', 'name', 'date_order', 'config_id', 'state', 'amount_total'],
       path: '/api/v1/cancellations',
       examples: [
