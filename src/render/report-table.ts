@@ -2,7 +2,7 @@
 // narrow terminal, and cli-table3 drawn compact, without inner rules, head in bold.
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
-import { visible } from './visible.js';
+import { NAME_CHARS, truncate, visible } from './visible.js';
 
 export interface ReportColumn {
   key: string;
@@ -16,15 +16,17 @@ export interface ReportColumn {
  * The most important columns that fit, in display order: a column drops with all less
  * important ones, and columns of one priority come and go together (opening, taken and moves
  * add up to expected). The cells and labels hold names from Odoo: their control characters
- * are escaped here, in place, before they are measured.
+ * are escaped here, in place, and each is cut to NAME_CHARS as a list's cells are, before they
+ * are measured (a name of 100,000 characters made a line of as many).
  */
 export function fitColumns(
   columns: ReportColumn[],
   lines: { cells: Record<string, string> }[],
   width: number,
 ): ReportColumn[] {
-  for (const l of lines) for (const k of Object.keys(l.cells)) l.cells[k] = visible(l.cells[k] as string);
-  for (const c of columns) c.label = visible(c.label);
+  const shown = (s: string): string => truncate(visible(s), NAME_CHARS);
+  for (const l of lines) for (const k of Object.keys(l.cells)) l.cells[k] = shown(l.cells[k] as string);
+  for (const c of columns) c.label = shown(c.label);
   const widthOf = (c: ReportColumn): number =>
     Math.max(c.label.length, ...lines.map((l) => [...(l.cells[c.key] ?? '')].length));
   const keep = new Set<string>();

@@ -11,7 +11,7 @@ import { fixedDecimals, moneyPlaces, precisionOf, type Row, type Value } from '.
 import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
 import { wrapText } from './report-table.js';
-import { visible } from './visible.js';
+import { NAME_CHARS, truncate, visible } from './visible.js';
 
 export interface TableOptions {
   columns: number;
@@ -302,7 +302,7 @@ export class TableRenderer implements Renderer {
         right = right || c.right;
       }
       texts.set(field, seen);
-      return { field, label, width: Math.min(width, 40), right, fixed };
+      return { field, label, width: Math.min(width, NAME_CHARS), right, fixed };
     });
     const same = (a: string, b: string) => {
       const x = texts.get(a) as string[];
@@ -359,13 +359,4 @@ function add(sums: Map<string, number>, key: string, amount: number): void {
 function leftOut(left: string[]): string {
   const n = left.length;
   return `${n} column${n === 1 ? '' : 's'} left out for width: ${left.join(', ')} (--format csv has every column; --fields chooses them)`;
-}
-
-function truncate(s: string, width: number): string {
-  if (s.length <= width) return s;
-  // A product's display name leads with its internal reference ("[FURN_0007] Drawer Unit"):
-  // cut short, a person would see the code alone, so the name goes first.
-  const coded = /^\[[^\]]*\]\s+(.+)$/.exec(s);
-  const t = coded ? (coded[1] as string) : s;
-  return t.length <= width ? t : `${t.slice(0, Math.max(1, width - 1))}…`;
 }

@@ -1,8 +1,8 @@
-// Text from Odoo shown on a terminal: control characters in a name (an ANSI escape that
+// Text from Odoo shown to a person: control characters in a name (an ANSI escape that
 // clears the screen or sets the window title, a bell, a newline that breaks a table row,
 // a right-to-left override that reverses what follows) are shown escaped, as `\x1b`,
-// `\n`, `\u202e`, never sent to the terminal. Only tables use it: csv and json carry the
-// bytes Odoo sent.
+// `\n`, `\u202e`, never sent to the terminal, and a name is cut to a length a person reads.
+// Only what a person reads uses it: csv and json carry the bytes Odoo sent, whole.
 
 const CONTROL = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
@@ -16,4 +16,39 @@ function escaped(c: string): string {
 /** `s` with its control characters escaped; the same string when it has none. */
 export function visible(s: string): string {
   return s.replace(CONTROL, escaped);
+}
+
+/**
+ * The most characters of a name from Odoo in a table a person reads (a list's column, a
+ * summary's, reconcile's or books' cell): a longer one is cut with `…`. Machine formats
+ * (json, ndjson, csv) carry names whole.
+ */
+export const NAME_CHARS = 40;
+
+/** `s` cut to `width` characters, ending in `…` where it was cut. */
+export function truncate(s: string, width: number): string {
+  if (s.length <= width) return s;
+  // A product's display name leads with its internal reference ("[FURN_0007] Drawer Unit"):
+  // cut short, a person would see the code alone, so the name goes first.
+  const coded = /^\[[^\]]*\]\s+(.+)$/.exec(s);
+  const t = coded ? (coded[1] as string) : s;
+  return t.length <= width ? t : `${t.slice(0, Math.max(1, width - 1))}…`;
+}
+
+/**
+ * `v` with every string in it, and every key of its objects, cut to `width` characters (a
+ * copy; numbers and the rest as they are): for a page whose every name a person reads, its
+ * data block included. Two keys that the cut makes one stay apart by a ` #2`, ` #3`.
+ */
+export function cutNames<T>(v: T, width: number): T {
+  if (typeof v === 'string') return truncate(v, width) as T;
+  if (Array.isArray(v)) return v.map((x) => cutNames(x, width)) as T;
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    let key = truncate(k, width);
+    for (let n = 2; key in out && key !== k; n++) key = `${truncate(k, width - 4)} #${n}`;
+    out[key] = cutNames(x, width);
+  }
+  return out as T;
 }

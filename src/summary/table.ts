@@ -11,7 +11,7 @@ import {
   type ReportColumn,
   reportTable,
 } from '../render/report-table.js';
-import { visible } from '../render/visible.js';
+import { NAME_CHARS, truncate, visible } from '../render/visible.js';
 import { type Figures, type SummaryGroup, totalOf } from './compute.js';
 import type { Cell } from './folder.js';
 import { KEY_COLUMNS } from './keys.js';
@@ -202,7 +202,7 @@ const OPEN_STATES: Record<string, string> = {
 function cashSection(c: CashSection, chalk: InstanceType<typeof Chalk>, digits: number): string {
   const money = moneyIn(digits);
   const f = c.figures;
-  const title = `${c.report} report: ${f.session} (${f.register}), ${c.report === 'X' ? (OPEN_STATES[c.state] ?? `open (${c.state})`) : 'closed'}`;
+  const title = `${c.report} report: ${truncate(f.session, NAME_CHARS)} (${truncate(f.register, NAME_CHARS)}), ${c.report === 'X' ? (OPEN_STATES[c.state] ?? `open (${c.state})`) : 'closed'}`;
   const rows: [string, string][] = [
     ['opening cash', money(f.openingCash)],
     ['cash taken', money(f.cashTaken)],
