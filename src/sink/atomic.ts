@@ -6,9 +6,7 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
-  lstatSync,
   openSync,
-  readdirSync,
   renameSync,
   type Stats,
   statSync,
@@ -18,12 +16,15 @@ import {
 import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { alive, sweepDir, untouchedFor } from '../core/leftovers.js';
 import { say } from '../core/redact.js';
 import { fileError, isFsError, writeError } from './fserror.js';
 import { pendingTemps } from './pending.js';
 import type { Sink } from './sink.js';
 import { resolveTarget } from './target.js';
 
+// Readers of a lock or a temporary file ask it here, beside HOST.
+export { alive } from '../core/leftovers.js';
 export { removePendingTemps } from './pending.js';
 export { resolveTarget, sameFile } from './target.js';
 
@@ -47,16 +48,6 @@ export function tempPathFor(target: string): string {
   );
 }
 
-/** Whether a process of this machine is running (EPERM: it is, as another user). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The owner of a temporary file's name (`.FILE.<pid>-<host>-<random>.posdata-tmp`). */
 const OWNER = /^\..+\.(\d+)-([0-9a-f]{6})-[0-9a-f]{8}\.posdata-tmp$/;
 
@@ -68,24 +59,12 @@ const OWNER = /^\..+\.(\d+)-([0-9a-f]{6})-[0-9a-f]{8}\.posdata-tmp$/;
  * file of a killed run would wait for a run of its window, which never comes.
  */
 export function sweepStaleTemps(target: string): void {
-  const dir = dirname(target);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  sweepDir(dirname(target), (name, path) => {
     const owner = OWNER.exec(name);
-    if (owner === null) continue;
-    const path = join(dir, name);
-    try {
-      const dead = owner !== null && owner[2] === HOST && !alive(Number(owner[1]));
-      if (dead || Date.now() - lstatSync(path).mtimeMs > STALE_MS) unlinkSync(path);
-    } catch {
-      /* gone meanwhile, or not ours to remove */
-    }
-  }
+    if (owner === null) return false;
+    const dead = owner[2] === HOST && !alive(Number(owner[1]));
+    return dead || untouchedFor(path, STALE_MS);
+  });
 }
 
 /**

@@ -7,7 +7,6 @@ import {
   closeSync,
   constants,
   fstatSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -21,6 +20,7 @@ import { dirname, join } from 'node:path';
 import type Conf from 'conf';
 import { AuthError, UsageError } from '../core/errors.js';
 import { fsReason, isFsError } from '../core/fsreason.js';
+import { alive, sweepDir, untouchedFor } from '../core/leftovers.js';
 import { own, say } from '../core/redact.js';
 import type { Protocol } from '../core/transport.js';
 
@@ -149,16 +149,6 @@ export function storeWriteError(file: string, err: unknown): UsageError {
   );
 }
 
-/** Whether a process of this machine is running (EPERM: it is, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 const CONF_TEMP = /^config\.json\.tmp-\d+[0-9a-f]*$/;
 
 /** conf's temporary files in the store folder (`config.json.tmp-…`). */
@@ -201,27 +191,11 @@ const STALE_MS = 3600 * 1000;
  * conf's `config.json.tmp-…` untouched for an hour. A live run's file is never touched.
  */
 export function sweepStoreTemps(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  sweepDir(dir, (name, path) => {
     const cache = /^completion\.json\.(\d+)\.tmp$/.exec(name);
-    if (!cache && !CONF_TEMP.test(name)) continue;
-    const path = join(dir, name);
-    try {
-      const pid = cache ? Number(cache[1]) : undefined;
-      const stale =
-        pid !== undefined
-          ? pid !== process.pid && !alive(pid)
-          : Date.now() - lstatSync(path).mtimeMs > STALE_MS;
-      if (stale) unlinkSync(path);
-    } catch {
-      /* gone meanwhile, or not ours to remove */
-    }
-  }
+    if (cache) return Number(cache[1]) !== process.pid && !alive(Number(cache[1]));
+    return CONF_TEMP.test(name) && untouchedFor(path, STALE_MS);
+  });
 }
 
 const SYMLINK_HINT = say`replace the link with the file itself, or remove it and run posdata login again`;
