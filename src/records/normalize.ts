@@ -298,8 +298,8 @@ export interface FieldShape {
 
 export class Normalizer {
   private readonly plan: { name: string; conv: (v: unknown) => Value; shape: FieldShape }[];
-  /** Datetimes are moved to a zone (they are not Odoo's UTC text as it came). */
-  readonly zoned: boolean;
+  /** The zone datetimes are moved to (--tz), where they are not Odoo's UTC text as it came. */
+  readonly zone: string | undefined;
 
   constructor(
     readonly fields: string[],
@@ -310,7 +310,7 @@ export class Normalizer {
       const shape = shapeOf(name, defs[name]);
       return { name, conv: converter(name, shape, opts), shape };
     });
-    this.zoned = Boolean(opts.tz);
+    this.zone = opts.tz || undefined;
   }
 
   /** The conversion of one output field's values. */

@@ -2,7 +2,7 @@
 // parquet in parquet.ts.
 import { stringify } from 'csv-stringify/sync';
 import type { FieldMap, OdooRecord } from '../core/types.js';
-import { wallClock } from '../query/time.js';
+import { utcToZoneIso, wallClock } from '../query/time.js';
 import {
   atCurrencyDecimals,
   fixedDecimals,
@@ -216,8 +216,9 @@ interface RecordField {
  * write, in one pass over the fields with no cell array and no call per cell. Any other line
  * (undefined) goes the long way, through the converters and csv-stringify, which decide, and
  * refuse, everything out of the ordinary in one place. Only built where the long way would
- * not quote a number or move a time (no --excel, no --tz, a one-character separator that no
- * number can hold). test/render/formats.test.ts, "csv straight from records", holds the two
+ * not quote a number or write a time as a spreadsheet reads it (no --excel, a one-character
+ * separator that no number can hold); --tz's datetimes are moved here as the normaliser moves
+ * them. test/render/formats.test.ts, "csv straight from records", holds the two
  * ways to the same bytes, or the same refusal.
  */
 export class RecordLines {
@@ -228,8 +229,11 @@ export class RecordLines {
   private constructor(
     private readonly plain: PlainLines,
     private readonly plan: RecordField[],
+    /** --tz: datetimes written in this zone, as the normaliser moves them. */
+    private readonly zone: string | undefined,
   ) {
-    this.timesSpecial = /[\d\-: ]/.test(plain.delimiter);
+    // In a zone a datetime is ISO 8601 with its offset: a T, and + or Z, too.
+    this.timesSpecial = (zone ? /[\d\-: T+Z]/ : /[\d\-: ]/).test(plain.delimiter);
     const text = (s: string) => (plain.special.test(s) ? undefined : s);
     this.booleans = [text('false'), text('true')];
   }
@@ -241,8 +245,7 @@ export class RecordLines {
     defs: FieldMap,
     normalizer: Normalizer,
   ): RecordLines | undefined {
-    if (plain.excel || plain.delimiter.length !== 1 || plain.numbersSpecial || normalizer.zoned)
-      return undefined;
+    if (plain.excel || plain.delimiter.length !== 1 || plain.numbersSpecial) return undefined;
     const plan: RecordField[] = [];
     let at = 0;
     for (const col of columns) {
@@ -253,7 +256,7 @@ export class RecordLines {
       plan.push({ field: col.field, kind, at, digits: shape.digits });
       at += col.cells.length;
     }
-    return new RecordLines(plain, plan);
+    return new RecordLines(plain, plan, normalizer.zone);
   }
 
   line(rec: Record<string, unknown>): string | undefined {
@@ -276,7 +279,10 @@ export class RecordLines {
             if (typeof v === 'number' && Number.isFinite(v)) s = numberText(roundAt(v, f.digits), f.at);
             break;
           case 'datetime':
-            if (odooDatetime(v) && !(this.timesSpecial && special.test(v))) s = v;
+            if (odooDatetime(v)) {
+              const t = this.zone ? utcToZoneIso(v, this.zone) : v;
+              if (!(this.timesSpecial && special.test(t))) s = t;
+            }
             break;
           case 'date':
             if (odooDate(v) && !(this.timesSpecial && special.test(v))) s = v;
