@@ -86,8 +86,17 @@ class Shop {
     return new Shop(rpc, session[0], cash?.id as number, card?.id as number, products.slice(0, 3));
   }
 
-  /** One paid order: lines [product index, qty, discount %], payments [method, share]. */
-  async order(ref: string, lines: [number, number, number][], pays: [number, number][]): Promise<Obj> {
+  /**
+   * One paid order: lines [product index, qty, discount %], payments [method, share]; sold
+   * `soldAt` (Odoo's UTC text), by default now: an earlier time is an offline register's sale
+   * synced late (the front end sends the time it was rung up).
+   */
+  async order(
+    ref: string,
+    lines: [number, number, number][],
+    pays: [number, number][],
+    soldAt?: string,
+  ): Promise<Obj> {
     const r2 = (x: number) => Math.round(x * 100) / 100;
     const ol: [0, 0, Obj][] = [];
     for (const [i, qty, discount] of lines) {
@@ -112,7 +121,7 @@ class Shop {
     }
     const sum = (k: string) => r2(ol.reduce((a, l) => a + (l[2][k] as number), 0));
     const total = sum('price_subtotal_incl');
-    const now = new Date().toISOString().slice(0, 19).replace('T', ' ');
+    const now = soldAt ?? new Date().toISOString().slice(0, 19).replace('T', ' ');
     let left = total;
     const statements = pays.map(([method, share], k) => {
       const amount = k === pays.length - 1 ? left : r2(total * share);
@@ -245,6 +254,7 @@ describe('writes on a real Odoo 17 of its own, then incremental export and sync'
     // next run; the window ends when the run starts, by the server's clock (never later
     // than this machine's).
     const overlapFrom = odooTime(DateTime.utc().minus({ seconds: 301 }));
+    const lateSale = odooTime(DateTime.utc().minus({ days: 2 }));
     // The first runs take everything.
     const first = await incremental();
     for (const [name, who] of EXPORTS) {
@@ -271,6 +281,9 @@ describe('writes on a real Odoo 17 of its own, then incremental export and sync'
         [[shop.cash, 1]],
       ),
       await shop.order(`${tag}-901-0002`, [[1, 3, 0]], [[shop.card, 1]]),
+      // Sold two days ago on a register that was offline, synced now: its date_order lies before
+      // the first runs' windows, its write_date after them.
+      await shop.order(`${tag}-901-0004`, [[2, 1, 0]], [[shop.card, 1]], lateSale),
       await shop.order(
         `${tag}-901-0003`,
         [
@@ -295,6 +308,9 @@ describe('writes on a real Odoo 17 of its own, then incremental export and sync'
     );
     const orders = changed.get('pos.order') as number[];
     for (const o of [...sold.map((s) => s.id as number), refund]) expect(orders).toContain(o);
+    const [offline] = await rpc.kw<Obj[]>('pos.order', 'read', [[sold[2]?.id], ['date_order', 'write_date']]);
+    expect(offline?.date_order).toBe(lateSale);
+    expect(String(offline?.write_date) >= overlapFrom).toBe(true);
     expect(changed.get('pos.session')).toContain(shop.session);
 
     const second = await incremental();
