@@ -307,3 +307,38 @@ describe('posshop: tips, gift cards, global discounts and rewards beside Sales D
     }
   });
 });
+
+describe('posshop: take-away, the tax actually charged per rate', () => {
+  it("a month --by tax: each rate's tax and base are Sales Details', take-away's 6 % apart from the 15 % eaten in", async () => {
+    type Tax = { name: string; tax_amount: number; base_amount: number };
+    const start = DateTime.fromISO('2026-11-09', { zone: ZONE });
+    const utc = (t: DateTime) => t.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+    const d = await rpc.kw<{ taxes: Tax[]; refund_taxes: Tax[] }>(
+      'report.point_of_sale.report_saledetails',
+      'get_sale_details',
+      [],
+      {
+        date_start: utc(start),
+        date_stop: utc(DateTime.fromISO('2026-12-01', { zone: ZONE }).minus({ seconds: 1 })),
+        config_ids: false,
+        session_ids: false,
+      },
+    );
+    // Sales Details lists the sales' taxes and the refunds' apart; a rate's figure is both.
+    const odoo = new Map<string, { tax: number; base: number }>();
+    for (const t of [...d.taxes, ...d.refund_taxes]) {
+      const name = t.name === 'No Taxes' ? '' : t.name;
+      const o = odoo.get(name) ?? { tax: 0, base: 0 };
+      odoo.set(name, { tax: o.tax + t.tax_amount, base: o.base + t.base_amount });
+    }
+    expect(odoo.has('Take-away 6%'), 'posshop sells take-away').toBe(true);
+    const rows = await summary(['--from', '2026-11-09', '--to', '2026-11-30', '--by', 'tax']);
+    expect(new Set(rows.map((r) => r.tax_name ?? ''))).toEqual(new Set(odoo.keys()));
+    for (const row of rows) {
+      const o = odoo.get((row.tax_name as string | null) ?? '') as { tax: number; base: number };
+      // Odoo recomputes each line's tax; posdata's is the orders' amount_tax: a cent apart at most.
+      expect(Math.abs(cents(row.tax) - cents(o.tax)), `${row.tax_name}: tax`).toBeLessThanOrEqual(1);
+      expect(Math.abs(cents(row.net) - cents(o.base)), `${row.tax_name}: base`).toBeLessThanOrEqual(1);
+    }
+  });
+});
