@@ -165,7 +165,30 @@ export interface Sandbox {
   uid: number;
   readyS: number;
   rssMiB: () => number | undefined;
+  /** The CPU time (user+sys, ms) the sandbox's process has used so far. */
+  cpuMs: () => number;
   stop: () => Promise<void>;
+}
+
+/** Clock ticks per second of /proc/PID/stat's times. */
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** A process's CPU time (user+sys, ms) from /proc/PID/stat; 0 once it is gone. */
+export function processCpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's name (which may hold spaces), utime and stime 12th and 13th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+  } catch {
+    return 0;
+  }
 }
 
 /** `posdata sandbox` in a child process; resolves once it answers common.version. */
@@ -231,6 +254,7 @@ export async function startSandbox(
         return undefined;
       }
     },
+    cpuMs: () => processCpuMs(child.pid),
     stop: () =>
       new Promise<void>((resolve) => {
         if (exited) return resolve();
@@ -267,6 +291,18 @@ export function ensureTime(): string | undefined {
     }
   }
   return undefined;
+}
+
+/** `node ARGS` under /usr/bin/time: its peak RSS (KiB), wall time and CPU time (user+sys, ms). */
+export async function timed(
+  what: string,
+  args: string[],
+  opts?: RunOptions,
+): Promise<{ kib: number; ms: number; cpuMs: number }> {
+  const r = await must(what, '/usr/bin/time', ['-f', 'RUSAGE %U %S %M', process.execPath, ...args], opts);
+  const u = /RUSAGE ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr);
+  if (!u) throw new Error(`${what}: /usr/bin/time gave no figures`);
+  return { kib: Number(u[3]), ms: r.ms, cpuMs: (Number(u[1]) + Number(u[2])) * 1000 };
 }
 
 /** `node ARGS` under /usr/bin/time -f %M: its peak RSS (KiB) and wall time (ms). */

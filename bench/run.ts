@@ -13,11 +13,12 @@
 // compiles them with esbuild into dist-bench/ and runs that; `npm run lint` type-checks them.
 //
 // usage: npm run bench -- [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
-//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|chains|report|startup]
+//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|export|chains|report|startup]
 // (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
 // tap: just the Singer tap against the ndjson export, on the same; --only summary: just the
 // summary section; --only chains: 20 servers in one run; --only report: a month's report on
-// --orders sales; --only startup: the start-up rows; each prints its part)
+// --orders sales; --only startup: the start-up rows; --only export: the export's rows, --tz and
+// --excel beside the plain CSV, on --orders sales; each prints its part)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -175,6 +176,24 @@ async function section(only: 'sync' | 'tap'): Promise<void> {
   process.stdout.write(figureTable(rows, before?.figures));
 }
 
+/** `--only export`: the export's rows and runs on a sandbox of --orders sales, printed. */
+async function exportSection(): Promise<void> {
+  const before = previousFigures(opts.out ?? join(ROOT, 'BENCHMARKS.md'));
+  ensureTime();
+  log(`only the export: ${opts.orders} sales ×${opts.runs}`);
+  const sbx = await startSandbox(opts.orders);
+  try {
+    await login(sbx.url);
+    const e = await measureExport(sbx, odoorpcAvailable().ok);
+    process.stdout.write(figureTable(exportRows(e, opts.orders), before?.figures));
+    process.stdout.write(
+      `\n| Contender | Wall, every run | Wall, median | CPU, median | Peak RSS, MiB |\n|---|---|---|---|---|\n${exportRunsTable(e)}\n`,
+    );
+  } finally {
+    await sbx.stop();
+  }
+}
+
 async function fullRun(): Promise<FullRun> {
   const { quick, orders, memOrders } = opts;
   const date = now();
@@ -265,6 +284,7 @@ async function main(): Promise<void> {
     return;
   }
   if (opts.only === 'sync' || opts.only === 'tap') return section(opts.only);
+  if (opts.only === 'export') return exportSection();
   if (opts.only === 'startup') {
     const before = previousFigures(opts.out ?? join(ROOT, 'BENCHMARKS.md'));
     process.stdout.write(figureTable(startupRows(measureStartup()), before?.figures));
@@ -279,7 +299,7 @@ async function main(): Promise<void> {
   }
   if (opts.only !== undefined)
     throw new Error(
-      `--only ${opts.only}: only 'summary', 'sync', 'tap', 'chains', 'report' or 'startup' can run alone`,
+      `--only ${opts.only}: only 'summary', 'sync', 'tap', 'export', 'chains', 'report' or 'startup' can run alone`,
     );
   const md =
     report(await fullRun()) + chainsReport(await measureChains()) + reportSection(await measureReport());

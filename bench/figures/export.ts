@@ -94,6 +94,9 @@ export interface Export {
   rss: Record<string, number>;
   ratioHand: number;
   ratioFloor: number;
+  /** CPU (user+sys) of the `--tz` and `--excel` exports against the plain one's, median of the runs' ratios. */
+  cpuTz: number;
+  cpuExcel: number;
   cmpOurs: CsvComparison;
   cmpPy: CsvComparison | undefined;
   csvBytes: number;
@@ -101,6 +104,9 @@ export interface Export {
 }
 
 type Contender = [name: string, what: string, cmd: string, args: string[], options: RunOptions];
+
+/** The zone of the `--tz` export row: one with summer time, so the offset changes within the data. */
+const TZ = 'Europe/Brussels';
 
 export async function measureExport(sbx: Sandbox, odoorpcOk: boolean): Promise<Export> {
   const hand = join(TMP, 'hand.csv');
@@ -119,6 +125,22 @@ export async function measureExport(sbx: Sandbox, odoorpcOk: boolean): Promise<E
       'posdata sales',
       process.execPath,
       [BIN, 'sales', '--format', 'csv', '--rate', '0', '-o', ours],
+      { stdout: 'ignore' },
+    ],
+    // The same CSV with its datetimes in a zone (with summer time), and for spreadsheets: each
+    // value's zone offset must cost next to nothing (goal: CPU within 1.2x of the plain CSV's).
+    [
+      'tz',
+      'posdata sales --tz',
+      process.execPath,
+      [BIN, 'sales', '--format', 'csv', '--rate', '0', '--tz', TZ, '-o', join(TMP, 'ours-tz.csv')],
+      { stdout: 'ignore' },
+    ],
+    [
+      'excel',
+      'posdata sales --excel',
+      process.execPath,
+      [BIN, 'sales', '--format', 'csv', '--rate', '0', '--excel', '-o', join(TMP, 'ours-excel.csv')],
       { stdout: 'ignore' },
     ],
     // The same orders as Parquet, run for run beside the CSV export.
@@ -146,6 +168,8 @@ export async function measureExport(sbx: Sandbox, odoorpcOk: boolean): Promise<E
   const ratioHand: number[] = [];
   const ratioFloor: number[] = [];
   const ratioParquet: number[] = [];
+  const cpuTz: number[] = [];
+  const cpuExcel: number[] = [];
   for (let i = 1; i <= opts.runs; i++) {
     const line: string[] = [];
     for (const [name, what, cmd, args, options] of contenders) {
@@ -164,6 +188,10 @@ export async function measureExport(sbx: Sandbox, odoorpcOk: boolean): Promise<E
     ratioHand.push(o / times['curl+jq'].at(-1)!);
     ratioFloor.push(o / times.floor.at(-1)!);
     ratioParquet.push(times.parquet.at(-1)! / o);
+    if (cpu.posdata.length === i) {
+      cpuTz.push(cpu.tz.at(-1)! / cpu.posdata.at(-1)!);
+      cpuExcel.push(cpu.excel.at(-1)! / cpu.posdata.at(-1)!);
+    }
     log(`export run ${i}/${opts.runs}: ${line.join(', ')}`);
   }
   log('comparing the CSVs (csv-parse, cell by cell)');
@@ -183,6 +211,8 @@ export async function measureExport(sbx: Sandbox, odoorpcOk: boolean): Promise<E
     rss: each(rss, (v) => (v.length ? Math.max(...v) : Number.NaN)),
     ratioHand: median(ratioHand),
     ratioFloor: median(ratioFloor),
+    cpuTz: cpuTz.length ? median(cpuTz) : Number.NaN,
+    cpuExcel: cpuExcel.length ? median(cpuExcel) : Number.NaN,
     cmpOurs,
     cmpPy,
     csvBytes: statSync(ours).size,
@@ -221,6 +251,16 @@ export function exportRows(e: Export, orders: number): Row[] {
   rows.push(['posdata / download-only floor', f3(e.ratioFloor), '≤ 1.0', e.ratioFloor <= 1.0]);
   if (e.medians.odoorpc !== undefined)
     rows.push(['posdata / odoorpc', f2(e.medians.posdata / e.medians.odoorpc), '', undefined]);
+  for (const [flag, name, ratio] of [
+    [`--tz ${TZ}`, 'tz', e.cpuTz],
+    ['--excel', 'excel', e.cpuExcel],
+  ] as const)
+    rows.push([
+      `Export ${orders} sales with ${flag}: CPU (user+sys) / the plain export's (median of per-run ratios)`,
+      `${f0(e.cpu[name] ?? Number.NaN)} ms against ${f0(e.cpu.posdata ?? Number.NaN)} ms: ×${f2(ratio)} (wall ${f0(e.medians[name] ?? Number.NaN)} ms)`,
+      '≤ 1.2',
+      Number.isNaN(ratio) ? undefined : ratio <= 1.2,
+    ]);
   rows.push([
     `Export ${orders} sales as Parquet: time / CSV's (median of per-run ratios)`,
     `${f0(e.medians.parquet)} ms against ${f0(e.medians.posdata)} ms: ×${f2(e.parquet.ratio)}`,
