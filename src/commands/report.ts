@@ -52,6 +52,11 @@ export const report = command({
         value: 'file',
       },
       COMPANY,
+      {
+        spec: '--books',
+        description:
+          "add a Books section where a closing's journal entry differs from the POS (posdata books; needs accounting rights, a dozen more requests)",
+      },
     ]),
     CONNECTION,
     SERVERS,
@@ -101,6 +106,7 @@ export const report = command({
       from: f.from,
       to: f.to,
       configId: f.configId,
+      books: f.books === true,
       tz,
       format: fmt as ReportCommandOptions['format'],
       output,

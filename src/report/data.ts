@@ -3,6 +3,7 @@
 // from the code `summary` and `reconcile` run (computed by Odoo's grouping calls); the loss
 // section adds the few reads that name the orders behind a figure. No HTML here.
 import { DateTime } from 'luxon';
+import type { BookRow } from '../books/rows.js';
 import type { OdooClient } from '../core/client.js';
 import { ServerError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -25,6 +26,7 @@ import {
   type SummaryResult,
 } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
+import { booksDiffering } from './books.js';
 import { type Guests, readGuests } from './guests.js';
 import { type LossSection, lossSection } from './loss.js';
 
@@ -34,6 +36,8 @@ export interface ReportParams {
   /** YYYY-MM: that calendar month, and the month before it as the previous period. */
   month?: string;
   configId?: number;
+  /** --books: the closings whose journal entry differs (posdata books' reads). */
+  books?: boolean;
 }
 
 /** The period's bounds as summary and reconcile take them (--from/--to). */
@@ -98,6 +102,8 @@ export interface CurrencySection {
   loss: LossSection;
   /** A restaurant's guests and sales per guest, this period and the previous; null without tables. */
   guests: { period: Guests; previous: Guests } | null;
+  /** posdata books' lines that differ (--books); null without it or where the journal may not be read. */
+  books: BookRow[] | null;
 }
 
 export interface ReportData {
@@ -362,6 +368,7 @@ async function currencySection(
     digits: register.summary.digits,
     registerNames: new Map(registers.map((r) => [r.id, r.name])),
   });
+  const books = p.books ? await booksDiffering(client, domain, register.summary.digits) : null;
   const companyOf = new Map(part.companies.map((x) => [x.id, x]));
   return {
     profile,
@@ -393,6 +400,7 @@ async function currencySection(
     }),
     loss,
     guests: seated && seatedBefore ? { period: seated, previous: seatedBefore } : null,
+    books,
   };
 }
 

@@ -330,8 +330,25 @@ function section(ec: ECharts, s: CurrencySection, zone: string, idPrefix: string
 <h3>Per cashier</h3>${lossTable(s.loss.cashiers, s.digits, zone, 'Cashier')}
 <h3>Per register</h3>${lossTable(s.loss.registers, s.digits, zone, 'Register')}
 <p class="note">What Odoo does not store: ${s.loss.unknown.map(esc).join(' ')}</p>
-<h2>Cash closings${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>${cashTable(s, zone)}
+<h2>Cash closings${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>${cashTable(s, zone)}${booksPart(s, chain || idPrefix !== '' ? ` (${esc(sectionName(s, chain))})` : '')}
 </section>`;
+}
+
+/** The books, only where a closing's journal entry differs from what the POS took (posdata books). */
+function booksPart(s: CurrencySection, named: string): string {
+  if (!s.books || s.books.length === 0) return '';
+  const n = new Set(s.books.map((r) => r.session_id)).size;
+  const amount = (v: number | null) => (v === null ? '' : money(v, s.digits));
+  const rows = s.books
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.session)}</td><td>${esc(r.entry ?? '')}</td><td>${esc(r.entry_state ?? '')}</td><td>${esc(r.line)}</td><td>${amount(r.pos)}</td><td>${amount(r.books)}</td><td class="mark">${amount(r.difference)}</td><td>${esc(r.note ?? '')}</td></tr>`,
+    )
+    .join('');
+  return `
+<h2 class="books">Books${named}</h2>
+<p class="note">The journal entries of ${n} closing${n === 1 ? '' : 's'} do not say what the POS took: the lines that differ (books − POS), as posdata books gives them.</p>
+<table class="books"><thead><tr><th>Session</th><th>Entry</th><th>State</th><th>Line</th><th>POS</th><th>Books</th><th>Difference</th><th>Note</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** What the header says of one server: where, as whom, which companies, the zone. */
