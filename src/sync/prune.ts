@@ -16,30 +16,48 @@ const IDS_PER_PAGE = 20_000;
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-export async function pruneResource(
-  odoo: OdooClient,
-  db: Db,
-  o: {
-    schema: string;
-    table: string;
-    model: string;
-    context?: Record<string, unknown>;
-    /** --prune-max: the largest share of the table's rows (percent) a run may delete. */
-    maxPercent: number;
-    /** So many rows may always be pruned, whatever share of the table they are. */
-    floor: number;
-    /** The ids this run read from Odoo: each must be in the list. */
-    read: readonly number[];
-    /**
-     * The run's companies, where the table's rows say theirs (company_id): only their rows
-     * (and those of no company, which every company sees) are pruned; another cron's
-     * companies' rows are not in this run's list and stay.
-     */
-    companies?: readonly number[];
-  },
-): Promise<number> {
-  const t = `${ident(o.schema)}.${ident(o.table)}`;
+/** What pruneResource is asked: the table, its model, the limits and what the run read. */
+export interface PruneOptions {
+  schema: string;
+  table: string;
+  model: string;
+  context?: Record<string, unknown>;
+  /** --prune-max: the largest share of the table's rows (percent) a run may delete. */
+  maxPercent: number;
+  /** So many rows may always be pruned, whatever share of the table they are. */
+  floor: number;
+  /** The ids this run read from Odoo: each must be in the list. */
+  read: readonly number[];
+  /**
+   * The run's companies, where the table's rows say theirs (company_id): only their rows
+   * (and those of no company, which every company sees) are pruned; another cron's
+   * companies' rows are not in this run's list and stay.
+   */
+  companies?: readonly number[];
+}
+
+export async function pruneResource(odoo: OdooClient, db: Db, o: PruneOptions): Promise<number> {
   const counted = await odoo.searchCount(o.model, [], o.context);
+  const ids = await everyId(odoo, o);
+  checkWhole(ids, counted, o);
+  const scope = o.companies
+    ? ` AND (company_id IS NULL OR company_id = ANY('{${o.companies.join(',')}}'::integer[]))`
+    : '';
+  const t = `${ident(o.schema)}.${ident(o.table)}`;
+  const rows = Number((await db.query(`SELECT count(*) AS n FROM ${t} WHERE true${scope}`)).rows[0]?.n ?? 0);
+  const pruned = await deleteOthers(db, t, scope, ids, (n) => n > o.floor && n * 100 > o.maxPercent * rows);
+  if (pruned.rolledBack) {
+    const share = Math.ceil((pruned.rows * 100) / rows);
+    throw new UsageError(
+      say`--prune would delete ${count(pruned.rows)} of the ${count(rows)} rows of ${own(o.table)} (${own(String(share))} %), more than --prune-max ${own(String(o.maxPercent))} %; nothing was pruned`,
+      say`check that Odoo really deleted them (${own(o.model)}); if so, run again with --prune-max ${own(String(share))}`,
+    );
+  }
+  return pruned.rows;
+}
+
+/** Every id of the model Odoo lists, in id pages each after the last, checked ascending. */
+async function everyId(odoo: OdooClient, o: PruneOptions): Promise<number[]> {
   const kw: Record<string, unknown> = { order: 'id', limit: IDS_PER_PAGE };
   if (o.context) kw.context = o.context;
   const ids: number[] = [];
@@ -61,6 +79,11 @@ export async function pruneResource(
     }
     if (page.length < IDS_PER_PAGE) break;
   }
+  return ids;
+}
+
+/** The list is whole: as long as Odoo's count, and holding every id this run read. */
+function checkWhole(ids: readonly number[], counted: number, o: PruneOptions): void {
   const short = say`a proxy or a module that caps replies, or another company context than the earlier runs, can cut the list; rows Odoo still has would have been deleted. Run again; if it persists, sync without --prune`;
   if (ids.length < counted)
     throw new ProtocolError(
@@ -77,12 +100,21 @@ export async function pruneResource(
         short,
       );
   }
-  const scope = o.companies
-    ? ` AND (company_id IS NULL OR company_id = ANY('{${o.companies.join(',')}}'::integer[]))`
-    : '';
-  const rows = Number((await db.query(`SELECT count(*) AS n FROM ${t} WHERE true${scope}`)).rows[0]?.n ?? 0);
+}
+
+/**
+ * The rows of table `t` (within `scope`) whose id is not in `ids` deleted in one
+ * transaction, rolled back when `tooMany` says of their count.
+ */
+async function deleteOthers(
+  db: Db,
+  t: string,
+  scope: string,
+  ids: readonly number[],
+  tooMany: (rows: number) => boolean,
+): Promise<{ rows: number; rolledBack: boolean }> {
   let pruned = 0;
-  let tooMany = false;
+  let rolledBack = false;
   await db.query('BEGIN');
   try {
     for (let i = 0, after = 0; ; i += IDS_PER_PAGE) {
@@ -102,18 +134,11 @@ export async function pruneResource(
       if (last) break;
       after = chunk[chunk.length - 1] as number;
     }
-    tooMany = pruned > o.floor && pruned * 100 > o.maxPercent * rows;
-    await db.query(tooMany ? 'ROLLBACK' : 'COMMIT');
+    rolledBack = tooMany(pruned);
+    await db.query(rolledBack ? 'ROLLBACK' : 'COMMIT');
   } catch (err) {
     await db.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
-  if (tooMany) {
-    const share = Math.ceil((pruned * 100) / rows);
-    throw new UsageError(
-      say`--prune would delete ${count(pruned)} of the ${count(rows)} rows of ${own(o.table)} (${own(String(share))} %), more than --prune-max ${own(String(o.maxPercent))} %; nothing was pruned`,
-      say`check that Odoo really deleted them (${own(o.model)}); if so, run again with --prune-max ${own(String(share))}`,
-    );
-  }
-  return pruned;
+  return { rows: pruned, rolledBack };
 }
