@@ -368,34 +368,7 @@ export class Http {
           resolve({ status, contentType, text: parts.join(''), retryAfter });
         },
         onResponseError(_c, err) {
-          const code = (err as Error & { code?: string }).code;
-          const mapped = tooLarge
-            ? new ProtocolError(
-                say`the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
-                say`ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted`,
-              )
-            : code === DEADLINE
-              ? new ConnectionError(
-                  say`${base.host} did not answer in time (no complete reply within --timeout ${timeoutMs / 1000} s)`,
-                  say`try again later or raise --timeout`,
-                  { cause: err, transient: true, timedOut: true },
-                )
-              : status === 0
-                ? connectionError(err, base)
-                : new ProtocolError(
-                    say`the reply from ${base.host} was cut short (${err.message})`,
-                    say`try again; if it persists, check the network or proxy between you and Odoo`,
-                    { cause: err, transient: true },
-                  );
-          const e = err as Error & { code?: string; cause?: { code?: string } };
-          (mapped as { posdataCode?: string }).posdataCode = tooLarge
-            ? undefined
-            : code === DEADLINE
-              ? DEADLINE
-              : status !== 0
-                ? CUT
-                : (e.code ?? e.cause?.code);
-          reject(mapped);
+          reject(attemptError(err, { tooLarge, status, base, max, timeoutMs }));
         },
       };
       try {
@@ -504,4 +477,44 @@ export function connectionError(err: unknown, base: URL): ConnectionError {
         },
       );
   }
+}
+
+/**
+ * An attempt's failure as posdata's error, `posdataCode` set to what the retry loop judges it
+ * by: the reply over --max-reply (never retried), the call's deadline, a reply cut after its
+ * status (CUT), or the connection's own code.
+ */
+function attemptError(
+  err: Error,
+  at: { tooLarge: boolean; status: number; base: URL; max: number; timeoutMs: number },
+): Error {
+  const { base, max } = at;
+  const e = err as Error & { code?: string; cause?: { code?: string } };
+  const code = e.code;
+  const mapped = at.tooLarge
+    ? new ProtocolError(
+        say`the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
+        say`ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted`,
+      )
+    : code === DEADLINE
+      ? new ConnectionError(
+          say`${base.host} did not answer in time (no complete reply within --timeout ${at.timeoutMs / 1000} s)`,
+          say`try again later or raise --timeout`,
+          { cause: err, transient: true, timedOut: true },
+        )
+      : at.status === 0
+        ? connectionError(err, base)
+        : new ProtocolError(
+            say`the reply from ${base.host} was cut short (${err.message})`,
+            say`try again; if it persists, check the network or proxy between you and Odoo`,
+            { cause: err, transient: true },
+          );
+  (mapped as { posdataCode?: string }).posdataCode = at.tooLarge
+    ? undefined
+    : code === DEADLINE
+      ? DEADLINE
+      : at.status !== 0
+        ? CUT
+        : (e.code ?? e.cause?.code);
+  return mapped;
 }
