@@ -28,6 +28,9 @@ export function partOrder(keys: Iterable<string>): string[] {
   return [...new Set(keys)].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
+/** The registers' fields that name the tip and the global discount products, where installed. */
+const CONFIG_FIELDS = ['iface_tipproduct', 'tip_product_id', 'discount_product_id'];
+
 /** Programmes whose cards hold money owed back in goods: sold and spent as gift cards. */
 const STORED_VALUE = new Set(['gift_card', 'ewallet']);
 
@@ -39,8 +42,14 @@ const STORED_VALUE = new Set(['gift_card', 'ewallet']);
  */
 export function shopProducts(client: OdooClient, api: GroupingApi): Promise<Map<number, string>> {
   return api.once('shop-products', async () => {
-    const fields = await client.fieldsGet('pos.config');
-    const wanted = ['iface_tipproduct', 'tip_product_id', 'discount_product_id'].filter((f) => f in fields);
+    // Only these four fields' types: the whole of pos.config's fields_get is tens of kilobytes,
+    // more than a month's figures.
+    const reply = await client.executeKw('pos.config', 'fields_get', [], {
+      allfields: [...CONFIG_FIELDS, 'gift_card_settings'],
+      attributes: ['type'],
+    });
+    const fields = reply !== null && typeof reply === 'object' ? reply : {};
+    const wanted = CONFIG_FIELDS.filter((f) => f in fields);
     const loyalty = 'gift_card_settings' in fields;
     const [configs, rewards, programs] = await Promise.all([
       wanted.length > 0 ? api.read('pos.config', [], wanted) : [],

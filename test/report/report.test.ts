@@ -69,8 +69,11 @@ describe('report on the sandbox with --leaks', { timeout: 240_000 }, () => {
     const { data: again, stderr } = await writeReport(env, 'debug.html', ['--debug']);
     const sent = stderr.split('\n').filter((l) => /→ (jsonrpc|json2) /.test(l));
     expect(again.requests).toBe(sent.length);
-    // Eight summaries over two periods: the products' taxes are read once per period.
-    expect(sent.filter((l) => /product\.product\.search_read .*taxes_id/.test(l))).toHaveLength(2);
+    // Eight summaries over two periods: the products' taxes (grouped by tax, whatever the
+    // range) and whether any order had a fiscal position are asked once for the whole run.
+    expect(sent.filter((l) => /product\.template\.read_group .*taxes_id/.test(l))).toHaveLength(1);
+    expect(sent.filter((l) => /pos\.order\.read_group .*"fiscal_position_id"\]\]/.test(l))).toHaveLength(1);
+    expect(sent.filter((l) => /product\.product\.search_read .*taxes_id/.test(l))).toHaveLength(0);
   });
 
   it("each grouping's figures equal summary's JSON for the same period", async () => {
