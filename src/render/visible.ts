@@ -36,6 +36,12 @@ export function truncate(s: string, width: number): string {
 }
 
 /**
+ * The keys whose values are posdata's own sentences (what Odoo does not record), not names a
+ * server sent: whole on the page, as the report in JSON gives them.
+ */
+const OWN_WORDS = new Set(['unknown']);
+
+/**
  * `v` with every string in it, and every key of its objects, cut to `width` characters (a
  * copy; numbers and the rest as they are): for a page whose every name a person reads, its
  * data block included. Two keys that the cut makes one stay apart by a ` #2`, ` #3`.
@@ -48,7 +54,7 @@ export function cutNames<T>(v: T, width: number): T {
   for (const [k, x] of Object.entries(v)) {
     let key = truncate(k, width);
     for (let n = 2; key in out && key !== k; n++) key = `${truncate(k, width - 4)} #${n}`;
-    out[key] = cutNames(x, width);
+    out[key] = OWN_WORDS.has(k) ? x : cutNames(x, width);
   }
   return out as T;
 }
