@@ -167,8 +167,18 @@ describe("pos_restaurant's tables and floors on the real posshop", () => {
       );
     }
     const restaurant = registers.find((r) => r.register === 'Restaurant') as Row;
-    for (const k of ['orders', 'total', 'gross', 'discounts', 'method:Cash Restaurant', 'method:Bank'])
-      expect(Math.round(named.reduce((a, f) => a + (f[k] as number), 0) * 100), `the floors' ${k}`).toBe(
+    const floorsSum = (k: string) => Math.round(named.reduce((a, f) => a + ((f[k] as number) ?? 0), 0) * 100);
+    for (const k of ['orders', 'total', 'method:Cash Restaurant', 'method:Bank'])
+      expect(floorsSum(k), `the floors' ${k}`).toBe(Math.round((restaurant[k] as number) * 100));
+    // On Odoo 16-18 a table's or floor's figures come per order, a path that does not split out
+    // the shop's own lines (docs/summary.md): the register's gross and discounts hold its global
+    // discount, rewards and gift cards spent, the floors' leave them out, by exactly those.
+    const lowering = Object.entries(restaurant)
+      .filter(([k]) => k === 'global_discounts' || k === 'gift_cards_redeemed' || k.startsWith('reward:'))
+      .reduce((a, [, v]) => a + (v as number), 0);
+    expect(lowering).toBeGreaterThan(0);
+    for (const k of ['gross', 'discounts'])
+      expect(floorsSum(k) + Math.round(lowering * 100), `the floors' ${k}`).toBe(
         Math.round((restaurant[k] as number) * 100),
       );
   });
