@@ -1,8 +1,8 @@
 // Records the reads posdata books makes (src/books/read.ts) from the bundled real Odoo 17's
 // `posci` (shared/odoo17: `start DIR` prints its URL), one file per request under wirebooks/,
 // for wirebooks.test.ts to replay against the sandbox: node test/sandbox/wirebooks-record.mjs URL
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordRequests } from './record.mjs';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: node test/sandbox/wirebooks-record.mjs http://127.0.0.1:PORT');
@@ -101,25 +101,4 @@ const REQUESTS = {
     { lazy: false },
   ],
 };
-let id = 1;
-for (const [name, [model, method, args, kwargs]] of Object.entries(REQUESTS)) {
-  const request = {
-    jsonrpc: '2.0',
-    method: 'call',
-    params: {
-      service: 'object',
-      method: 'execute_kw',
-      args: ['posci', 2, 'admin', model, method, args, kwargs],
-    },
-    id: id++,
-  };
-  const res = await fetch(`${url}/jsonrpc`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(request),
-  });
-  const response = await res.json();
-  if (response.error) throw new Error(`${name}: ${response.error.data.message}`);
-  const http = { status: res.status, content_type: res.headers.get('content-type') };
-  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ request, response, http }, null, 2)}\n`);
-}
+await recordRequests(url, 'posci', dir, REQUESTS);

@@ -1,8 +1,8 @@
 // Records the requests wireshop.test.ts replays from the bundled real Odoo 17's `posshop`
 // (shared/odoo17: `start DIR "" posshop` prints its URL), one file per request under wireshop/:
 // node test/sandbox/wireshop-record.mjs http://127.0.0.1:PORT
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { recordRequests } from './record.mjs';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: node test/sandbox/wireshop-record.mjs http://127.0.0.1:PORT');
@@ -147,25 +147,4 @@ const REQUESTS = {
     { attributes: ['type', 'string', 'relation', 'store'] },
   ],
 };
-let id = 1;
-for (const [name, [model, method, args, kwargs]] of Object.entries(REQUESTS)) {
-  const request = {
-    jsonrpc: '2.0',
-    method: 'call',
-    params: {
-      service: 'object',
-      method: 'execute_kw',
-      args: ['posshop', 2, 'admin', model, method, args, kwargs],
-    },
-    id: id++,
-  };
-  const res = await fetch(`${url}/jsonrpc`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(request),
-  });
-  const response = await res.json();
-  if (response.error) throw new Error(`${name}: ${response.error.data.message}`);
-  const http = { status: res.status, content_type: res.headers.get('content-type') };
-  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ request, response, http }, null, 2)}\n`);
-}
+await recordRequests(url, 'posshop', dir, REQUESTS);
