@@ -98,6 +98,8 @@ export async function writeReportRows(
     fields: c.fields,
     defs: c.defs,
     excel: output.excel,
+    delimiter: output.delimiter,
+    decimal: output.decimal,
     ...tableLook(io, output.file !== undefined),
     tz: c.zone,
     preferred: c.fields,

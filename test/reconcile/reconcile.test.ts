@@ -214,6 +214,27 @@ describe('posdata reconcile', () => {
     });
   });
 
+  it("--delimiter ';' --decimal ',' shape the csv as summary's: every cell split by ';', money with a comma", async () => {
+    const range = ['--from', '2000-01-01', '--to', 'today', '--config-id', '2'];
+    const r = await runCli(
+      ['reconcile', ...range, '--format', 'csv', '--delimiter', ';', '--decimal', ',', ...P],
+      { env },
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const rows = parse(r.stdout, { columns: true, delimiter: ';' }) as Record<string, string>[];
+    const json = await reconcileJson(range);
+    expect(rows.length).toBe(json.length);
+    expect(Object.keys(rows[0])).toEqual(Object.keys(json[0]));
+    rows.forEach((row, i) => {
+      for (const [k, v] of Object.entries(json[i]))
+        if (typeof v === 'number' && !Number.isInteger(v)) {
+          expect(row[k], k).toMatch(/^-?\d+,\d{2}$/);
+          expect(Number(row[k]?.replace(',', '.')), k).toBe(v);
+        }
+    });
+  });
+
   it('flags sessions over and short: signed, coloured, counted in the closing line', async () => {
     const got = await reconcileJson(['--from', '2000-01-01', '--to', 'today']);
     const short = got.filter((r) => (r.difference as number) < -0.01);
