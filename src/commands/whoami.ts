@@ -1,6 +1,8 @@
 // `posdata whoami`: the profile, URL, database, login, user id, protocol and server version.
 import { command } from '../cli/command.js';
 import { CONNECTION, type ConnectionOptions, connectionOptions, GLOBAL, group } from '../cli/flags.js';
+import { machineZone } from '../query/zone.js';
+import type { Profile } from '../store/profiles.js';
 
 export interface WhoamiOptions extends ConnectionOptions {
   format?: 'text' | 'json';
@@ -32,6 +34,7 @@ export const whoami = command({
       protocol: s.protocol,
       server_version: v.server_version,
       tz: user?.tz || null,
+      ...runZone(s.store.get(s.profileName) ?? {}),
       lang: user?.lang ?? null,
       store: s.store.path,
     };
@@ -40,9 +43,21 @@ export const whoami = command({
       const w = Math.max(...Object.keys(info).map((k) => k.length));
       ctx.io.out.write(
         `${Object.entries(info)
-          .map(([k, v]) => `${k.padEnd(w)}  ${v ?? ''}`)
+          .filter(([k]) => k !== 'zone_from')
+          .map(([k, v]) => `${k.padEnd(w)}  ${v ?? ''}${k === 'zone' ? ` (${info.zone_from})` : ''}`)
           .join('\n')}\n`,
       );
     }
   },
 });
+
+/**
+ * The zone the profile's runs read their days and show their times in (zoneFor, without --tz),
+ * and where it comes from: `tz` above is the Odoo user's as it is now, which is not the one
+ * runs use when the shop's was given at login or the user's changed since.
+ */
+function runZone(p: Profile): { zone: string; zone_from: string } {
+  if (p.zone) return { zone: p.zone, zone_from: 'login --tz' };
+  if (p.tz) return { zone: p.tz, zone_from: "the Odoo user's, read at login" };
+  return { zone: machineZone(), zone_from: "this machine's (no zone at login)" };
+}

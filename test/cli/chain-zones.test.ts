@@ -83,6 +83,27 @@ describe("a chain shop's day is the shop's", { timeout: 120_000 }, () => {
     expect({ orders: single?.orders, total: single?.total }).toEqual(tokyo);
   });
 
+  it('whoami shows the zone the runs use and where it comes from, beside the Odoo user’s', async () => {
+    const who = async (profile: string) => {
+      const r = await runCli(['whoami', '--profile', profile, '--format', 'json'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Obj;
+    };
+    expect(await who('tokyo')).toMatchObject({
+      tz: 'Europe/Brussels',
+      zone: 'Asia/Tokyo',
+      zone_from: 'login --tz',
+    });
+    expect(await who('brussels')).toMatchObject({
+      tz: 'Europe/Brussels',
+      zone: 'Europe/Brussels',
+      zone_from: "the Odoo user's, read at login",
+    });
+    const text = await runCli(['whoami', '--profile', 'tokyo'], { env });
+    expect(text.stdout).toMatch(/^zone +Asia\/Tokyo \(login --tz\)$/m);
+    expect(text.stdout).not.toMatch(/zone_from/);
+  });
+
   it('a --tz given is every shop’s', async () => {
     const rows = await json([
       'summary',
