@@ -74,15 +74,7 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     limiter.close();
     logins.close();
   });
-  if (config.log) {
-    const log = config.log;
-    app.addHook('onResponse', async (req, reply) => {
-      // The method, the URL and the login come from the client: masked there, never in posdata's words.
-      const who = req.posdata ? say` (${req.posdata.entry.login})` : '';
-      log(say`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${who}`);
-    });
-  }
-
+  if (config.log) logEachRequest(app, config.log);
   app.setErrorHandler(
     errorHandler({
       revoke: (token) => tokens.revoke(token),
@@ -91,31 +83,66 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       log: config.log,
     }),
   );
-  if (config.allowedHosts) {
-    const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()));
-    app.addHook('onRequest', async (req) => {
-      const given = req.headers.host;
-      if (given === undefined) return; // HTTP/1.0 without Host: no browser sends that
-      let name: string | undefined;
-      try {
-        name = new URL(`http://${given}`).hostname;
-      } catch {
-        name = undefined;
-      }
-      if (name !== undefined && (isLoopback(name) || allowed.has(name))) return;
-      throw new HttpProblem(
-        421,
-        say`this service answers to loopback names only, not to Host ${given}; behind a proxy that passes its own Host, start it with --allow-host NAME`,
-      );
-    });
-  }
+  if (config.allowedHosts) refuseOtherHosts(app, config.allowedHosts);
   // Integers in decimal only: Ajv's coercion would take `0x10` for 16 and `1e3` for 1000.
   app.addHook('preValidation', async (req) => {
     const bad = undecimal(req);
     if (bad) throw new HttpProblem(400, bad);
   });
-  // Every route's methods by path pattern, so that a known path asked with another method is
-  // a 405 naming the allowed ones (RFC 9110 §15.5.6), not a 404; HEAD included (not served).
+  answerUnknownPaths(app);
+  forbidSniffingAndFraming(app);
+
+  await app.register(swagger, openapiOptions(config));
+
+  const requireToken = authRoutes(app, {
+    tokens,
+    limiter,
+    logins,
+    connect: config.connect,
+    redactor: config.redactor,
+  });
+  dataRoutes(app, requireToken, config.pageSize ?? 2000);
+  reportRoutes(app, requireToken);
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  homeRoute(app, config.version);
+  await app.register(swaggerUi, docsOptions());
+  return app;
+}
+
+/** One line per request: its method, URL, status, time and login. */
+function logEachRequest(app: FastifyInstance, log: (line: Said) => void): void {
+  app.addHook('onResponse', async (req, reply) => {
+    // The method, the URL and the login come from the client: masked there, never in posdata's words.
+    const who = req.posdata ? say` (${req.posdata.entry.login})` : '';
+    log(say`${req.method} ${req.url} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms${who}`);
+  });
+}
+
+/** A request whose Host is neither a loopback name nor one of `hosts` is refused (421). */
+function refuseOtherHosts(app: FastifyInstance, hosts: string[]): void {
+  const allowed = new Set(hosts.map((h) => h.toLowerCase()));
+  app.addHook('onRequest', async (req) => {
+    const given = req.headers.host;
+    if (given === undefined) return; // HTTP/1.0 without Host: no browser sends that
+    let name: string | undefined;
+    try {
+      name = new URL(`http://${given}`).hostname;
+    } catch {
+      name = undefined;
+    }
+    if (name !== undefined && (isLoopback(name) || allowed.has(name))) return;
+    throw new HttpProblem(
+      421,
+      say`this service answers to loopback names only, not to Host ${given}; behind a proxy that passes its own Host, start it with --allow-host NAME`,
+    );
+  });
+}
+
+/**
+ * Every route's methods by path pattern, so that a known path asked with another method is
+ * a 405 naming the allowed ones (RFC 9110 §15.5.6), not a 404; HEAD included (not served).
+ */
+function answerUnknownPaths(app: FastifyInstance): void {
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route) => {
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String);
@@ -144,8 +171,13 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
       problem(404, say`no such path: ${req.method} ${path}`, req.url, req.mask ?? NOTHING),
     );
   });
-  // Every answer: no MIME sniffing (a problem's detail echoes the caller's input), and no
-  // framing anywhere (the docs page holds a login form and the token: clickjacking).
+}
+
+/**
+ * Every answer: no MIME sniffing (a problem's detail echoes the caller's input), and no
+ * framing anywhere (the docs page holds a login form and the token: clickjacking).
+ */
+function forbidSniffingAndFraming(app: FastifyInstance): void {
   app.addHook('onSend', async (_req, reply) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('X-Frame-Options', 'DENY');
@@ -154,22 +186,6 @@ export async function buildApp(config: ServeConfig): Promise<FastifyInstance> {
     else if (!String(csp).includes('frame-ancestors'))
       reply.header('Content-Security-Policy', `${String(csp)}; frame-ancestors 'none'`);
   });
-
-  await app.register(swagger, openapiOptions(config));
-
-  const requireToken = authRoutes(app, {
-    tokens,
-    limiter,
-    logins,
-    connect: config.connect,
-    redactor: config.redactor,
-  });
-  dataRoutes(app, requireToken, config.pageSize ?? 2000);
-  reportRoutes(app, requireToken);
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  homeRoute(app, config.version);
-  await app.register(swaggerUi, docsOptions());
-  return app;
 }
 
 /** Fastify with the limits that keep slow or idle clients from holding the service. */
