@@ -99,7 +99,11 @@ export const sandbox = command({
         spec: '--no-jsonrpc',
         description: 'with --odoo-version 19: answer 404 on /jsonrpc, as an Odoo without it (JSON-2 only)',
       },
-      { spec: '--pos-hr', description: 'model pos_hr: employees, and employee_id/cashier on orders' },
+      {
+        spec: '--pos-hr',
+        description:
+          'model pos_hr: employees, employee_id/cashier on orders (18/19: on sessions and payments too)',
+      },
       {
         spec: '--restaurant',
         description:

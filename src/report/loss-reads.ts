@@ -145,10 +145,11 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
 
 /**
  * Who was at each session's register when its cash was counted, where the cashier is an employee
- * (pos_hr): the session's own `employee_id` where the server has one (Odoo 18's pos_hr: the
- * employee using the register), else the employee who rang the session's last order (16, 17 and
- * 19 record the employee on orders only). Not the employee of the session's user: pos_hr's
- * employees need not be users, and on a real shop one user opens every session.
+ * (pos_hr): the session's own `employee_id` where the server has one (18 and 19's pos_hr: the
+ * employee logged in at the register, tracked as it changes), else the employee who rang the
+ * session's last order (16 and 17 record the employee on orders only). Not the employee of the
+ * session's user: pos_hr's employees need not be users, and on a real shop one user opens every
+ * session.
  */
 async function sessionCashiers(
   client: OdooClient,

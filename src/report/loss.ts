@@ -128,7 +128,7 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
       'Lines removed or reduced on the register before payment: Odoo keeps only the lines that were paid.',
       'Why an order was refunded, cancelled or discounted: Odoo stores no reason for it.',
       who === 'employee_id'
-        ? "Who counted the cash: Odoo records no counter; a closing is set against the employee at the register then (Odoo 18's session employee, else the one who rang the session's last order)."
+        ? "Who counted the cash: Odoo records no counter; a closing is set against the employee at the register then (the session's employee on Odoo 18 and 19, else the one who rang the session's last order)."
         : 'Who counted the cash: a closing is set against the user who opened the session.',
       'A cancelled order is an order left unpaid and cancelled; its amount is what it held then.',
     ],

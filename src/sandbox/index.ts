@@ -31,7 +31,10 @@ export interface SandboxOptions {
   clockOffsetSeconds?: number;
   /** false (19 only): /jsonrpc answers 404, as on an Odoo that has removed it. */
   jsonrpc?: boolean;
-  /** Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders. */
+  /**
+   * Model pos_hr (optional on a real server): hr.employee, and employee_id/cashier on orders;
+   * on 18/19 employee_id on sessions and payments too.
+   */
   posHr?: boolean;
   /**
    * pos_restaurant: the last register is the Restaurant (floors, tables, guests, tips on card
@@ -307,7 +310,10 @@ export function banner(h: SandboxHandle): string {
     lines.push(
       `  live: an order every ${h.live.everySeconds} s in today's open sessions (pos.order.create_from_ui)`,
     );
-  if (h.posHr) lines.push('  modules: pos_hr (hr.employee; employee_id and cashier on orders)');
+  if (h.posHr)
+    lines.push(
+      `  modules: pos_hr (hr.employee; employee_id and cashier on orders${(h.odooVersion ?? 17) >= 18 ? ', employee_id on sessions and payments' : ''})`,
+    );
   if (h.modules?.length) lines.push(`  modules: ${h.modules.join(', ')}`);
   if (h.odooVersion === 19)
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);

@@ -24,9 +24,16 @@ import { type Group, type GroupingApi, orDomains, prefixDomain } from './groupin
 /** An order groupby on report.pos.order: its date is `date`; register, session and cashier keep their names. */
 export const reportSpec = (spec: string): string => spec.replace(/^date_order(?=:|$)/, 'date');
 
-/** An order groupby on pos.payment (Odoo 16-18): its own payment_date, its session (a register through it). */
-const paymentSpec = (spec: string): string =>
-  spec.startsWith('date_order') ? spec.replace(/^date_order/, 'payment_date') : 'session_id';
+/**
+ * An order groupby on pos.payment (Odoo 16-18): its own payment_date, its session (a register
+ * through it), and on 18 with pos_hr the employee it stores.
+ */
+const paymentSpec = (spec: string, q: SummaryQuery): string =>
+  spec.startsWith('date_order')
+    ? spec.replace(/^date_order/, 'payment_date')
+    : q.paymentCashier && spec === q.cashierField
+      ? spec
+      : 'session_id';
 
 /** The order fields report.pos.order carries under the same name; others through `order_id`. */
 const REPORT_FIELDS = new Set(['state', 'config_id', 'session_id', 'user_id', 'employee_id', 'partner_id']);
@@ -287,7 +294,8 @@ export async function linesAndPaymentsBefore19(
       for (const a of folder.accs.values()) zeroLines(a);
     })(),
   ];
-  const cashier = q.keys.includes('cashier');
+  // 18's payments carry the employee (paymentCashier): then they group as by any other key.
+  const cashier = q.keys.includes('cashier') && !q.paymentCashier;
   if (q.methods === false) {
     // Not asked for: no payment request.
   } else if (!cashier) {
@@ -333,7 +341,7 @@ export async function linesAndPaymentsBefore19(
  */
 async function paymentsBefore19(api: GroupingApi, q: SummaryQuery, og: OrderGroups): Promise<void> {
   const { folder, found, specs, configOf } = og;
-  const paySpecs = specs.map(paymentSpec);
+  const paySpecs = specs.map((spec) => paymentSpec(spec, q));
   const groupby = [...new Set([...paySpecs, 'session_id']), 'payment_method_id', 'is_change'];
   const payments = await api.group('pos.payment', prefixDomain(q.orderDomain, 'pos_order_id.'), groupby, [
     'amount:sum',

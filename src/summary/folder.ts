@@ -27,6 +27,8 @@ export interface SummaryQuery {
   orderDomain: Domain;
   /** The order's cashier field: `employee_id` where pos_hr is installed, else `user_id`. */
   cashierField: string;
+  /** Whether pos.payment stores the cashier too (18's pos_hr: `employee_id`), to group payments by. */
+  paymentCashier?: boolean;
   /** Whether pos.order stores `config_id` (16 relates it to the session without storing it). */
   configStored: boolean;
   /** The decimals of the company's currency (read while the groups are): money is rounded to them. */

@@ -127,6 +127,7 @@ export async function fetchSummary(
   const api = groupingApi(client, major, zone, options.memo);
 
   let cashierField = 'user_id';
+  let paymentCashier = false;
   // Odoo 16 relates pos.order.config_id to the session without storing it (17+ store it):
   // known from the version, or from the fields where they are read anyway.
   let configStored = major >= 17;
@@ -134,6 +135,10 @@ export async function fetchSummary(
     // pos_hr records the employee at the register; without it the user is the cashier.
     const fields = await client.fieldsGet('pos.order');
     if ('employee_id' in fields) cashierField = 'employee_id';
+    // 18's pos_hr stores the order's employee on its payments too (16/17's do not, 19 groups
+    // payments through their order): one grouping gives the methods per cashier.
+    if (cashierField === 'employee_id' && major === 18 && keys.includes('cashier'))
+      paymentCashier = (await client.fieldsGet('pos.payment')).employee_id?.store === true;
     if (fields.config_id) configStored = fields.config_id.store !== false;
     const table = keys.find((k) => k === 'table' || k === 'floor');
     if (table && !('table_id' in fields))
@@ -167,6 +172,7 @@ export async function fetchSummary(
       dayStarts,
       orderDomain: ordersDomain(rangeDomain(range), p.configId, p.sessionId),
       cashierField,
+      paymentCashier,
       configStored,
       digits,
       methods: options.methods ?? true,

@@ -104,7 +104,7 @@ function orderFields({ version, v18, v19, posHr, restaurant }: Version): FieldDe
     // Tips only in a restaurant's data (--restaurant): elsewhere the fields are there, at zero.
     fd('tip_amount', amountType, 'Tip Amount', { readonly: true, dflt: () => 0, ...amountDigits }),
     fd('is_tipped', 'boolean', 'Is this already tipped?', { readonly: true, dflt: () => false }),
-    ...(posHr ? employeeFields() : []),
+    ...(posHr ? employeeFields(v18) : []),
     ...(restaurant ? restaurantOrderFields() : []),
     computed(
       'refund_orders_count',
@@ -144,15 +144,28 @@ function noteFields(v18: boolean, v19: boolean): FieldDef[] {
   return v18 ? [fd('general_note', 'text', 'General Note')] : [fd('note', 'text', 'Internal Notes')];
 }
 
-/** pos_hr: the employee who rang the order up, and the cashier's name it shows. */
-function employeeFields(): FieldDef[] {
+/**
+ * pos_hr: the employee who rang the order up, and the cashier's name it shows. 16/17 leave
+ * employee_id's label to its name ("Employee"); 18 and 19 call it "Cashier", and `cashier`
+ * "Cashier name".
+ */
+function employeeFields(v18: boolean): FieldDef[] {
   return [
-    fd('employee_id', 'many2one', 'Employee', {
+    fd('employee_id', 'many2one', v18 ? 'Cashier' : 'Employee', {
       relation: 'hr.employee',
       dflt: (rec, db) => employeeOf(db, cashierOf(rec, db)),
     }),
-    fd('cashier', 'char', 'Cashier', { readonly: true, dflt: cashierName }),
+    fd('cashier', 'char', v18 ? 'Cashier name' : 'Cashier', { readonly: true, dflt: cashierName }),
   ];
+}
+
+/** An order's employee (pos_hr), stored or by its default; false without one or without pos_hr. */
+export function orderEmployee(db: Db, orderId: Stored): number | false {
+  const o = typeof orderId === 'number' ? db.get('pos.order', orderId) : undefined;
+  const field = db.models.get('pos.order')?.fields.get('employee_id');
+  if (!o || !field) return false;
+  const e = db.value(field, o);
+  return typeof e === 'number' ? e : false;
 }
 
 /** The employee's name; an order without one (Odoo's demo orders) names the user. */

@@ -2,7 +2,7 @@
 import { orderCompany } from '../money.js';
 import type { ModelDef } from '../store.js';
 import { ALL, build, fd, num, relatedCurrency, type Version } from './define.js';
-import { createdWith } from './pos-order.js';
+import { createdWith, orderEmployee } from './pos-order.js';
 
 /** Amount as Odoo's formatLang shows it for EUR in en_US: `1,234.56 €`. */
 export function formatAmount(amount: number): string {
@@ -12,7 +12,7 @@ export function formatAmount(amount: number): string {
   return `${amount < 0 ? '-' : ''}${s} €`;
 }
 
-export function posPayment({ v19 }: Version): ModelDef {
+export function posPayment({ v18, v19, posHr }: Version): ModelDef {
   return build({
     name: 'pos.payment',
     description: 'Point of Sale Payments',
@@ -48,6 +48,18 @@ export function posPayment({ v19 }: Version): ModelDef {
         dflt: (rec, db) => orderCompany(db, rec.pos_order_id),
         related: 'pos_order_id.company_id',
       }),
+      // 18 and 19's pos_hr store the order's employee on its payments (16/17 do not): a
+      // payment can be grouped by the cashier who took it.
+      ...(posHr && v18
+        ? [
+            fd('employee_id', 'many2one', 'Cashier', {
+              relation: 'hr.employee',
+              related: 'pos_order_id.employee_id',
+              readonly: true,
+              dflt: (rec, db) => orderEmployee(db, rec.pos_order_id),
+            }),
+          ]
+        : []),
     ],
   });
 }

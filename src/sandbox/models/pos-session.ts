@@ -1,6 +1,6 @@
 /** pos.session: opening and closing, the cash figures (16/17 and 18/19 compute them differently). */
 import type { Db, ModelDef } from '../store.js';
-import type { Rec } from '../types.js';
+import type { Rec, Stored } from '../types.js';
 import {
   ALL,
   build,
@@ -14,8 +14,9 @@ import {
   SESSION_STATES,
   type Version,
 } from './define.js';
+import { orderEmployee } from './pos-order.js';
 
-export function posSession({ v18, v19 }: Version): ModelDef {
+export function posSession({ v18, v19, posHr }: Version): ModelDef {
   return build({
     name: 'pos.session',
     description: 'Point of Sale Session',
@@ -97,8 +98,37 @@ export function posSession({ v18, v19 }: Version): ModelDef {
       ),
       related('company_id', 'Company', 'res.company', 'config_id.company_id'),
       relatedCurrency('config_id.currency_id', v19),
+      // 18 and 19's pos_hr track the employee using the register on the session (16/17 keep it
+      // on orders only): who counted the cash at the closing.
+      ...(posHr && v18
+        ? [
+            fd('employee_id', 'many2one', 'Cashier', {
+              relation: 'hr.employee',
+              dflt: registerEmployee,
+            }),
+          ]
+        : []),
     ],
   });
+}
+
+/**
+ * The employee last logged in at the session's register: the one who rang its last order; at
+ * one closing in three the one who rang its first came back to count the cash.
+ */
+function registerEmployee(rec: Rec, db: Db): Stored {
+  const orders = db.figures().sessionOrders.get(rec.id) ?? [];
+  if (orders.length === 0) return false;
+  // A loop, not Math.max(...): a busy session holds more ids than a call takes arguments.
+  let first = Number.POSITIVE_INFINITY;
+  let lastId = 0;
+  for (const id of orders) {
+    if (id < first) first = id;
+    if (id > lastId) lastId = id;
+  }
+  const last = orderEmployee(db, lastId);
+  if (rec.state !== 'closed' || rec.id % 3 !== 0) return last;
+  return orderEmployee(db, first) || last;
 }
 
 /** Cash through the session: cash payments (change included) plus cash put in or taken out. */
