@@ -77,61 +77,198 @@ export interface LoadResult {
   upserted: number;
 }
 
-export async function loadResource(job: LoadJob): Promise<LoadResult> {
-  const { db, plan } = job;
-  const t = `${ident(job.schema)}.${ident(job.table)}`;
+/** The statements of one table's load, written once. */
+interface LoadSql {
+  /** The table, schema-qualified. */
+  table: string;
+  stage: string;
+  colList: string;
+  /** Rows that come again unchanged (the overlap) are neither rewritten nor counted. */
+  upsert: string;
+  stateTable: string;
+  /** The run's state row: its resource and its companies (literals: the page's commit is one string). */
+  ownRow: string;
+}
+
+function loadSql(job: LoadJob): LoadSql {
+  const table = `${ident(job.schema)}.${ident(job.table)}`;
   const stage = ident(`posdata_stage_${job.table}`);
-  const cols = plan.columns.map((c) => ident(c.name));
+  const cols = job.plan.columns.map((c) => ident(c.name));
   const colList = cols.join(', ');
   const updates = cols.filter((c) => c !== '"id"');
-  // Rows that come again unchanged (the overlap) are neither rewritten nor counted.
   const upsert =
-    `INSERT INTO ${t} AS t (${colList}) SELECT ${colList} FROM ${stage} ` +
+    `INSERT INTO ${table} AS t (${colList}) SELECT ${colList} FROM ${stage} ` +
     (updates.length > 0
       ? `ON CONFLICT (id) DO UPDATE SET ${updates.map((c) => `${c} = EXCLUDED.${c}`).join(', ')} ` +
         `WHERE (${updates.map((c) => `t.${c}`).join(', ')}) IS DISTINCT FROM (${updates
           .map((c) => `EXCLUDED.${c}`)
           .join(', ')})`
       : 'ON CONFLICT (id) DO NOTHING');
-  const stateTable = `${ident(job.schema)}.${STATE_TABLE}`;
-  // The run's state row: its resource and its companies (literals: the page's commit is one string).
-  const ownRow = `resource = '${job.table.replace(/'/g, "''")}' AND companies = '${job.companies.replace(/'/g, "''")}'`;
+  const literal = (v: string) => `'${v.replace(/'/g, "''")}'`;
+  return {
+    table,
+    stage,
+    colList,
+    upsert,
+    stateTable: `${ident(job.schema)}.${STATE_TABLE}`,
+    ownRow: `resource = ${literal(job.table)} AND companies = ${literal(job.companies)}`,
+  };
+}
 
-  // No watermark: a first read, from scratch or on after the last id a cut-short one committed.
-  let first: FirstRead | undefined;
-  let domain: Domain;
-  if (job.state?.watermark === undefined) {
-    first = job.state?.firstRead && { ...job.state.firstRead };
-    if (!first) {
-      const until = await newestWriteDate(job.odoo, job.model, [], job.context);
-      if (until === undefined) {
-        // Nothing in Odoo: the next run looks again.
-        if (job.total) job.total(0);
-        await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE ${ownRow}`);
-        return { upserted: 0 };
-      }
-      // Never beyond the server's clock: a record dated ahead of it is read when the clock
-      // gets there (as the incremental windows, which end now, would read it).
-      const limit = clockLimit(job.odoo);
-      const clock = clockSecond(job.odoo);
-      if (until > limit)
-        job.warn?.(
-          say`posdata: ${own(job.table)}: ${own(job.model)} has a record with write_date ${until} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(clock)} UTC and records dated after it are read when the clock gets there`,
-        );
-      first = { until: until > clock ? clock : until, afterId: 0 };
+/** Where the load reads from: a first read's id pages, or the window from the watermark. */
+interface Start {
+  first: FirstRead | undefined;
+  domain: Domain;
+}
+
+/**
+ * No watermark: a first read, from scratch or on after the last id a cut-short one committed;
+ * undefined where Odoo has nothing (the next run looks again).
+ */
+async function startFrom(job: LoadJob): Promise<Start | undefined> {
+  if (job.state?.watermark !== undefined)
+    return { first: undefined, domain: writeDateWindow(job.state.watermark, job.overlapSeconds).domain };
+  const first = (job.state?.firstRead && { ...job.state.firstRead }) ?? (await newFirstRead(job));
+  return first && { first, domain: firstReadDomain(first) };
+}
+
+/** A first read from scratch: up to the newest write_date there is now. */
+async function newFirstRead(job: LoadJob): Promise<FirstRead | undefined> {
+  const until = await newestWriteDate(job.odoo, job.model, [], job.context);
+  if (until === undefined) return undefined;
+  // Never beyond the server's clock: a record dated ahead of it is read when the clock
+  // gets there (as the incremental windows, which end now, would read it).
+  const limit = clockLimit(job.odoo);
+  const clock = clockSecond(job.odoo);
+  if (until > limit)
+    job.warn?.(
+      say`posdata: ${own(job.table)}: ${own(job.model)} has a record with write_date ${until} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(clock)} UTC and records dated after it are read when the clock gets there`,
+    );
+  return { until: until > clock ? clock : until, afterId: 0 };
+}
+
+/** What a page's commit sets in the state row, and how far that is (for --debug). */
+interface PageMark {
+  mark: string;
+  upTo: string;
+}
+
+/** Id pages: every record up to this id written before the end of second `until` is in. */
+function firstReadMark(first: FirstRead, last: OdooRecord, sql: LoadSql): PageMark {
+  first.afterId = last.id;
+  return {
+    upTo: `#${last.id} (first read, up to ${first.until})`,
+    mark: `first_read_until = '${first.until}+00', first_read_after_id = ${last.id}, synced_at = now() WHERE ${sql.ownRow}`,
+  };
+}
+
+/**
+ * The pages end where a second ends, or go through a crowded second by id: the rows of
+ * second wd committed so far are those up to the highest id of it seen. A record dated
+ * ahead of the server's clock does not move it (nor anything after it in the page: the
+ * pages go on from its second); the first such record of the load is said once.
+ */
+function watermarkMarker(job: LoadJob, sql: LoadSql): (records: OdooRecord[]) => PageMark {
+  let warned = false;
+  return (records) => {
+    const limit = clockLimit(job.odoo);
+    const { mark: to, ahead } = markBefore(records, limit);
+    if (ahead && !warned) {
+      warned = true;
+      job.warn?.(
+        say`posdata: ${own(job.table)}: ${own(job.model)} ${String(ahead.id)} has write_date ${String(ahead.write_date)} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(to ? to.wd : (job.state?.watermark ?? 'its place'))}${own(to || job.state?.watermark ? ' UTC' : '')} so that the next run still reads what changes meanwhile`,
+      );
     }
-    domain = firstReadDomain(first);
-  } else {
-    domain = writeDateWindow(job.state.watermark, job.overlapSeconds).domain;
+    // The watermark only moves forward: re-reading the overlap does not take it back.
+    return {
+      upTo: to ? `${to.wd} #${to.id}` : 'the watermark as it was',
+      mark: to
+        ? `watermark = '${to.wd}+00', watermark_id = ${to.id}, synced_at = now() ` +
+          `WHERE ${sql.ownRow} AND (watermark IS NULL OR (watermark, watermark_id) < ('${to.wd}+00', ${to.id}))`
+        : `synced_at = now() WHERE ${sql.ownRow}`,
+    };
+  };
+}
+
+/** The page's last record, which must carry an integer id and a write_date. */
+function lastOfPage(job: LoadJob, records: OdooRecord[]): OdooRecord {
+  const last = records[records.length - 1] as OdooRecord;
+  const wd = last.write_date;
+  if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id))
+    throw new ProtocolError(
+      say`Odoo sent ${own(job.model)} ${String(last.id)} without an integer id and a write_date (${String(wd)})`,
+      say`posdata sync needs both on every record`,
+    );
+  return last;
+}
+
+/** The columns posdata sets itself (own names, the currency) and the ids --prune checks. */
+function prepare(job: LoadJob, records: OdooRecord[]): void {
+  if (job.ownNames) renamed(records, job.ownNames);
+  if (job.derive) for (const r of records) job.derive(r);
+  if (job.readIds) for (const r of records) job.readIds.push(r.id);
+}
+
+/** A page to commit: its COPY text, its mark, its size, and whether it goes straight in. */
+interface Page {
+  body: Buffer;
+  mark: string;
+  rows: number;
+  straight: boolean;
+}
+
+/**
+ * A page's rows and its mark in one transaction; the rows upserted. Straight: COPYed into the
+ * table itself (no row of the page can be there), else through the staging table.
+ *
+ * The commit does not wait for its WAL to reach the disk: rows and watermark are in one
+ * transaction, so a PostgreSQL crash loses the last pages and their watermark together (the
+ * next run reads them again), never one without the other. The run's last commit
+ * (completed_at, in finishLoad) waits as usual, and with it every page before: exit 0 means
+ * durable.
+ */
+async function commitPage(db: Db, sql: LoadSql, { body, mark, rows, straight }: Page): Promise<number> {
+  await db.query('BEGIN; SET LOCAL synchronous_commit TO off');
+  try {
+    if (straight) {
+      await db.copyIn(`COPY ${sql.table} (${sql.colList}) FROM STDIN`, body);
+      await db.query(`UPDATE ${sql.stateTable} SET ${mark}; COMMIT`);
+      return rows;
+    }
+    await db.copyIn(`COPY ${sql.stage} (${sql.colList}) FROM STDIN`, body);
+    const results = (await db.query(
+      `${sql.upsert}; UPDATE ${sql.stateTable} SET ${mark}; COMMIT`,
+    )) as unknown as pg.QueryResult[];
+    return results[0]?.rowCount ?? 0;
+  } catch (err) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw err;
   }
+}
 
-  await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
-  await db.query(`CREATE TEMP TABLE ${stage} (LIKE ${t}) ON COMMIT DELETE ROWS`);
+/**
+ * The load's last commit. A first read is whole: the watermark is its second (with the
+ * highest id read, so that every row committed is covered), and the next run goes on from
+ * there, less the overlap, as any incremental one.
+ */
+async function finishLoad(job: LoadJob, sql: LoadSql, first: FirstRead | undefined): Promise<void> {
+  if (first)
+    await job.db.query(
+      `UPDATE ${sql.stateTable} SET watermark = $2::timestamptz, watermark_id = $3, first_read_until = NULL,
+         first_read_after_id = NULL, synced_at = now(), completed_at = now() WHERE resource = $1 AND companies = $4`,
+      [job.table, `${first.until}+00`, first.afterId, job.companies],
+    );
+  else await job.db.query(`UPDATE ${sql.stateTable} SET completed_at = now() WHERE ${sql.ownRow}`);
+  await job.db.query(`DROP TABLE IF EXISTS pg_temp.${sql.stage}`);
+}
 
-  if (job.total) job.total(await job.odoo.searchCount(job.model, domain, job.context));
-  // The next page is read while this one is COPYed and committed (readAhead); the watermark
-  // (or the first read's last id) still moves only with a page's own commit, in order.
-  const pages = readAhead(
+/**
+ * The pages of the load. The next page is read while this one is COPYed and committed
+ * (readAhead); the watermark (or the first read's last id) still moves only with a page's own
+ * commit, in order.
+ */
+function loadPages(job: LoadJob, { first, domain }: Start): AsyncIterable<OdooRecord[]> {
+  return readAhead(
     namedPages(
       job.odoo,
       {
@@ -145,108 +282,60 @@ export async function loadResource(job: LoadJob): Promise<LoadResult> {
       job.manyToOne,
     ),
   );
+}
+
+/**
+ * A first read's page whose ids are all above every id the table holds (an empty table, or
+ * the rest of a first read cut short) cannot meet a row of its own: it is COPYed straight
+ * into the table, without the staging table and the upsert's comparison, row by row, with
+ * what is there. Any other page (--full over rows already there) is upserted.
+ */
+async function highestId(job: LoadJob, sql: LoadSql, first: FirstRead | undefined): Promise<number> {
+  if (!first) return Number.POSITIVE_INFINITY;
+  const r = (await job.db.query(`SELECT coalesce(max(id), 0) AS m FROM ${sql.table}`)) as pg.QueryResult;
+  return Number(r.rows[0]?.m ?? 0);
+}
+
+export async function loadResource(job: LoadJob): Promise<LoadResult> {
+  const sql = loadSql(job);
+  const start = await startFrom(job);
+  if (!start) {
+    if (job.total) job.total(0);
+    await job.db.query(`UPDATE ${sql.stateTable} SET completed_at = now() WHERE ${sql.ownRow}`);
+    return { upserted: 0 };
+  }
+  const { first } = start;
+  await job.db.query(`DROP TABLE IF EXISTS pg_temp.${sql.stage}`);
+  await job.db.query(`CREATE TEMP TABLE ${sql.stage} (LIKE ${sql.table}) ON COMMIT DELETE ROWS`);
+  if (job.total) job.total(await job.odoo.searchCount(job.model, start.domain, job.context));
+  const pages = loadPages(job, start);
   const checkAmounts = amountCheck(
     job.model,
     job.fetch,
     job.defs,
     say`correct the record in Odoo; the sync stops before its page until then`,
   );
-  // A first read's page whose ids are all above every id the table holds (an empty table, or
-  // the rest of a first read cut short) cannot meet a row of its own: it is COPYed straight
-  // into the table, without the staging table and the upsert's comparison, row by row, with
-  // what is there. Any other page (--full over rows already there) is upserted.
-  let highest = first
-    ? Number(
-        ((await db.query(`SELECT coalesce(max(id), 0) AS m FROM ${t}`)) as pg.QueryResult).rows[0]?.m ?? 0,
-      )
-    : Number.POSITIVE_INFINITY;
+  const watermarkMark = watermarkMarker(job, sql);
+  let highest = await highestId(job, sql, first);
   let read = 0;
   let upserted = 0;
   const copyText = new CopyText();
-  let warned = false;
   for await (const records of pages) {
     checkAmounts(records);
-    const last = records[records.length - 1] as OdooRecord;
-    const wd = last.write_date;
-    if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(last.id)) {
-      throw new ProtocolError(
-        say`Odoo sent ${own(job.model)} ${String(last.id)} without an integer id and a write_date (${String(wd)})`,
-        say`posdata sync needs both on every record`,
-      );
-    }
-    if (job.ownNames) renamed(records, job.ownNames);
-    if (job.derive) for (const r of records) job.derive(r);
-    if (job.readIds) for (const r of records) job.readIds.push(r.id);
-    let mark: string;
-    let upTo: string;
-    if (first) {
-      // Id pages: every record up to this id written before the end of second `until` is in.
-      first.afterId = last.id;
-      upTo = `#${last.id} (first read, up to ${first.until})`;
-      mark = `first_read_until = '${first.until}+00', first_read_after_id = ${last.id}, synced_at = now() WHERE ${ownRow}`;
-    } else {
-      // The pages end where a second ends, or go through a crowded second by id: the rows of
-      // second wd committed so far are those up to the highest id of it seen. A record dated
-      // ahead of the server's clock does not move it (nor anything after it in the page: the
-      // pages go on from its second).
-      const limit = clockLimit(job.odoo);
-      const { mark: to, ahead } = markBefore(records, limit);
-      if (ahead && !warned) {
-        warned = true;
-        job.warn?.(
-          say`posdata: ${own(job.table)}: ${own(job.model)} ${String(ahead.id)} has write_date ${String(ahead.write_date)} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the watermark stays at ${own(to ? to.wd : (job.state?.watermark ?? 'its place'))}${own(to || job.state?.watermark ? ' UTC' : '')} so that the next run still reads what changes meanwhile`,
-        );
-      }
-      upTo = to ? `${to.wd} #${to.id}` : 'the watermark as it was';
-      // The watermark only moves forward: re-reading the overlap does not take it back.
-      mark = to
-        ? `watermark = '${to.wd}+00', watermark_id = ${to.id}, synced_at = now() ` +
-          `WHERE ${ownRow} AND (watermark IS NULL OR (watermark, watermark_id) < ('${to.wd}+00', ${to.id}))`
-        : `synced_at = now() WHERE ${ownRow}`;
-    }
-    const body = copyText.page(records, (r) => plan.line(r));
+    const last = lastOfPage(job, records);
+    prepare(job, records);
+    const { mark, upTo } = first ? firstReadMark(first, last, sql) : watermarkMark(records);
+    const body = copyText.page(records, (r) => job.plan.line(r));
     const straight = (records[0] as OdooRecord).id > highest;
-    // A page's commit does not wait for its WAL to reach the disk: rows and watermark are in
-    // one transaction, so a PostgreSQL crash loses the last pages and their watermark together
-    // (the next run reads them again), never one without the other. The run's last commit
-    // (completed_at, below) waits as usual, and with it every page before: exit 0 means durable.
-    await db.query('BEGIN; SET LOCAL synchronous_commit TO off');
-    try {
-      if (straight) {
-        await db.copyIn(`COPY ${t} (${colList}) FROM STDIN`, body);
-        await db.query(`UPDATE ${stateTable} SET ${mark}; COMMIT`);
-        upserted += records.length;
-        highest = last.id;
-      } else {
-        await db.copyIn(`COPY ${stage} (${colList}) FROM STDIN`, body);
-        const results = (await db.query(
-          `${upsert}; UPDATE ${stateTable} SET ${mark}; COMMIT`,
-        )) as unknown as pg.QueryResult[];
-        upserted += results[0]?.rowCount ?? 0;
-      }
-    } catch (err) {
-      await db.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+    upserted += await commitPage(job.db, sql, { body, mark, rows: records.length, straight });
+    if (straight) highest = last.id;
     read += records.length;
     job.trace?.(
       say`${own(job.table)}: committed ${records.length} rows up to ${own(upTo)}${own(straight ? ', copied into the table' : '')}`,
     );
     job.onPage?.(read);
   }
-  if (first) {
-    // The first read is whole: the watermark is its second (with the highest id read, so
-    // that every row committed is covered), and the next run goes on from there, less the
-    // overlap, as any incremental one.
-    await db.query(
-      `UPDATE ${stateTable} SET watermark = $2::timestamptz, watermark_id = $3, first_read_until = NULL,
-         first_read_after_id = NULL, synced_at = now(), completed_at = now() WHERE resource = $1 AND companies = $4`,
-      [job.table, `${first.until}+00`, first.afterId, job.companies],
-    );
-  } else {
-    await db.query(`UPDATE ${stateTable} SET completed_at = now() WHERE ${ownRow}`);
-  }
-  await db.query(`DROP TABLE IF EXISTS pg_temp.${stage}`);
+  await finishLoad(job, sql, first);
   return { upserted };
 }
 
