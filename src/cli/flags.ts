@@ -3,6 +3,7 @@
 // commander options; the help can group them by `group`, and completion can read them.
 // A value is parsed (and refused, exit 2) as commander reads it; what depends on several
 // flags is checked by the command's `options()`, still before anything is asked of a server.
+import { UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { byteSize, port, positiveInt, rate, seconds } from './values.js';
 
@@ -290,4 +291,19 @@ export function listenFlags(defaultPort: number) {
       default: defaultPort,
     }),
   ] as const;
+}
+
+/** Why a server of posdata's could not listen, in terms of --host and --port (else the error). */
+export function listenRefusal(err: unknown, where: { host: string; port: number }): unknown {
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+  if (code === 'EADDRINUSE')
+    return new UsageError(
+      say`port ${where.port} on ${where.host} is already in use`,
+      say`choose another with --port (0 = any free port)`,
+    );
+  if (code === 'EACCES')
+    return new UsageError(say`not allowed to listen on port ${where.port}`, say`use a port above 1023`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new UsageError(say`cannot listen on ${where.host}: no such local address`, say`check --host`);
+  return err;
 }

@@ -2,7 +2,7 @@
 // stopped. The sandbox is a program of its own (src/sandbox/): it shares no code with the
 // client, and this module is the only one that loads it.
 import { command } from '../cli/command.js';
-import { group, listenFlags } from '../cli/flags.js';
+import { group, listenFlags, listenRefusal } from '../cli/flags.js';
 import { positiveInt, seconds } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
@@ -198,16 +198,7 @@ export const sandbox = command({
     // The sandbox shares no code with the client: its refusals become usage errors here.
     const handle = await startSandbox(o).catch((err: NodeJS.ErrnoException) => {
       if (err instanceof SandboxOptionError) throw new UsageError(say`${err.message}`, say`${err.hint}`);
-      if (err.code === 'EADDRINUSE')
-        throw new UsageError(
-          say`port ${o.port} on ${o.host} is already in use`,
-          say`choose another with --port (0 = any free port)`,
-        );
-      if (err.code === 'EACCES')
-        throw new UsageError(say`not allowed to listen on port ${o.port}`, say`use a port above 1023`);
-      if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
-        throw new UsageError(say`cannot listen on ${o.host}: no such local address`, say`check --host`);
-      throw err;
+      throw listenRefusal(err, o);
     });
     // Said even under --quiet, as serve's: a warning that can be silenced is missed.
     if (!isLoopback(o.host))
