@@ -29,6 +29,7 @@ import {
   tableLook,
   writeOutput,
 } from '../cli/output.js';
+import type { Progress } from '../cli/progress.js';
 import type { Session } from '../cli/session.js';
 import { number, positiveInt } from '../cli/values.js';
 import type { OdooClient } from '../core/client.js';
@@ -43,6 +44,7 @@ import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
 import type { Row, Value } from '../records/normalize.js';
+import type { Renderer } from '../render/formats.js';
 import type { Sink } from '../sink/sink.js';
 import { resolveTarget, sameFile } from '../sink/target.js';
 
@@ -495,6 +497,30 @@ async function tableNames(
   );
 }
 
+/** The export's own layers, loaded at once when it runs (not for --help). */
+async function exportLayers() {
+  const [stream, render, progress, checkpoint, exists, companies] = await Promise.all([
+    import('../read/stream.js'),
+    import('../render/renderer.js'),
+    import('../cli/progress.js'),
+    import('../read/checkpoint.js'),
+    import('../read/exists.js'),
+    import('../read/companies.js'),
+  ]);
+  return { stream, render, progress, checkpoint, exists, companies };
+}
+
+/** What one export works with, from its options to its progress bar. */
+interface Export {
+  o: ListOptions;
+  io: IO;
+  client: OdooClient;
+  session: Session;
+  run: CheckpointRun | undefined;
+  layers: Awaited<ReturnType<typeof exportLayers>>;
+  progress: Progress;
+}
+
 /** The records, page by page, into the output; then the checkpoint, if any, moves on. */
 async function exportRecords(
   o: ListOptions,
@@ -504,132 +530,20 @@ async function exportRecords(
   run: CheckpointRun | undefined,
 ): Promise<void> {
   const { io } = ctx;
-  const { client } = session;
-  // The export's own layers, loaded when it runs (not for --help).
-  let prepared = unpriced;
-  const [
-    { inCompanyCurrency, normalizerFor, readCompany, streamRows, withCurrencies },
-    { makeRenderer },
-    { Progress },
-    { refuseReplace },
-    { mustExist },
-    { tableCurrencies },
-  ] = await Promise.all([
-    import('../read/stream.js'),
-    import('../render/renderer.js'),
-    import('../cli/progress.js'),
-    import('../read/checkpoint.js'),
-    import('../read/exists.js'),
-    import('../read/companies.js'),
-  ]);
+  const layers = await exportLayers();
   const { resource, output } = o;
-  const window = run?.window;
   const toFile = output.file !== undefined;
-  const progress = new Progress(io, toFile || !io.out.isTTY);
+  const progress = new layers.progress.Progress(io, toFile || !io.out.isTTY);
   progress.watch(session.limiter);
+  const x: Export = { o, io, client: session.client, session, run, layers, progress };
   let count = 0;
-  // CSV and Parquet are written from Odoo's records directly, the other formats from rows.
-  const fromRecords = output.format === 'csv' || output.format === 'parquet';
   const render = async (sink: Sink): Promise<AfterWriting> => {
-    // Once the output is open, as every request of the export. The first pages, the money's
-    // decimals (the company's currency, read once where records are shown), a table's names
-    // and the count for the progress bar are asked for at once, not one round trip after
-    // another: against a distant Odoo, the first record comes one round trip after the
-    // query's fields, not three or four.
-    const counted = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
-    const counting = progress.enabled ? client.searchCount(resource.model, counted) : undefined;
-    counting?.catch(() => undefined);
-    const naming = output.format === 'table' ? tableNames(client, prepared) : Promise.resolve(undefined);
-    naming.catch(() => undefined);
-    // Where the companies keep several currencies, data (not a table, which totals each
-    // currency apart) says each record's company and currency.
-    const data = output.format !== 'table';
-    if (data) readCompany(prepared);
-    const priced = inCompanyCurrency(client, prepared);
-    const pricing = data ? priced.then((p) => withCurrencies(client, p)) : priced;
-    pricing.catch(() => undefined);
-    // A table's total is split by currency where the run's companies have several: each
-    // record's company_id (a stored field) is read with it, its currency the company's.
-    const summed = output.format === 'table' && prepared.outFields.includes(resource.sumField ?? '');
-    const byCompany = summed && 'company_id' in prepared.fields;
-    if (byCompany && !prepared.query.fetchFields.includes('company_id'))
-      prepared.query.fetchFields.push('company_id');
-    const currencies = byCompany ? tableCurrencies(client) : Promise.resolve(undefined);
-    currencies.catch(() => undefined);
-    const pages = streamRows(client, prepared, {
-      pageSize: o.pageSize,
-      extraDomain: window?.domain,
-      order: window ? 'write_date, id' : undefined,
-      tz: zoneFor('data', o.tz),
-      rows: !fromRecords,
-      priced: pricing,
-    });
-    try {
-      prepared = await pricing;
-      const renderer = await makeRenderer({
-        format: output.format,
-        sink,
-        fields: prepared.outFields,
-        defs: prepared.defs,
-        excel: output.excel,
-        delimiter: output.delimiter,
-        decimal: output.decimal,
-        ...tableLook(io, toFile),
-        tz: zoneFor('table', o.tz, session.profile.tz),
-        // One ticket's lines need not say which ticket first; a range's do.
-        preferred: o.fields
-          ? []
-          : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
-        sumField: summed ? resource.sumField : undefined,
-        moneyDigits: prepared.moneyDigits,
-        currencies: (await currencies) ?? prepared.currencies,
-        // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
-        countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
-        noun: resource.name,
-        names: await naming,
-        normalizer: fromRecords ? normalizerFor(prepared, zoneFor('data', o.tz)) : undefined,
-      });
-      if (counting) {
-        const total = await counting;
-        progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
-      }
-      // The header waits for the first page: a refusal on the first read prints nothing.
-      let begun = false;
-      const begin = async () => {
-        if (!begun) await renderer.begin();
-        begun = true;
-      };
-      const direct = renderer.pageRecords;
-      for await (const { rows, records } of pages) {
-        // Within one run a record is written once, even if it moved while we read.
-        const keep = run?.keep(records);
-        await begin();
-        if (direct) {
-          const recs = keep ? records.filter((_, i) => keep[i]) : records;
-          await direct(recs);
-          count += recs.length;
-        } else {
-          if (byCompany)
-            for (let i = 0; i < rows.length; i++)
-              (rows[i] as Row).company_id ??= (records[i] as OdooRecord).company_id as Value;
-          const out = keep ? rows.filter((_, i) => keep[i]) : rows;
-          await renderer.page(out);
-          count += out.length;
-        }
-        progress.update(count);
-      }
-      // Before the header: a register that does not exist writes nothing.
-      if (count === 0) await mustExist(client, o);
-      await begin();
-      await renderer.end();
-    } finally {
-      progress.done();
-    }
+    count = await renderRecords(x, unpriced, sink);
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
     // a checkpoint that cannot be written leaves both as they were.
     // Checked again at the end: a file that appeared meanwhile is not replaced either.
     if (run?.previous && output.path)
-      refuseReplace(output.path, String(output.file), run.file.file, resource.name);
+      layers.checkpoint.refuseReplace(output.path, String(output.file), run.file.file, resource.name);
     const staged = run?.stage(count, (line) => {
       if (!io.quiet) io.err.line(line);
     });
@@ -638,4 +552,151 @@ async function exportRecords(
   await writeOutput(ctx, output.path, render, output.format === 'table');
   if (toFile && !io.quiet && io.err.isTTY)
     io.err.line(say`posdata: wrote ${count} ${own(resource.name)} to ${output.file}`);
+}
+
+/**
+ * The export into an open output; answers how many records it wrote. Once the output is open,
+ * as every request of the export, the first pages go out with the early reads.
+ */
+async function renderRecords(x: Export, unpriced: Prepared, sink: Sink): Promise<number> {
+  const { o, client, progress, layers } = x;
+  const early = earlyReads(x, unpriced);
+  const window = x.run?.window;
+  const pages = layers.stream.streamRows(client, unpriced, {
+    pageSize: o.pageSize,
+    extraDomain: window?.domain,
+    order: window ? 'write_date, id' : undefined,
+    tz: zoneFor('data', o.tz),
+    rows: !fromRecords(o),
+    priced: early.pricing,
+  });
+  try {
+    const renderer = await openRenderer(x, sink, await early.pricing, early);
+    if (early.counting) {
+      const total = await early.counting;
+      progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
+    }
+    return await writePages(x, renderer, pages, early.byCompany);
+  } finally {
+    progress.done();
+  }
+}
+
+// CSV and Parquet are written from Odoo's records directly, the other formats from rows.
+function fromRecords(o: ListOptions): boolean {
+  return o.output.format === 'csv' || o.output.format === 'parquet';
+}
+
+/** What the export asks Odoo for beside its first pages. */
+interface EarlyReads {
+  counting: Promise<number> | undefined;
+  naming: Promise<Record<string, Map<number, string>> | undefined>;
+  pricing: Promise<Prepared>;
+  currencies: Promise<Map<number, { code: string; digits: number }> | undefined>;
+  /** A table's total is split by currency, each record's company read with it. */
+  byCompany: boolean;
+  summed: boolean;
+}
+
+/**
+ * The money's decimals (the company's currency, read once where records are shown), a table's
+ * names and the count for the progress bar are asked for at once, not one round trip after
+ * another: against a distant Odoo, the first record comes one round trip after the query's
+ * fields, not three or four.
+ */
+function earlyReads(x: Export, prepared: Prepared): EarlyReads {
+  const { o, client, layers } = x;
+  const { resource, output } = o;
+  const window = x.run?.window;
+  const counted = window ? [...prepared.query.domain, ...window.domain] : prepared.query.domain;
+  const counting = x.progress.enabled ? client.searchCount(resource.model, counted) : undefined;
+  counting?.catch(() => undefined);
+  const naming = output.format === 'table' ? tableNames(client, prepared) : Promise.resolve(undefined);
+  naming.catch(() => undefined);
+  // Where the companies keep several currencies, data (not a table, which totals each
+  // currency apart) says each record's company and currency.
+  const data = output.format !== 'table';
+  if (data) layers.stream.readCompany(prepared);
+  const priced = layers.stream.inCompanyCurrency(client, prepared);
+  const pricing = data ? priced.then((p) => layers.stream.withCurrencies(client, p)) : priced;
+  pricing.catch(() => undefined);
+  // A table's total is split by currency where the run's companies have several: each
+  // record's company_id (a stored field) is read with it, its currency the company's.
+  const summed = output.format === 'table' && prepared.outFields.includes(resource.sumField ?? '');
+  const byCompany = summed && 'company_id' in prepared.fields;
+  if (byCompany && !prepared.query.fetchFields.includes('company_id'))
+    prepared.query.fetchFields.push('company_id');
+  const currencies = byCompany ? layers.companies.tableCurrencies(client) : Promise.resolve(undefined);
+  currencies.catch(() => undefined);
+  return { counting, naming, pricing, currencies, byCompany, summed };
+}
+
+/** The renderer for the export's format, with the money, names and currencies read early. */
+async function openRenderer(x: Export, sink: Sink, prepared: Prepared, early: EarlyReads): Promise<Renderer> {
+  const { o, io } = x;
+  const { resource, output } = o;
+  return x.layers.render.makeRenderer({
+    format: output.format,
+    sink,
+    fields: prepared.outFields,
+    defs: prepared.defs,
+    excel: output.excel,
+    delimiter: output.delimiter,
+    decimal: output.decimal,
+    ...tableLook(io, output.file !== undefined),
+    tz: zoneFor('table', o.tz, x.session.profile.tz),
+    // One ticket's lines need not say which ticket first; a range's do.
+    preferred: o.fields
+      ? []
+      : resource.tableColumns.filter((f) => o.orderId === undefined || f !== 'order_id'),
+    sumField: early.summed ? resource.sumField : undefined,
+    moneyDigits: prepared.moneyDigits,
+    currencies: (await early.currencies) ?? prepared.currencies,
+    // A sales table totals what posdata summary counts: a cancelled or draft ticket is no sale.
+    countedStates: resource.name === 'sales' ? COUNTED_STATES : undefined,
+    noun: resource.name,
+    names: await early.naming,
+    normalizer: fromRecords(o) ? x.layers.stream.normalizerFor(prepared, zoneFor('data', o.tz)) : undefined,
+  });
+}
+
+/**
+ * Each page into the renderer (each record once a run, even if it moved while we read); the
+ * header waits for the first page, so that a refusal on the first read prints nothing.
+ */
+async function writePages(
+  x: Export,
+  renderer: Renderer,
+  pages: AsyncIterable<{ rows: Row[]; records: OdooRecord[] }>,
+  byCompany: boolean,
+): Promise<number> {
+  let count = 0;
+  let begun = false;
+  const begin = async () => {
+    if (!begun) await renderer.begin();
+    begun = true;
+  };
+  const direct = renderer.pageRecords;
+  for await (const { rows, records } of pages) {
+    const keep = x.run?.keep(records);
+    await begin();
+    if (direct) {
+      const recs = keep ? records.filter((_, i) => keep[i]) : records;
+      await direct(recs);
+      count += recs.length;
+    } else {
+      if (byCompany)
+        for (let i = 0; i < rows.length; i++)
+          (rows[i] as Row).company_id ??= (records[i] as OdooRecord).company_id as Value;
+      const out = keep ? rows.filter((_, i) => keep[i]) : rows;
+      await renderer.page(out);
+      count += out.length;
+    }
+    x.progress.update(count);
+  }
+  // Before the header: a register that does not exist writes nothing.
+  if (count === 0) await x.layers.exists.mustExist(x.client, x.o);
+  await begin();
+  await renderer.end();
+  return count;
 }
