@@ -34,27 +34,3 @@ export function truncate(s: string, width: number): string {
   const t = coded ? (coded[1] as string) : s;
   return t.length <= width ? t : `${t.slice(0, Math.max(1, width - 1))}…`;
 }
-
-/**
- * The keys whose values are posdata's own sentences (what Odoo does not record), not names a
- * server sent: whole on the page, as the report in JSON gives them.
- */
-const OWN_WORDS = new Set(['unknown']);
-
-/**
- * `v` with every string in it, and every key of its objects, cut to `width` characters (a
- * copy; numbers and the rest as they are): for a page whose every name a person reads, its
- * data block included. Two keys that the cut makes one stay apart by a ` #2`, ` #3`.
- */
-export function cutNames<T>(v: T, width: number): T {
-  if (typeof v === 'string') return truncate(v, width) as T;
-  if (Array.isArray(v)) return v.map((x) => cutNames(x, width)) as T;
-  if (typeof v !== 'object' || v === null) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) {
-    let key = truncate(k, width);
-    for (let n = 2; key in out && key !== k; n++) key = `${truncate(k, width - 4)} #${n}`;
-    out[key] = OWN_WORDS.has(k) ? x : cutNames(x, width);
-  }
-  return out as T;
-}

@@ -29,6 +29,7 @@ import { summaryRows } from '../summary/rows.js';
 import { booksDiffering } from './books.js';
 import { type Guests, readGuests } from './guests.js';
 import { type LossSection, lossSection } from './loss.js';
+import { bookNames, cutName, lossNames, rowNames } from './names.js';
 
 export interface ReportParams {
   from?: string;
@@ -195,7 +196,7 @@ async function partsOf(
   }));
   const ref = (r: (typeof registers)[number]): Register => ({
     id: r.id,
-    name: r.name,
+    name: cutName(r.name),
     company_id: r.company_id,
   });
   if (companies === undefined) {
@@ -295,13 +296,16 @@ export async function gatherReport(
       user: c.user,
       zone: c.zone,
     },
-    companies: companies.map((x) => ({ id: x.id, name: x.name, currency: x.currency })),
+    companies: companies.map((x) => ({ id: x.id, name: cutName(x.name), currency: x.currency })),
     period,
     previous,
     currencies,
     requests: client.requestCount - before,
   };
 }
+
+/** summary's rows of a grouping, their names cut as the page shows them. */
+const namedRows = (r: SummaryResult): SummaryRow[] => summaryRows(r).map(rowNames);
 
 async function currencySection(
   part: Part,
@@ -373,34 +377,34 @@ async function currencySection(
   return {
     profile,
     currency,
-    companies: part.companies.map((x) => ({ id: x.id, name: x.name })),
+    companies: part.companies.map((x) => ({ id: x.id, name: cutName(x.name) })),
     digits: register.summary.digits,
     registers,
     glance,
     previous: previousGlance,
     change: changeOf(glance, previousGlance),
     summary: {
-      register: summaryRows(register),
-      day: summaryRows(day),
-      weekdayHour: summaryRows(weekdayHour),
-      method: summaryRows(method),
-      product: summaryRows(product),
-      category: summaryRows(category),
-      cashier: summaryRows(cashier),
+      register: namedRows(register),
+      day: namedRows(day),
+      weekdayHour: namedRows(weekdayHour),
+      method: namedRows(method),
+      product: namedRows(product),
+      category: namedRows(category),
+      cashier: namedRows(cashier),
     },
     reconcile: rec.sessions.map((s) => {
       // Each closing says its company and currency, as reconcile's rows over several do.
       const company = companyOf.get(registers.find((r) => r.id === s.configId)?.company_id ?? -1);
-      return {
+      return rowNames({
         company_id: company?.id ?? null,
         company: company?.name ?? null,
         currency,
         ...toRow(s, rec.methodKeys, undefined),
-      } as Record<string, unknown>;
+      } as Record<string, unknown>);
     }),
-    loss,
+    loss: lossNames(loss),
     guests: seated && seatedBefore ? { period: seated, previous: seatedBefore } : null,
-    books,
+    books: books?.map(bookNames) ?? null,
   };
 }
 

@@ -4,17 +4,11 @@
 // program can read back. Prints to A4: no chart or table row cut across two pages.
 import { createRequire } from 'node:module';
 import { DateTime } from 'luxon';
-import { cutNames, NAME_CHARS, truncate } from '../render/visible.js';
+import { truncate } from '../render/visible.js';
 import type { ChainReport, CurrencySection, Glance, ReportData, ServerReport } from './data.js';
 import type { LossRow, Metric, OrderRef } from './loss-rows.js';
 
 type ECharts = typeof import('echarts');
-
-/**
- * The most characters of a name on the page: twice a terminal's (NAME_CHARS), since a page's
- * cells wrap; an address of Odoo or a product's full name stays whole.
- */
-const PAGE_NAME_CHARS = 2 * NAME_CHARS;
 
 const esc = (s: unknown): string => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -364,10 +358,8 @@ function serverLine(v: ServerReport, chain: boolean): string {
 }
 
 /** The report of one server (`ReportData`) or of several (`ChainReport`), as one HTML page. */
-export async function renderHtml(whole: ReportData | ChainReport, version: string): Promise<string> {
-  // Every name on the page and in its data block at most PAGE_NAME_CHARS: a register named
-  // with 100,000 characters stood ~160 times in the page (33 MB, 634 MB of memory to write).
-  const d = cutNames(whole, PAGE_NAME_CHARS);
+export async function renderHtml(d: ReportData | ChainReport, version: string): Promise<string> {
+  // Its names come cut from where the figures are gathered (names.ts).
   // ECharts' one-file build (its package's `require` entry): the same library as its ES modules,
   // which Node would resolve and link file by file (hundreds of them: ~2 s of a report's start,
   // ~0.7 s this way; bench/notes.md).

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
+import { reportData } from '../helpers/report.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -17,6 +18,7 @@ const dir = mkdtempSync(join(tmpdir(), 'posdata-long-names-'));
 let sandbox: SandboxHandle;
 let env: Record<string, string>;
 let before: number;
+let rpc: Rpc;
 
 /** The longest run of one letter in `text`. */
 const longestRun = (text: string, c: string): number =>
@@ -28,7 +30,7 @@ beforeAll(async () => {
   const file = join(dir, 'short.html');
   expect((await runCli(['report', ...RANGE, '-o', file], { env })).code).toBe(0);
   before = readFileSync(file).length;
-  const rpc = new Rpc(sandbox.url, 'demo', 'admin', SUITE_SECRET);
+  rpc = new Rpc(sandbox.url, 'demo', 'admin', SUITE_SECRET);
   const ids = async (model: string): Promise<number[]> =>
     (
       (await rpc.kw(model, 'search_read', [[]], { fields: ['id'] })) as {
@@ -59,6 +61,41 @@ describe('names of 100,000 characters', { timeout: 120_000 }, () => {
     // difference at each place it names one, not by 100,000 characters there.
     expect(html.length).toBeLessThan(before * 1.25);
   });
+
+  it("the report's JSON carries the page's names, cut alike; posdata's own sentences stay whole in both", async () => {
+    // The methods' names differ past the cut alone: their columns stay apart.
+    const methods = await rpc.kw('pos.payment.method', 'search_read', [[]], { fields: ['name'] });
+    const named = async (name: (m: { id: number; name: string }, i: number) => string) => {
+      for (const [i, m] of (methods as { id: number; name: string }[]).entries())
+        await rpc.kw('pos.payment.method', 'write', [[m.id], { name: name(m, i) }]);
+    };
+    await named((_, i) => `${'M'.repeat(LONG)}${i}`);
+    try {
+      await jsonAndPage();
+    } finally {
+      await named((m) => m.name);
+    }
+  });
+
+  async function jsonAndPage() {
+    const page = join(dir, 'page.html');
+    const file = join(dir, 'page.json');
+    expect((await runCli(['report', ...RANGE, '-o', page], { env })).code).toBe(0);
+    const r = await runCli(['report', ...RANGE, '--format', 'json', '-o', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    const json = JSON.parse(text) as Record<string, unknown>;
+    // What a chain's page is made of (each server's JSON) is what one server's page shows.
+    expect(json.currencies).toEqual(reportData(readFileSync(page, 'utf8')).currencies);
+    for (const c of ['R', 'C', 'P', 'M']) expect(longestRun(text, c), c).toBe(79);
+    const section = (json.currencies as { loss: { unknown: string[] }; reconcile: object[] }[])[0];
+    const keys = Object.keys(section?.reconcile[0] ?? {}).filter((k) => k.startsWith('method:'));
+    expect(keys.slice(0, 2)).toEqual([`method:${'M'.repeat(79)}…`, `method:${'M'.repeat(75)}… #2`]);
+    expect(new Set(keys).size).toBe(keys.length);
+    const sentences = section?.loss.unknown ?? [];
+    expect(Math.max(...sentences.map((u) => u.length))).toBeGreaterThan(80);
+    for (const u of sentences) expect(readFileSync(page, 'utf8')).toContain(u.replace(/'/g, '&#39;'));
+  }
 
   it("summary's table lines are bounded by the names' cut (40), by register, cashier and product", async () => {
     for (const by of ['register', 'cashier', 'product']) {
