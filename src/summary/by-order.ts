@@ -86,7 +86,8 @@ export async function byOrder(
     a.refundCount += g.aggs.__count ?? 0;
     a.refunds += g.aggs['amount_total:sum'] ?? 0;
   }
-  if (perOrder) return { folder, dayAnchors: await linesAndPaymentsPerOrder(api, q, folder, found, all) };
+  if (perOrder)
+    return { folder, dayAnchors: await linesAndPaymentsPerOrder(client, api, q, folder, found, all) };
   const shop = foldShopLines(client, api, q, folder, {
     specs: api.paths ? specs.map((s) => `order_id.${s}`) : specs.map(reportSpec),
     reportDomain: toReportDomain,

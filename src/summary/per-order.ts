@@ -2,11 +2,14 @@
 // know no table, and read_group follows no path before 19. So the lines, discounts and
 // payments are grouped by their order, and each order's figures folded into the group its
 // order is in (the orders grouped by the keys list their ids). Exact, at the price of answers
-// of one row per order (per method for the payments): asked only by these keys.
+// of one row per order (per method for the payments): asked only by these keys. The shop's
+// own lines (tips, gift cards, global discounts, rewards: shop.ts) come per order the same way.
+import type { OdooClient } from '../core/client.js';
 import { reportDiscounts, toReportDomain } from './before-19.js';
 import type { Folder, Found, SummaryQuery } from './folder.js';
 import { add, addDay, addMethod, m2oId, SALES, zeroLines } from './folder.js';
 import { type Group, type GroupingApi, prefixDomain } from './grouping.js';
+import { foldShopLines } from './shop.js';
 
 /** The aggregate that lists a group's orders. */
 export const ORDER_IDS = 'id:array_agg';
@@ -16,6 +19,7 @@ export const ORDER_IDS = 'id:array_agg';
  * `orders` put it in; returns each business day's discount.
  */
 export async function linesAndPaymentsPerOrder(
+  client: OdooClient,
   api: GroupingApi,
   q: SummaryQuery,
   folder: Folder,
@@ -46,6 +50,11 @@ export async function linesAndPaymentsPerOrder(
           ['pos_order_id', 'payment_method_id'],
           ['amount:sum'],
         ),
+    foldShopLines(client, api, q, folder, {
+      specs: ['order_id'],
+      reportDomain: toReportDomain,
+      accOf: (row) => accOf(row, 'order_id'),
+    }),
   ]);
   for (const row of lines) {
     const a = accOf(row, 'order_id');

@@ -7,7 +7,7 @@
 // order keys: one request, after the products are known (three, once per connection).
 import type { OdooClient } from '../core/client.js';
 import { type Acc, type Folder, m2oId, SALES, type SummaryQuery } from './folder.js';
-import { type GroupingApi, prefixDomain } from './grouping.js';
+import { type Group, type GroupingApi, prefixDomain } from './grouping.js';
 
 /** The parts that lower an order below what was rung up: in `discounts`, as positive amounts. */
 export const isLowering = (key: string): boolean =>
@@ -85,14 +85,19 @@ export function shopProducts(client: OdooClient, api: GroupingApi): Promise<Map<
 /**
  * The special lines of the sales orders (not refunds, as `gross` and `discounts`) in the
  * groups of `folder`, by their column. `lineSpecs` are the order keys as the lines' model
- * groups them: through `order_id` on 19, report.pos.order's own fields on 16-18.
+ * groups them: through `order_id` on 19, report.pos.order's own fields on 16-18; or, by
+ * Odoo 16-18's table or floor (per-order.ts), `order_id` with `accOf` naming each order's group.
  */
 export async function foldShopLines(
   client: OdooClient,
   api: GroupingApi,
   q: SummaryQuery,
   folder: Folder,
-  lines: { specs: string[]; reportDomain: (d: typeof q.orderDomain) => typeof q.orderDomain },
+  lines: {
+    specs: string[];
+    reportDomain: (d: typeof q.orderDomain) => typeof q.orderDomain;
+    accOf?: (g: Group) => Acc | undefined;
+  },
 ): Promise<void> {
   if (q.shop === false) return;
   const kinds = await shopProducts(client, api);
@@ -113,7 +118,8 @@ export async function foldShopLines(
   for (const g of groups) {
     const key = kinds.get(m2oId(g.values.product_id) ?? 0);
     if (key === undefined) continue;
-    const a: Acc = folder.at(g, lines.specs);
+    const a = lines.accOf ? lines.accOf(g) : folder.at(g, lines.specs);
+    if (!a) continue;
     const parts = a.parts ?? new Map<string, number>();
     a.parts = parts;
     // A discount or a card spent is a negative line: shown as the positive amount it took off.
@@ -121,3 +127,4 @@ export async function foldShopLines(
     parts.set(key, (parts.get(key) ?? 0) + v);
   }
 }
+
