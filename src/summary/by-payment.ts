@@ -1,5 +1,7 @@
 // The summary by payment method (and order keys with it): payments and refunds grouped on
-// pos.payment, through their order on 19, by their own session before.
+// pos.payment, through their order on 19, by their own session before; the tips by the method
+// that paid them (shop.ts).
+import type { OdooClient } from '../core/client.js';
 import type { Domain } from '../core/types.js';
 import {
   addMethod,
@@ -11,8 +13,12 @@ import {
   type SummaryQuery,
 } from './folder.js';
 import { type GroupingApi, prefixDomain } from './grouping.js';
+import { foldTipsByMethod } from './shop.js';
 
-export async function byPayment(api: GroupingApi, q: SummaryQuery, found: Found): Promise<Gathered> {
+/** What a level's groups are gathered by (byOrder, byLine, byPayment take the same). */
+type Gather = (client: OdooClient, api: GroupingApi, q: SummaryQuery, found: Found) => Promise<Gathered>;
+
+export const byPayment: Gather = async (client, api, q, found) => {
   const specs = q.keys.map((k) =>
     k === 'method'
       ? 'payment_method_id'
@@ -26,6 +32,7 @@ export async function byPayment(api: GroupingApi, q: SummaryQuery, found: Found)
   const [all, refunds] = await Promise.all([
     api.group('pos.payment', payDomain([]), withMethod, ['amount:sum', 'pos_order_id:count_distinct']),
     api.group('pos.payment', payDomain(REFUNDS), withMethod, ['amount:sum', 'pos_order_id:count_distinct']),
+    foldTipsByMethod(client, api, q, folder, specs),
   ]);
   for (const g of all) {
     const a = folder.at(g);
@@ -40,4 +47,4 @@ export async function byPayment(api: GroupingApi, q: SummaryQuery, found: Found)
     a.refunds += g.aggs['amount:sum'] ?? 0;
   }
   return { folder };
-}
+};

@@ -59,7 +59,7 @@ export interface Figures {
   total: number;
   /** Amount per `method:<name>`; null where payments are not split this way (products, taxes). */
   methods: Record<string, number> | null;
-  /** Amount per shop part (`tips`, `reward:<programme>`... shop.ts), by an order key; else null. */
+  /** Amount per shop part (`tips`, `reward:<programme>`... shop.ts), by an order key (by method: tips); else null. */
   parts: Record<string, number> | null;
 }
 
@@ -74,7 +74,7 @@ export interface Summary {
   groups: SummaryGroup[];
   /** The `method:<name>` columns, in the order of the methods' ids. */
   methodKeys: string[];
-  /** The shop's part columns found in the range (shop.ts), in their order; by an order key only. */
+  /** The shop's part columns found in the range (shop.ts), in their order; by an order key (by method: tips). */
   partKeys: string[];
   /** The payment method id of each of `methodKeys`. */
   methodIds: number[];
@@ -114,7 +114,7 @@ export async function computeSummary(
       ? await byOrder(client, api, q, found)
       : level === 'line'
         ? await byLine(client, api, q, found)
-        : await byPayment(api, q, found);
+        : await byPayment(client, api, q, found);
   await nameRegisters(api, q.keys, gathered.folder);
   const digits = await q.digits;
   const {
@@ -240,7 +240,7 @@ function groupsOf(
         tax: tax[i] ?? null,
         total: total[i] ?? 0,
         methods,
-        parts: level === 'order' ? Object.fromEntries(partKeys.map((k, j) => [k, parts[j]?.[i] ?? 0])) : null,
+        parts: level !== 'line' ? Object.fromEntries(partKeys.map((k, j) => [k, parts[j]?.[i] ?? 0])) : null,
       },
     };
   });

@@ -128,3 +128,45 @@ export async function foldShopLines(
   }
 }
 
+/**
+ * The tips of the sales orders by the method that paid them, into the groups of `folder`
+ * (`--by method`): Odoo adds a tip to its order's first payment that is not change (17's
+ * set_tip, 19's tip screen: `payment_ids[0]`), so a tip is that payment's method's. Two
+ * requests at once where a register takes tips: the tipped orders' tip_amount, and their
+ * payments grouped by the keys and order with each group's first payment id.
+ */
+export async function foldTipsByMethod(
+  client: OdooClient,
+  api: GroupingApi,
+  q: SummaryQuery,
+  folder: Folder,
+  specs: string[],
+): Promise<void> {
+  if (q.shop === false) return;
+  const kinds = await shopProducts(client, api);
+  if (![...kinds.values()].includes('tips')) return;
+  const tipped = [...q.orderDomain, ...SALES, ['tip_amount', '>', 0] as [string, string, number]];
+  const [orders, payments] = await Promise.all([
+    api.read('pos.order', tipped, ['tip_amount']),
+    api.group(
+      'pos.payment',
+      [...prefixDomain(tipped, 'pos_order_id.'), ['is_change', '=', false]],
+      [...specs, 'pos_order_id'],
+      ['id:min'],
+    ),
+  ]);
+  const first = new Map<number, Group>();
+  for (const g of payments) {
+    const o = m2oId(g.values.pos_order_id);
+    const seen = o === undefined ? undefined : first.get(o);
+    if (o !== undefined && (!seen || (g.aggs['id:min'] ?? 0) < (seen.aggs['id:min'] ?? 0))) first.set(o, g);
+  }
+  for (const o of orders) {
+    const g = first.get(o.id as number);
+    if (!g) continue;
+    const a = folder.at(g, specs);
+    const parts = a.parts ?? new Map<string, number>();
+    a.parts = parts;
+    parts.set('tips', (parts.get('tips') ?? 0) + Number(o.tip_amount));
+  }
+}

@@ -342,3 +342,48 @@ describe('posshop: take-away, the tax actually charged per rate', () => {
     }
   });
 });
+
+describe('posshop: tips by cashier and by method', () => {
+  it("a month --by cashier gives each employee's tips, --by method each tip on the payment Odoo added it to", async () => {
+    const range = ['--from', '2026-11-09', '--to', '2026-11-30'];
+    const tipped = await rpc.searchRead<Rec>(
+      'pos.order',
+      [
+        ['state', 'in', COUNTED],
+        ['amount_total', '>=', 0],
+        ['tip_amount', '>', 0],
+      ],
+      { fields: ['employee_id', 'tip_amount'] },
+    );
+    // set_tip adds the tip to the order's first payment that is not change.
+    const payments = await rpc.searchRead<Rec>(
+      'pos.payment',
+      [
+        ['pos_order_id', 'in', tipped.map((o) => o.id)],
+        ['is_change', '=', false],
+      ],
+      { fields: ['pos_order_id', 'payment_method_id'], order: 'id' },
+    );
+    const byCashier = new Map<string, number>();
+    const byMethod = new Map<string, number>();
+    for (const o of tipped) {
+      const e = (o.employee_id as [number, string])[1];
+      byCashier.set(e, (byCashier.get(e) ?? 0) + (o.tip_amount as number));
+      const p = payments.find((x) => id(x.pos_order_id) === o.id) as Rec;
+      const m = methodNames.get(id(p.payment_method_id)) as string;
+      byMethod.set(m, (byMethod.get(m) ?? 0) + (o.tip_amount as number));
+    }
+    expect(byMethod.size, 'posshop has tips').toBeGreaterThan(0);
+    const [cashiers, methods] = await Promise.all([
+      summary([...range, '--by', 'cashier']),
+      summary([...range, '--by', 'method']),
+    ]);
+    for (const row of cashiers)
+      expect(cents(row.tips), `${row.cashier}: tips`).toBe(cents(byCashier.get(row.cashier as string) ?? 0));
+    for (const row of methods)
+      expect(cents(row.tips), `${row.method}: tips`).toBe(cents(byMethod.get(row.method as string) ?? 0));
+    const all = tipped.reduce((a, o) => a + (o.tip_amount as number), 0);
+    for (const rows of [cashiers, methods])
+      expect(cents(rows.reduce((a, r) => a + (r.tips as number), 0))).toBe(cents(all));
+  });
+});

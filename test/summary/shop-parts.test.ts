@@ -130,6 +130,67 @@ describe.each([17, 19] as const)(
   },
 );
 
+describe.each([17, 19] as const)('tips by cashier and by method on Odoo %i', (v) => {
+  let sb: SandboxHandle;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: 29, orders: 600, odooVersion: v, ...SHOP_MODULES });
+    env = await loginEnv(sb.url);
+  });
+  afterAll(async () => sb?.close());
+
+  it("--by cashier: each employee's tips are the tip_amount of the orders they rang", async () => {
+    const { orders } = await expected(sb.url);
+    const c = rpcClient(sb.url);
+    const cashierOf = new Map(
+      (
+        await c.ok<Rec[]>('pos.order', 'search_read', [
+          [['id', 'in', orders.map((o) => o.id)]],
+          ['employee_id'],
+        ])
+      ).map((o) => [o.id, Array.isArray(o.employee_id) ? id(o.employee_id) : null]),
+    );
+    const rows = await summary(env, 'cashier');
+    let seen = 0;
+    for (const row of rows) {
+      const want = orders
+        .filter((o) => cashierOf.get(o.id) === (row.cashier_id ?? null))
+        .reduce((s, o) => s + (o.tip_amount as number), 0);
+      expect(cents(row.tips), `cashier ${row.cashier}`).toBe(cents(want));
+      seen += want;
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
+  it("--by method: each tip is its order's first payment's method's, as Odoo adds it there", async () => {
+    const { orders } = await expected(sb.url);
+    const tipped = orders.filter((o) => (o.tip_amount as number) > 0);
+    const payments = await rpcClient(sb.url).ok<Rec[]>('pos.payment', 'search_read', [
+      [
+        ['pos_order_id', 'in', tipped.map((o) => o.id)],
+        ['is_change', '=', false],
+      ],
+      ['pos_order_id', 'payment_method_id'],
+      0,
+      0,
+      'id',
+    ]);
+    const want = new Map<string, number>();
+    for (const o of tipped) {
+      const p = payments.find((x) => id(x.pos_order_id) === o.id) as Rec;
+      const m = (p.payment_method_id as [number, string])[1];
+      want.set(m, (want.get(m) ?? 0) + (o.tip_amount as number));
+    }
+    expect(want.size).toBeGreaterThan(0);
+    const rows = await summary(env, 'method');
+    for (const row of rows)
+      expect(cents(row.tips), `${row.method}`).toBe(cents(want.get(row.method as string) ?? 0));
+    expect(cents(rows.reduce((s, r) => s + (r.tips as number), 0))).toBe(
+      cents(tipped.reduce((s, o) => s + (o.tip_amount as number), 0)),
+    );
+  });
+});
+
 describe('a shop without these modules', () => {
   let sb: SandboxHandle;
   let env: Record<string, string>;
