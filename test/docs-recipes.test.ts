@@ -10,30 +10,26 @@ import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
+import { type Recipe, recipesOf } from './helpers/recipes.js';
 import { type SandboxHandle, startTestSandbox } from './helpers/sandbox.js';
 import { bash, shellEnv } from './helpers/shell.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 type Obj = Record<string, unknown>;
-const PIPED = /(?:^|\s)posdata\s[^|#]*\|\s*(?:jq|duckdb)\b/;
-
-/** Each recipe line of the pages, as written (a chain's `--profile` list kept). */
-function recipes(): { page: string; line: number; text: string }[] {
+/** Each recipe of the pages, as written (a chain's `--profile` list kept), over one line or several. */
+function recipes(): Recipe[] {
   const pages = [
     'README.md',
     ...readdirSync(join(ROOT, 'docs'))
       .filter((f) => f.endsWith('.md'))
       .map((f) => `docs/${f}`),
   ];
-  return pages.flatMap((page) =>
-    readFileSync(join(ROOT, page), 'utf8')
-      .split('\n')
-      .flatMap((text, i) => (PIPED.test(text) ? [{ page, line: i + 1, text: text.trim() }] : [])),
-  );
+  return recipesOf(pages.map((page) => ({ page, text: readFileSync(join(ROOT, page), 'utf8') })));
 }
 
 /** What a run of the recipe is compared with, on the sandbox `env` is logged in to. */
 interface Check {
+  /** Matched against the recipe on one line (a multi-line one's breaks read as bash reads them). */
   recipe: RegExp;
   /** The recipe as it runs here: a chain's profiles are one server, a watch refreshes once. */
   adapt?: (text: string) => string;
@@ -141,7 +137,7 @@ function parquetSql(): string {
 }
 
 function recipeText(c: Check): string {
-  return recipes().find((r) => c.recipe.test(r.text))?.text ?? '';
+  return recipes().find((r) => c.recipe.test(r.flat))?.text ?? '';
 }
 
 describe('the docs’ pipeline recipes', () => {
@@ -150,10 +146,36 @@ describe('the docs’ pipeline recipes', () => {
     expect(all.length).toBeGreaterThanOrEqual(5);
     for (const r of all)
       expect(
-        CHECKS.filter((c) => c.recipe.test(r.text)).length,
-        `${r.page}:${r.line} has no check: ${r.text}`,
+        CHECKS.filter((c) => c.recipe.test(r.flat)).length,
+        `${r.page}:${r.line} has no check: ${r.flat}`,
       ).toBe(1);
     for (const c of CHECKS) expect(recipeText(c), String(c.recipe)).not.toBe('');
+  });
+
+  it('finds a recipe over several lines: a `\\`, a pipe at the end of a line, a heredoc', () => {
+    const page = [
+      '| a table whose cell names posdata sales --format json |',
+      '| and another: jq |',
+      '```sh',
+      'posdata sales --from 7d \\',
+      '  --state paid,done,invoiced --format json |',
+      "  jq 'map(.amount_total) | add'",
+      'posdata closures --from 30d --format csv > c.csv && posdata sales --format csv | duckdb <<-SQL',
+      "  select 1 from read_csv_auto('/dev/stdin')",
+      '  SQL',
+      'posdata whoami',
+      '```',
+      '    posdata summary --date today --format ndjson |',
+      "      jq -c '{orders, total}'",
+    ].join('\n');
+    expect(recipesOf([{ page: 'p.md', text: page }]).map((r) => [r.line, r.flat])).toEqual([
+      [4, "posdata sales --from 7d --state paid,done,invoiced --format json | jq 'map(.amount_total) | add'"],
+      [
+        7,
+        "posdata closures --from 30d --format csv > c.csv && posdata sales --format csv | duckdb <<-SQL\n  select 1 from read_csv_auto('/dev/stdin')\n  SQL",
+      ],
+      [12, "posdata summary --date today --format ndjson | jq -c '{orders, total}'"],
+    ]);
   });
 
   const home = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-recipes-'));
