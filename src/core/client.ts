@@ -323,14 +323,15 @@ export class OdooClient {
     const kw = this.opts.context
       ? { ...kwargs, context: given ? { ...this.opts.context, ...given } : this.opts.context }
       : kwargs;
+    const call = { model, method, args, kwargs: kw };
     const t = Date.now();
     if (this.opts.trace) {
-      const call = this.transport.describeCall(this.creds, uid, model, method, args, kw);
-      this.trace(say`→ ${own(this.transport.protocol)} ${own(model)}.${own(method)} ${call}`);
+      const described = this.transport.describeCall(this.creds, uid, call);
+      this.trace(say`→ ${own(this.transport.protocol)} ${own(model)}.${own(method)} ${described}`);
     }
     try {
       // Retried by the HTTP layer, under one policy and one count (--retries).
-      const result = await this.transport.executeKw(this.creds, uid, model, method, args, kw, { retry });
+      const result = await this.transport.executeKw(this.creds, uid, call, { retry });
       if (this.opts.trace) {
         const size = Array.isArray(result)
           ? say`${result.length} records`

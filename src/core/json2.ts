@@ -19,7 +19,7 @@ import { AuthError, PosdataError, ProtocolError, ServerError } from './errors.js
 import { type Http, type HttpReply, RETRY_STATUS } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import { jsonSaid, MASK, own, type Said, say } from './redact.js';
-import type { CallOptions, Credentials, Protocol, Transport } from './transport.js';
+import type { CallOptions, Credentials, OrmCall, Protocol, Transport } from './transport.js';
 import { majorVersion, type ServerVersion } from './types.js';
 
 /**
@@ -238,14 +238,7 @@ export class Json2Transport implements Transport {
   }
 
   /** GET /json/version (no credentials, no database); /web/version where that is missing. */
-  describeCall(
-    _creds: Credentials,
-    _uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-  ): Said {
+  describeCall(_creds: Credentials, _uid: number, { model, method, args, kwargs }: OrmCall): Said {
     let body: Said;
     try {
       body = jsonSaid(namedArgs(model, method, args, kwargs));
@@ -329,10 +322,7 @@ export class Json2Transport implements Transport {
   async executeKw(
     creds: Credentials,
     _uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
+    { model, method, args, kwargs }: OrmCall,
     opts: CallOptions,
   ): Promise<unknown> {
     const result = await this.call(creds, model, method, namedArgs(model, method, args, kwargs), opts);

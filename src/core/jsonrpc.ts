@@ -4,7 +4,7 @@ import { AuthError, ProtocolError } from './errors.js';
 import type { Http } from './http.js';
 import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import { jsonSaid, MASK, type Said, say } from './redact.js';
-import type { CallOptions, Credentials, Transport } from './transport.js';
+import type { CallOptions, Credentials, OrmCall, Transport } from './transport.js';
 import type { ServerVersion } from './types.js';
 
 interface Envelope {
@@ -120,33 +120,18 @@ export class JsonRpcTransport implements Transport {
     return uid;
   }
 
-  executeKw(
-    creds: Credentials,
-    uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-    opts: CallOptions,
-  ): Promise<unknown> {
+  executeKw(creds: Credentials, uid: number, c: OrmCall, opts: CallOptions): Promise<unknown> {
     return this.call(
       'object',
       'execute_kw',
-      [creds.db, uid, creds.secret, model, method, args, kwargs],
+      [creds.db, uid, creds.secret, c.model, c.method, c.args, c.kwargs],
       opts,
-      model,
+      c.model,
     );
   }
 
-  describeCall(
-    creds: Credentials,
-    uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-  ): Said {
-    return jsonSaid([creds.db, uid, MASK, model, method, args, kwargs]);
+  describeCall(creds: Credentials, uid: number, c: OrmCall): Said {
+    return jsonSaid([creds.db, uid, MASK, c.model, c.method, c.args, c.kwargs]);
   }
 
   close(): Promise<void> {

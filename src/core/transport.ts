@@ -21,31 +21,24 @@ export interface CallOptions {
   retry: RetryPolicy;
 }
 
+/** One ORM call: a model's method, with Odoo's positional `args` and keyword `kwargs`. */
+export interface OrmCall {
+  model: string;
+  method: string;
+  args: unknown[];
+  kwargs: Record<string, unknown>;
+}
+
 export interface Transport {
   readonly protocol: Protocol;
   /** The server version, without credentials. */
   version(): Promise<ServerVersion>;
   /** The user id for these credentials; AuthError when they are rejected (never retried). */
   authenticate(creds: Credentials): Promise<number>;
-  /** One ORM call, with Odoo's positional `args` and keyword `kwargs`. */
-  executeKw(
-    creds: Credentials,
-    uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-    opts: CallOptions,
-  ): Promise<unknown>;
+  /** One ORM call. */
+  executeKw(creds: Credentials, uid: number, call: OrmCall, opts: CallOptions): Promise<unknown>;
   /** The request of one ORM call as this protocol sends it, for --debug; the secret as ***. */
-  describeCall(
-    creds: Credentials,
-    uid: number,
-    model: string,
-    method: string,
-    args: unknown[],
-    kwargs: Record<string, unknown>,
-  ): Said;
+  describeCall(creds: Credentials, uid: number, call: OrmCall): Said;
   /** Requests sent so far (HTTP attempts, retries included). */
   readonly requestCount: number;
   /** The server's clock (ms) by the Date header of the latest reply; undefined without one. */

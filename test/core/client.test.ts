@@ -128,7 +128,7 @@ describe('reading two pages ahead on id orders', () => {
     const inner = new JsonRpcTransport(http, 'demo');
     const transport = Object.create(inner) as typeof inner;
     transport.executeKw = async (...args: Call) => {
-      await hook({ method: args[3], kwargs: args[5], args, inner });
+      await hook({ method: args[2].method, kwargs: args[2].kwargs, args, inner });
       return inner.executeKw(...args);
     };
     return new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
@@ -144,19 +144,19 @@ describe('reading two pages ahead on id orders', () => {
     unlink: boolean,
   ): Promise<number | undefined> {
     const inner = (call as unknown as { inner: Transport }).inner;
-    const [creds, uid, model, , args, , opts] = call.args;
-    const [first] = (await inner.executeKw(
-      creds,
-      uid,
-      model,
-      'search',
-      args,
-      { order, limit: 1 },
-      opts,
-    )) as number[];
+    const [creds, uid, { model, args }, opts] = call.args;
+    const search = { model, method: 'search', args, kwargs: { order, limit: 1 } };
+    const [first] = (await inner.executeKw(creds, uid, search, opts)) as number[];
     if (first === undefined) return undefined;
-    await inner.executeKw(creds, uid, model, 'write', [[first], { state: 'cancel' }], {}, { retry: false });
-    if (unlink) await inner.executeKw(creds, uid, model, 'unlink', [[first]], {}, { retry: false });
+    const cancel = { model, method: 'write', args: [[first], { state: 'cancel' }], kwargs: {} };
+    await inner.executeKw(creds, uid, cancel, { retry: false });
+    if (unlink)
+      await inner.executeKw(
+        creds,
+        uid,
+        { model, method: 'unlink', args: [[first]], kwargs: {} },
+        { retry: false },
+      );
     return first;
   }
 
@@ -258,20 +258,15 @@ describe('reading two pages ahead on id orders', () => {
     const client = await hooked(async (call) => {
       if (call.method !== 'search_count' || joined !== undefined) return;
       // A sale that enters the last page's range between its read and its count.
-      const [creds, uid, model, , args, , opts] = call.args;
+      const [creds, uid, { model, args }, opts] = call.args;
       const range = (args[0] as Domain).filter((c) => !(Array.isArray(c) && c[0] === 'state'));
-      const [id] = (await call.inner.executeKw(
-        creds,
-        uid,
-        model,
-        'search',
-        [[...range, ['state', '=', 'cancel']]],
-        { order: 'id desc', limit: 1 },
-        opts,
-      )) as number[];
+      const cancelled = [[...range, ['state', '=', 'cancel']]];
+      const search = { model, method: 'search', args: cancelled, kwargs: { order: 'id desc', limit: 1 } };
+      const [id] = (await call.inner.executeKw(creds, uid, search, opts)) as number[];
       if (id === undefined) return;
       joined = id;
-      await call.inner.executeKw(creds, uid, model, 'write', [[id], { state: 'paid' }], {}, { retry: false });
+      const paid = { model, method: 'write', args: [[id], { state: 'paid' }], kwargs: {} };
+      await call.inner.executeKw(creds, uid, paid, { retry: false });
     });
     const ids: number[] = [];
     for await (const page of client.pages({

@@ -35,11 +35,10 @@ async function client(before?: (c: Seen, inner: Transport) => Promise<void>) {
   const inner = new JsonRpcTransport(http, 'demo');
   const transport = Object.create(inner) as typeof inner;
   const seen: Seen[] = [];
-  transport.executeKw = async (creds, uid, model, method, args, kwargs, opts) => {
-    const c = { model, method, args, kwargs };
+  transport.executeKw = async (creds, uid, c, opts) => {
     seen.push(c);
     await before?.(c, inner);
-    return inner.executeKw(creds, uid, model, method, args, kwargs, opts);
+    return inner.executeKw(creds, uid, c, opts);
   };
   const odoo = new OdooClient(transport, { db: 'demo', login: 'admin', secret: 'admin' }) as Client;
   return { odoo, seen };
@@ -140,28 +139,24 @@ describe('many2one names', () => {
       const rows = (await inner.executeKw(
         creds,
         2,
-        'pos.order',
-        'read',
-        [holders, ['session_id']],
-        {},
-        {
-          retry: false,
-        },
+        { model: 'pos.order', method: 'read', args: [holders, ['session_id']], kwargs: {} },
+        { retry: false },
       )) as { session_id: [number, string] }[];
       const sessions = rows.map((r) => r.session_id[0]);
       const ids = (await inner.executeKw(
         creds,
         2,
-        'pos.order',
-        'search',
-        [[['session_id', 'in', sessions]]],
-        {},
-        {
-          retry: false,
-        },
+        { model: 'pos.order', method: 'search', args: [[['session_id', 'in', sessions]]], kwargs: {} },
+        { retry: false },
       )) as number[];
-      await inner.executeKw(creds, 2, 'pos.order', 'write', [ids, { state: 'cancel' }], {}, { retry: false });
-      await inner.executeKw(creds, 2, 'pos.order', 'unlink', [ids], {}, { retry: false });
+      const write = { model: 'pos.order', method: 'write', args: [ids, { state: 'cancel' }], kwargs: {} };
+      await inner.executeKw(creds, 2, write, { retry: false });
+      await inner.executeKw(
+        creds,
+        2,
+        { model: 'pos.order', method: 'unlink', args: [ids], kwargs: {} },
+        { retry: false },
+      );
       for (const id of ids) deleted.add(id);
     });
     const { records } = await exported(odoo, 'sales');
