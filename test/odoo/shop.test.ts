@@ -387,3 +387,84 @@ describe('posshop: tips by cashier and by method', () => {
       expect(cents(rows.reduce((a, r) => a + (r.tips as number), 0))).toBe(cents(all));
   });
 });
+
+describe("posshop: the figures add up, per tax and per method, and the cash closings are Odoo's", () => {
+  const month = ['--from', '2026-11-09', '--to', '2026-11-30'];
+
+  it("a month --by tax and --by method: each tax row adds up, and taxes and methods make Sales Details' total", async () => {
+    const start = DateTime.fromISO('2026-11-09', { zone: ZONE });
+    const utc = (t: DateTime) => t.toUTC().toFormat('yyyy-MM-dd HH:mm:ss');
+    const d = await rpc.kw<Details>('report.point_of_sale.report_saledetails', 'get_sale_details', [], {
+      date_start: utc(start),
+      date_stop: utc(DateTime.fromISO('2026-12-01', { zone: ZONE }).minus({ seconds: 1 })),
+      config_ids: false,
+      session_ids: false,
+    });
+    const [taxes, methods, registers] = await Promise.all([
+      summary([...month, '--by', 'tax']),
+      summary([...month, '--by', 'method']),
+      summary([...month, '--by', 'register']),
+    ]);
+    // Global discounts and rewards are negative lines of each tax group, gift cards and tips
+    // untaxed lines: each rate's row holds its own, and adds up.
+    for (const row of taxes)
+      expect(cents(row.gross) - cents(row.discounts) + cents(row.refunds), `${row.tax_name}`).toBe(
+        cents(row.total),
+      );
+    const sum = (rows: Row[], k: string) => rows.reduce((a, r) => a + cents(r[k]), 0);
+    expect(sum(taxes, 'total')).toBe(cents(d.currency.total_paid));
+    expect(sum(methods, 'total')).toBe(cents(d.currency.total_paid));
+    expect(sum(registers, 'total')).toBe(cents(d.currency.total_paid));
+    for (const [name, total] of methodsOf(d))
+      expect(cents(methods.find((r) => r.method === name)?.total ?? 0), `method ${name}`).toBe(cents(total));
+    // The shop's own lines are in them: the registers' tips, cards and discounts are the month's.
+    for (const k of [
+      'tips',
+      'gift_cards_sold',
+      'gift_cards_redeemed',
+      'global_discounts',
+      'reward:Shop Points',
+    ])
+      expect(sum(registers, k), k).toBeGreaterThan(0);
+    expect(sum(methods, 'tips')).toBe(sum(registers, 'tips'));
+  });
+
+  it("reconcile: each closed session's opening, counted cash, difference and payments are Odoo's closing's", async () => {
+    const r = await runCli(['reconcile', '--rate', '0', '--tz', ZONE, '--format', 'json', ...month], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    const sessions = await rpc.searchRead<Rec>('pos.session', [['id', 'in', rows.map((x) => x.session_id)]], {
+      fields: [
+        'cash_control',
+        'cash_register_balance_start',
+        'cash_register_balance_end',
+        'cash_register_balance_end_real',
+        'cash_register_difference',
+      ],
+    });
+    const payments = await rpc.searchRead<Rec>(
+      'pos.payment',
+      [['session_id', 'in', sessions.map((s) => s.id)]],
+      {
+        fields: ['session_id', 'payment_method_id', 'amount'],
+      },
+    );
+    expect(rows.length, 'the month has its ten closings').toBe(10);
+    for (const row of rows) {
+      const s = sessions.find((x) => x.id === row.session_id) as Rec;
+      const where = `session ${row.session}`;
+      expect(cents(row.opening_cash), `${where} opening`).toBe(cents(s.cash_register_balance_start));
+      expect(cents(row.counted_cash), `${where} counted`).toBe(cents(s.cash_register_balance_end_real));
+      expect(cents(row.difference), `${where} difference`).toBe(cents(s.cash_register_difference));
+      if (s.cash_control)
+        expect(cents(row.expected_cash), `${where} expected`).toBe(cents(s.cash_register_balance_end));
+      const byMethod = new Map<string, number>();
+      for (const p of payments.filter((x) => id(x.session_id) === s.id)) {
+        const m = methodNames.get(id(p.payment_method_id)) as string;
+        byMethod.set(m, (byMethod.get(m) ?? 0) + cents(p.amount));
+      }
+      for (const k of Object.keys(row).filter((k) => k.startsWith('method:')))
+        expect(cents(row[k]), `${where} ${k}`).toBe(byMethod.get(k.slice(7)) ?? 0);
+    }
+  });
+});
