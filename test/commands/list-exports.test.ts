@@ -51,10 +51,12 @@ describe.each(SETUPS)('$name', (setup) => {
       it(`leaves the old file and no temporary file on ${signal}`, async () => {
         const out = join(dir, `keep-${signal}.csv`);
         writeFileSync(out, 'OLD\n');
-        // One request a minute: the export is still running when the signal comes.
+        // One request a minute: the export has asked its first and waits for the next when
+        // the signal comes (sent once the server saw it, whatever the machine's load).
+        const before = sandbox.requestCount();
         const r = await spawnCli(['sales', '-o', out, '--rate', '1', '--page-size', '100'], {
           env,
-          killAfterMs: 1500,
+          killWhen: () => sandbox.requestCount() > before,
           killSignal: signal,
         });
         expect(r.code).toBe(130);
@@ -192,9 +194,11 @@ describe.each(SETUPS)('$name', (setup) => {
   describe('politeness', () => {
     it('--rate N sends at most N requests in the first minute (counted)', async () => {
       const before = sandbox.requestCount();
+      // Stopped once the server has seen three: an unbounded export sends its next pages at once
+      // (two ahead), a bounded one waits twenty seconds for its fourth.
       const r = await spawnCli(['sales', '--rate', '3', '--page-size', '10', '--format', 'csv'], {
         env,
-        killAfterMs: 2500,
+        killWhen: () => sandbox.requestCount() - before >= 3,
       });
       expect(r.code).toBe(130);
       expect(sandbox.requestCount() - before).toBe(3);
