@@ -105,9 +105,21 @@ async function otherTaxes(api: GroupingApi): Promise<Domain | null> {
 }
 
 /**
- * Whether any order was ever sold under a fiscal position (take-away): asked once per
- * connection, whatever the range, so a shop without them sends no take-away rows' request per
- * summary (a month's report on Odoo 16 made 62 requests, over the 60 of the default --rate).
+ * The aggregate an orders grouping carries to say whether any of its orders was sold under a
+ * fiscal position (take-away): the range's orders answer it in the request that reads them,
+ * instead of one request more.
+ */
+export const FISCAL_POSITIONS = 'fiscal_position_id:count_distinct';
+
+/** Whether any of these order groups (read with FISCAL_POSITIONS) holds a take-away order. */
+export const underFiscalPosition = (orders: Group[]): boolean =>
+  orders.some((g) => (g.aggs[FISCAL_POSITIONS] ?? 0) > 0);
+
+/**
+ * Whether any order was ever sold under a fiscal position (take-away), for a caller that read
+ * no orders: asked once per connection, whatever the range, so a shop without them sends no
+ * take-away rows' request per summary (a month's report on Odoo 16 made 62 requests, over the
+ * 60 of the default --rate).
  */
 function anyFiscalPosition(api: GroupingApi): Promise<boolean> {
   return api.once('anyFiscalPosition', async () => {
@@ -157,12 +169,14 @@ function settle(groups: Map<string, Group>, money: string[]): Group[] {
  * products of the most common tax) together, what all the rows less those leave. Four
  * requests, at once but for the products' taxes (asked first, once per connection); a row per
  * order only where a fiscal position is (a row per order and product for all sent 24 MB for a
- * month of the sandbox, where these send 0.4).
+ * month of the sandbox, where these send 0.4). `fiscal`: whether the range's orders hold any
+ * under a fiscal position, where the caller read them (FISCAL_POSITIONS); else asked.
  */
 export async function reportDiscounts(
   api: GroupingApi,
   q: SummaryQuery,
   reportSpecs: string[],
+  fiscal?: boolean,
 ): Promise<{ parts: ReportPart[]; anchors: Map<string, number> }> {
   const discountedDomain: Domain = [
     ...toReportDomain([...q.orderDomain, ...SALES]),
@@ -175,7 +189,7 @@ export async function reportDiscounts(
   // connection), beside the rest, not after them.
   const [all, takeAway, perProduct] = await Promise.all([
     api.group('report.pos.order', discountedDomain, specs, money),
-    anyFiscalPosition(api).then((any) =>
+    (fiscal === undefined ? anyFiscalPosition(api) : Promise.resolve(fiscal)).then((any) =>
       any
         ? api.group(
             'report.pos.order',
@@ -278,7 +292,7 @@ export async function linesAndPaymentsBefore19(
     (async () => {
       const [lines, discounts] = await Promise.all([
         api.group('report.pos.order', reportDomain, reportSpecs, ['product_qty:sum', 'price_total:sum']),
-        reportDiscounts(api, q, reportSpecs),
+        reportDiscounts(api, q, reportSpecs, underFiscalPosition(og.orders)),
       ]);
       for (const g of lines) {
         const a = folder.at(g, reportSpecs);

@@ -3,7 +3,7 @@
 // Odoo 19 groups the lines and payments through their order (`order_id.config_id`); Odoo 16-18
 // cannot, and takes them from report.pos.order and the payments' own fields (before-19.ts).
 import type { OdooClient } from '../core/client.js';
-import { linesAndPaymentsBefore19, reportSpec, toReportDomain } from './before-19.js';
+import { FISCAL_POSITIONS, linesAndPaymentsBefore19, reportSpec, toReportDomain } from './before-19.js';
 import {
   add,
   addDay,
@@ -56,7 +56,8 @@ export async function byOrder(
         'amount_total:sum',
         'amount_tax:sum',
         ...(api.paths ? [] : ['amount_return:sum']),
-        ...(perOrder ? [ORDER_IDS] : []),
+        // 16-18: whether the discounted rows need the take-away ones apart (before-19.ts).
+        ...(perOrder ? [ORDER_IDS] : api.paths ? [] : [FISCAL_POSITIONS]),
       ],
     ),
     api.group('pos.order', [...q.orderDomain, ...REFUNDS], viaSession ? bySession : specs, [
