@@ -215,11 +215,12 @@ interface RecordField {
  * and no cell needs quotes: the same text the normaliser, the cells and PlainLines would
  * write, in one pass over the fields with no cell array and no call per cell. Any other line
  * (undefined) goes the long way, through the converters and csv-stringify, which decide, and
- * refuse, everything out of the ordinary in one place. Only built where the long way would
- * not quote a number or write a time as a spreadsheet reads it (no --excel, a one-character
- * separator that no number can hold); --tz's datetimes are moved here as the normaliser moves
- * them. test/render/formats.test.ts, "csv straight from records", holds the two
- * ways to the same bytes, or the same refusal.
+ * refuse, everything out of the ordinary in one place: with --excel, also a line with a text
+ * cell that starts like a formula (csv-stringify's escape_formulas). Only built where the long
+ * way would not quote a number (a one-character separator that no number can hold); --tz's
+ * datetimes are moved here as the normaliser moves them, --excel's written as the wall clock
+ * of its zone. test/render/formats.test.ts, "csv straight from records", holds the two ways to
+ * the same bytes, or the same refusal.
  */
 export class RecordLines {
   /** A datetime's or a date's text can hold the separator (`-`, `:`, a space, a digit). */
@@ -231,9 +232,11 @@ export class RecordLines {
     private readonly plan: RecordField[],
     /** --tz: datetimes written in this zone, as the normaliser moves them. */
     private readonly zone: string | undefined,
+    /** --excel: datetimes as the wall clock of this zone (the same instant, whatever --tz). */
+    private readonly wall: string | undefined,
   ) {
     // In a zone a datetime is ISO 8601 with its offset: a T, and + or Z, too.
-    this.timesSpecial = (zone ? /[\d\-: T+Z]/ : /[\d\-: ]/).test(plain.delimiter);
+    this.timesSpecial = (zone && !wall ? /[\d\-: T+Z]/ : /[\d\-: ]/).test(plain.delimiter);
     const text = (s: string) => (plain.special.test(s) ? undefined : s);
     this.booleans = [text('false'), text('true')];
   }
@@ -244,8 +247,10 @@ export class RecordLines {
     columns: readonly CsvColumn[],
     defs: FieldMap,
     normalizer: Normalizer,
+    /** --excel's zone (CsvOptions.zone): datetimes as its wall clock. */
+    wall?: string,
   ): RecordLines | undefined {
-    if (plain.excel || plain.delimiter.length !== 1 || plain.numbersSpecial) return undefined;
+    if (plain.delimiter.length !== 1 || plain.numbersSpecial) return undefined;
     const plan: RecordField[] = [];
     let at = 0;
     for (const col of columns) {
@@ -256,11 +261,16 @@ export class RecordLines {
       plan.push({ field: col.field, kind, at, digits: shape.digits });
       at += col.cells.length;
     }
-    return new RecordLines(plain, plan, normalizer.zone);
+    return new RecordLines(plain, plan, normalizer.zone, plain.excel ? wall : undefined);
+  }
+
+  /** Whether a text cell sends the line the long way: quotes, or a formula's start with --excel. */
+  private off(s: string): boolean {
+    return this.plain.special.test(s) || (this.plain.excel && FORMULA_START.has(s[0] as string));
   }
 
   line(rec: Record<string, unknown>): string | undefined {
-    const { special, numberText, delimiter } = this.plain;
+    const { numberText, delimiter } = this.plain;
     let line = '';
     for (let i = 0; i < this.plan.length; i++) {
       const f = this.plan[i] as RecordField;
@@ -280,33 +290,28 @@ export class RecordLines {
             break;
           case 'datetime':
             if (odooDatetime(v)) {
-              const t = this.zone ? utcToZoneIso(v, this.zone) : v;
-              if (!(this.timesSpecial && special.test(t))) s = t;
+              const t = this.wall ? wallClock(v, this.wall) : this.zone ? utcToZoneIso(v, this.zone) : v;
+              if (!(this.timesSpecial && this.off(t))) s = t;
             }
             break;
           case 'date':
-            if (odooDate(v) && !(this.timesSpecial && special.test(v))) s = v;
+            if (odooDate(v) && !(this.timesSpecial && this.off(v))) s = v;
             break;
           case 'boolean':
             if (typeof v === 'boolean') s = this.booleans[1];
             break;
           case 'many2one':
-            if (
-              Array.isArray(v) &&
-              typeof v[0] === 'number' &&
-              typeof v[1] === 'string' &&
-              !special.test(v[1])
-            )
+            if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string' && !this.off(v[1]))
               s = `${numberText(v[0], f.at)}${delimiter}${v[1]}`;
             break;
           case 'list':
             if (Array.isArray(v)) {
               const ids = v.join(';');
-              if (!special.test(ids)) s = ids;
+              if (!this.off(ids)) s = ids;
             }
             break;
           default:
-            if (typeof v === 'string' && !special.test(v)) s = v;
+            if (typeof v === 'string' && !this.off(v)) s = v;
         }
       }
       if (s === undefined) return undefined;
@@ -425,7 +430,7 @@ export class CsvRenderer implements Renderer {
     ({ opts: this.opts, plain: this.plain } = csvWriters(csv, c.places, this.line));
     if (normalizer) {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
-      const fast = RecordLines.for(this.plain, c.columns, defs, normalizer);
+      const fast = RecordLines.for(this.plain, c.columns, defs, normalizer, zone);
       this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan, fast);
     }
   }
