@@ -34,8 +34,11 @@ export interface ProcessOptions extends CliOptions {
   /** Kill the process after this many ms (the test then sees the signal). */
   killAfterMs?: number;
   killSignal?: NodeJS.Signals;
-  /** Kill the process once this holds of its standard error so far (looked at every 10 ms). */
-  killWhen?: (stderr: string) => boolean;
+  /**
+   * Kill the process once this holds of its standard error so far, or of its standard output
+   * (read only where asked): looked at every 10 ms.
+   */
+  killWhen?: (stderr: string, stdout: () => string) => boolean;
   node?: string;
   /** Called with the child's pid once it runs (to signal it at a moment the test chooses). */
   started?: (pid: number) => void;
@@ -115,7 +118,7 @@ export function spawnCli(args: string[], opts: ProcessOptions = {}): Promise<Cli
     const watch =
       opts.killWhen &&
       setInterval(() => {
-        if (opts.killWhen?.(stderr)) {
+        if (opts.killWhen?.(stderr, () => Buffer.concat(out).toString('utf8'))) {
           clearInterval(watch);
           child.kill(opts.killSignal ?? 'SIGTERM');
         }

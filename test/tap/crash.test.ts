@@ -28,18 +28,30 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-for (const killAfterMs of [3000, 8000]) {
-  it(`killed after ${killAfterMs} ms: resuming from its last STATE loses nothing and resends nothing`, async () => {
+/** The STATE messages the tap has written so far. */
+const states = (out: string): number => out.match(/^\{"type":\s*"STATE"/gm)?.length ?? 0;
+
+// Killed after its first STATE (early in the first read) and after its sixth (further on):
+// at a point of its output, not at a time that a loaded machine may reach before the tap starts.
+for (const [when, after] of [
+  ['early', 1],
+  ['later', 6],
+] as const) {
+  it(`killed ${when} (after STATE ${after}): resuming from its last STATE loses nothing and resends nothing`, async () => {
     const env = { POSDATA_CONFIG_DIR: dir };
-    const killed = await spawnCli(['tap', '--config', config], { env, killAfterMs, killSignal: 'SIGKILL' });
+    const killed = await spawnCli(['tap', '--config', config], {
+      env,
+      killWhen: (_err, out) => states(out()) >= after,
+      killSignal: 'SIGKILL',
+    });
     expect(killed.signal).toBe('SIGKILL');
     const first = checkOutput(killed.stdout, { partial: true });
     expect(first.states.length, 'a STATE before the kill').toBeGreaterThan(0);
     const state = first.last;
     // Killed early, a first read (in id order) was under way: the resume goes on from its id.
-    if (killAfterMs === 3000)
+    if (when === 'early')
       expect(Object.values(state.bookmarks).some((b) => (b.full_read?.after_id ?? 0) > 0)).toBe(true);
-    const statePath = join(dir, `state-${killAfterMs}.json`);
+    const statePath = join(dir, `state-${when}.json`);
     writeFileSync(statePath, JSON.stringify(state));
     const resumed = await runCli(['tap', '--config', fast, '--state', statePath], { env });
     expect(resumed.code).toBe(0);
