@@ -9,6 +9,11 @@ import { COMPANY_PARAM } from './companies.js';
 
 type Schema = Record<string, unknown>;
 
+/** A text parameter: given, not empty. */
+function text(description: string, minLength = 1): Schema {
+  return { type: 'string', minLength, description };
+}
+
 /** Odoo ids are PostgreSQL integers. */
 const ID = { type: 'integer', minimum: 1, maximum: 2147483647 } as const;
 
@@ -18,35 +23,17 @@ export function querySchema(r: Resource): Schema {
   const props: Record<string, Schema> = {};
   if (ff.config) props.config_id = { ...ID, description: `one register (${ff.config} = N)` };
   if (ff.session) props.session_id = { ...ID, description: `one session (${ff.session} = N)` };
-  if (ff.state)
-    props.state = {
-      type: 'string',
-      minLength: 1,
-      description: `order states, comma-separated: ${ORDER_STATES_HELP}`,
-    };
+  if (ff.state) props.state = text(`order states, comma-separated: ${ORDER_STATES_HELP}`);
   if (ff.time) {
-    props.from = {
-      type: 'string',
-      minLength: 1,
-      description: `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d (read in tz)`,
-    };
-    props.to = {
-      type: 'string',
-      minLength: 1,
-      description: 'up to this time; a date-only value includes that whole day',
-    };
+    props.from = text(
+      `from this time on ${ff.time}: YYYY-MM-DD, "YYYY-MM-DD HH:MM", ISO 8601, today, yesterday, 2h, 7d (read in tz)`,
+    );
+    props.to = text('up to this time; a date-only value includes that whole day');
   }
-  props.tz = {
-    type: 'string',
-    minLength: 1,
-    description:
-      "IANA zone for from/to and for the datetimes answered (ISO 8601 with offset). Default: from/to in the Odoo user's zone, datetimes in UTC as Odoo stores them",
-  };
-  props.fields = {
-    type: 'string',
-    minLength: 1,
-    description: `fields to return, comma-separated (default: ${r.defaultFields.join(',')})`,
-  };
+  props.tz = text(
+    "IANA zone for from/to and for the datetimes answered (ISO 8601 with offset). Default: from/to in the Odoo user's zone, datetimes in UTC as Odoo stores them",
+  );
+  props.fields = text(`fields to return, comma-separated (default: ${r.defaultFields.join(',')})`);
   // The example fills the docs page's form, so that trying a path there does not pour
   // every record into the browser; the service itself has no default limit.
   // At most 2^31-1, Odoo's (and PostgreSQL's integer) range: a larger number would reach
@@ -64,16 +51,11 @@ export function querySchema(r: Resource): Schema {
     maximum: 2147483647,
     description: 'skip the first N records',
   };
-  props.order = {
-    type: 'string',
-    minLength: 1,
-    description: 'sort, as Odoo\'s order: "date_order desc, id" (default: id)',
-  };
-  props.domain = {
-    type: 'string',
-    minLength: 2,
-    description: 'an extra Odoo domain as JSON, ANDed with the other filters: [["amount_total",">",100]]',
-  };
+  props.order = text('sort, as Odoo\'s order: "date_order desc, id" (default: id)');
+  props.domain = text(
+    'an extra Odoo domain as JSON, ANDed with the other filters: [["amount_total",">",100]]',
+    2,
+  );
   props.company = COMPANY_PARAM;
   if (r.name === 'sales')
     props.with_payments = {
@@ -170,12 +152,9 @@ export const RECONCILE_QUERY: Schema = {
     ...queryParams([DATE, CLOSED_FROM, CLOSED_TO]),
     config_id: { ...ID, description: 'one register' },
     company: COMPANY_PARAM,
-    tz: {
-      type: 'string',
-      minLength: 1,
-      description:
-        "IANA zone of the business day and of opened/closed (default: the Odoo user's zone for the day, UTC times)",
-    },
+    tz: text(
+      "IANA zone of the business day and of opened/closed (default: the Odoo user's zone for the day, UTC times)",
+    ),
   },
   additionalProperties: false,
 };
@@ -194,6 +173,14 @@ export const BOOKS_QUERY: Schema = {
   },
 };
 
+/** A closed session's row: the session and its register, by id and by name. */
+const SESSION_COLUMNS: Record<string, Schema> = {
+  session_id: { type: 'integer' },
+  session: { type: 'string' },
+  config_id: { type: 'integer' },
+  register: { type: 'string' },
+};
+
 const MONEY_OR_NULL: Schema = { type: ['number', 'null'] };
 
 export const BOOKS_RESPONSES: Record<string, Schema> = rowsResponses(
@@ -202,10 +189,7 @@ export const BOOKS_RESPONSES: Record<string, Schema> = rowsResponses(
     company_id: { type: ['integer', 'null'] },
     company: { type: ['string', 'null'] },
     currency: { type: ['string', 'null'] },
-    session_id: { type: 'integer' },
-    session: { type: 'string' },
-    config_id: { type: 'integer' },
-    register: { type: 'string' },
+    ...SESSION_COLUMNS,
     closed: { type: ['string', 'null'] },
     entry: { type: ['string', 'null'], description: "the session's journal entry" },
     entry_state: { type: ['string', 'null'], description: 'posted, draft, cancel or missing' },
@@ -236,19 +220,21 @@ function rowsResponses(
   };
 }
 
+/** The columns that lead a row where the figures are split by company or currency. */
+const SPLIT_COLUMNS: Record<string, Schema> = {
+  company_id: { type: 'integer', description: 'where split by company' },
+  company: { type: 'string', description: 'where split by company' },
+  currency: {
+    type: 'string',
+    description: "the currency code of the row's amounts, where split",
+  },
+};
+
 export const RECONCILE_RESPONSES: Record<string, Schema> = rowsResponses(
   'one row per closed session, as `posdata reconcile --format json` prints them. Where the companies read keep several currencies, the sessions are per company and each row leads with company_id, company and currency: no figure adds two currencies',
   {
-    company_id: { type: 'integer', description: 'where split by company' },
-    company: { type: 'string', description: 'where split by company' },
-    currency: {
-      type: 'string',
-      description: "the currency code of the row's amounts, where split",
-    },
-    session_id: { type: 'integer' },
-    session: { type: 'string' },
-    config_id: { type: 'integer' },
-    register: { type: 'string' },
+    ...SPLIT_COLUMNS,
+    ...SESSION_COLUMNS,
     opened: { type: ['string', 'null'] },
     closed: { type: ['string', 'null'] },
     opening_cash: { type: 'number' },
@@ -275,64 +261,41 @@ export const SUMMARY_QUERY: Schema = {
       ...ID,
       description: 'one session: the X report (open) or Z report (closed), with its cash',
     },
-    by: {
-      type: 'string',
-      minLength: 1,
-      description: `group keys, comma-separated: ${KEYS.join(', ')} (default register); company and currency split the figures by company or currency (each row then leads with company_id, company, currency)`,
-    },
+    by: text(
+      `group keys, comma-separated: ${KEYS.join(', ')} (default register); company and currency split the figures by company or currency (each row then leads with company_id, company, currency)`,
+    ),
     company: COMPANY_PARAM,
     top: { ...ID, description: 'only the N groups with the largest total' },
     ...queryParams([DAY_STARTS]),
-    tz: {
-      type: 'string',
-      minLength: 1,
-      description: "IANA zone of the business day (default: the Odoo user's zone)",
-    },
+    tz: text("IANA zone of the business day (default: the Odoo user's zone)"),
   },
   additionalProperties: false,
 };
 
 const NUM_OR_NULL = { type: ['number', 'null'] } as const;
 
-export const SUMMARY_RESPONSES: Record<string, Schema> = {
-  200: {
-    description:
-      'one row per group, as `posdata summary --format json` prints them. Where the companies read keep several currencies (or by has company or currency), one summary per currency: each row leads with currency (company_id and company with by=company): no figure adds two currencies',
-    content: {
-      'application/json': {
-        schema: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              company_id: { type: 'integer', description: 'where split by company' },
-              company: { type: 'string', description: 'where split by company' },
-              currency: {
-                type: 'string',
-                description: "the currency code of the row's amounts, where split",
-              },
-              orders: { type: 'integer' },
-              items: NUM_OR_NULL,
-              gross: NUM_OR_NULL,
-              discounts: NUM_OR_NULL,
-              refund_count: { type: 'integer' },
-              refunds: { type: 'number' },
-              net: NUM_OR_NULL,
-              tax: NUM_OR_NULL,
-              total: { type: 'number' },
-              average_ticket: NUM_OR_NULL,
-            },
-            additionalProperties: {
-              type: ['number', 'string', 'null'],
-              description: `the group keys first (${KEYS.map((k) => KEY_COLUMNS[k].join('/')).join(', ')}); method:<name> per payment method; with session_id, report (X or Z) and the cash figures of reconcile`,
-            },
-          },
-        },
-      },
+export const SUMMARY_RESPONSES: Record<string, Schema> = rowsResponses(
+  'one row per group, as `posdata summary --format json` prints them. Where the companies read keep several currencies (or by has company or currency), one summary per currency: each row leads with currency (company_id and company with by=company): no figure adds two currencies',
+  {
+    ...SPLIT_COLUMNS,
+    orders: { type: 'integer' },
+    items: NUM_OR_NULL,
+    gross: NUM_OR_NULL,
+    discounts: NUM_OR_NULL,
+    refund_count: { type: 'integer' },
+    refunds: { type: 'number' },
+    net: NUM_OR_NULL,
+    tax: NUM_OR_NULL,
+    total: { type: 'number' },
+    average_ticket: NUM_OR_NULL,
+  },
+  {
+    additionalProperties: {
+      type: ['number', 'string', 'null'],
+      description: `the group keys first (${KEYS.map((k) => KEY_COLUMNS[k].join('/')).join(', ')}); method:<name> per payment method; with session_id, report (X or Z) and the cash figures of reconcile`,
     },
   },
-  ...DATA_ERRORS,
-};
+);
 
 export const LOGIN_BODY: Schema = {
   type: 'object',
