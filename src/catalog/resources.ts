@@ -110,6 +110,16 @@ function ordersByDate() {
   };
 }
 
+/** A register and the state of its current (or last) session. */
+const REGISTER_COLUMNS = [
+  'id',
+  'name',
+  'current_session_id',
+  'current_session_state',
+  'last_session_closing_date',
+  'last_session_closing_cash',
+];
+
 /** The orders that are sales: what posdata summary counts and a sales table totals. */
 export const COUNTED_STATES = ['paid', 'done', 'invoiced'];
 
@@ -120,25 +130,11 @@ const CATALOG: Row[] = [
     list: {
       summary: 'Registers (pos.config) and their current session',
       fixedDomain: () => [],
-      defaultFields: [
-        'id',
-        'name',
-        'current_session_id',
-        'current_session_state',
-        'last_session_closing_date',
-        'last_session_closing_cash',
-        'payment_method_ids',
-      ],
+      defaultFields: [...REGISTER_COLUMNS, 'payment_method_ids'],
       filterFields: {},
       checkpoint: false,
-      tableColumns: [
-        'id',
-        'name',
-        'current_session_id',
-        'current_session_state',
-        'last_session_closing_date',
-        'last_session_closing_cash',
-      ],
+      // A table shows a register's state; its payment methods' ids say nothing to a reader.
+      tableColumns: [...REGISTER_COLUMNS],
       path: '/api/v1/pos/configs',
       examples: ['posdata configs', 'posdata configs --format json | jq -r ".[].name"'],
     },
