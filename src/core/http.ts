@@ -170,6 +170,9 @@ function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInt
   };
 }
 
+/** What a request says besides its path and body: its headers, when it is retried, how its reply is checked. */
+type RequestTerms = [headers: Record<string, string>, retry: RetryPolicy, check?: ReplyCheck];
+
 export class Http {
   readonly limiter: RateLimiter;
   private readonly agent: Agent;
@@ -220,24 +223,13 @@ export class Http {
   /** The server's clock by the latest reply's Date header (whole seconds, rounded down), in ms. */
   serverDate: number | undefined;
 
-  post(
-    path: string,
-    body: string,
-    headers: Record<string, string>,
-    retry: RetryPolicy,
-    check?: ReplyCheck,
-  ): Promise<HttpReply> {
-    return this.send('POST', path, body, headers, retry, check);
+  post(path: string, body: string, ...terms: RequestTerms): Promise<HttpReply> {
+    return this.send('POST', path, body, ...terms);
   }
 
   /** A GET without a body (JSON-2's `/json/version`). */
-  get(
-    path: string,
-    headers: Record<string, string>,
-    retry: RetryPolicy,
-    check?: ReplyCheck,
-  ): Promise<HttpReply> {
-    return this.send('GET', path, undefined, headers, retry, check);
+  get(path: string, ...terms: RequestTerms): Promise<HttpReply> {
+    return this.send('GET', path, undefined, ...terms);
   }
 
   /**
