@@ -10,8 +10,10 @@ export default defineConfig({
     // test/odoo/ needs a real Odoo 17: `npm run test:odoo` (vitest.odoo.config.ts).
     exclude: ['test/odoo/**', 'node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Ceilings against a hang, not measures: a test waits for events (a line, a file, a port, a
+    // child's exit), and on a loaded machine (two cores, several suites) a sound one took >60 s.
+    testTimeout: 240_000,
+    hookTimeout: 360_000,
     pool: 'forks',
     // Most of the suite's time is waiting (backoff, --timeout, a rate limit, a server that
     // answers late): two files at once even on two cores (vitest's default leaves one idle).
