@@ -160,19 +160,24 @@ function orderVals(
     amount_paid: cents(paid - change),
     amount_return: change,
     lines: [],
-    payment_ids: orderPayments(db, session, pays, change, at).map((p) => [0, 0, p]),
+    payment_ids: orderPayments(db, session, pays, change, at, env.now()).map((p) => [0, 0, p]),
   };
   if (db.version === 19) vals.is_refund = total < 0;
   return { vals, settled };
 }
 
-/** The payments as sent, and the change given back as a negative `return` of the session's cash method. */
+/**
+ * The payments as sent (dated as the register dated them, `at`), and the change given back as a
+ * negative `return` of the session's cash method, dated `now`: 17's _process_payment_lines
+ * stamps it fields.Datetime.now(), the morning a register that was offline synced.
+ */
 function orderPayments(
   db: Db,
   session: Rec,
   pays: Record<string, unknown>[],
   change: number,
   at: string,
+  now: string,
 ): Record<string, unknown>[] {
   const methods = db.get('pos.config', session.config_id as number)?.payment_method_ids;
   const cash = (methods as number[] | undefined)?.find(
@@ -190,7 +195,7 @@ function orderPayments(
       name: 'return',
       amount: -change,
       payment_method_id: cash,
-      payment_date: at,
+      payment_date: now,
       session_id: sessionId,
       is_change: true,
     });

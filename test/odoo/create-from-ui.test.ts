@@ -11,6 +11,7 @@ import { Rpc as RpcClass } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 type Row = Record<string, unknown>;
+const utc = (v: unknown): number => Date.parse(`${String(v).replace(' ', 'T')}Z`);
 
 interface Side {
   rpc: Rpc;
@@ -104,7 +105,7 @@ async function answers(s: Side): Promise<Row> {
     ],
   });
   const pays = await s.rpc.kw<Row[]>('pos.payment', 'read', [paid?.payment_ids], {
-    fields: ['amount', 'is_change', 'name', 'write_date', 'payment_method_id'],
+    fields: ['amount', 'is_change', 'name', 'write_date', 'payment_method_id', 'payment_date'],
   });
   const lines = await s.rpc.kw<Row[]>('pos.order.line', 'read', [paid?.lines], { fields: ['write_date'] });
   const [draft] = await s.rpc.kw<Row[]>('pos.order', 'read', [[unpaid[0]?.id]], {
@@ -118,6 +119,14 @@ async function answers(s: Side): Promise<Row> {
     bare,
     paid: { ...paid, write_date: undefined, payment_ids: undefined, lines: undefined },
     oneTransaction: [...pays, ...lines].every((r) => r.write_date === paid?.write_date),
+    // The ticket was sold days before it reached the server (an offline register): its payment
+    // keeps the register's time, the change is dated when the server got it.
+    paymentDated: pays.map((p) =>
+      p.is_change
+        ? Math.abs(utc(p.payment_date) - utc(paid?.write_date)) <= 2000
+        : p.payment_date === paid?.date_order,
+    ),
+    soldBeforeSync: String(paid?.date_order) < String(paid?.write_date).slice(0, 10),
     payments: pays.map((p) => [
       p.amount,
       p.is_change,

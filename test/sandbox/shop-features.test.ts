@@ -168,6 +168,37 @@ describe('the sandbox modelling posshop', () => {
         expect(p.payment_date).toBe(byId.get(id(p.pos_order_id) as number)?.date_order);
   });
 
+  it("late sync: an offline evening's orders were created when the tablet synced, their lines and payments with them", async () => {
+    const stamps = await c.ok<Rec[]>('pos.order', 'search_read', [[]], {
+      fields: ['date_order', 'create_date', 'write_date', 'config_id'],
+    });
+    // A real Odoo stamps create_date when the order reaches it; date_order is when it was sold.
+    const late = stamps.filter((o) => String(o.create_date) > String(o.date_order));
+    expect(late.length).toBeGreaterThan(5);
+    for (const o of late) {
+      expect(String(o.create_date)).toMatch(/ 07:40:00$/);
+      expect(String(o.date_order).slice(0, 10) < String(o.create_date).slice(0, 10)).toBe(true);
+      expect(String(o.write_date) >= String(o.create_date)).toBe(true);
+      expect((o.config_id as [number, string])[1]).toMatch(/^Restaurant/);
+    }
+    // Every other order reached the server when it was sold.
+    for (const o of stamps) if (!late.includes(o)) expect(o.create_date).toBe(o.date_order);
+    // The lines and payments of a late order were created in its transaction.
+    const ids = late.map((o) => o.id);
+    const createdOf = new Map(late.map((o) => [o.id, o.create_date]));
+    const [lateLines, latePayments] = await Promise.all([
+      c.ok<Rec[]>('pos.order.line', 'search_read', [[['order_id', 'in', ids]]], {
+        fields: ['order_id', 'create_date'],
+      }),
+      c.ok<Rec[]>('pos.payment', 'search_read', [[['pos_order_id', 'in', ids]]], {
+        fields: ['pos_order_id', 'create_date'],
+      }),
+    ]);
+    expect(lateLines.length).toBeGreaterThan(late.length);
+    for (const l of lateLines) expect(l.create_date).toBe(createdOf.get(id(l.order_id) as number));
+    for (const p of latePayments) expect(p.create_date).toBe(createdOf.get(id(p.pos_order_id) as number));
+  });
+
   it('loyalty: reward lines are negative and name their reward and card; a gift card is never overspent', async () => {
     const rewards = lines.filter((l) => l.is_reward_line === true);
     expect(rewards.length).toBeGreaterThan(20);

@@ -2,7 +2,7 @@
 // pos_restaurant, pos_loyalty, pos_discount): sales carry the employee at the register, the
 // table, the guests and the tip, with their company and currency; lines carry the reward and
 // the card it used, whose code (it spends a gift card's money) is never written in clear.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,5 +90,47 @@ describe('a real shop through the tap and the exports', () => {
     const names = rows.map((x) => x.coupon_name).filter((x) => x !== null && x !== undefined);
     expect(names.length).toBeGreaterThan(3);
     noCode(JSON.stringify(names));
+  });
+
+  // An offline evening's orders reach the server the next morning (the sandbox as a real Odoo:
+  // create_date and write_date then, date_order the evening): a bookmark between the two sends
+  // them, and their day is the evening's.
+  it("an offline evening's orders: sent from a bookmark after their sale, counted on the evening", async () => {
+    const synced = (
+      await rpc.kw<Obj[]>('pos.order', 'search_read', [[]], {
+        fields: ['date_order', 'create_date', 'write_date'],
+      })
+    ).filter((o) => String(o.create_date) > String(o.date_order));
+    // The last offline evening's orders, and a bookmark after the last of them was sold.
+    const lastDay = synced
+      .reduce((a, o) => (String(o.date_order) > a ? String(o.date_order) : a), '')
+      .slice(0, 10);
+    const late = synced.filter((o) => String(o.date_order).startsWith(lastDay));
+    expect(late.length).toBeGreaterThan(0);
+    const evening = late.reduce((a, o) => (String(o.date_order) > a ? String(o.date_order) : a), '');
+    for (const o of late) expect(evening < String(o.create_date)).toBe(true);
+    const cfg = writeTapConfig(dir, 'late.json', tapConfig(sb, { streams: ['sales'] }));
+    const state = join(dir, 'late-state.json');
+    writeFileSync(
+      state,
+      JSON.stringify({
+        bookmarks: { sales: { write_date: `${evening.replace(' ', 'T')}Z`, id: 0, sent: [] } },
+      }),
+    );
+    const r = await runCli(['tap', '--config', cfg, '--state', state], { env: { POSDATA_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = new Set<unknown>((checkOutput(r.stdout).records.get('sales') ?? []).map((x) => x.id));
+    for (const o of late) expect(sent.has(o.id), `order ${o.id}`).toBe(true);
+    // The evening's day has them: the day is date_order's, not when the server got them.
+    const env = await loginEnv(sb.url);
+    const list = await runCli(
+      ['sales', '--from', lastDay, '--to', lastDay, '--tz', 'UTC', '--format', 'json'],
+      {
+        env,
+      },
+    );
+    expect(list.code, list.stderr).toBe(0);
+    const ofDay = new Set((JSON.parse(list.stdout) as Obj[]).map((x) => x.id));
+    for (const o of late) expect(ofDay.has(o.id), `order ${o.id}`).toBe(true);
   });
 });

@@ -24,7 +24,7 @@
 import { toLocal } from '../calendar.js';
 import { Prng } from '../prng.js';
 import type { Table } from '../store.js';
-import { fmtDatetime } from '../time.js';
+import { fmtDatetime, txStamp } from '../time.js';
 import type { Rec, Stored } from '../types.js';
 import { DAY, type Gen, insert } from './context.js';
 import type { SessionPlan } from './sessions.js';
@@ -487,29 +487,45 @@ export function afterPayment(
   for (let id = p0; id < payments.nextId; id++) {
     const p = payments.rows[id] as Rec;
     if (p.is_change !== true) continue;
-    const t = Date.parse(`${String(p.payment_date).replace(' ', 'T')}Z`) / 1000;
-    const local = toLocal(t, 'Europe/Brussels');
-    const day = Math.floor(local / DAY) * DAY;
-    if (x.offline.has(day) && local - day >= 17 * 3600) {
-      // 08:40 the next morning, local time (the offset is the evening's; no change of rule at night).
-      p.payment_date = fmtDatetime(day + DAY + 8 * 3600 + 40 * 60 - (local - t));
-    }
+    const synced = syncedAt(x, Date.parse(`${String(p.payment_date).replace(' ', 'T')}Z`) / 1000);
+    if (synced !== undefined) p.payment_date = fmtDatetime(synced);
   }
   return o.tip;
+}
+
+/**
+ * When an order rung up at `t` (UTC seconds) reached the server: on an offline evening (from
+ * 17:00 Brussels) at 08:40 the next morning, local time (the offset is the evening's; no change
+ * of rule at night); undefined when the tablet was online and synced it at once.
+ */
+function syncedAt(x: Extras, t: number): number | undefined {
+  const local = toLocal(t, 'Europe/Brussels');
+  const day = Math.floor(local / DAY) * DAY;
+  if (!x.offline.has(day) || local - day < 17 * 3600) return undefined;
+  return day + DAY + 8 * 3600 + 40 * 60 - (local - t);
 }
 
 function isCard(g: Gen, p: Rec): boolean {
   return g.db.get('pos.payment.method', p.payment_method_id as number)?.is_cash_count === false;
 }
 
-/** The order's own fields from the extras (only those of installed modules). */
+/** The order's own fields from the extras (only those of installed modules); `t` its sale time. */
 export function orderFields(
   x: Extras | undefined,
   o: OrderExtras,
   plan: SessionPlan,
+  t: number,
 ): Record<string, Stored> {
   const r: Record<string, Stored> = {};
   if (!x) return r;
+  const synced = plan.register === x.restaurant ? syncedAt(x, t) : undefined;
+  if (synced !== undefined) {
+    // An offline evening's order is created when the tablet synced, all of them in the one
+    // request (one transaction: one stamp), its date_order when it was sold; its lines and
+    // payments are created with it (createdWith).
+    r.create_date = txStamp(synced, x.restaurant);
+    r.write_date = r.create_date;
+  }
   if (x.f.posHr) {
     r.employee_id = o.employee;
     // With pos_hr the session's user is every order's user; the employee is the cashier.

@@ -182,7 +182,7 @@ function sellOrder(
     _pn: payments.nextId - p0,
     _n: ref,
     ...(ledger.extras && draft.kind === 'sale' ? { _lo: ownLines } : {}),
-    ...orderFields(ledger.extras, ox, plan),
+    ...orderFields(ledger.extras, ox, plan, draft.t),
   };
   if (g.version === 19) order.is_refund = draft.kind === 'refund';
   orders.insert(order);
