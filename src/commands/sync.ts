@@ -1,14 +1,7 @@
 // `posdata sync`: Odoo's POS data into PostgreSQL tables, current and never counted twice.
-// flags → the database (connection, advisory lock, schema) → per resource: fields, table,
-// incremental load, prune → one summary line each on stderr.
-import {
-  defaultSyncFields,
-  isStored,
-  SYNC_NAMES,
-  SYNC_RESOURCES,
-  type SyncName,
-  type SyncResource,
-} from '../catalog/resources.js';
+// Here the flags and their checks; the run (the database, then per resource its fields,
+// table, incremental load and prune, one summary line each on stderr) is sync/run.ts.
+import { SYNC_NAMES, SYNC_RESOURCES, type SyncName } from '../catalog/resources.js';
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import {
@@ -22,36 +15,13 @@ import {
 } from '../cli/flags.js';
 import { Progress } from '../cli/progress.js';
 import { number, positiveInt } from '../cli/values.js';
-import type { OdooClient } from '../core/client.js';
-import { isPosdataError, UsageError } from '../core/errors.js';
-import { nameList, own, type Said, say } from '../core/redact.js';
-import type { OdooRecord } from '../core/types.js';
-import { moneyDigits } from '../read/currency.js';
-import { ownNames } from '../read/own-names.js';
-import { inCurrency } from '../records/normalize.js';
-import type { Target } from '../sync/postgres.js';
+import { UsageError } from '../core/errors.js';
+import { own, say } from '../core/redact.js';
+import type { SyncRun } from '../sync/run.js';
 
-export interface SyncOptions {
+export interface SyncOptions extends SyncRun {
   connection: ConnectionOptions;
-  /** The resources, parents first. */
-  chosen: SyncResource[];
-  /** --fields: the extra fields per resource. */
-  asked: Map<SyncName, string[]>;
-  target: Target;
-  schema: string;
-  full: boolean;
-  prune: boolean;
-  /** --prune-max: percent of a table's rows. */
-  pruneMax: number;
-  overlap: number;
-  pageSize: number;
-  /** false with --no-wait. */
-  wait: boolean;
-  /** Sync into tables of the schema that posdata did not create. */
-  takeOver: boolean;
 }
-
-const count = (n: number) => n.toLocaleString('en-US');
 
 /** --prune-max by default: a run may delete at most this percent of a table's rows, */
 const PRUNE_MAX_PERCENT = 10;
@@ -203,6 +173,7 @@ export const sync = command({
       full: f.full === true,
       prune: f.prune === true,
       pruneMax: f.pruneMax ?? PRUNE_MAX_PERCENT,
+      pruneFloor: PRUNE_FLOOR,
       overlap: f.overlap,
       pageSize: f.pageSize,
       wait: f.wait,
@@ -212,195 +183,20 @@ export const sync = command({
   run: runSync,
 });
 
-/** The tables whose rows hold money: each row says its company and currency. */
-const MONEY_TABLES = new Set<string>(['configs', 'sessions', 'sales', 'lines', 'payments']);
-/** The column with the currency's code, taken from the row's company. */
-const CURRENCY = 'currency';
-
-/** Each company's currency code, as the user sees the companies (one read per login). */
-async function companyCurrencies(odoo: OdooClient): Promise<Map<number, string>> {
-  return (await import('../read/companies.js')).currencyCodes(odoo);
-}
-
-function withCurrency(rec: OdooRecord, currencies: Map<number, string>): void {
-  const c = rec.company_id;
-  const id = Array.isArray(c) ? (c[0] as number) : undefined;
-  rec[CURRENCY] = (id !== undefined ? currencies.get(id) : undefined) ?? false;
-}
-
 async function runSync(o: SyncOptions, ctx: Context): Promise<void> {
   const { io } = ctx;
-  const { connect, DatabaseTimeout, databaseError, fromDatabase, ident } = await import(
-    '../sync/postgres.js'
-  );
-  const { checkAsked } = await import('../sync/fields.js');
-  const { TablePlan } = await import('../sync/columns.js');
-  const { loadResource } = await import('../sync/load.js');
-  const { pruneResource } = await import('../sync/prune.js');
-  const { ensureSchema, ensureTable, foreignTables, lockSchema, ownStates, readStates, STATE_TABLE } =
-    await import('../sync/state.js');
-  const { chosen, asked, target, schema } = o;
-  const trace = io.debug ? (line: Said) => io.err.line(say`[sql] ${line}`) : undefined;
-
-  const db = await connect(target, o.connection.timeout ?? 60, trace);
-  const release = ctx.hold(db);
-  let failed = false;
-  /** Rows committed by this run, per resource, for an error that stops it halfway. */
-  const committed: string[] = [];
-  let current = { name: '', rows: 0 };
-  const q = (sql: string, values?: unknown[]) => db.query(sql, values);
-  try {
-    await lockSchema(q, schema, target, o.wait, () => {
-      if (!io.quiet)
-        io.err.line(
-          say`posdata: another posdata sync is running on schema ${schema}; waiting for it to finish`,
-        );
-    });
-    if (!o.takeOver) {
-      const foreign = await foreignTables(
-        q,
-        schema,
-        chosen.map((r) => r.name),
-      );
-      if (foreign.length > 0) {
-        const them = foreign.map((n) => `${schema}.${n}`).join(', ');
-        throw new UsageError(
-          say`${own(foreign.length > 1 ? 'tables' : 'table')} ${them} ${own(foreign.length > 1 ? 'exist' : 'exists')} and posdata did not create ${own(foreign.length > 1 ? 'them' : 'it')} (not in ${schema}.${own(STATE_TABLE)}); nothing was changed`,
-          say`sync into a schema of its own (--schema NAME), or add --take-over to let posdata add its columns, upsert Odoo's rows by id${own(o.prune ? ' and prune the others' : '')}`,
-        );
-      }
-    }
-    await ensureSchema(q, schema);
-    const session = await ctx.odoo(o.connection);
-    const odoo = session.client;
-    const source = `${session.url.href}|${odoo.db}`;
-    const all = await readStates(q, schema);
-    for (const st of all) {
-      if (st.source !== source)
-        throw new UsageError(
-          say`schema ${schema} holds data synced from ${st.source.replace('|', ' database ')}`,
-          say`sync this Odoo into another --schema`,
-        );
-    }
-    // The run's companies: its state is theirs, and --prune deletes only their rows.
-    const companyIds = await (await import('../read/companies.js')).runCompanyIds(odoo);
-    const companies = companyIds?.join(',') ?? '';
-    const states = await ownStates(q, schema, all, companies);
-    for (const r of chosen) {
-      // Watched from the resource's first request on: a wait for the rate limit shows
-      // whichever request it holds (fields_get, the register names), not only the pages.
-      const progress = new Progress(io, true, `${r.name}: `);
-      progress.watch(session.limiter);
-      const fields = await odoo.fieldsGet(r.model);
-      const extra = asked.get(r.name) ?? [];
-      checkAsked(r, fields, extra);
-      const state = states.get(r.name);
-      // A column once synced stays synced: the fields of earlier runs, the defaults, and the new ones.
-      const kept = (state?.fields ?? []).filter((f) => isStored(fields, f));
-      const wanted = [...new Set([...defaultSyncFields(r, fields), ...kept, ...extra])];
-      if (!wanted.includes('write_date')) wanted.push('write_date');
-      // Company and currency on every row of money: company_id read even where Odoo does not
-      // store it (pos.session's is related to its register's, which never changes), and
-      // `currency` (the code, EUR) taken from the company's, read once per run: SQL groups by
-      // it and never adds two currencies. pos.order's currency_id is related, not stored.
-      // --prune deletes only rows of the run's companies, which each row must then say.
-      const byCompany = (MONEY_TABLES.has(r.name) || o.prune) && 'company_id' in fields;
-      if (byCompany && !wanted.includes('company_id')) wanted.push('company_id');
-      const currencyOf = byCompany && MONEY_TABLES.has(r.name) ? await companyCurrencies(odoo) : undefined;
-      const columns = currencyOf ? [...wanted, CURRENCY] : wanted;
-      // Amounts at the decimals of the company's currency (read once per run): numeric keeps them.
-      const defs = inCurrency(fields, await moneyDigits(odoo));
-      if (currencyOf) defs[CURRENCY] = { type: 'char', string: 'Currency', store: true };
-      const plan = new TablePlan(columns, defs);
-      const { added, reset } = await ensureTable(
-        q,
-        schema,
-        r.name,
-        plan.columns,
-        { resource: r.name, companies, model: r.model, source, fields: wanted },
-        { hadState: state !== undefined, full: Boolean(o.full) },
-      );
-      if (added.length > 0 && !io.quiet)
-        io.err.line(
-          say`posdata: ${own(r.name)}: added column${own(added.length > 1 ? 's' : '')} ${nameList(added)}; reading every record again to fill them`,
-        );
-      const context = 'active' in fields ? { active_test: false } : undefined;
-      const regFields = wanted.filter(
-        (f) => fields[f]?.type === 'many2one' && fields[f]?.relation === 'pos.config',
-      );
-      const regs = regFields.length > 0 ? await ownNames(odoo, 'pos.config') : undefined;
-      current = { name: r.name, rows: 0 };
-      /** The ids read this run, which --prune's list must hold. */
-      const readIds: number[] = [];
-      const result = await loadResource({
-        odoo,
-        db,
-        schema,
-        table: r.name,
-        model: r.model,
-        plan,
-        fetch: wanted.filter((f) => f !== 'id'),
-        manyToOne: wanted.filter((f) => fields[f]?.type === 'many2one'),
-        ownNames: regs && Object.fromEntries(regFields.map((f) => [f, regs])),
-        derive: currencyOf && ((rec) => withCurrency(rec, currencyOf)),
-        defs,
-        context,
-        state: reset ? undefined : state,
-        companies,
-        readIds: o.prune ? readIds : undefined,
-        overlapSeconds: o.overlap,
-        pageSize: o.pageSize,
-        total: progress.enabled
-          ? (n) => {
-              progress.start(n);
-              progress.update(0);
-            }
-          : undefined,
-        onPage: (n) => {
-          current.rows = n;
-          progress.update(n);
-        },
-        trace,
-        // Even with --quiet: the watermark held back is news about the data, not progress.
-        warn: (line) => io.err.line(line),
-      });
-      progress.done();
-      if (current.rows > 0) committed.push(`${r.name} ${count(current.rows)}`);
-      current = { name: '', rows: 0 };
-      const pruned = o.prune
-        ? await pruneResource(odoo, db, {
-            schema,
-            table: r.name,
-            model: r.model,
-            context,
-            maxPercent: o.pruneMax,
-            floor: PRUNE_FLOOR,
-            read: readIds,
-            companies: byCompany ? companyIds : undefined,
-          })
-        : 0;
-      if (!io.quiet) {
-        const wm = await q(
-          `SELECT to_char(watermark AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS w FROM ${ident(schema)}.posdata_sync_state WHERE resource = $1 AND companies = $2`,
-          [r.name, companies],
-        );
-        io.err.line(
-          say`${own(r.name)}: ${count(result.upserted)} upserted, ${count(pruned)} pruned, watermark ${wm.rows[0]?.w ? say`${wm.rows[0].w} UTC` : own('none')}`,
-        );
-      }
-    }
-  } catch (err) {
-    failed = true;
-    if (fromDatabase(err) || err instanceof DatabaseTimeout) throw databaseError(err, target);
-    if (current.rows > 0) committed.push(`${current.name} ${count(current.rows)}`);
-    if (isPosdataError(err) && committed.length > 0) {
-      // What the run left behind is true of this run, not of the error where it arose.
-      const left = say`the rows read before it are committed with their watermark (${own(committed.join(', '))}), and the next run goes on from there`;
-      (err as { hint: Said | undefined }).hint = err.hint ? say`${err.hint}; ${left}` : left;
-    }
-    throw err;
-  } finally {
-    release();
-    await db.close(failed);
-  }
+  const { syncSchema } = await import('../sync/run.js');
+  await syncSchema(o, {
+    odoo: () => ctx.odoo(o.connection),
+    hold: (live) => ctx.hold(live),
+    progress(label, limiter) {
+      const progress = new Progress(io, true, label);
+      progress.watch(limiter);
+      return progress;
+    },
+    timeout: o.connection.timeout ?? 60,
+    note: io.quiet ? undefined : (line) => io.err.line(line),
+    warn: (line) => io.err.line(line),
+    trace: io.debug ? (line) => io.err.line(say`[sql] ${line}`) : undefined,
+  });
 }
