@@ -140,6 +140,61 @@ const REQUESTS = {
     ],
     { attributes: ['type', 'string', 'relation', 'store'] },
   ],
+  // What the summary's shop columns read first (src/summary/shop.ts): the registers' special
+  // products, and the loyalty programmes' products.
+  fields_get_pos_config_shop: [
+    'pos.config',
+    'fields_get',
+    [],
+    {
+      allfields: ['iface_tipproduct', 'tip_product_id', 'discount_product_id', 'gift_card_settings'],
+      attributes: ['type'],
+    },
+  ],
+  pos_config_shop: sr(
+    'pos.config',
+    [],
+    ['name', 'iface_tipproduct', 'tip_product_id', 'discount_product_id'],
+  ),
+  loyalty_program_products: sr('loyalty.program', [], ['name', 'program_type', 'trigger_product_ids']),
+  // The tipped orders' payments, the first of each order (foldTipsByMethod).
+  read_group_payments_tipped: [
+    'pos.payment',
+    'read_group',
+    [
+      [
+        ['pos_order_id.tip_amount', '>', 0],
+        ['is_change', '=', false],
+      ],
+      ['id:min'],
+      ['payment_method_id'],
+    ],
+    {},
+  ],
+  // 16-18's lines by cashier: report.pos.order grouped by pos_hr's employee.
+  read_group_report_by_employee: [
+    'report.pos.order',
+    'read_group',
+    [
+      [['state', 'in', ['paid', 'done', 'invoiced']]],
+      ['product_qty:sum', 'price_total:sum'],
+      ['employee_id'],
+    ],
+    {},
+  ],
+  // 17's pos_hr puts the employee on orders only: its sessions and payments have none (18 and 19 add both).
+  fields_get_session_payment_employee: [
+    'pos.session',
+    'fields_get',
+    [['employee_id', 'user_id']],
+    { attributes: ['type', 'relation'] },
+  ],
+  fields_get_payment_employee: [
+    'pos.payment',
+    'fields_get',
+    [['employee_id', 'session_id']],
+    { attributes: ['type', 'relation'] },
+  ],
   fields_get_pos_order_line_loyalty: [
     'pos.order.line',
     'fields_get',
