@@ -9,7 +9,7 @@ import type { SyncName, SyncResource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
-import type { Domain, OdooRecord } from '../core/types.js';
+import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { writeDateWindow } from '../read/checkpoint.js';
 import { currencyCodes } from '../read/companies.js';
 import {
@@ -84,167 +84,278 @@ function bookmarkFor(job: TapJob, name: SyncName): Bookmark | undefined {
   return undefined;
 }
 
+/** A first read: every record written up to second `until`, in id order, on after `afterId`. */
+interface FirstReadAt {
+  until: string;
+  afterId: number;
+}
+
+/** Where a stream's read goes: a first read's id pages, or the window from its bookmark. */
+interface StreamStart {
+  firstRead: FirstReadAt | undefined;
+  domain: Domain;
+}
+
+/** A stream's columns as the catalog keeps them, its SCHEMA message, and how a record is sent. */
+interface StreamShape {
+  defs: FieldMap;
+  maker: RecordMaker;
+  /** Fields read from Odoo, write_date among them. */
+  fetch: string[];
+  schema: string;
+}
+
+/** Each company's currency code, read once for the run where a stream sends `currency`. */
+type Currencies = () => Promise<Map<number, string>>;
+
+async function streamShape(job: TapJob, { resource: r, deselected }: TapStream, currencies: Currencies) {
+  const defs = await job.client.fieldsGet(r.model);
+  const wanted = tapFields(r, defs);
+  const currencyOf = deselected.has('currency') ? undefined : await currencies();
+  const columns = tapColumns(wanted, defs, currencyOf).filter((c) => !deselected.has(c.name));
+  const fetch = [...new Set(columns.map((c) => c.field))].filter((f) => f !== KEY);
+  if (!fetch.includes(REPLICATION_KEY)) fetch.push(REPLICATION_KEY);
+  const schema = `${JSON.stringify({
+    type: 'SCHEMA',
+    stream: r.name,
+    schema: streamSchema(columns),
+    key_properties: [KEY],
+    bookmark_properties: [REPLICATION_KEY],
+  })}\n`;
+  return { defs, maker: new RecordMaker(columns, defs), fetch, schema } satisfies StreamShape;
+}
+
+/**
+ * A stream without a bookmark is read whole in id order (the fast pages: no sort by
+ * write_date on the server), up to the end of this second; a first read cut short goes on
+ * after its last id, up to the same second. Then the bookmark is that second. Undefined where
+ * there is nothing to send.
+ */
+async function streamStart(
+  job: TapJob,
+  r: SyncResource,
+  given: Bookmark | undefined,
+  keeper: BookmarkKeeper,
+  context: Record<string, unknown> | undefined,
+): Promise<StreamStart | undefined> {
+  if (keeper.since !== undefined)
+    return { firstRead: undefined, domain: writeDateWindow(keeper.resumeFrom, 0).domain };
+  const from: Domain = job.startDate !== undefined ? [[REPLICATION_KEY, '>=', job.startDate]] : [];
+  const full = given?.full_read;
+  const until = (full && fromRfc3339(full.until)) ?? (await firstReadUntil(job, r, from, context));
+  if (until === undefined) return undefined;
+  const firstRead = { until, afterId: full?.after_id ?? 0 };
+  keeper.pageEnds(until);
+  return { firstRead, domain: firstReadDomain(firstRead, from) };
+}
+
+/**
+ * Up to the newest write there is now: what the data says, not the clock, so two runs over
+ * the same data write the same STATEs. Never beyond the server's clock: a record dated ahead
+ * of it is read when the clock gets there (as the incremental windows, which end now, would
+ * read it).
+ */
+async function firstReadUntil(
+  job: TapJob,
+  r: SyncResource,
+  from: Domain,
+  context: Record<string, unknown> | undefined,
+): Promise<string | undefined> {
+  const { client } = job;
+  const wd = await newestWriteDate(client, r.model, from, context);
+  if (wd === undefined) return undefined;
+  const limit = clockLimit(client);
+  const clock = clockSecond(client);
+  if (wd > limit)
+    job.warn?.(
+      say`${own(r.name)}: ${own(r.model)} has a record with write_date ${wd} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(clock)} UTC and records dated after it are sent when the clock gets there`,
+    );
+  return wd > clock ? clock : wd;
+}
+
+/** The stream's pages, register names as the registers' own, amounts checked. */
+async function* streamPages(
+  job: TapJob,
+  r: SyncResource,
+  { defs, fetch }: StreamShape,
+  { firstRead, domain }: StreamStart,
+  context: Record<string, unknown> | undefined,
+): AsyncGenerator<OdooRecord[]> {
+  const { client } = job;
+  const regFields = fetch.filter((f) => defs[f]?.type === 'many2one' && defs[f]?.relation === 'pos.config');
+  const regs = regFields.length > 0 ? await ownNames(client, 'pos.config') : undefined;
+  const registerNames = regs && Object.fromEntries(regFields.map((f) => [f, regs]));
+  const checkAmounts = amountCheck(
+    r.model,
+    fetch,
+    defs,
+    say`correct the record in Odoo; the tap stops before its page until then`,
+  );
+  const pages = namedPages(
+    client,
+    {
+      model: r.model,
+      domain,
+      fields: fetch,
+      order: firstRead ? 'id' : 'write_date, id',
+      pageSize: job.pageSize,
+      context,
+    },
+    fetch.filter((f) => defs[f]?.type === 'many2one'),
+  );
+  for await (const records of pages) {
+    checkAmounts(records);
+    if (registerNames) renamed(records, registerNames);
+    yield records;
+  }
+}
+
+/** A stream's pages made RECORD messages, the bookmark moved over each. */
+class StreamSender {
+  private readonly head: string;
+  /**
+   * Each key once per run: a record changed while the run reads is sent by the next. (A
+   * first read's id pages bring each id once, in ascending order, as the client checks.)
+   */
+  private readonly sentNow = new Set<number>();
+  sent = 0;
+  unchanged = 0;
+  /** The highest id read of a first read's last second. */
+  lastOfUntil = 0;
+  private warned = false;
+
+  constructor(
+    private readonly job: TapJob,
+    private readonly r: SyncResource,
+    private readonly keeper: BookmarkKeeper,
+    private readonly maker: RecordMaker,
+    private readonly firstRead: FirstReadAt | undefined,
+  ) {
+    this.head = `{"type":"RECORD","stream":${JSON.stringify(r.name)},"record":`;
+  }
+
+  /** The page's RECORD lines; the state's bookmark then covers them. */
+  page(records: OdooRecord[]): string {
+    const to = this.firstRead ? undefined : this.markBefore(records);
+    if (to) this.keeper.pageEnds(to.wd);
+    let out = '';
+    for (const rec of records) out += this.record(rec);
+    this.moveBookmark(records, to);
+    return out;
+  }
+
+  /** Where the bookmark may move: not past a record dated ahead of the server's clock. */
+  private markBefore(records: OdooRecord[]): { wd: string; id: number } | undefined {
+    const { job, r } = this;
+    const limit = clockLimit(job.client);
+    const { mark: to, ahead } = markBefore(records, limit);
+    if (ahead && !this.warned) {
+      this.warned = true;
+      const kept = to?.wd ?? this.keeper.since;
+      job.warn?.(
+        say`${own(r.name)}: ${own(r.model)} ${String(ahead.id)} has write_date ${String(ahead.write_date)} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(kept ?? 'its place')}${own(kept ? ' UTC' : '')} so that the next run still reads what changes meanwhile`,
+      );
+    }
+    return to;
+  }
+
+  /** The record's RECORD line, or nothing where it was sent already or is unchanged since the state. */
+  private record(rec: OdooRecord): string {
+    const wd = rec.write_date;
+    if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(rec.id))
+      throw new ProtocolError(
+        say`Odoo sent ${own(this.r.model)} ${String(rec.id)} without an integer id and a write_date (${String(wd)})`,
+        say`posdata tap needs both on every record`,
+      );
+    if (!this.firstRead && this.sentNow.has(rec.id)) return '';
+    const json = this.maker.json(rec);
+    if (this.keeper.unchanged(rec.id, wd, json)) {
+      this.unchanged++;
+      return '';
+    }
+    if (!this.firstRead) this.sentNow.add(rec.id);
+    this.keeper.sending(rec.id, wd, json);
+    this.sent++;
+    return `${this.head}${json}}\n`;
+  }
+
+  private moveBookmark(records: OdooRecord[], to: { wd: string; id: number } | undefined): void {
+    const { state } = this.job;
+    const name = this.r.name;
+    const last = records[records.length - 1] as OdooRecord;
+    if (this.firstRead) {
+      const until = this.firstRead.until;
+      this.lastOfUntil = Math.max(this.lastOfUntil, highestIdOf(records, until));
+      state.bookmarks[name] = this.keeper.fullRead(until, last.id);
+      return;
+    }
+    // The page ends where a second ends, or goes through a crowded second by id: what
+    // is sent of its last second is up to the highest id of that second in it.
+    if (to) this.keeper.advance(to.wd, to.id);
+    const bookmark = this.keeper.bookmark();
+    if (bookmark) state.bookmarks[name] = bookmark;
+  }
+
+  /** The first read is whole: on from its second, as any bookmark. */
+  end(): void {
+    if (!this.firstRead) return;
+    this.keeper.advance(this.firstRead.until, this.lastOfUntil);
+    this.job.state.bookmarks[this.r.name] = this.keeper.bookmark();
+  }
+}
+
+const stateLine = (state: TapState) => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
+
+/** One stream: its SCHEMA, its pages' RECORDs each followed by a STATE; the keeper if it read any. */
+async function tapStream(
+  job: TapJob,
+  stream: TapStream,
+  currencies: Currencies,
+): Promise<BookmarkKeeper | undefined> {
+  const { client } = job;
+  const r = stream.resource;
+  const shape = await streamShape(job, stream, currencies);
+  await job.write(shape.schema);
+  const given = bookmarkFor(job, r.name);
+  const keeper = new BookmarkKeeper(
+    given,
+    job.overlapSeconds,
+    settledNow(client, job.overlapSeconds),
+    job.companies,
+  );
+  const context = 'active' in shape.defs ? { active_test: false } : undefined;
+  const start = await streamStart(job, r, given, keeper, context);
+  if (!start) {
+    job.log?.(say`${own(r.name)}: nothing to send`);
+    return undefined;
+  }
+  const sender = new StreamSender(job, r, keeper, shape.maker, start.firstRead);
+  let paged = false;
+  for await (const records of streamPages(job, r, shape, start, context)) {
+    paged = true;
+    const out = sender.page(records);
+    await job.write(out + stateLine(job.state));
+  }
+  sender.end();
+  const bm = job.state.bookmarks[r.name];
+  job.log?.(
+    say`${own(r.name)}: ${count(sender.sent)} sent, ${count(sender.unchanged)} unchanged since the state, bookmark ${bm?.write_date ?? own('none')}`,
+  );
+  return paged ? keeper : undefined;
+}
+
 export async function runTap(job: TapJob): Promise<void> {
-  const { client, state } = job;
-  const stateLine = () => `${JSON.stringify({ type: 'STATE', value: state })}\n`;
+  const { state } = job;
   let currencies: Promise<Map<number, string>> | undefined;
+  const currencyCodesOnce: Currencies = () => {
+    currencies ??= currencyCodes(job.client);
+    return currencies;
+  };
   /** The streams read, for the last STATE: each lists every record sent within its overlap. */
   const read: [SyncName, BookmarkKeeper][] = [];
-  for (const { resource: r, deselected } of job.streams) {
-    const defs = await client.fieldsGet(r.model);
-    const wanted = tapFields(r, defs);
-    // Each company's currency code, read once for the run where a stream sends `currency`.
-    if (!deselected.has('currency')) currencies ??= currencyCodes(client);
-    const currencyOf = deselected.has('currency') ? undefined : await currencies;
-    const columns = tapColumns(wanted, defs, currencyOf).filter((c) => !deselected.has(c.name));
-    const maker = new RecordMaker(columns, defs);
-    await job.write(
-      `${JSON.stringify({
-        type: 'SCHEMA',
-        stream: r.name,
-        schema: streamSchema(columns),
-        key_properties: [KEY],
-        bookmark_properties: [REPLICATION_KEY],
-      })}\n`,
-    );
-    const fetch = [...new Set(columns.map((c) => c.field))].filter((f) => f !== KEY);
-    if (!fetch.includes(REPLICATION_KEY)) fetch.push(REPLICATION_KEY);
-    const given = bookmarkFor(job, r.name);
-    const keeper = new BookmarkKeeper(
-      given,
-      job.overlapSeconds,
-      settledNow(client, job.overlapSeconds),
-      job.companies,
-    );
-    // A stream without a bookmark is read whole in id order (the fast pages: no sort by
-    // write_date on the server), up to the end of this second; a first read cut short goes
-    // on after its last id, up to the same second. Then the bookmark is that second.
-    const firstRead =
-      keeper.since === undefined
-        ? {
-            until: given?.full_read ? (fromRfc3339(given.full_read.until) as string) : undefined,
-            afterId: given?.full_read?.after_id ?? 0,
-          }
-        : undefined;
-    const context = 'active' in defs ? { active_test: false } : undefined;
-    let domain: Domain;
-    if (firstRead) {
-      const from: Domain = job.startDate !== undefined ? [[REPLICATION_KEY, '>=', job.startDate]] : [];
-      if (firstRead.until === undefined) {
-        // Up to the newest write there is now: what the data says, not the clock, so two
-        // runs over the same data write the same STATEs.
-        const wd = await newestWriteDate(client, r.model, from, context);
-        if (wd === undefined) {
-          job.log?.(say`${own(r.name)}: nothing to send`);
-          continue;
-        }
-        // Never beyond the server's clock: a record dated ahead of it is read when the
-        // clock gets there (as the incremental windows, which end now, would read it).
-        const limit = clockLimit(client);
-        const clock = clockSecond(client);
-        if (wd > limit)
-          job.warn?.(
-            say`${own(r.name)}: ${own(r.model)} has a record with write_date ${wd} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(clock)} UTC and records dated after it are sent when the clock gets there`,
-          );
-        firstRead.until = wd > clock ? clock : wd;
-      }
-      domain = firstReadDomain({ until: firstRead.until, afterId: firstRead.afterId }, from);
-      keeper.pageEnds(firstRead.until);
-    } else {
-      domain = writeDateWindow(keeper.resumeFrom, 0).domain;
-    }
-    const regFields = fetch.filter((f) => defs[f]?.type === 'many2one' && defs[f]?.relation === 'pos.config');
-    const regs = regFields.length > 0 ? await ownNames(client, 'pos.config') : undefined;
-    const registerNames = regs && Object.fromEntries(regFields.map((f) => [f, regs]));
-    const checkAmounts = amountCheck(
-      r.model,
-      fetch,
-      defs,
-      say`correct the record in Odoo; the tap stops before its page until then`,
-    );
-    const pages = namedPages(
-      client,
-      {
-        model: r.model,
-        domain,
-        fields: fetch,
-        order: firstRead ? 'id' : 'write_date, id',
-        pageSize: job.pageSize,
-        context,
-      },
-      fetch.filter((f) => defs[f]?.type === 'many2one'),
-    );
-    const head = `{"type":"RECORD","stream":${JSON.stringify(r.name)},"record":`;
-    /**
-     * Each key once per run: a record changed while the run reads is sent by the next. (A
-     * first read's id pages bring each id once, in ascending order, as the client checks.)
-     */
-    const sentNow = new Set<number>();
-    let sent = 0;
-    let unchanged = 0;
-    /** The highest id read of a first read's last second. */
-    let lastOfUntil = 0;
-    let warned = false;
-    let paged = false;
-    for await (const records of pages) {
-      paged = true;
-      checkAmounts(records);
-      if (registerNames) renamed(records, registerNames);
-      let out = '';
-      // Where the bookmark may move: not past a record dated ahead of the server's clock.
-      const limit = firstRead ? '' : clockLimit(client);
-      const { mark: to, ahead } = firstRead ? {} : markBefore(records, limit);
-      if (ahead && !warned) {
-        warned = true;
-        const kept = to?.wd ?? keeper.since;
-        job.warn?.(
-          say`${own(r.name)}: ${own(r.model)} ${String(ahead.id)} has write_date ${String(ahead.write_date)} UTC, ahead of the server's clock (${own(limit)} UTC with a margin); the bookmark stays at ${own(kept ?? 'its place')}${own(kept ? ' UTC' : '')} so that the next run still reads what changes meanwhile`,
-        );
-      }
-      if (to) keeper.pageEnds(to.wd);
-      for (let i = 0; i < records.length; i++) {
-        const rec = records[i] as OdooRecord;
-        const wd = rec.write_date;
-        if (typeof wd !== 'string' || !ODOO_TIME.test(wd) || !Number.isSafeInteger(rec.id))
-          throw new ProtocolError(
-            say`Odoo sent ${own(r.model)} ${String(rec.id)} without an integer id and a write_date (${String(wd)})`,
-            say`posdata tap needs both on every record`,
-          );
-        if (!firstRead && sentNow.has(rec.id)) continue;
-        const json = maker.json(rec);
-        if (keeper.unchanged(rec.id, wd, json)) {
-          unchanged++;
-          continue;
-        }
-        if (!firstRead) sentNow.add(rec.id);
-        keeper.sending(rec.id, wd, json);
-        out += `${head}${json}}\n`;
-        sent++;
-      }
-      const last = records[records.length - 1] as OdooRecord;
-      if (firstRead) {
-        const until = firstRead.until as string;
-        lastOfUntil = Math.max(lastOfUntil, highestIdOf(records, until));
-        state.bookmarks[r.name] = keeper.fullRead(until, last.id);
-      } else {
-        // The page ends where a second ends, or goes through a crowded second by id: what
-        // is sent of its last second is up to the highest id of that second in it.
-        if (to) keeper.advance(to.wd, to.id);
-        const bookmark = keeper.bookmark();
-        if (bookmark) state.bookmarks[r.name] = bookmark;
-      }
-      await job.write(out + stateLine());
-    }
-    if (firstRead) {
-      // The first read is whole: on from its second, as any bookmark.
-      keeper.advance(firstRead.until as string, lastOfUntil);
-      state.bookmarks[r.name] = keeper.bookmark();
-    }
-    if (paged) read.push([r.name, keeper]);
-    const bm = state.bookmarks[r.name];
-    job.log?.(
-      say`${own(r.name)}: ${count(sent)} sent, ${count(unchanged)} unchanged since the state, bookmark ${bm?.write_date ?? own('none')}`,
-    );
+  for (const stream of job.streams) {
+    const keeper = await tapStream(job, stream, currencyCodesOnce);
+    if (keeper) read.push([stream.resource.name, keeper]);
   }
   // The STATEs along the way list at most MAX_SENT records a stream (their size stays
   // bounded however many pages follow); the last lists all, so that the next run sends
@@ -253,5 +364,5 @@ export async function runTap(job: TapJob): Promise<void> {
     const whole = keeper.bookmark(true);
     if (whole && state.bookmarks[name]?.write_date !== undefined) state.bookmarks[name] = whole;
   }
-  await job.write(stateLine());
+  await job.write(stateLine(state));
 }
