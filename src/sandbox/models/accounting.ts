@@ -7,11 +7,9 @@ export function accountMove(_v: Version): ModelDef {
   return build({
     name: 'account.move',
     description: 'Journal Entry',
-    // An entry with a reference shows it: "POSS/2026/11/0003 (POS/00003)".
-    displayName: (rec) =>
-      rec.move_type === 'entry' && rec.ref
-        ? `${String(rec.name)} (${String(rec.ref)})`
-        : String(rec.name ?? ''),
+    // A move with a reference shows it (_get_move_display_name(show_ref=True)): an entry
+    // "POSS/2026/11/0003 (POS/00003)", a POS invoice "INV/2026/00005 (Shop/0008)" as posshop's.
+    displayName: (rec) => (rec.ref ? `${String(rec.name)} (${String(rec.ref)})` : String(rec.name ?? '')),
     order: 'date desc, name desc, invoice_date desc, id desc',
     acl: { manager: ALL, user: 'r', clerk: '' },
     readGroups: ['Invoicing/Billing', 'Point of Sale/User'],
