@@ -439,4 +439,8 @@ export const VIRTUAL_FIELDS: Partial<
   Record<ResourceName, Record<string, { type: string; relation?: string }>>
 > = {
   refunds: { refunded_order_id: { type: 'many2one', relation: 'pos.order' } },
+  // An invoiced order's invoice number (account.move's own name, INV/2026/00005): Odoo's label
+  // of account_move adds the order's name (`INV/2026/00005 (Shop/0008)` on 17). Asked with
+  // --fields: the default columns stay as scripts read them (docs/exports.md).
+  sales: { invoice: { type: 'char' } },
 };

@@ -111,6 +111,8 @@ export function buildQuery(
       defs[f] = virtual[f] as FieldDef;
       // refunded_order_id on 16/17 is filled from refunded_order_ids (lines' link).
       if (f === 'refunded_order_id' && 'refunded_order_ids' in fields) fetch.add('refunded_order_ids');
+      // invoice is filled from account_move's own name.
+      if (f === 'invoice' && 'account_move' in fields) fetch.add('account_move');
     }
   }
   const domain: Domain = [...resource.fixedDomain(fields), ...fixed];

@@ -468,3 +468,35 @@ describe("posshop: the figures add up, per tax and per method, and the cash clos
     }
   });
 });
+
+describe('posshop: invoiced orders carry their invoice number', () => {
+  it("sales --fields invoice gives account.move's own name, where Odoo's label adds the order's", async () => {
+    const invoiced = await rpc.searchRead<Rec>('pos.order', [['account_move', '!=', false]], {
+      fields: ['name', 'account_move'],
+    });
+    expect(invoiced.length, 'posshop has invoiced orders').toBeGreaterThan(0);
+    const moves = new Map(
+      (
+        await rpc.searchRead<Rec>('account.move', [['id', 'in', invoiced.map((o) => id(o.account_move))]], {
+          fields: ['name'],
+        })
+      ).map((m) => [m.id, m.name as string]),
+    );
+    const r = await runCli(
+      ['sales', '--state', 'invoiced', '--fields', 'id,name,invoice', '--format', 'json'],
+      {
+        env,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    expect(rows.map((x) => x.id).sort()).toEqual(invoiced.map((o) => o.id).sort());
+    for (const o of invoiced) {
+      const number = moves.get(id(o.account_move)) as string;
+      expect(number).toMatch(/^INV\/\d{4}\/\d+$/);
+      // Odoo 17's label: "INV/2026/00005 (Shop/0008)".
+      expect((o.account_move as [number, string])[1]).toBe(`${number} (${o.name})`);
+      expect(rows.find((x) => x.id === o.id)?.invoice, String(o.name)).toBe(number);
+    }
+  });
+});
