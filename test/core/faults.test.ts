@@ -188,7 +188,8 @@ describe('hygiene', () => {
 
   it('a failing run exits by itself: no open handle keeps it alive', async () => {
     const [, env] = await faultyAfterLogin('html', 1, 50);
-    const r = await spawnCli(['sales', '--format', 'csv', '--rate', '0'], { env, killAfterMs: 15_000 });
+    // The kill is a ceiling: a run left alive by a handle would wait for it forever.
+    const r = await spawnCli(['sales', '--format', 'csv', '--rate', '0'], { env, killAfterMs: 120_000 });
     expect(r.signal).toBeNull();
     expect(r.code).toBe(6);
   });
