@@ -6,7 +6,7 @@ import type { OdooClient } from '../core/client.js';
 import { ServerError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { type Domain, majorVersion, type OdooRecord } from '../core/types.js';
-import { groupingApi } from '../summary/grouping.js';
+import { groupingApi, orDomains, prefixDomain } from '../summary/grouping.js';
 
 export interface SessionHead {
   id: number;
@@ -59,8 +59,10 @@ export interface Method {
 
 export interface BooksInputs {
   sessions: SessionHead[];
-  /** Untaxed and tax of the orders without an invoice, per session. */
+  /** Untaxed and tax of the lines of the orders without an invoice, per session. */
   uninvoiced: Map<number, { untaxed: number; tax: number }>;
+  /** Untaxed and tax of the invoiced orders' lines, per invoice. */
+  invoicedLines: Map<number, { untaxed: number; tax: number }>;
   invoiced: InvoicedOrder[];
   /** Payments per session and method (all the session's orders). */
   payments: { sessionId: number; methodId: number; amount: number }[];
@@ -72,12 +74,24 @@ export interface BooksInputs {
 }
 
 export interface JournalSide {
-  entries: Map<number, { name: string; state: string; journal: string }>;
+  entries: Map<number, { name: string; state: string; journal: string; createdUtc: string | null }>;
   lines: EntryGroup[];
   accountTypes: Map<number, string>;
   invoices: Map<number, Invoice>;
   /** The counted cash difference Odoo booked at closing, per session. */
   cashBooked: Map<number, number>;
+  /** Invoiced orders whose invoice was made after their session's entry. */
+  late: Set<number>;
+  /** The entries reversing a late order's part of its closing entry, per order. */
+  reversals: Map<number, Reversal[]>;
+}
+
+/** An entry of the POS journal taking a late-invoiced order out of its closing entry. */
+export interface Reversal {
+  name: string;
+  state: string;
+  /** Its debits to income and tax: the order's sales and taxes taken back. */
+  amount: number;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
@@ -105,6 +119,7 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
     return {
       sessions,
       uninvoiced: new Map(),
+      invoicedLines: new Map(),
       invoiced: [],
       payments: [],
       invoicedPayments: [],
@@ -116,7 +131,10 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
     posOnly ? Promise.resolve(undefined) : readJournal(client, api, sessions),
     readPosSide(client, api, sessions),
   ]);
-  if (journal && pos.invoiced.length > 0) await readInvoices(client, pos.invoiced, journal);
+  if (journal && pos.invoiced.length > 0) {
+    await readInvoices(client, pos.invoiced, journal);
+    await readReversals(client, api, sessions, pos.invoiced, journal);
+  }
   return { sessions, ...pos, journal };
 }
 
@@ -146,13 +164,11 @@ async function readSessions(client: OdooClient, domain: Domain): Promise<Session
 }
 
 type PosInputs = Omit<BooksInputs, 'sessions' | 'journal'>;
+type Api = ReturnType<typeof groupingApi>;
+type Amounts = { untaxed: number; tax: number };
 
 /** The POS side: the orders without an invoice per session, the invoiced ones, the payments. */
-async function readPosSide(
-  client: OdooClient,
-  api: ReturnType<typeof groupingApi>,
-  sessions: SessionHead[],
-): Promise<PosInputs> {
+async function readPosSide(client: OdooClient, api: Api, sessions: SessionHead[]): Promise<PosInputs> {
   const ids = sessions.map((s) => s.id);
   // The orders a closing posts: neither draft nor cancelled (pos.session._get_closed_orders).
   const closed: Domain = [
@@ -160,12 +176,10 @@ async function readPosSide(
     ['state', 'not in', ['draft', 'cancel']],
   ];
   const [orderGroups, invoicedRaw, paymentGroups, methodsRaw] = await Promise.all([
-    api.group(
-      'pos.order',
-      [...closed, ['account_move', '=', false]],
-      ['session_id'],
-      ['amount_total:sum', 'amount_tax:sum'],
-    ),
+    // Odoo 16-18 cannot group lines by their order's session: the sessions' orders, listed.
+    api.paths
+      ? Promise.resolve([])
+      : api.group('pos.order', [...closed, ['account_move', '=', false]], ['session_id'], [ORDER_IDS]),
     client.searchRead('pos.order', [...closed, ['account_move', '!=', false]], {
       fields: ['name', 'session_id', 'amount_total', 'amount_tax', 'account_move'],
     }),
@@ -188,14 +202,14 @@ async function readPosSide(
     tax: num(o.amount_tax),
     invoiceId: m2o(o.account_move) ?? 0,
   }));
+  const sessionOf = new Map<number, number>();
+  for (const g of orderGroups)
+    for (const id of g.lists?.[ORDER_IDS] ?? [])
+      if (typeof id === 'number') sessionOf.set(id, m2o(g.values.session_id) ?? 0);
+  const totals = await lineTotals(api, closed, sessionOf, invoiced);
   return {
-    uninvoiced: new Map(
-      orderGroups.map((g) => {
-        const total = num(g.aggs['amount_total:sum']);
-        const tax = num(g.aggs['amount_tax:sum']);
-        return [m2o(g.values.session_id) ?? 0, { untaxed: total - tax, tax }];
-      }),
-    ),
+    uninvoiced: totals.bySession,
+    invoicedLines: totals.byInvoice,
     invoiced,
     payments: paymentGroups.map((g) => ({
       sessionId: m2o(g.values.session_id) ?? 0,
@@ -212,14 +226,63 @@ async function readPosSide(
   };
 }
 
+const ORDER_IDS = 'id:array_agg';
+
+/**
+ * Untaxed and tax of the closed orders' lines, as the closing posts them: each line's
+ * price_subtotal and its tax (pos.session._prepare_line), not the orders' amount_tax, which
+ * the register sends and can be a cent off its lines. Per session for the orders without an
+ * invoice, per invoice for the others. Odoo 19 groups the lines by their order's session;
+ * 16-18 by order, each order's session known from `sessionOf`.
+ */
+async function lineTotals(
+  api: Api,
+  closed: Domain,
+  sessionOf: Map<number, number>,
+  invoiced: InvoicedOrder[],
+): Promise<{ bySession: Map<number, Amounts>; byInvoice: Map<number, Amounts> }> {
+  const bySession = new Map<number, Amounts>();
+  const byInvoice = new Map<number, Amounts>();
+  const add = (to: Map<number, Amounts>, key: number, g: Awaited<ReturnType<Api['group']>>[number]): void => {
+    const untaxed = num(g.aggs['price_subtotal:sum']);
+    const tax = num(g.aggs['price_subtotal_incl:sum']) - untaxed;
+    const a = to.get(key) ?? { untaxed: 0, tax: 0 };
+    to.set(key, { untaxed: a.untaxed + untaxed, tax: a.tax + tax });
+  };
+  const sums = ['price_subtotal:sum', 'price_subtotal_incl:sum'];
+  const domain = prefixDomain(closed, 'order_id.');
+  if (api.paths) {
+    const groups = await api.group(
+      'pos.order.line',
+      domain,
+      ['order_id.session_id', 'order_id.account_move'],
+      sums,
+    );
+    for (const g of groups) {
+      const invoice = m2o(g.values['order_id.account_move']);
+      if (invoice === null) add(bySession, m2o(g.values['order_id.session_id']) ?? 0, g);
+      else add(byInvoice, invoice, g);
+    }
+    return { bySession, byInvoice };
+  }
+  const invoiceOf = new Map(invoiced.map((o) => [o.id, o.invoiceId]));
+  for (const g of await api.group('pos.order.line', domain, ['order_id'], sums)) {
+    const order = m2o(g.values.order_id) ?? 0;
+    const invoice = invoiceOf.get(order);
+    if (invoice !== undefined) add(byInvoice, invoice, g);
+    else {
+      const session = sessionOf.get(order);
+      if (session !== undefined) add(bySession, session, g);
+    }
+  }
+  return { bySession, byInvoice };
+}
+
 /**
  * The invoiced orders' payments per order and method, found through the sessions (a month of a
  * busy shop invoices thousands of orders: a domain listing their ids is a request of its own size).
  */
-async function paymentsOf(
-  api: ReturnType<typeof groupingApi>,
-  sessionIds: number[],
-): Promise<BooksInputs['invoicedPayments']> {
+async function paymentsOf(api: Api, sessionIds: number[]): Promise<BooksInputs['invoicedPayments']> {
   const groups = await api.group(
     'pos.payment',
     [
@@ -274,7 +337,7 @@ async function readJournal(
   }));
   const accountIds = [...new Set(lines.flatMap((l) => (l.accountId === null ? [] : [l.accountId])))];
   const [moves, accounts, cashBooked] = await Promise.all([
-    client.read('account.move', moveIds, ['name', 'state', 'journal_id']),
+    client.read('account.move', moveIds, ['name', 'state', 'journal_id', 'create_date']),
     client.read('account.account', accountIds, ['account_type']),
     cashDifferences(client, api, sessions),
   ]);
@@ -282,13 +345,20 @@ async function readJournal(
     entries: new Map(
       moves.map((m) => [
         m.id,
-        { name: String(m.name ?? ''), state: String(m.state ?? ''), journal: label(m.journal_id) ?? '' },
+        {
+          name: String(m.name ?? ''),
+          state: String(m.state ?? ''),
+          journal: label(m.journal_id) ?? '',
+          createdUtc: str(m.create_date),
+        },
       ]),
     ),
     lines,
     accountTypes: new Map(accounts.map((a) => [a.id, String(a.account_type ?? '')])),
     invoices: new Map(),
     cashBooked,
+    late: new Set(),
+    reversals: new Map(),
   };
 }
 
@@ -361,3 +431,87 @@ async function readInvoices(
       createdUtc: str(r.create_date),
     });
 }
+
+/**
+ * The orders invoiced after their session's entry was made, and the entries that take them out
+ * of it: Odoo 17 and later post one per order in the register's journal
+ * (pos.order._create_misc_reversal_move), referenced "Reversal of POS closing entry <entry> for
+ * order <order> from session <session>": found by the entry's and the order's names, which
+ * stay the same in every language. One search and one read_group, only when an order is late.
+ */
+async function readReversals(
+  client: OdooClient,
+  api: Api,
+  sessions: SessionHead[],
+  orders: InvoicedOrder[],
+  journal: JournalSide,
+): Promise<void> {
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  const entryOf = (o: InvoicedOrder) => {
+    const s = byId.get(o.sessionId);
+    return s?.moveId == null ? undefined : journal.entries.get(s.moveId);
+  };
+  for (const o of orders) {
+    const made = journal.invoices.get(o.invoiceId)?.createdUtc;
+    // The entry's own creation: a session's stop_at can be set back (closed later than it says).
+    const closed = entryOf(o)?.createdUtc ?? byId.get(o.sessionId)?.closedUtc;
+    if (made && closed && made > closed) journal.late.add(o.id);
+  }
+  const late = orders.filter((o) => journal.late.has(o.id) && entryOf(o) !== undefined);
+  if (late.length === 0) return;
+  const moves = await client.searchRead(
+    'account.move',
+    [
+      ['move_type', '=', 'entry'],
+      ...orDomains(
+        late.map((o) => [
+          ['ref', 'ilike', entryOf(o)?.name ?? ''],
+          ['ref', 'ilike', o.name],
+        ]),
+      ),
+    ],
+    { fields: ['name', 'state', 'ref'] },
+  );
+  if (moves.length === 0) return;
+  const groups = await api.group(
+    'account.move.line',
+    [['move_id', 'in', moves.map((m) => m.id)]],
+    ['move_id', 'account_id', 'tax_line_id'],
+    ['balance:sum'],
+  );
+  const unknown = groups.flatMap((g) => {
+    const a = m2o(g.values.account_id);
+    return a === null || journal.accountTypes.has(a) ? [] : [a];
+  });
+  // The closing entries' accounts are known already: a reversal uses the same ones.
+  if (unknown.length > 0)
+    for (const a of await client.read('account.account', [...new Set(unknown)], ['account_type']))
+      journal.accountTypes.set(a.id, String(a.account_type ?? ''));
+  const taken = new Map<number, number>();
+  for (const g of groups) {
+    const account = m2o(g.values.account_id);
+    const income = account !== null && INCOME_TYPES.has(journal.accountTypes.get(account) ?? '');
+    if (income || m2o(g.values.tax_line_id) !== null) {
+      const move = m2o(g.values.move_id) ?? 0;
+      taken.set(move, (taken.get(move) ?? 0) + num(g.aggs['balance:sum']));
+    }
+  }
+  for (const m of moves) {
+    const ref = String(m.ref ?? '');
+    // The order whose name the reference holds whole (Shop/1000 is not Shop/10000's).
+    const o = late.find(
+      (x) =>
+        ref.includes(entryOf(x)?.name ?? '\u0000') &&
+        new RegExp(`${escapeRe(x.name)}(?![\\p{L}\\p{N}])`, 'u').test(ref),
+    );
+    if (!o) continue;
+    const list = journal.reversals.get(o.id) ?? [];
+    list.push({ name: String(m.name ?? ''), state: String(m.state ?? ''), amount: taken.get(m.id) ?? 0 });
+    journal.reversals.set(o.id, list);
+  }
+}
+
+/** The account types of income (Odoo 16-19). */
+export const INCOME_TYPES = new Set(['income', 'income_other']);
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

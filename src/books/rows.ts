@@ -4,7 +4,13 @@
 import type { FieldMap } from '../core/types.js';
 import { utcToZoneIso } from '../query/time.js';
 import { roundAt } from '../records/normalize.js';
-import type { BooksInputs, EntryGroup, JournalSide, SessionHead } from './read.js';
+import {
+  type BooksInputs,
+  type EntryGroup,
+  INCOME_TYPES,
+  type JournalSide,
+  type SessionHead,
+} from './read.js';
 
 export interface BookRow {
   company_id: number | null;
@@ -61,7 +67,6 @@ export const BOOK_DEFS: FieldMap = {
 
 // The label Odoo 16-19 gives the line that balances an entry closed by force (in English).
 const BALANCING = 'Difference at closing PoS session';
-const INCOME = new Set(['income', 'income_other']);
 
 /** What the session's entry says, sorted into the lines the POS is compared with. */
 interface Booked {
@@ -85,7 +90,7 @@ function sortLines(s: SessionHead, lines: EntryGroup[], j: JournalSide, methodNa
     else if (method !== undefined && methodNames.has(method))
       b.methods.set(method, (b.methods.get(method) ?? 0) + l.balance);
     else if (l.name === BALANCING) b.balancing += l.balance;
-    else if (INCOME.has(type)) b.sales -= l.balance;
+    else if (INCOME_TYPES.has(type)) b.sales -= l.balance;
     // The invoiced orders' payments, moved from the POS receivable to the invoices' (credits).
     else if (type === 'asset_receivable' && l.balance < 0) b.invoicePayments -= l.balance;
     else b.other += l.balance;
@@ -112,13 +117,17 @@ function posSide(s: SessionHead, x: BooksInputs): PosSide {
     invoicePayments: 0,
     invoicedAtClosing: new Set(),
   };
-  const late = lateInvoiced(s, x);
+  const lateInvoices = new Set<number>();
   for (const o of x.invoiced) {
     if (o.sessionId !== s.id) continue;
-    if (late.has(o.id)) {
-      p.sales += o.total - o.tax;
-      p.taxes += o.tax;
-    } else p.invoicedAtClosing.add(o.id);
+    if (x.journal?.late.has(o.id)) lateInvoices.add(o.invoiceId);
+    else p.invoicedAtClosing.add(o.id);
+  }
+  // An order invoiced after the closing was posted with the session's sales, as its lines say.
+  for (const id of lateInvoices) {
+    const a = x.invoicedLines.get(id) ?? { untaxed: 0, tax: 0 };
+    p.sales += a.untaxed;
+    p.taxes += a.tax;
   }
   for (const g of x.payments) {
     if (g.sessionId !== s.id) continue;
@@ -137,15 +146,27 @@ function posSide(s: SessionHead, x: BooksInputs): PosSide {
   return p;
 }
 
-/** Invoiced orders whose invoice was made after the session closed. */
-function lateInvoiced(s: SessionHead, x: BooksInputs): Set<number> {
-  const out = new Set<number>();
-  if (!x.journal || s.closedUtc === null) return out;
-  for (const o of x.invoiced) {
-    const inv = x.journal.invoices.get(o.invoiceId);
-    if (o.sessionId === s.id && inv?.createdUtc && inv.createdUtc > s.closedUtc) out.add(o.id);
-  }
-  return out;
+/**
+ * What an entry posted from the POS's own figures would lack to balance: its sales, taxes and
+ * invoice payments (credits) less its payments (debits), each rounded as its row is. Odoo's
+ * balancing line holds that much when the lines and the payments disagree (a line of 2.4055).
+ */
+function unbalanced(p: PosSide, r: (v: number) => number): number {
+  let sum = r(p.sales) + r(p.taxes) + r(p.invoicePayments);
+  for (const v of p.methods.values()) sum -= r(v);
+  return r(sum);
+}
+
+/**
+ * `v` rounded as Odoo's float_round rounds what it posts: half away from zero, the binary noise
+ * of a sum around a half counted as the half. Lines of 4.335 summed by the server come back as
+ * 51500.814999999995; the entry Odoo posted from the same lines says 51500.82.
+ */
+function halfUp(v: number, digits: number): number {
+  const f = 10 ** digits;
+  const a = Math.abs(v * f);
+  const up = a - Math.floor(a) >= 0.5 - a * 1e-12 ? Math.ceil(a) : Math.floor(a);
+  return roundAt((Math.sign(v) * up) / f, digits);
 }
 
 export interface RowOptions {
@@ -172,7 +193,7 @@ function sessionRows(
   methodNames: Set<string>,
 ): BookRow[] {
   const digits = o.digits(s.currencyId);
-  const r = (v: number): number => roundAt(v, digits);
+  const r = (v: number): number => halfUp(v, digits);
   const j = x.journal;
   const entry = j && s.moveId !== null ? j.entries.get(s.moveId) : undefined;
   const pos = posSide(s, x);
@@ -211,6 +232,7 @@ function sessionRows(
       'payments of invoiced orders, moved to the invoices',
     );
   invoiceRows(s, x, add);
+  reversalRow(s, x, add);
   // Rounded first: a computed difference of zero can come back as float noise (1e-12).
   if (r(s.cashDifference) !== 0 || (j && r(j.cashBooked.get(s.id) ?? 0) !== 0))
     add(
@@ -220,7 +242,12 @@ function sessionRows(
       'counted - expected cash',
     );
   if (booked && r(booked.balancing) !== 0)
-    add('closing balance', null, booked.balancing, "Odoo's line balancing an entry closed by force");
+    add(
+      'closing balance',
+      unbalanced(pos, r),
+      booked.balancing,
+      "Odoo's line balancing an entry closed by force; POS: its sales and taxes less its payments",
+    );
   if (booked && r(booked.other) !== 0)
     add('other lines', null, booked.other, 'lines of the entry posdata cannot place');
   if (j && entry?.state !== 'posted' && rows.some((x) => (x.pos ?? 0) !== 0))
@@ -252,7 +279,6 @@ function invoiceRows(s: SessionHead, x: BooksInputs, add: Add): void {
     add('invoices', total, undefined);
     return;
   }
-  const late = lateInvoiced(s, x);
   let posted = 0;
   let fault = false;
   const notes: string[] = [];
@@ -271,7 +297,33 @@ function invoiceRows(s: SessionHead, x: BooksInputs, add: Add): void {
       notes.push(said);
       fault = true;
     }
-    if (late.has(o.id)) notes.push(`${o.name} invoiced after closing (${name})`);
+    if (j.late.has(o.id)) notes.push(`${o.name} invoiced after closing (${name})`);
   }
   add('invoices', total, posted, notes.length > 0 ? notes.join('; ') : null, fault);
+}
+
+/**
+ * The orders invoiced after the closing against the entries that take them out of it: their
+ * sales and taxes (as the closing posted them) beside the reversals' debits to income and tax.
+ */
+function reversalRow(s: SessionHead, x: BooksInputs, add: Add): void {
+  const j = x.journal;
+  const late = j ? x.invoiced.filter((o) => o.sessionId === s.id && j.late.has(o.id)) : [];
+  if (!j || late.length === 0) return;
+  const invoices = new Set(late.map((o) => o.invoiceId));
+  const pos = [...invoices].reduce((a, id) => {
+    const l = x.invoicedLines.get(id);
+    return a + (l ? l.untaxed + l.tax : 0);
+  }, 0);
+  let books = 0;
+  let fault = false;
+  const notes = late.map((o) => {
+    const rs = j.reversals.get(o.id) ?? [];
+    if (rs.length === 0) return `${o.name}: no entry reverses it`;
+    for (const r of rs) if (r.state === 'posted') books += r.amount;
+    const off = rs.filter((r) => r.state !== 'posted');
+    fault ||= off.length > 0;
+    return `${o.name} reversed in ${rs.map((r) => (r.state === 'posted' ? r.name : `${r.name} (${r.state})`)).join(', ')}`;
+  });
+  add('late invoice reversal', pos, books, notes.join('; '), fault);
 }

@@ -131,8 +131,6 @@ interface Figures {
   /** "Sales with 15%" → base; per tax and sign → tax. */
   sales: Map<string, number>;
   taxes: Map<string, { taxId: number; amount: number }>;
-  untaxed: number;
-  tax: number;
   /** Payments per method id, and those of the orders invoiced at the counter. */
   paid: Map<number, number>;
   invoicePayments: number;
@@ -140,8 +138,6 @@ interface Figures {
 const emptyFigures = (): Figures => ({
   sales: new Map(),
   taxes: new Map(),
-  untaxed: 0,
-  tax: 0,
   paid: new Map(),
   invoicePayments: 0,
 });
@@ -154,14 +150,17 @@ function sessionFigures(db: Db): Map<number, Figures> {
     return f;
   };
   const taxName = (id: number): string => String(db.get('account.tax', id)?.name ?? id);
+  const rounders = new Map<number, (x: number) => number>();
+  const roundIn = (sessionId: number): ((x: number) => number) => {
+    let r = rounders.get(sessionId);
+    if (!r) {
+      r = currencyOfCompany(db, sessionCompany(db, sessionId)).round;
+      rounders.set(sessionId, r);
+    }
+    return r;
+  };
   const posted = (o: Rec | undefined): o is Rec =>
     o !== undefined && o.state !== 'draft' && o.state !== 'cancel';
-  for (const o of db.table('pos.order').rows) {
-    if (!posted(o) || typeof o.account_move === 'number') continue;
-    const f = of(o.session_id as number);
-    f.untaxed += (o.amount_total as number) - (o.amount_tax as number);
-    f.tax += o.amount_tax as number;
-  }
   for (const l of db.table('pos.order.line').rows) {
     const o = l ? db.get('pos.order', l.order_id as number) : undefined;
     if (!l || !posted(o) || typeof o.account_move === 'number') continue;
@@ -174,7 +173,7 @@ function sessionFigures(db: Db): Map<number, Figures> {
     const taxId = taxes[0];
     if (taxId === undefined) continue;
     const t = f.taxes.get(`${taxId}|${sign}`) ?? { taxId, amount: 0 };
-    t.amount += (l.price_subtotal_incl as number) - base;
+    t.amount += roundIn(o.session_id as number)((l.price_subtotal_incl as number) - base);
     f.taxes.set(`${taxId}|${sign}`, t);
   }
   for (const p of db.table('pos.payment').rows) {
@@ -188,22 +187,6 @@ function sessionFigures(db: Db): Map<number, Figures> {
   return out;
 }
 
-/**
- * Rounded groups whose sum is the rounded total: Odoo rounds each line of the entry; the cents
- * the groups' rounding loses or gains sit on the largest (the entry balances, as Odoo's does).
- */
-function fitted(groups: number[], total: number, round: (x: number) => number): number[] {
-  const out = groups.map(round);
-  if (out.length === 0) return out;
-  const rest = round(round(total) - out.reduce((a, b) => a + b, 0));
-  let big = 0;
-  out.forEach((v, i) => {
-    if (Math.abs(v) > Math.abs(out[big] as number)) big = i;
-  });
-  out[big] = round((out[big] as number) + rest);
-  return out;
-}
-
 type Line = { name: string; account: number; balance: number; taxLine?: number; taxes?: number[] };
 
 function sessionEntry(g: Gen, b: Books, s: Rec, f: Figures, drift: Drift | undefined): void {
@@ -211,28 +194,17 @@ function sessionEntry(g: Gen, b: Books, s: Rec, f: Figures, drift: Drift | undef
   const { round } = currencyOfCompany(db, sessionCompany(db, s.id));
   const c = b.chart;
   const lines: Line[] = [];
-  const sales = [...f.sales.entries()];
-  fitted(
-    sales.map(([, v]) => v),
-    f.untaxed,
-    round,
-  ).forEach((v, i) => {
-    lines.push({ name: (sales[i] as [string, number])[0], account: c.income, balance: -v });
-  });
-  const taxes = [...f.taxes.values()];
-  fitted(
-    taxes.map((t) => t.amount),
-    f.tax,
-    round,
-  ).forEach((v, i) => {
-    const taxId = (taxes[i] as { taxId: number }).taxId;
+  // Each group as Odoo posts it: its lines' price_subtotal added, then rounded; each tax the
+  // sum of its lines' taxes, each rounded (_accumulate_amounts, round per line). Where that
+  // misses the payments by a cent, the balancing line below holds it, as Odoo's force close.
+  for (const [name, v] of f.sales) lines.push({ name, account: c.income, balance: -round(v) });
+  for (const t of f.taxes.values())
     lines.push({
-      name: String(db.get('account.tax', taxId)?.name ?? ''),
+      name: String(db.get('account.tax', t.taxId)?.name ?? ''),
       account: c.tax,
-      balance: -v,
-      taxLine: taxId,
+      balance: -round(t.amount),
+      taxLine: t.taxId,
     });
-  });
   for (const [m, amount] of f.paid) {
     const method = String(db.get('pos.payment.method', m)?.name ?? m);
     const other = drift === 'journal' && b.cashJournal.get(m) === undefined;
@@ -385,4 +357,36 @@ function invoiceLate(g: Gen, b: Books, sessionId: number): void {
   o.account_move = id;
   if (g.version !== 19) o.state = 'invoiced';
   o.write_date = stamp;
+  reverseLate(g, b, s, o, stamp);
+}
+
+/**
+ * The entry that takes a late-invoiced order out of its closing entry, as Odoo 17 posts it
+ * (pos.order._create_misc_reversal_move): in the register's journal, its lines' sales and taxes
+ * debited back against the POS receivable.
+ */
+function reverseLate(g: Gen, b: Books, s: Rec, o: Rec, at: string): void {
+  const { db } = g;
+  const { round } = currencyOfCompany(db, sessionCompany(db, s.id));
+  const lines: Line[] = [];
+  let total = 0;
+  for (const l of db.table('pos.order.line').rows) {
+    if (l?.order_id !== o.id) continue;
+    const base = round(l.price_subtotal as number);
+    const tax = round((l.price_subtotal_incl as number) - (l.price_subtotal as number));
+    lines.push({ name: String(l.full_product_name ?? l.name ?? ''), account: b.chart.income, balance: base });
+    const taxId = Array.isArray(l.tax_ids) ? (l.tax_ids[0] as number | undefined) : undefined;
+    if (taxId !== undefined && tax !== 0)
+      lines.push({
+        name: String(db.get('account.tax', taxId)?.name ?? ''),
+        account: b.chart.tax,
+        balance: tax,
+        taxLine: taxId,
+      });
+    total += base + tax;
+  }
+  lines.push({ name: '', account: b.chart.posReceivable, balance: -round(total) });
+  const closing = String(db.get('account.move', s.move_id as number)?.name ?? '');
+  const ref = `Reversal of POS closing entry ${closing} for order ${String(o.name)} from session ${String(s.name)}`;
+  postEntry(g, b, b.journals.pos, 'POSS', at, ref, 'posted', lines);
 }
