@@ -4,7 +4,7 @@
 import { Chalk } from 'chalk';
 import { utcToZoneShort } from '../query/time.js';
 import { fixedDecimals, signed } from '../records/normalize.js';
-import { fitColumns, leftOutNote, type ReportColumn, reportTable } from '../render/report-table.js';
+import { fitColumns, leftOutNote, type ReportColumn, reportTable, wrapText } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
 import type { BookRow } from './rows.js';
 
@@ -24,8 +24,10 @@ const COLUMNS: ReportColumn[] = [
   { key: 'pos', label: 'pos', right: true, priority: 1 },
   { key: 'books', label: 'books', right: true, priority: 1 },
   { key: 'difference', label: 'difference', right: true, priority: 0 },
-  { key: 'note', label: 'note', right: false, priority: 6 },
 ];
+const NOTE: ReportColumn = { key: 'note', label: 'note', right: false, priority: 6 };
+/** The note's least width: an `entry` row says everything in it, so others go first. */
+const NOTE_MIN = 24;
 
 /** One company's (and currency's) rows as a table with its closing line. */
 export function renderBooksTable(rows: BookRow[], o: BooksTableOptions): string {
@@ -49,12 +51,25 @@ export function renderBooksTable(rows: BookRow[], o: BooksTableOptions): string 
         pos: money(r.pos),
         books: money(r.books),
         difference: r.difference === null ? '' : signed(r.difference, digits),
-        note: r.note ?? '',
       } as Record<string, string>,
     };
   });
   const columns = COLUMNS.map((c) => ({ ...c }));
-  const kept = fitColumns(columns, lines, o.columns);
+  const notes = rows.map((r) => visible(r.note ?? ''));
+  const noted = notes.some((n) => n !== '');
+  const kept = fitColumns(columns, lines, noted ? o.columns - NOTE_MIN - 3 : o.columns);
+  if (noted) {
+    // The note takes what the kept columns leave, wrapped, never cut: posdata's own sentence.
+    const widthOf = (c: ReportColumn): number =>
+      Math.max(c.label.length, ...lines.map((l) => [...(l.cells[c.key] ?? '')].length));
+    const used = kept.reduce((a, c) => a + widthOf(c) + 3, 1);
+    const width = Math.max(NOTE_MIN, o.columns - used - 3);
+    lines.forEach((l, i) => {
+      l.cells.note = wrapText(notes[i] ?? '', width);
+    });
+    columns.push(NOTE);
+    kept.push(NOTE);
+  }
   const table = reportTable(
     kept.map((c) => c.label),
     kept.map((c) => c.right),

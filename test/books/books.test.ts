@@ -132,6 +132,30 @@ describe('books of a sandbox with --faults books: five closings drift, each name
     expect(rows.filter((r) => !r.agrees && !drifted.has(r.session_id))).toEqual([]);
   });
 
+  it('keeps the note on a narrow terminal, where an entry row says everything: other columns go first', async () => {
+    const r = await runCli(['books', ...MONTH, '--format', 'table'], { env: { ...env, COLUMNS: '80' } });
+    expect(r.code, r.stderr).toBe(0);
+    const table = r.stdout.split('\n');
+    expect(table.filter((l) => /^[│┌└├]/.test(l) && [...l].length > 80)).toEqual([]);
+    // The note wraps within its cell: the draft entry's row, then the rest of its sentence.
+    const at = table.findIndex((l) => /│ entry +│ +│ the entry is draft, not +│$/.test(l));
+    expect(at, r.stdout).toBeGreaterThan(0);
+    expect(table[at + 1]).toMatch(/│ posted +│$/);
+    expect(r.stdout).toMatch(/left out for width: register, closed, entry, pos, books/);
+  });
+
+  it('writes CSV with --delimiter and --decimal, as summary does', async () => {
+    const r = await runCli(['books', ...MONTH, '--format', 'csv', '--delimiter', ';', '--decimal', ','], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const csv = parse(r.stdout, { columns: true, delimiter: ';' }) as Record<string, string>[];
+    expect(csv).toHaveLength(rows.length);
+    const sales = csv.find((c) => c.line === 'sales' && c.pos !== '0') as Record<string, string>;
+    const mine = rows.find((x) => x.session_id === Number(sales.session_id) && x.line === 'sales') as Row;
+    expect(sales.pos).toBe(String(mine.pos).replace('.', ','));
+  });
+
   it('exits 7 with --fail-on-difference after writing the output, in every format', async () => {
     for (const format of ['table', 'json', 'ndjson', 'csv']) {
       const r = await runCli(['books', ...MONTH, '--format', format, '--fail-on-difference'], { env });
