@@ -128,14 +128,11 @@ export function checkRange(from: string | undefined, to: string | undefined, zon
 
 /** Odoo's UTC `YYYY-MM-DD HH:MM:SS` shown in a zone, as ISO 8601 with the offset. */
 export function utcToZoneIso(value: string, zone: string): string {
-  const ms = odooUtcMillis(value);
-  const at = ms === undefined ? undefined : clockOf(zone).at(ms);
-  if (ms === undefined || !at) {
-    const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
-    return d.isValid ? (d.setZone(zone).toISO({ suppressMilliseconds: true }) ?? value) : value;
-  }
-  const t = localText(ms, at);
-  return `${t.slice(0, 10)}T${t.slice(11)}${at.suffix}`;
+  const c = clockOf(zone);
+  if (c.wall(value) !== undefined) return c.isoOfLast(value);
+  // No real time, or an hour whose offset changes: luxon's, whole.
+  const d = DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' });
+  return d.isValid ? (d.setZone(zone).toISO({ suppressMilliseconds: true }) ?? value) : value;
 }
 
 /** Odoo's UTC string shown in a zone for a person: `YYYY-MM-DD HH:MM`. */
@@ -155,6 +152,8 @@ export function utcToZoneShort(value: string, zone: string): string {
  * (a value already moved to a zone); anything else stays as it is.
  */
 export function wallClock(value: string, zone: string): string {
+  const fast = clockOf(zone).wall(value);
+  if (fast !== undefined) return fast;
   const ms = ODOO_TEXT.test(value) ? odooUtcMillis(value) : isoMillis(value);
   const at = ms === undefined ? undefined : clockOf(zone).at(ms);
   if (ms === undefined || !at) {
@@ -226,7 +225,38 @@ interface HourOffset {
 /** A zone's offsets, asked of luxon once per UTC hour. */
 class ZoneClock {
   private readonly hours = new Map<number, HourOffset | null>();
+  /** The minute (`YYYY-MM-DD HH:MM` of Odoo's UTC text) `wall` last wrote, none at first. */
+  private lastKey = '\0';
+  /** That minute on this clock, as `wall` and as `isoOfLast` write it, and its hour's offset. */
+  private lastWall = '';
+  private lastIso = '';
+  private lastSuffix = '';
   constructor(private readonly zone: string) {}
+
+  /**
+   * Odoo's UTC text on this clock, `YYYY-MM-DD HH:MM:SS`; undefined where luxon is to say it
+   * (no real time, an hour whose offset changes). An offset is whole minutes, so a value in the
+   * minute of the one before (an export's records come in id order: mostly several a minute)
+   * is that minute's text and its own seconds, without the Dates of a new one.
+   */
+  wall(value: string): string | undefined {
+    if (value.length === 19 && value.startsWith(this.lastKey) && realSeconds(value))
+      return this.lastWall + value.slice(16);
+    const ms = odooUtcMillis(value);
+    const at = ms === undefined ? null : this.at(ms);
+    if (ms === undefined || !at) return undefined;
+    const text = localText(ms, at);
+    this.lastKey = value.slice(0, 16);
+    this.lastWall = text.slice(0, 16);
+    this.lastIso = `${text.slice(0, 10)}T${text.slice(11, 16)}`;
+    this.lastSuffix = at.suffix;
+    return text;
+  }
+
+  /** ISO 8601 with the offset of the value `wall` has just written. */
+  isoOfLast(value: string): string {
+    return this.lastIso + value.slice(16) + this.lastSuffix;
+  }
 
   /** The offset through the hour of `ms`; null where it changes inside that hour or luxon cannot say. */
   at(ms: number): HourOffset | null {
@@ -261,6 +291,13 @@ function clockOf(zone: string): ZoneClock {
 }
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** `:SS` of a real second (00-59), as the Date round trip of utcMillis would take it. */
+function realSeconds(value: string): boolean {
+  const a = value.charCodeAt(17);
+  const b = value.charCodeAt(18);
+  return value.charCodeAt(16) === 58 && a >= 48 && a <= 53 && b >= 48 && b <= 57;
+}
 
 /** `YYYY-MM-DD HH:MM:SS` of the instant on the zone's clock. */
 function localText(ms: number, at: HourOffset): string {

@@ -116,4 +116,43 @@ describe("a zone's times without luxon per value", () => {
     // Two instants (the hour's first and last millisecond) for each of the day's 24 hours.
     expect(fromMillis.mock.calls.length).toBeLessThanOrEqual(2 * 24);
   });
+
+  it('writes a run of values in one minute as luxon does, seconds real or not', () => {
+    const minute = fc.tuple(
+      recent,
+      fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(minute, fc.constantFrom(...ZONES), ([v, seconds], zone) => {
+        for (const s of seconds) {
+          const w = `${v.slice(0, 17)}${two(s)}`;
+          expect(utcToZoneIso(w, zone)).toBe(luxon.iso(w, zone));
+          expect(wallClock(w, zone)).toBe(luxon.wall(w, zone));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("writes the values of a minute from that minute's text, without two Dates each", () => {
+    // An export's sales come in id order, several a minute: a --tz or --excel export made two
+    // Dates a value (its instant, then its clock), most of such an export's extra CPU.
+    const RealDate = globalThis.Date;
+    let made = 0;
+    globalThis.Date = new Proxy(RealDate, {
+      construct(target, args) {
+        made++;
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      for (let s = 0; s < 60; s++) {
+        utcToZoneIso(`2032-02-03 04:05:${two(s)}`, 'Asia/Tokyo');
+        wallClock(`2032-02-03 04:05:${two(s)}`, 'Asia/Tokyo');
+      }
+    } finally {
+      globalThis.Date = RealDate;
+    }
+    expect(made).toBeLessThan(20);
+  });
 });
