@@ -385,6 +385,9 @@ const CATALOG: Row[] = [
         'pos_order_id',
         'session_id',
         'is_change',
+        // 18 and 19's pos_hr store the order's employee on its payments (16/17 do not: there
+        // the payment's cashier is its order's, in sales).
+        'employee_id',
         ...STAMPS,
       ],
     },

@@ -134,3 +134,41 @@ describe('a real shop through the tap and the exports', () => {
     for (const o of late) expect(ofDay.has(o.id), `order ${o.id}`).toBe(true);
   });
 });
+
+// 18 and 19's pos_hr store the order's employee on its payments (17's do not): the payments
+// stream carries it there, and not on 17.
+describe("the payments' employee", () => {
+  it('is sent on Odoo 18, each its order’s, and not on 17', async () => {
+    const other = await startTestSandbox({
+      seed: 5,
+      orders: 300,
+      days: 6,
+      odooVersion: 18,
+      adminKey: SUITE_SECRET,
+      ...SHOP_MODULES,
+    });
+    try {
+      const run = async (url: string, name: string) => {
+        const cfg = writeTapConfig(dir, name, tapConfig({ url }, { streams: ['payments'] }));
+        const r = await runCli(['tap', '--config', cfg], { env: { POSDATA_CONFIG_DIR: dir } });
+        expect(r.code, r.stderr).toBe(0);
+        return checkOutput(r.stdout);
+      };
+      const on17 = await run(sb.url, 'p17.json');
+      const props17 = (on17.schemas.get('payments')?.properties ?? {}) as Obj;
+      expect(Object.keys(props17)).not.toContain('employee_id');
+      const on18 = await run(other.url, 'p18.json');
+      const payments = on18.records.get('payments') ?? [];
+      const other18 = new Rpc(other.url, 'demo', 'admin', SUITE_SECRET);
+      const orders = await other18.kw<Obj[]>('pos.order', 'search_read', [[]], { fields: ['employee_id'] });
+      const employeeOf = new Map(
+        orders.map((o) => [o.id, Array.isArray(o.employee_id) ? o.employee_id[0] : null]),
+      );
+      expect(payments.length).toBeGreaterThan(100);
+      for (const p of payments) expect(p.employee_id, `payment ${p.id}`).toBe(employeeOf.get(p.pos_order_id));
+      expect(payments.some((p) => p.employee_id !== null)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
