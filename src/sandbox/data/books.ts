@@ -61,7 +61,7 @@ export function bookClosings(g: Gen, drift: boolean): void {
   for (const c of db.table('res.company').rows) if (c) booksOf(c.id);
   const sessions = db.table('pos.session').rows.filter((s): s is Rec => s?.state === 'closed');
   const drifts = drift ? driftPlan(db, sessions) : new Map<number, Drift>();
-  const figures = sessionFigures(db);
+  const figures = sessionFigures(db, g.version >= 18);
   for (const s of sessions) {
     const b = booksOf(sessionCompany(db, s.id));
     const kind = drifts.get(s.id);
@@ -142,7 +142,11 @@ const emptyFigures = (): Figures => ({
   invoicePayments: 0,
 });
 
-function sessionFigures(db: Db): Map<number, Figures> {
+/**
+ * `byEngine`: Odoo 18 and 19 label a sales line "<Sales|Refund> <product> with <taxes>", the
+ * product empty unless the register posts one line per product (two spaces, as Odoo writes it).
+ */
+function sessionFigures(db: Db, byEngine: boolean): Map<number, Figures> {
   const out = new Map<number, Figures>();
   const of = (sessionId: number): Figures => {
     const f = out.get(sessionId) ?? emptyFigures();
@@ -167,7 +171,10 @@ function sessionFigures(db: Db): Map<number, Figures> {
     const f = of(o.session_id as number);
     const taxes = Array.isArray(l.tax_ids) ? l.tax_ids : [];
     const sign = (l.qty as number) < 0 ? 'Refund' : 'Sales';
-    const key = taxes.length > 0 ? `${sign} with ${taxes.map(taxName).join(', ')}` : `${sign} untaxed`;
+    const key =
+      taxes.length > 0
+        ? `${sign}${byEngine ? '  ' : ' '}with ${taxes.map(taxName).join(', ')}`
+        : `${sign} untaxed`;
     const base = l.price_subtotal as number;
     f.sales.set(key, (f.sales.get(key) ?? 0) + base);
     const taxId = taxes[0];
