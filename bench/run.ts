@@ -13,15 +13,17 @@
 // compiles them with esbuild into dist-bench/ and runs that; `npm run lint` type-checks them.
 //
 // usage: npm run bench -- [--quick] [--orders N] [--memory-orders N] [--summary-orders N]
-//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|export|chains|report|startup]
+//                         [--runs N] [--out FILE] [--no-odoorpc] [--only sync|summary|tap|export|chains|report|books|startup]
 // (--only sync: just the PostgreSQL section, on a sandbox of --memory-orders sales; --only
 // tap: just the Singer tap against the ndjson export, on the same; --only summary: just the
 // summary section; --only chains: 20 servers in one run; --only report: a month's report on
+// --orders sales; --only books: a month's books against a day's on
 // --orders sales; --only startup: the start-up rows; --only export: the export's rows, --tz and
 // --excel beside the plain CSV, on --orders sales; each prints its part)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { getPriority, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { booksSection, measureBooks } from './figures/books.js';
 import { chainsReport, measureChains } from './figures/chains.js';
 import { type Export, exportRows, exportRunsTable, measureExport } from './figures/export.js';
 import { type Memory, measureMemory, memoryRows } from './figures/memory.js';
@@ -290,19 +292,26 @@ async function main(): Promise<void> {
     process.stdout.write(figureTable(startupRows(measureStartup()), before?.figures));
     return;
   }
-  if (opts.only === 'chains' || opts.only === 'report') {
+  if (opts.only === 'chains' || opts.only === 'report' || opts.only === 'books') {
     const md =
-      opts.only === 'chains' ? chainsReport(await measureChains()) : reportSection(await measureReport());
+      opts.only === 'chains'
+        ? chainsReport(await measureChains())
+        : opts.only === 'books'
+          ? booksSection(await measureBooks())
+          : reportSection(await measureReport());
     if (opts.outGiven) writeFileSync(opts.outGiven, md);
     process.stdout.write(md);
     return;
   }
   if (opts.only !== undefined)
     throw new Error(
-      `--only ${opts.only}: only 'summary', 'sync', 'tap', 'export', 'chains', 'report' or 'startup' can run alone`,
+      `--only ${opts.only}: only 'summary', 'sync', 'tap', 'export', 'chains', 'report', 'books' or 'startup' can run alone`,
     );
   const md =
-    report(await fullRun()) + chainsReport(await measureChains()) + reportSection(await measureReport());
+    report(await fullRun()) +
+    chainsReport(await measureChains()) +
+    reportSection(await measureReport()) +
+    booksSection(await measureBooks());
   if (opts.out) {
     writeFileSync(opts.out, md);
     log(`wrote ${opts.out}`);
