@@ -5,9 +5,11 @@
 // --by table and --by floor, each row its orders', lines' and payments' own, though Odoo 17's
 // report.pos.order and payments know no table. This file starts its own posshop server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { freshConfigDir, runCli } from '../helpers/cli.js';
 import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
 import type { Rpc } from '../helpers/rpc.js';
+import { tapConfig, writeTapConfig } from '../tap/config.js';
+import { checkOutput } from '../tap/singer.js';
 
 type Row = Record<string, string | number | null>;
 type Rec = Record<string, unknown> & { id: number };
@@ -198,5 +200,48 @@ describe("pos_restaurant's tables and floors on the real posshop", () => {
         Math.abs(floorsSum(k) - Math.round((restaurant[k] as number) * 100)),
         `the floors' ${k}`,
       ).toBeLessThanOrEqual(named.length);
+  });
+});
+
+// The tap (and sync: the same fields, catalog/resources.ts) over the real shop: each sale its
+// employee, table, guests and tip with its company and currency, each line its reward and
+// card with the card's code never whole.
+describe("a real shop's fields through the tap on the real posshop", () => {
+  it("sales carry Odoo's employee, table, guests and tip; lines the reward and a masked card", async () => {
+    const dir = freshConfigDir();
+    const { login, password } = odoo.admin;
+    const cfg = writeTapConfig(
+      dir,
+      'tap.json',
+      tapConfig({ url: odoo.url, db: odoo.db, user: login, password }, { streams: ['sales', 'lines'] }),
+    );
+    const r = await runCli(['tap', '--config', cfg], { env: { POSDATA_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    const cards = await rpc.searchRead<Rec>('loyalty.card', [], { fields: ['code'] });
+    expect(cards.length).toBeGreaterThan(3);
+    for (const card of cards) expect(r.stdout).not.toContain(String(card.code));
+    const out = checkOutput(r.stdout);
+    const orders = await rpc.searchRead<Rec>('pos.order', [], {
+      fields: ['employee_id', 'table_id', 'customer_count', 'tip_amount', 'company_id'],
+    });
+    const byId = new Map(orders.map((o) => [o.id, o]));
+    const companies = await rpc.searchRead<Rec>('res.company', [], { fields: ['currency_id'] });
+    const currencyOf = new Map(companies.map((c) => [c.id, (c.currency_id as [number, string])[1]]));
+    const sales = out.records.get('sales') ?? [];
+    expect(sales.length).toBe(orders.length);
+    const orNull = (v: unknown) => id(v) || null;
+    for (const s of sales) {
+      const o = byId.get(s.id) as Rec;
+      expect(s.employee_id, `order ${s.id}`).toBe(orNull(o.employee_id));
+      expect(s.table_id, `order ${s.id}`).toBe(orNull(o.table_id));
+      expect(s.customer_count).toBe(o.customer_count);
+      expect(s.tip_amount).toBe(o.tip_amount);
+      expect(s.company_id).toBe(id(o.company_id));
+      expect(s.currency).toBe(currencyOf.get(id(o.company_id) as number));
+    }
+    expect(sales.some((s) => (s.tip_amount as number) > 0)).toBe(true);
+    const carded = (out.records.get('lines') ?? []).filter((l) => l.coupon_id !== null);
+    expect(carded.length).toBeGreaterThan(3);
+    for (const l of carded) expect(String(l.coupon_name)).toMatch(/: \*+[A-Za-z0-9-]{4}$/);
   });
 });
