@@ -1,22 +1,24 @@
 /** Shapes shared by the sandbox modules (the sandbox shares no code with the client). */
 
-export type FieldType =
-  | 'char'
-  | 'text'
-  | 'integer'
-  | 'float'
-  | 'monetary'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'selection'
-  | 'many2one'
-  | 'one2many'
-  | 'many2many'
-  | 'binary'
-  | 'html'
-  | 'json'
-  | 'properties';
+export const FIELD_TYPES = [
+  'char',
+  'text',
+  'integer',
+  'float',
+  'monetary',
+  'boolean',
+  'date',
+  'datetime',
+  'selection',
+  'many2one',
+  'one2many',
+  'many2many',
+  'binary',
+  'html',
+  'json',
+  'properties',
+] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** What a record holds for a field. `undefined` = not held; the field's default applies. */
 export type Stored = string | number | boolean | number[] | undefined;
