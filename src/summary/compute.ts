@@ -24,6 +24,7 @@ import {
   type KeyValue,
   LINE_SPEC,
   type SummaryQuery,
+  type Totals,
 } from './folder.js';
 import type { GroupingApi } from './grouping.js';
 import { type Key, type Level, levelOf } from './keys.js';
@@ -47,16 +48,8 @@ export const FIGURE_KEYS = [
 
 export const MONEY_KEYS = ['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket'];
 
-export interface Figures {
-  orders: number;
-  items: number | null;
+export interface Figures extends Totals {
   gross: number | null;
-  discounts: number | null;
-  refundCount: number;
-  refunds: number;
-  net: number | null;
-  tax: number | null;
-  total: number;
   /** Amount per `method:<name>`; null where payments are not split this way (products, taxes). */
   methods: Record<string, number> | null;
   /** Amount per shop part (`tips`, `reward:<programme>`... shop.ts), by an order key (by method: tips); else null. */

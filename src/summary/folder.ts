@@ -133,17 +133,21 @@ export function keyValue(
   return { cells: { [idCol]: id, [nameCol]: name }, ident: id, sort: name ?? '\uffff' };
 }
 
-export interface Acc {
-  keys: KeyValue[];
+/** The figures a group's accumulator and its summary (compute.ts's Figures) both hold. */
+export interface Totals {
   orders: number;
   items: number | null;
-  salesIncl: number | null;
   discounts: number | null;
   refundCount: number;
   refunds: number;
   net: number | null;
   tax: number | null;
   total: number;
+}
+
+export interface Acc extends Totals {
+  keys: KeyValue[];
+  salesIncl: number | null;
   methods: Map<number, number> | null;
   /** The discounts by business day (ISO date), where the lines were grouped by their order's day. */
   dayDiscounts: Map<string, number>;
