@@ -54,6 +54,33 @@ interface MethodSpec {
   run: (c: Invocation) => Json | undefined;
 }
 
+/** The arguments named in `defaults`, each at its default where absent or None (as Odoo's signature has it). */
+function argsOf<K extends string>(c: Invocation, defaults: Record<K, unknown>): Record<K, unknown> {
+  const out = { ...defaults };
+  for (const name in out) out[name] = c.get(name, defaults[name]);
+  return out;
+}
+
+/** read_group's and formatted_read_group's keywords, at the defaults of Odoo's signatures. */
+const READ_GROUP = {
+  domain: [],
+  fields: [],
+  groupby: [],
+  offset: 0,
+  limit: null,
+  orderby: false,
+  lazy: true,
+};
+const FORMATTED_READ_GROUP = {
+  domain: [],
+  groupby: [],
+  aggregates: [],
+  having: [],
+  offset: 0,
+  limit: null,
+  order: null,
+};
+
 const load = (c: Invocation): boolean => c.get('load', '_classic_read') === '_classic_read';
 const searched = (c: Invocation) =>
   search(
@@ -131,19 +158,7 @@ const METHODS: Record<string, MethodSpec> = {
     required: 3,
     ids: false,
     op: 'read',
-    run: (c) =>
-      lied(
-        c,
-        readGroup(c.db, c.env, c.model, {
-          domain: c.get('domain', []),
-          fields: c.get('fields', []),
-          groupby: c.get('groupby', []),
-          offset: c.get('offset', 0),
-          limit: c.get('limit', null),
-          orderby: c.get('orderby', false),
-          lazy: c.get('lazy', true),
-        }),
-      ),
+    run: (c) => lied(c, readGroup(c.db, c.env, c.model, argsOf(c, READ_GROUP))),
   },
   formatted_read_group: {
     params: ['domain', 'groupby', 'aggregates', 'having', 'offset', 'limit', 'order'],
@@ -151,19 +166,7 @@ const METHODS: Record<string, MethodSpec> = {
     ids: false,
     op: 'read',
     since: 19,
-    run: (c) =>
-      lied(
-        c,
-        formattedReadGroup(c.db, c.env, c.model, {
-          domain: c.get('domain', []),
-          groupby: c.get('groupby', []),
-          aggregates: c.get('aggregates', []),
-          having: c.get('having', []),
-          offset: c.get('offset', 0),
-          limit: c.get('limit', null),
-          order: c.get('order', null),
-        }),
-      ),
+    run: (c) => lied(c, formattedReadGroup(c.db, c.env, c.model, argsOf(c, FORMATTED_READ_GROUP))),
   },
   name_search: {
     params: ['name', 'args', 'operator', 'limit'],
