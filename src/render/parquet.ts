@@ -11,7 +11,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ProtocolError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { OdooRecord } from '../core/types.js';
-import type { Column, ColumnValue } from '../records/columns.js';
+import type { Column, ColumnKind, ColumnValue } from '../records/columns.js';
 import { amountBound, type Normalizer, type Row, unscaled } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
 import type { Renderer } from './formats.js';
@@ -23,77 +23,48 @@ const DECIMAL_PRECISION = 18;
 const DAY_MS = 86_400_000;
 const INT32_MAX = 2 ** 31 - 1;
 
+/** A leaf's physical type and, where Parquet annotates it, its annotation (older and newer name). */
+type Leaf = Pick<SchemaElement, 'type' | 'converted_type' | 'logical_type'>;
+
+/** The kinds whose leaf is the same for every column; a decimal's has its scale, an id list is a LIST. */
+const LEAVES: Record<Exclude<ColumnKind, 'decimal' | 'integer[]'>, Leaf> = {
+  integer: { type: 'INT32' },
+  date: { type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
+  timestamp: {
+    type: 'INT64',
+    converted_type: 'TIMESTAMP_MICROS',
+    logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
+  },
+  float: { type: 'DOUBLE' },
+  boolean: { type: 'BOOLEAN' },
+  json: { type: 'BYTE_ARRAY', converted_type: 'JSON', logical_type: { type: 'JSON' } },
+  text: { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } },
+};
+
 /** The Parquet schema of the columns: a flat root, a three-level LIST for id lists. */
 export function parquetSchema(columns: Column[]): SchemaElement[] {
   const schema: SchemaElement[] = [{ name: 'root', num_children: columns.length }];
   for (const c of columns) {
     const repetition_type = c.nullable ? 'OPTIONAL' : 'REQUIRED';
     const name = c.name;
-    switch (c.kind) {
-      case 'integer':
-        schema.push({ name, type: 'INT32', repetition_type });
-        break;
-      case 'decimal':
-        schema.push({
-          name,
-          type: 'INT64',
-          repetition_type,
-          converted_type: 'DECIMAL',
-          scale: c.scale ?? 0,
-          precision: DECIMAL_PRECISION,
-          logical_type: { type: 'DECIMAL', scale: c.scale ?? 0, precision: DECIMAL_PRECISION },
-        });
-        break;
-      case 'float':
-        schema.push({ name, type: 'DOUBLE', repetition_type });
-        break;
-      case 'timestamp':
-        schema.push({
-          name,
-          type: 'INT64',
-          repetition_type,
-          converted_type: 'TIMESTAMP_MICROS',
-          logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
-        });
-        break;
-      case 'date':
-        schema.push({
-          name,
-          type: 'INT32',
-          repetition_type,
-          converted_type: 'DATE',
-          logical_type: { type: 'DATE' },
-        });
-        break;
-      case 'boolean':
-        schema.push({ name, type: 'BOOLEAN', repetition_type });
-        break;
-      case 'integer[]':
-        schema.push(
-          { name, repetition_type, converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
-          { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
-          { name: 'element', type: 'INT32', repetition_type: 'REQUIRED' },
-        );
-        break;
-      case 'json':
-        schema.push({
-          name,
-          type: 'BYTE_ARRAY',
-          repetition_type,
-          converted_type: 'JSON',
-          logical_type: { type: 'JSON' },
-        });
-        break;
-      case 'text':
-        schema.push({
-          name,
-          type: 'BYTE_ARRAY',
-          repetition_type,
-          converted_type: 'UTF8',
-          logical_type: { type: 'STRING' },
-        });
-        break;
-    }
+    if (c.kind === 'integer[]')
+      schema.push(
+        { name, repetition_type, converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
+        { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+        { name: 'element', type: 'INT32', repetition_type: 'REQUIRED' },
+      );
+    else if (c.kind === 'decimal') {
+      const scale = c.scale ?? 0;
+      schema.push({
+        name,
+        type: 'INT64',
+        repetition_type,
+        converted_type: 'DECIMAL',
+        scale,
+        precision: DECIMAL_PRECISION,
+        logical_type: { type: 'DECIMAL', scale, precision: DECIMAL_PRECISION },
+      });
+    } else schema.push({ name, ...LEAVES[c.kind], repetition_type });
   }
   return schema;
 }
