@@ -112,7 +112,11 @@ export class AtomicFileSink implements Sink {
     const s = new AtomicFileSink(target);
     try {
       pending.set(s.tmp, { existed: s.existed });
-      s.fh = await open(s.tmp, 'wx', mode);
+      // Made here, synchronously: a signal's handler removes what is pending, and an open still
+      // in flight on the thread pool would create the file after the handler looked (a SIGTERM
+      // right after the first request left it behind). Reopened without creating it.
+      closeSync(openSync(s.tmp, 'wx', mode));
+      s.fh = await open(s.tmp, 'r+');
       if (s.existed) await keepAccess(s.fh, target);
     } catch (err) {
       pending.delete(s.tmp);
