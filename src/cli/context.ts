@@ -44,6 +44,12 @@ export interface Context {
    * `stopped` and the run ends itself (exit 0), as a long-running command does.
    */
   runsUntilStopped(): void;
+  /**
+   * This run is one server's of a run over several (src/cli/servers.ts), its output joined with
+   * the others': what a single run names by what it alone sees (a payment method's column) is
+   * named so that one name means one thing across the chain (summary: `method:Cash · EUR`).
+   */
+  readonly inChain?: boolean;
 }
 
 /** The context with what the run's owner needs: the end of the run and the interrupt. */
@@ -58,7 +64,7 @@ export interface RunContext extends Context {
   readonly untilStopped: boolean;
 }
 
-export function makeContext(io: IO, env: Env): RunContext {
+export function makeContext(io: IO, env: Env, inChain = false): RunContext {
   const cleanups = new Set<() => Promise<void> | void>();
   const held = new Set<Destroyable>();
   const ends: (() => Promise<void> | void)[] = [];
@@ -71,6 +77,7 @@ export function makeContext(io: IO, env: Env): RunContext {
   const ctx: RunContext = {
     io,
     env,
+    inChain,
     odoo(connection) {
       if (!session) {
         // Loaded here: the HTTP client (undici) is no part of a command's start-up.

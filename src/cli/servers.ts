@@ -311,7 +311,7 @@ function serverRun(
     const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
     const err = prefixed(io.err.stream, name);
     const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
-    const child = makeContext(childIO, env);
+    const child = makeContext(childIO, env, true);
     at.children.add(child);
     let failed = false;
     try {

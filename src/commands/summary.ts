@@ -125,7 +125,9 @@ export const summary = command({
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = zoneFor('range', o.tz, profile.tz);
     const { fetchSplitSummary } = await import('../summary/split.js');
-    const split = await fetchSplitSummary(client, o, zone);
+    // In a chain every server's rows say their currency (--loss sets people against each other
+    // within one server: its own way).
+    const split = await fetchSplitSummary(client, o, zone, ctx.inChain === true && !o.loss);
     if (split) return (await import('../summary/run/split.js')).runSplit(o, ctx, split, zone);
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);

@@ -55,11 +55,14 @@ export function splitKeys(by: string | undefined): {
 /**
  * The split summary, or undefined where one plain summary says it all: one currency among the
  * run's companies and no --by company or currency (a one-company database reads as it always has).
+ * `chain`: this server is one of a chain's (src/cli/servers.ts), whose rows always say their
+ * currency and whose method columns are named for the chain (nameChainMethods).
  */
 export async function fetchSplitSummary(
   client: OdooClient,
   p: SummaryParams,
   zone: string,
+  chain = false,
 ): Promise<SplitSummary | undefined> {
   const by = splitKeys(p.by);
   let companies: Company[];
@@ -71,7 +74,8 @@ export async function fetchSplitSummary(
     throw err;
   }
   const currencies = currenciesOf(companies);
-  if (!by.company && !by.currency && currencies.length <= 1) return undefined;
+  // A chain's server says its currency even where it has one: the chain has several.
+  if (!chain && !by.company && !by.currency && currencies.length <= 1) return undefined;
   const groups: Company[][] = by.company
     ? companies.map((c) => [c])
     : currencies.map((cur) => companies.filter((c) => c.currency === cur));
@@ -93,7 +97,8 @@ export async function fetchSplitSummary(
       result,
     });
   }
-  await nameMethods(client, parts);
+  if (chain) nameChainMethods(parts);
+  else await nameMethods(client, parts);
   return { lead: by.company ? ['company_id', 'company', 'currency'] : ['currency'], parts };
 }
 
@@ -145,20 +150,43 @@ async function nameMethods(client: OdooClient, parts: SummaryPart[]): Promise<vo
   const labels = [...label.values()];
   for (const [id, l] of label)
     if (labels.indexOf(l) !== labels.lastIndexOf(l)) label.set(id, l.replace(/( · |$)/, ` #${id}$1`));
+  for (const part of parts) relabel(part, (id) => label.get(id) ?? `#${id}`);
+}
+
+/**
+ * A chain's method columns (each server's run names its own, and the joined output puts one
+ * name in one column): `method:<name> · <currency>` always, so one method is one column on
+ * every server whatever its other companies (Cash · EUR, where alone it would be `Cash` and
+ * beside a USD company `Cash · My Company`) and no column holds two currencies; `#<id>` after
+ * the name where two methods of one part (one row's figures) share it (Cash #1 · EUR).
+ */
+function nameChainMethods(parts: SummaryPart[]): void {
   for (const part of parts) {
     const s = part.result.summary;
-    const rename = new Map<string, string>();
-    s.methodKeys = s.methodKeys.map((old, i) => {
-      const key = `method:${label.get(s.methodIds[i] as number)}`;
-      rename.set(old, key);
-      return key;
+    const nameOf = (id: number) => s.methodNames.get(id) ?? `#${id}`;
+    const count = new Map<string, number>();
+    for (const id of s.methodIds) count.set(nameOf(id), (count.get(nameOf(id)) ?? 0) + 1);
+    relabel(part, (id) => {
+      const name = nameOf(id);
+      return `${name}${(count.get(name) ?? 0) > 1 ? ` #${id}` : ''} · ${part.currency}`;
     });
-    for (const g of s.groups) {
-      if (!g.figures.methods) continue;
-      const m: Record<string, number> = {};
-      for (const [k, v] of Object.entries(g.figures.methods)) m[rename.get(k) ?? k] = v;
-      g.figures.methods = m;
-    }
+  }
+}
+
+/** A part's method columns and its groups' figures put under `method:<label of the method's id>`. */
+function relabel(part: SummaryPart, label: (id: number) => string): void {
+  const s = part.result.summary;
+  const rename = new Map<string, string>();
+  s.methodKeys = s.methodKeys.map((old, i) => {
+    const key = `method:${label(s.methodIds[i] as number)}`;
+    rename.set(old, key);
+    return key;
+  });
+  for (const g of s.groups) {
+    if (!g.figures.methods) continue;
+    const m: Record<string, number> = {};
+    for (const [k, v] of Object.entries(g.figures.methods)) m[rename.get(k) ?? k] = v;
+    g.figures.methods = m;
   }
 }
 

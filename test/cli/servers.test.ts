@@ -150,12 +150,28 @@ describe('a run over several servers', () => {
       { env },
     );
     expect(s.code, s.stderr).toBe(8);
+    // Its single run by currency (a chain's rows say their currency), its methods named as a
+    // chain names them (`method:Cash · EUR`).
     const alone = await runCli(
-      ['summary', '--from', '2000-01-01', '--profile', 'shop-16', '--format', 'csv'],
+      [
+        'summary',
+        '--from',
+        '2000-01-01',
+        '--by',
+        'currency,register',
+        '--profile',
+        'shop-16',
+        '--format',
+        'csv',
+      ],
       { env },
     );
     const [head, ...rest] = alone.stdout.trimEnd().split('\n');
-    expect(s.stdout.trimEnd().split('\n')).toEqual([`profile,${head}`, ...rest.map((l) => `shop-16,${l}`)]);
+    const named = (head as string)
+      .split(',')
+      .map((c) => (c.startsWith('method:') ? `${c} · EUR` : c))
+      .join(',');
+    expect(s.stdout.trimEnd().split('\n')).toEqual([`profile,${named}`, ...rest.map((l) => `shop-16,${l}`)]);
     const d = await runCli(['doctor', '--profile', 'shop-17,shop-19', '--format', 'json'], { env });
     const docs = JSON.parse(d.stdout);
     expect(docs.map((x: { profile: string }) => x.profile)).toEqual(['shop-17', 'shop-19']);
@@ -177,6 +193,13 @@ function objects(csv: string, lead: Record<string, string> = {}): Record<string,
   });
 }
 
+/** A single run's row as a chain names its methods: `method:<name> · <currency>`. */
+function chainNamed(row: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(row).map(([k, v]) => [k.startsWith('method:') ? `${k} · ${row.currency}` : k, v]),
+  );
+}
+
 describe('reconcile over several servers', () => {
   it('one table, each row led by its profile, the columns the union of theirs, each row as its single run gives it', async () => {
     const args = ['reconcile', '--from', '2000-01-01', '--format', 'csv'];
@@ -194,7 +217,7 @@ describe('reconcile over several servers', () => {
 });
 
 describe('summary --by profile', () => {
-  it("the chain's day: one row per server and currency, led by profile and currency, each its single run's figures", async () => {
+  it("the chain's day: one row per server and currency, led by profile and currency, each its single run's figures, its methods named with their currency", async () => {
     const args = ['summary', '--from', '2000-01-01', '--format', 'csv'];
     const r = await runCli([...args, '--by', 'profile', '--profile', 'shop-17,shop-18,shop-19,shop-down'], {
       env,
@@ -208,7 +231,7 @@ describe('summary --by profile', () => {
     ]);
     for (const row of rows) {
       const one = await runCli([...args, '--by', 'currency', '--profile', row.profile as string], { env });
-      expect(row).toEqual(objects(one.stdout, { profile: row.profile as string })[0]);
+      expect(row).toEqual(chainNamed(objects(one.stdout, { profile: row.profile as string })[0] ?? {}));
     }
   });
 });
