@@ -48,7 +48,7 @@ export const reconcile = command({
     const { io } = ctx;
     // The business day is the shop's.
     const { session, zone, domain } = await period.sessionsAndZone(o, ctx);
-    const parts = await reconcileParts(session.client, domain);
+    const parts = await reconcileParts(session.client, domain, ctx.inChain === true);
     if (parts.every((p) => p.rec.sessions.length === 0))
       await (await import('../read/exists.js')).mustExist(session.client, o);
     const adjusted = parts.flatMap((p) => p.rec.adjusted);

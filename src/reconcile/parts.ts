@@ -25,8 +25,15 @@ export interface ReconcilePart {
  * The sessions reconciled: as one where the run's companies keep one currency (a one-company
  * database reads as it always has), else per company, each read with only that company in
  * allowed_company_ids, at its currency's decimals, its methods named with it where names repeat.
+ * `chain`: this server is one of a chain's (src/cli/servers.ts): per company whatever the
+ * currencies, so every row says its currency, and every method column is `<name> · <currency>`,
+ * one name for one method on every server and never a column of two currencies.
  */
-export async function reconcileParts(client: OdooClient, domain: Domain): Promise<ReconcilePart[]> {
+export async function reconcileParts(
+  client: OdooClient,
+  domain: Domain,
+  chain = false,
+): Promise<ReconcilePart[]> {
   const { currenciesOf, runCompanies } = await import('../read/companies.js');
   let companies: Company[] | undefined;
   try {
@@ -34,7 +41,7 @@ export async function reconcileParts(client: OdooClient, domain: Domain): Promis
   } catch (err) {
     if (!(err instanceof ServerError)) throw err;
   }
-  if (!companies || currenciesOf(companies).length <= 1) {
+  if (!companies || (!chain && currenciesOf(companies).length <= 1)) {
     const { inputs } = await fetchReconciliation(client, domain);
     // The figures at the decimals of the company's currency (known with the companies).
     let digits = DEFAULT_MONEY_DIGITS;
@@ -48,21 +55,25 @@ export async function reconcileParts(client: OdooClient, domain: Domain): Promis
     const { inputs } = await fetchReconciliation(client.forCompanies([c.id]), domain);
     parts.push({ company: c, rec: reconcileSessions(inputs, c.digits) });
   }
-  // A method's name said once per company where two companies' methods share it.
-  const seen = new Map<string, number>();
-  for (const p of parts) for (const k of p.rec.methodKeys) seen.set(k, (seen.get(k) ?? 0) + 1);
-  for (const p of parts) {
-    const rename = new Map(
-      p.rec.methodKeys.map((k) => [k, (seen.get(k) ?? 0) > 1 ? `${k} · ${p.company?.name}` : k]),
-    );
-    p.rec.methodKeys = p.rec.methodKeys.map((k) => rename.get(k) ?? k);
-    for (const s of p.rec.sessions) {
-      const m: Record<string, number> = {};
-      for (const [k, v] of Object.entries(s.byMethod)) m[rename.get(k) ?? k] = v;
-      s.byMethod = m;
-    }
+  if (chain) for (const p of parts) rename(p, (k) => `${k} · ${p.company?.currency}`);
+  else {
+    // A method's name said once per company where two companies' methods share it.
+    const seen = new Map<string, number>();
+    for (const p of parts) for (const k of p.rec.methodKeys) seen.set(k, (seen.get(k) ?? 0) + 1);
+    for (const p of parts) rename(p, (k) => ((seen.get(k) ?? 0) > 1 ? `${k} · ${p.company?.name}` : k));
   }
   return parts;
+}
+
+/** A part's method columns, and its sessions' figures, under the keys `to` gives. */
+function rename(p: ReconcilePart, to: (key: string) => string): void {
+  const renamed = new Map(p.rec.methodKeys.map((k) => [k, to(k)]));
+  p.rec.methodKeys = p.rec.methodKeys.map((k) => renamed.get(k) ?? k);
+  for (const s of p.rec.sessions) {
+    const m: Record<string, number> = {};
+    for (const [k, v] of Object.entries(s.byMethod)) m[renamed.get(k) ?? k] = v;
+    s.byMethod = m;
+  }
 }
 
 /**

@@ -160,3 +160,30 @@ describe("a chain's method columns", () => {
     expect(keys.some((k) => k.endsWith(' · EUR') || k.endsWith(' · USD'))).toBe(false);
   });
 });
+
+describe("a chain's reconcile", () => {
+  it('every session says its company and currency; its method columns are named with that currency', async () => {
+    const r = await runCli(
+      ['reconcile', '--from', '2000-01-01', '--rate', '0', '--all-profiles', '--format', 'json'],
+      {
+        env,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    expect(new Set(rows.map((x) => `${x.profile} ${x.currency}`))).toEqual(
+      new Set(['s1 EUR', 's2 EUR', 's2 USD', 's3 EUR']),
+    );
+    for (const row of rows) {
+      expect(typeof row.company_id, JSON.stringify(row)).toBe('number');
+      const methods = methodsOf(row);
+      expect(methods.length).toBeGreaterThan(0);
+      for (const [k] of methods) expect(k).toMatch(new RegExp(`^method:.+ · ${row.currency}$`));
+    }
+    // The same EUR Cash: one column on s1 and on s2 (alone, s2 names it `Cash · My Company`).
+    const cash = (p: string) => rows.filter((x) => x.profile === p).map((x) => x['method:Cash · EUR']);
+    expect(cash('s1').every((v) => typeof v === 'number')).toBe(true);
+    expect(cash('s2').some((v) => typeof v === 'number' && v > 0)).toBe(true);
+    expect(rows.some((x) => x.profile === 's2' && x['method:Cash Kiosk · USD'] !== undefined)).toBe(true);
+  });
+});

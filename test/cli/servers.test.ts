@@ -201,15 +201,27 @@ function chainNamed(row: Record<string, string>): Record<string, string> {
 }
 
 describe('reconcile over several servers', () => {
-  it('one table, each row led by its profile, the columns the union of theirs, each row as its single run gives it', async () => {
+  it('one table, each row led by its profile and company, the columns the union of theirs, each row as its single run gives it', async () => {
     const args = ['reconcile', '--from', '2000-01-01', '--format', 'csv'];
     const r = await runCli([...args, '--profile', 'shop-16,shop-19'], { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.startsWith('profile,session_id,')).toBe(true);
+    // A chain's sessions say their company and currency (shop-16 is in EUR, shop-19 in JPY).
+    expect(r.stdout.startsWith('profile,company_id,company,currency,session_id,')).toBe(true);
     const expected: Record<string, string>[] = [];
     for (const name of ['shop-16', 'shop-19']) {
       const one = await runCli([...args, '--profile', name], { env });
-      expected.push(...objects(one.stdout, { profile: name }));
+      const byCompany = await runCli(
+        ['summary', '--from', '2000-01-01', '--by', 'company', '--profile', name, '--format', 'csv'],
+        { env },
+      );
+      const company = objects(byCompany.stdout)[0] ?? {};
+      const lead = {
+        profile: name,
+        company_id: company.company_id,
+        company: company.company,
+        currency: company.currency,
+      };
+      expected.push(...objects(one.stdout, lead as Record<string, string>).map(chainNamed));
     }
     expect(objects(r.stdout)).toEqual(expected);
     expect(expected.length).toBeGreaterThan(2);
