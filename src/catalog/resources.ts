@@ -4,7 +4,7 @@
 // parents before their children, so a warehouse query that joins them after a sync finds
 // both. A name means one thing throughout: `lines` are pos.order.line, the lines of one
 // ticket for `posdata lines ID`, all of them for a sync. Adding a resource is a row.
-import type { Domain, FieldMap } from '../core/types.js';
+import type { Domain, FieldDef, FieldMap } from '../core/types.js';
 
 export type ResourceName =
   | 'configs'
@@ -234,6 +234,8 @@ const CATALOG: Row[] = [
         'table_id',
         'customer_count',
         'tip_amount',
+        // The invoice's own number (SYNC_DERIVED), where the order has one.
+        'invoice',
         ...STAMPS,
       ],
     },
@@ -430,9 +432,32 @@ export function isStored(fields: FieldMap, f: string): boolean {
   return def !== undefined && def.store !== false;
 }
 
-/** The default fields this server has and stores. */
+/** The default fields this server has and stores (syncFields: the derived columns among them). */
 export function defaultSyncFields(r: SyncResource, fields: FieldMap): string[] {
   return r.defaultFields.filter((f) => f === 'id' || isStored(fields, f));
+}
+
+/**
+ * Columns of a sync table that are no field of its model but read through one: sales'
+ * `invoice`, the invoice's own number (account.move's name, INV/2026/00005), through
+ * account_move, whose label in Odoo adds the order's name (`INV/2026/00005 (Shop/0008)` on 17).
+ */
+const SYNC_DERIVED: Partial<Record<SyncName, Record<string, { from: string; def: FieldDef }>>> = {
+  sales: { invoice: { from: 'account_move', def: { type: 'char', string: 'Invoice', store: true } } },
+};
+
+/** The model's fields, with the resource's derived columns where the field they read is there. */
+export function syncFields(r: SyncResource, fields: FieldMap): FieldMap {
+  const derived = Object.entries(SYNC_DERIVED[r.name] ?? {}).filter(([, d]) => isStored(fields, d.from));
+  return derived.length === 0
+    ? fields
+    : { ...fields, ...Object.fromEntries(derived.map(([name, d]) => [name, d.def])) };
+}
+
+/** The fields read from Odoo for these columns: a derived column's source in its place. */
+export function syncFetch(r: SyncResource, columns: string[]): string[] {
+  const derived = SYNC_DERIVED[r.name] ?? {};
+  return [...new Set(columns.map((f) => derived[f]?.from ?? f))];
 }
 
 export const ORDER_STATES_HELP = ORDER_STATE_HELP;

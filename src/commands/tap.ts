@@ -1,7 +1,7 @@
 // `posdata tap`: a Singer tap. The sync resources as streams, incremental on (write_date,
 // id) from a STATE, for Meltano, Airflow, Dagster and any Singer target. Standard output
 // carries messages only (one JSON per line); notices go to standard error.
-import { SYNC_RESOURCES } from '../catalog/resources.js';
+import { SYNC_RESOURCES, syncFields } from '../catalog/resources.js';
 import { command } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { GLOBAL, group } from '../cli/flags.js';
@@ -182,7 +182,7 @@ async function runTapCommand(o: TapOptions, ctx: Context): Promise<void> {
     const { tapColumns, tapFields } = await import('../tap/schema.js');
     const streams = [];
     for (const r of SYNC_RESOURCES) {
-      const defs = await client.fieldsGet(r.model);
+      const defs = syncFields(r, await client.fieldsGet(r.model));
       streams.push(catalogEntry(r.name, tapColumns(tapFields(r, defs), defs)));
     }
     await sink.write(`${JSON.stringify({ streams }, null, 2)}\n`);

@@ -21,6 +21,7 @@ import {
 } from '../records/normalize.js';
 import { type Company, currenciesOf, runCompanies } from './companies.js';
 import { moneyDigits } from './currency.js';
+import { INVOICE, InvoiceNumbers } from './invoices.js';
 import { namedPages } from './names.js';
 
 export interface Prepared {
@@ -215,23 +216,6 @@ async function fillRefundedOrder(client: OdooClient, records: OdooRecord[]): Pro
   }
 }
 
-/**
- * Fills `invoice` from account_move: the invoice's own name (one read of the page's invoices,
- * none where the page has no invoiced order), null where the order has none.
- */
-async function fillInvoice(client: OdooClient, records: OdooRecord[]): Promise<void> {
-  const idOf = (v: unknown): number | undefined =>
-    Array.isArray(v) && typeof v[0] === 'number' ? v[0] : typeof v === 'number' ? v : undefined;
-  const ids = [...new Set(records.map((r) => idOf(r.account_move)).filter((x) => x !== undefined))];
-  const names = new Map<number, string>();
-  if (ids.length > 0)
-    for (const m of await client.read('account.move', ids, ['name'])) names.set(m.id, String(m.name));
-  for (const r of records) {
-    const id = idOf(r.account_move);
-    r.invoice = (id !== undefined && names.get(id)) || false;
-  }
-}
-
 export function normalizerFor(p: Prepared, tz?: string): Normalizer {
   return new Normalizer(p.outFields, p.defs, { tz });
 }
@@ -276,14 +260,15 @@ async function* rowsOf(
     const q = await priced;
     const normalizer = new Normalizer(q.outFields, q.defs, { tz: opts.tz });
     const needRefundFill = q.outFields.includes('refunded_order_id') && !('refunded_order_id' in q.fields);
-    const needInvoice = q.outFields.includes('invoice') && !('invoice' in q.fields);
+    const invoices =
+      q.outFields.includes(INVOICE) && !(INVOICE in q.fields) ? new InvoiceNumbers(client) : undefined;
     const payments = q.withPayments ? new PaymentResolver(client, q.moneyDigits) : undefined;
     const checkAmounts = amountCheck(q.query.model, q.outFields, q.defs);
     for (let next = await first; !next.done; next = await pages.next()) {
       const records = next.value;
       checkAmounts(records);
       if (needRefundFill) await fillRefundedOrder(client, records);
-      if (needInvoice) await fillInvoice(client, records);
+      if (invoices) await invoices.fill(records);
       if (payments) await payments.attach(records);
       if (q.currencies) addCurrency(records, q.currencies);
       if (opts.rows === false) {

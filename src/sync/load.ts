@@ -54,6 +54,8 @@ export interface LoadJob {
   ownNames?: Record<string, Map<number, string>>;
   /** Sets the row's columns that are not Odoo's fields (the currency of its company). */
   derive?: (rec: OdooRecord) => void;
+  /** Sets a page's columns read from another model (the invoice's number), as the page is read. */
+  fill?: (records: OdooRecord[]) => Promise<void>;
   /** The model's fields (fields_get). */
   defs: FieldMap;
   context?: Record<string, unknown>;
@@ -268,20 +270,30 @@ async function finishLoad(job: LoadJob, sql: LoadSql, first: FirstRead | undefin
  * commit, in order.
  */
 function loadPages(job: LoadJob, { first, domain }: Start): AsyncIterable<OdooRecord[]> {
-  return readAhead(
-    namedPages(
-      job.odoo,
-      {
-        model: job.model,
-        domain,
-        fields: job.fetch,
-        order: first ? 'id' : 'write_date, id',
-        pageSize: job.pageSize,
-        context: job.context,
-      },
-      job.manyToOne,
-    ),
+  const pages = namedPages(
+    job.odoo,
+    {
+      model: job.model,
+      domain,
+      fields: job.fetch,
+      order: first ? 'id' : 'write_date, id',
+      pageSize: job.pageSize,
+      context: job.context,
+    },
+    job.manyToOne,
   );
+  return readAhead(job.fill ? filled(pages, job.fill) : pages);
+}
+
+/** Each page once `fill` has set its columns: within the page read ahead. */
+async function* filled(
+  pages: AsyncIterable<OdooRecord[]>,
+  fill: (records: OdooRecord[]) => Promise<void>,
+): AsyncGenerator<OdooRecord[]> {
+  for await (const records of pages) {
+    await fill(records);
+    yield records;
+  }
 }
 
 /**
