@@ -3,7 +3,7 @@
 // payments, of the orders), never a read per session. What Odoo posts at closing
 // (pos.session._create_account_move, 16-19) is in docs/books.md.
 import type { OdooClient } from '../core/client.js';
-import { ServerError } from '../core/errors.js';
+import { ProtocolError, ServerError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { type Domain, majorVersion, type OdooRecord } from '../core/types.js';
 import { groupingApi, orDomains, prefixDomain } from '../summary/grouping.js';
@@ -233,7 +233,13 @@ const ORDER_IDS = 'id:array_agg';
  * price_subtotal and its tax (pos.session._prepare_line), not the orders' amount_tax, which
  * the register sends and can be a cent off its lines. Per session for the orders without an
  * invoice, per invoice for the others. Odoo 19 groups the lines by their order's session;
- * 16-18 by order, each order's session known from `sessionOf`.
+ * 16-18 cannot (no path in a groupby, and no field of the line leads to the session), so their
+ * lines come as three arrays of one group per company, the order, untaxed and taxed figure of
+ * each line in the same order, each order's session known from `sessionOf`. A group per order
+ * instead sends the whole domain back with every order (77 MB for a month of 200,000 orders).
+ * report.pos.order is no way round: 16/17's view has the taxed total of the lines but not the
+ * untaxed one (only the margin, less the lines' costs), and 18's rounds each line's untaxed
+ * figure, where 16/17's closing adds them up first.
  */
 async function lineTotals(
   api: Api,
@@ -241,17 +247,11 @@ async function lineTotals(
   sessionOf: Map<number, number>,
   invoiced: InvoicedOrder[],
 ): Promise<{ bySession: Map<number, Amounts>; byInvoice: Map<number, Amounts> }> {
-  const bySession = new Map<number, Amounts>();
-  const byInvoice = new Map<number, Amounts>();
-  const add = (to: Map<number, Amounts>, key: number, g: Awaited<ReturnType<Api['group']>>[number]): void => {
-    const untaxed = num(g.aggs['price_subtotal:sum']);
-    const tax = num(g.aggs['price_subtotal_incl:sum']) - untaxed;
-    const a = to.get(key) ?? { untaxed: 0, tax: 0 };
-    to.set(key, { untaxed: a.untaxed + untaxed, tax: a.tax + tax });
-  };
-  const sums = ['price_subtotal:sum', 'price_subtotal_incl:sum'];
+  const bySession = new LineSums();
+  const byInvoice = new LineSums();
   const domain = prefixDomain(closed, 'order_id.');
   if (api.paths) {
+    const sums = ['price_subtotal:sum', 'price_subtotal_incl:sum'];
     const groups = await api.group(
       'pos.order.line',
       domain,
@@ -260,22 +260,68 @@ async function lineTotals(
     );
     for (const g of groups) {
       const invoice = m2o(g.values['order_id.account_move']);
-      if (invoice === null) add(bySession, m2o(g.values['order_id.session_id']) ?? 0, g);
-      else add(byInvoice, invoice, g);
+      const [untaxed, taxed] = sums.map((a) => num(g.aggs[a]));
+      if (invoice === null) bySession.add(m2o(g.values['order_id.session_id']) ?? 0, untaxed, taxed);
+      else byInvoice.add(invoice, untaxed, taxed);
     }
-    return { bySession, byInvoice };
+    return { bySession: bySession.amounts(), byInvoice: byInvoice.amounts() };
   }
   const invoiceOf = new Map(invoiced.map((o) => [o.id, o.invoiceId]));
-  for (const g of await api.group('pos.order.line', domain, ['order_id'], sums)) {
-    const order = m2o(g.values.order_id) ?? 0;
-    const invoice = invoiceOf.get(order);
-    if (invoice !== undefined) add(byInvoice, invoice, g);
-    else {
-      const session = sessionOf.get(order);
-      if (session !== undefined) add(bySession, session, g);
+  for (const g of await api.group('pos.order.line', domain, ['company_id'], LINE_ARRAYS)) {
+    const [orders, untaxed, taxed] = LINE_ARRAYS.map((a) => g.lists?.[a] ?? []);
+    if (orders.length !== untaxed.length || orders.length !== taxed.length)
+      throw new ProtocolError(
+        say`the server sent arrays of ${orders.length}, ${untaxed.length} and ${taxed.length} figures for the lines' orders, untaxed and taxed totals of one group, where each line gives one of each`,
+        say`check that --url points at Odoo itself`,
+      );
+    for (const [i, o] of orders.entries()) {
+      const order = typeof o === 'number' ? o : 0;
+      const invoice = invoiceOf.get(order);
+      const session = invoice === undefined ? sessionOf.get(order) : undefined;
+      if (invoice !== undefined) byInvoice.add(invoice, num(untaxed[i]), num(taxed[i]));
+      else if (session !== undefined) bySession.add(session, num(untaxed[i]), num(taxed[i]));
     }
   }
-  return { bySession, byInvoice };
+  return { bySession: bySession.amounts(), byInvoice: byInvoice.amounts() };
+}
+
+const LINE_ARRAYS = ['order_id:array_agg', 'price_subtotal:array_agg', 'price_subtotal_incl:array_agg'];
+
+/**
+ * Untaxed and taxed figures added up per key with Neumaier's compensation: a session's
+ * thousands of lines add up as the server's own SUM would, not a rounding error per line
+ * nearer the half cent that Odoo's rounding of the total decides on.
+ */
+class LineSums {
+  private readonly sums = new Map<number, [Sum, Sum]>();
+  add(key: number, untaxed: number, taxed: number): void {
+    let s = this.sums.get(key);
+    if (!s) {
+      s = [new Sum(), new Sum()];
+      this.sums.set(key, s);
+    }
+    s[0].add(untaxed);
+    s[1].add(taxed);
+  }
+  amounts(): Map<number, Amounts> {
+    const out = new Map<number, Amounts>();
+    for (const [key, [untaxed, taxed]] of this.sums)
+      out.set(key, { untaxed: untaxed.value, tax: taxed.value - untaxed.value });
+    return out;
+  }
+}
+
+class Sum {
+  private s = 0;
+  private c = 0;
+  add(x: number): void {
+    const t = this.s + x;
+    this.c += Math.abs(this.s) >= Math.abs(x) ? this.s - t + x : x - t + this.s;
+    this.s = t;
+  }
+  get value(): number {
+    return this.s + this.c;
+  }
 }
 
 /**

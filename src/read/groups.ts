@@ -15,7 +15,11 @@ export interface Group {
   values: Record<string, unknown>;
   /** Aggregates by their spec (`amount_total:sum`, `order_id:count_distinct`); `__count` too. */
   aggs: Record<string, number>;
-  /** The `:array_agg` aggregates by their spec (`id:array_agg`: the group's record ids). */
+  /**
+   * The `:array_agg` aggregates by their spec: `id:array_agg` the group's record ids; another
+   * field's the value of each record (null for none), in the same order as every other array
+   * of the group (one row feeds each aggregate in turn).
+   */
   lists?: Record<string, unknown[]>;
   /** The group's own domain (read_group's `__domain`), where the server gives one. */
   domain?: Domain;
@@ -75,7 +79,7 @@ export async function readGroups(client: OdooClient, call: GroupCall): Promise<G
     const lists: Record<string, unknown[]> = {};
     for (const a of formatted ? aggregates : fields) {
       const v = formatted ? g[a] : (g[a] ?? g[a.split(':')[0] as string]);
-      if (ARRAY.test(a)) lists[a] = idList(what(a), v);
+      if (ARRAY.test(a)) lists[a] = a.startsWith('id:') ? idList(what(a), v) : valueList(what(a), v);
       else aggs[a] = figure(what(a), a, v);
     }
     return formatted
@@ -109,6 +113,21 @@ function idList(what: string, v: unknown): unknown[] {
   if (Array.isArray(v) && v.every((x) => Number.isSafeInteger(x) && (x as number) > 0)) return v;
   return notA(what, 'list of ids', v);
 }
+
+/**
+ * An `:array_agg` of another field: ids (a many2one) or figures, numbers or, from a numeric
+ * column, the text Odoo writes for its Decimal ("2227.47", "-147.0"), read as numbers.
+ */
+function valueList(what: string, v: unknown): (number | null)[] {
+  if (v === false || v === null || v === undefined) return [];
+  if (!Array.isArray(v)) return notA(what, 'list', v);
+  return v.map((x) => {
+    if (x === null || x === false) return null;
+    const n = typeof x === 'string' && DECIMAL.test(x) ? Number(x) : x;
+    return typeof n === 'number' && Number.isFinite(n) ? n : notA(what, 'list of numbers', v);
+  });
+}
+const DECIMAL = /^-?\d+(\.\d+)?(E[+-]?\d+)?$/i;
 
 /** 19 gives a date group as [utc_start, label], and a group of no date as false. */
 function dateOf19(v: unknown): unknown {

@@ -344,7 +344,21 @@ function addAcc(fn: string, acc: unknown, v: Stored, id: number): unknown {
   }
 }
 
-function endAcc(fn: string, acc: unknown): Json {
+/**
+ * An array_agg's value of a numeric column as Odoo sends it: psycopg2 hands PostgreSQL's numeric
+ * to Odoo as a Decimal, which its JSON writes as text (seen on a real 17: price_subtotal's
+ * "2227.47", "-147.0"; qty's "2.00"). A Float with digits (a named precision: numeric(16,2);
+ * digits=0: numeric at full precision) or a Monetary is numeric; a Float without is float8.
+ */
+function aggItem(f: FieldDef, v: Stored): Json {
+  const numeric =
+    f.type === 'monetary' || (f.type === 'float' && f.digits !== undefined && f.digits !== false);
+  if (typeof v !== 'number' || !numeric) return wholeSeconds(v) as Json;
+  if (Array.isArray(f.digits)) return v.toFixed(f.digits[1]);
+  return Number.isInteger(v) ? `${v}.0` : String(v);
+}
+
+function endAcc(fn: string, acc: unknown, f: FieldDef): Json {
   switch (fn) {
     case 'sum':
     case 'avg': {
@@ -361,7 +375,7 @@ function endAcc(fn: string, acc: unknown): Json {
     case 'array_agg':
       return (acc as [number, Stored][])
         .sort((x, y) => x[0] - y[0])
-        .map(([, v]) => (v === undefined ? null : (wholeSeconds(v) as Json)));
+        .map(([, v]) => (v === undefined ? null : aggItem(f, v)));
     default:
       // max/min of a create/write date: stored with microseconds, sent in whole seconds.
       return acc === undefined ? false : (wholeSeconds(acc) as Json);
@@ -515,7 +529,7 @@ function groupRows(
   // Without groupby SQL still answers one row (count 0) when nothing matches.
   if (n === 0 && all.length === 0)
     all.push({ keys: [], count: 0, vals: aggs.map((a) => startAcc(a.fn)), out: [] });
-  for (const g of all) g.out = aggs.map((a, i) => endAcc(a.fn, g.vals[i]));
+  for (const g of all) g.out = aggs.map((a, i) => endAcc(a.fn, g.vals[i], a.field));
   return all;
 }
 
