@@ -4,6 +4,7 @@
 // document from the same objects, so the documentation cannot drift from the checks.
 import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
 import { CLOSED_FROM, CLOSED_TO, DATE, DAY_STARTS, FROM, queryParams, TO, TODAY } from '../query/period.js';
+import { AMOUNT_KEYS } from '../reconcile/compute.js';
 import { KEY_COLUMNS, KEYS } from '../summary/keys.js';
 import { COMPANY_PARAM } from './companies.js';
 
@@ -237,12 +238,8 @@ export const RECONCILE_RESPONSES: Record<string, Schema> = rowsResponses(
     ...SESSION_COLUMNS,
     opened: { type: ['string', 'null'] },
     closed: { type: ['string', 'null'] },
-    opening_cash: { type: 'number' },
-    cash_taken: { type: 'number' },
-    cash_moves: { type: 'number' },
-    expected_cash: { type: 'number' },
-    counted_cash: { type: 'number' },
-    difference: { type: 'number' },
+    // The cash figures reconcile's rows are written with, in their order.
+    ...Object.fromEntries(AMOUNT_KEYS.map((k) => [k, { type: 'number' }])),
   },
   {
     additionalProperties: {
