@@ -8,7 +8,7 @@ import { OUTPUT } from '../cli/output.js';
 import { periodOptions } from '../cli/period.js';
 import { positiveInt, seconds } from '../cli/values.js';
 import { UsageError } from '../core/errors.js';
-import { say } from '../core/redact.js';
+import { own, say } from '../core/redact.js';
 import { DAY_STARTS, FROM, TO, TODAY } from '../query/period.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
 import { KEYS } from '../summary/keys.js';
@@ -125,9 +125,15 @@ export const summary = command({
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = zoneFor('range', o.tz, profile.tz);
     const { fetchSplitSummary } = await import('../summary/split.js');
-    // In a chain every server's rows say their currency (--loss sets people against each other
-    // within one server: its own way).
+    // In a chain every server's rows say their currency (--loss: its own rows, of one currency).
     const split = await fetchSplitSummary(client, o, zone, ctx.inChain === true && !o.loss);
+    if (split && o.loss)
+      // The marks set each against the median of the others: of one currency (the report's
+      // loss section is per currency). Printing the split summary instead lost the marks at exit 0.
+      throw new UsageError(
+        say`--loss sets each against the others in one currency, and these companies keep ${own(split.parts.map((p) => p.label).join(', '))}`,
+        say`add --company with the companies of one currency, e.g. --company ${own(String(split.parts[0]?.companies[0]?.id ?? 1))}`,
+      );
     if (split) return (await import('../summary/run/split.js')).runSplit(o, ctx, split, zone);
     const r = await fetchSummary(client, o, zone);
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);

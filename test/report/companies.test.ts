@@ -178,6 +178,24 @@ describe('report over two companies in two currencies', { timeout: 120_000 }, ()
     }
   });
 
+  it("summary --loss over two currencies is exit 2 asking for --company (it printed a split summary, the marks lost, exit 0); with --company, the report's loss figures of that currency", async () => {
+    const loss = ['summary', ...PERIOD, '--by', 'cashier', '--loss', '--format', 'json'];
+    const r = await runCli(loss, { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^posdata: --loss sets each against the others in one currency, and these companies keep .*EUR.*USD.*; add --company with the companies of one currency, e\.g\. --company 1\n$/,
+    );
+    const usd = sections.find((s) => s.currency === 'USD') as Obj;
+    const company = (usd.companies as { id: number }[])[0]?.id as number;
+    const one = await runCli([...loss, '--company', String(company)], { env });
+    expect(one.code, one.stderr).toBe(0);
+    const rows = JSON.parse(one.stdout) as Obj[];
+    const cashiers = (usd.loss as { cashiers: { id: number; refunds: number }[] }).cashiers;
+    expect(rows.map((x) => [x.cashier_id, x.refunds])).toEqual(cashiers.map((c) => [c.id, c.refunds]));
+    expect(rows.every((x) => 'marks' in x)).toBe(true);
+  });
+
   it('lays out each currency apart and adds none: an overview row per currency, no total of both', () => {
     expect(
       [...html.matchAll(/<section class="currency" [^>]*data-currency="(\w+)"/g)].map((m) => m[1]),
