@@ -10,6 +10,7 @@ import { own, type Said, say } from '../core/redact.js';
 import { type Company, companyLabel, currenciesOf, runCompanies } from '../read/companies.js';
 import { visible } from '../render/visible.js';
 import { type SummaryRow, totalOf } from './compute.js';
+import { m2oId } from './folder.js';
 import { fetchSummary, type SummaryParams, type SummaryResult } from './query.js';
 import { summaryFields, summaryRows } from './rows.js';
 
@@ -73,6 +74,8 @@ export async function fetchSplitSummary(
     if (err instanceof ServerError && !by.company && !by.currency) return undefined;
     throw err;
   }
+  if (p.sessionId !== undefined && companies.length > 1)
+    companies = await sessionCompany(client, p.sessionId, companies);
   const currencies = currenciesOf(companies);
   // A chain's server says its currency even where it has one: the chain has several.
   if (!chain && !by.company && !by.currency && currencies.length <= 1) return undefined;
@@ -100,6 +103,23 @@ export async function fetchSplitSummary(
   if (chain) nameChainMethods(parts);
   else await nameMethods(client, parts);
   return { lead: by.company ? ['company_id', 'company', 'currency'] : ['currency'], parts };
+}
+
+/**
+ * The one company a session is of, where it is found among the run's companies: its figures
+ * are that company's, in its currency (each other currency's part, read without the session's
+ * company, found no such session: exit 4 for a session that exists).
+ */
+async function sessionCompany(
+  client: OdooClient,
+  sessionId: number,
+  companies: Company[],
+): Promise<Company[]> {
+  const [session] = await client.searchRead('pos.session', [['id', '=', sessionId]], {
+    fields: ['company_id'],
+  });
+  const its = companies.find((c) => c.id === m2oId(session?.company_id));
+  return its ? [its] : companies;
 }
 
 /**

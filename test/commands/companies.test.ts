@@ -168,6 +168,28 @@ describe('summary over three currencies', () => {
   });
 });
 
+describe('summary --session-id over three currencies', () => {
+  it("a session is its company's: its X/Z report in its currency, as with --company (it was exit 4, 'does not exist')", async () => {
+    const sessions = await rpcClient(sb.url).ok<{ id: number; company_id: [number, string] }[]>(
+      'pos.session',
+      'search_read',
+      [[['state', '=', 'closed']]],
+      { fields: ['company_id'], order: 'id', context: { allowed_company_ids: [1, 2, 3] } },
+    );
+    for (const company of [1, 2]) {
+      const session = sessions.find((x) => x.company_id[0] === company);
+      expect(session, `a closed session of company ${company}`).toBeDefined();
+      const args = ['summary', '--session-id', String(session?.id), '--rate', '0', '--format', 'csv'];
+      const r = await runCli(args, { env });
+      expect(r.code, r.stderr).toBe(0);
+      const alone = await runCli([...args, '--company', String(company)], { env });
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(r.stdout).toBe(alone.stdout);
+      expect(r.stdout).toMatch(/,Z,/);
+    }
+  });
+});
+
 describe('reconcile and doctor over three currencies', () => {
   it('reconciles per company: rows say company and currency, differences are Odoo’s, methods carry their company', async () => {
     const r = await runCli(['reconcile', ...ALL_TIME, '--format', 'json'], { env });
