@@ -341,6 +341,10 @@ async function currencySection(
     at('category', 10),
     at('cashier'),
   ];
+  // First the orders by every order key the page groups by (register, cashier, hour), whose
+  // answer is not shown: the memo folds the register's, the cashiers', the hours' and the days'
+  // groupings from its calls (grouping.ts) instead of asking each, 18 requests fewer on Odoo 16-18.
+  await sum(at('register,cashier,hour'));
   const results: SummaryResult[] = [];
   for (const q of groupings) results.push(await sum(q));
   const [register, prev, day, weekdayHour, method, product, category, cashier] = results as [

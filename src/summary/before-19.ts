@@ -19,7 +19,7 @@ import {
   type SummaryQuery,
   zeroLines,
 } from './folder.js';
-import { type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
+import { FISCAL_POSITIONS, type Group, type GroupingApi, orDomains, prefixDomain } from './grouping.js';
 
 /** An order groupby on report.pos.order: its date is `date`; register, session and cashier keep their names. */
 export const reportSpec = (spec: string): string => spec.replace(/^date_order(?=:|$)/, 'date');
@@ -104,12 +104,7 @@ async function otherTaxes(api: GroupingApi): Promise<Domain | null> {
     : [[TAXES, 'not in', [common]]];
 }
 
-/**
- * The aggregate an orders grouping carries to say whether any of its orders was sold under a
- * fiscal position (take-away): the range's orders answer it in the request that reads them,
- * instead of one request more.
- */
-export const FISCAL_POSITIONS = 'fiscal_position_id:count_distinct';
+export { FISCAL_POSITIONS };
 
 /** Whether any of these order groups (read with FISCAL_POSITIONS) holds a take-away order. */
 export const underFiscalPosition = (orders: Group[]): boolean =>

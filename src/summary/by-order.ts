@@ -67,8 +67,10 @@ export async function byOrder(
   ]);
   if (viaSession) {
     const ids = new Set(all.map((g) => m2oId(g.values.session_id)).filter((x) => x !== undefined));
-    for (const s of await client.read('pos.session', [...ids], ['config_id']))
-      configOf.set(s.id, s.config_id);
+    // In id order: a report's groupings over the same orders read them once (the memo).
+    const sorted = [...ids].sort((a, b) => a - b);
+    for (const s of await api.byIds('pos.session', sorted, ['config_id']))
+      configOf.set(s.id as number, s.config_id);
     for (const g of [...all, ...refunds])
       g.values.config_id = configOf.get(m2oId(g.values.session_id) ?? 0) ?? false;
   }

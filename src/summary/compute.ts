@@ -146,9 +146,10 @@ async function nameRegisters(api: GroupingApi, keys: Key[], folder: Folder): Pro
   const ri = keys.indexOf('register');
   if (ri < 0) return;
   const accs = [...folder.accs.values()];
-  const ids = [...new Set(accs.map((a) => a.keys[ri]?.cells.config_id))].filter(
-    (x): x is number => typeof x === 'number',
-  );
+  // In id order: a report's groupings name the same registers in one request (the memo).
+  const ids = [...new Set(accs.map((a) => a.keys[ri]?.cells.config_id))]
+    .filter((x): x is number => typeof x === 'number')
+    .sort((a, b) => a - b);
   const configs = await api.byIds('pos.config', ids, ['name']);
   const names = new Map(configs.map((c) => [c.id, c.name]));
   for (const a of accs) {

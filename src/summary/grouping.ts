@@ -2,6 +2,7 @@
 // `formatted_read_group` (19, which also takes many2one paths such as
 // `order_id.date_order:hour`). Dates are bucketed by the server in `context.tz`; a date
 // group is known here by the UTC instant its bucket starts at, never by Odoo's label.
+import { DateTime } from 'luxon';
 import type { OdooClient } from '../core/client.js';
 import type { Domain } from '../core/types.js';
 import { type Group, readGroups } from '../read/groups.js';
@@ -36,8 +37,9 @@ export type GroupMemo = Map<string, Promise<unknown>>;
 export function groupingApi(client: OdooClient, major: number, zone: string, memo?: GroupMemo): GroupingApi {
   const api = makeApi(client, major, zone);
   if (!memo) return api;
+  const keyOf = (what: unknown[]): string => JSON.stringify([...what, client.context ?? null, zone]);
   const remember = <T>(what: unknown[], make: () => Promise<T>): Promise<T> => {
-    const key = JSON.stringify([...what, client.context ?? null, zone]);
+    const key = keyOf(what);
     let p = memo.get(key) as Promise<T> | undefined;
     if (!p) {
       p = make();
@@ -49,13 +51,116 @@ export function groupingApi(client: OdooClient, major: number, zone: string, mem
   };
   return {
     ...api,
-    group: (model, domain, groupby, aggregates) =>
-      remember(['group', model, domain, groupby, aggregates], () =>
-        api.group(model, domain, groupby, aggregates),
-      ),
+    group: (model, domain, groupby, aggregates) => {
+      const call: unknown[] = ['group', model, domain, groupby, aggregates];
+      // A call asked before over the same records, grouped finer, answers this one folded.
+      const finer = memo.has(keyOf(call)) ? undefined : finerCall(memo, call, keyOf);
+      return remember(call, () =>
+        finer
+          ? finer.answer.then((gs) => foldGroups(gs as Group[], groupby, finer.groupby, zone))
+          : api.group(model, domain, groupby, aggregates),
+      );
+    },
     byIds: (model, ids, fields) =>
       remember(['read', model, ids, fields], () => api.byIds(model, ids, fields)),
   };
+}
+
+/**
+ * The aggregate an orders grouping carries to say whether any of its orders was sold under a
+ * fiscal position (take-away): the range's orders answer it in the request that reads them,
+ * instead of one request more.
+ */
+export const FISCAL_POSITIONS = 'fiscal_position_id:count_distinct';
+
+/**
+ * Aggregates read only to know whether any record of a group has a value (> 0): folded as the
+ * largest, which is above 0 exactly where one of the finer groups' is.
+ */
+export const WHETHER_ANY = new Set<string>([FISCAL_POSITIONS]);
+
+/** Aggregates whose finer groups fold into a coarser one's (a distinct count does not: it would count twice). */
+const FOLDS = /:(sum|min|max|array_agg)$|^__count$/;
+
+/** A date spec by the day that its hour spec answers (`date_order:day` from `date_order:hour`). */
+const hourOf = (spec: string): string | undefined =>
+  spec.endsWith(':day') ? `${spec.slice(0, -4)}:hour` : undefined;
+
+/**
+ * A grouping call of the memo over the same model, domain, aggregates, context and zone whose
+ * groupby holds every spec of `call`'s, or its hour for a day (the hours of a business day in
+ * the zone make that day: Odoo buckets both in `context.tz`), and more: the report's groupings
+ * (register, day, hour, cashier) are then one call folded, not one each.
+ */
+function finerCall(
+  memo: GroupMemo,
+  call: unknown[],
+  keyOf: (what: unknown[]) => string,
+): { answer: Promise<unknown>; groupby: string[] } | undefined {
+  const [, model, domain, groupby, aggregates] = call as [string, string, Domain, string[], string[]];
+  if (!aggregates.every((a) => FOLDS.test(a) || WHETHER_ANY.has(a))) return undefined;
+  const wanted = keyOf(['group', model, domain, '*', aggregates]);
+  for (const [key, answer] of memo) {
+    const what = JSON.parse(key) as unknown[];
+    const finer = what[3];
+    if (what[0] !== 'group' || !Array.isArray(finer)) continue;
+    if (JSON.stringify([...what.slice(0, 3), '*', ...what.slice(4)]) !== wanted) continue;
+    const has = new Set(finer as string[]);
+    const served = groupby.every((s) => has.has(s) || has.has(hourOf(s) ?? ''));
+    if (served && [...has].some((s) => !groupby.includes(s))) return { answer, groupby: finer as string[] };
+  }
+  return undefined;
+}
+
+/**
+ * Finer groups (by `finer` specs) folded into the groups of `groupby`: a day's value is the start
+ * of its hours' business day in `zone` (UTC, as Odoo gives a bucket), the aggregates summed
+ * (WHETHER_ANY the largest, `:min`/`:max` the least/largest, lists joined), in the order the finer
+ * groups first show each.
+ */
+export function foldGroups(groups: Group[], groupby: string[], finer: string[], zone: string): Group[] {
+  const cellOf = (g: Group, spec: string): unknown => {
+    if (finer.includes(spec)) return g.values[spec];
+    const hour = g.values[hourOf(spec) as string];
+    if (typeof hour !== 'string') return hour ?? null;
+    const day = DateTime.fromSQL(hour, { zone: 'UTC' }).setZone(zone).startOf('day').toUTC();
+    return day.toFormat('yyyy-MM-dd HH:mm:ss');
+  };
+  const ident = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+  const out = new Map<string, { group: Group; domains: (Domain | undefined)[] }>();
+  for (const g of groups) {
+    const values = Object.fromEntries(groupby.map((s) => [s, cellOf(g, s)]));
+    const key = JSON.stringify(groupby.map((s) => ident(values[s])));
+    const into = out.get(key);
+    if (!into) {
+      const group = { values: structuredClone(values), aggs: { ...g.aggs }, lists: structuredClone(g.lists) };
+      out.set(key, { group, domains: [g.domain] });
+      continue;
+    }
+    const { aggs, lists } = into.group;
+    for (const [a, v] of Object.entries(g.aggs)) {
+      const had = aggs[a] ?? v;
+      const largest = WHETHER_ANY.has(a) || a.endsWith(':max');
+      aggs[a] = largest ? Math.max(had, v) : a.endsWith(':min') ? Math.min(had, v) : had + v;
+    }
+    for (const [a, l] of Object.entries(g.lists ?? {})) if (lists) lists[a] = [...(lists[a] ?? []), ...l];
+    into.domains.push(g.domain);
+  }
+  // Dates ascending, as Odoo gives them (a cent left by rounding goes to the first of equal
+  // remainders: the order of the groups is part of the figures); the rest as they came.
+  const dates = groupby.filter((s) => /:(hour|day|week|month|quarter|year)$/.test(s));
+  const at = (g: Group, s: string): string => String(g.values[s] ?? '');
+  const folded = [...out.values()].sort((x, y) => {
+    for (const s of dates) {
+      const c = at(x.group, s).localeCompare(at(y.group, s));
+      if (c !== 0) return c;
+    }
+    return 0;
+  });
+  // A group's own domain (16-18's payments per cashier group) is any of its finer groups'.
+  return folded.map(({ group, domains }) =>
+    domains.every((d) => d !== undefined) ? { ...group, domain: orDomains(domains as Domain[]) } : group,
+  );
 }
 
 function makeApi(client: OdooClient, major: number, zone: string): GroupingApi {
