@@ -311,7 +311,9 @@ function serverRun(
     const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
     const err = prefixed(io.err.stream, name);
     const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
-    const child = makeContext(childIO, env, true);
+    // Joined with the others' output, its names must mean one thing across them (Context.inChain);
+    // a file of its own ({profile} in -o) is its single run's.
+    const child = makeContext(childIO, env, !plan.perFile);
     at.children.add(child);
     let failed = false;
     try {

@@ -6,6 +6,9 @@
 // two currencies. In a chain a column is `method:<name> · <currency>`, `#<id>` after the name
 // where two methods of one row share it: one column per method name and currency, every row's
 // methods adding up to its total.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TIME, freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
 import { rpcClient, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
@@ -145,6 +148,23 @@ describe("a chain's method columns", () => {
         total += Number(cells[i]);
       }
       expect(Math.round(total * 100) / 100).toBe(Number(cells[columns.indexOf('total')]));
+    }
+  });
+
+  it("-o with {profile}: each server's file is its single run's, named as it names them alone", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'posdata-chain-methods-'));
+    try {
+      const r = await runCli(
+        ['summary', ...ALL_TIME, '--all-profiles', '--format', 'csv', '-o', join(out, '{profile}.csv')],
+        { env },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      for (const p of ['s1', 's2', 's3']) {
+        const alone = await runCli(['summary', ...ALL_TIME, '--profile', p, '--format', 'csv'], { env });
+        expect(readFileSync(join(out, `${p}.csv`), 'utf8'), p).toBe(alone.stdout);
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
     }
   });
 
