@@ -58,11 +58,15 @@ const methodsOf = (row: Row): [string, number][] =>
 
 const sum = (xs: number[]): number => Math.round(xs.reduce((a, b) => a + b, 0) * 100) / 100;
 
-async function chainRows(args: string[]): Promise<Row[]> {
-  const r = await runCli(['summary', ...ALL_TIME, '--all-profiles', ...args, '--format', 'json'], { env });
+/** A run's JSON rows (exit 0). */
+async function jsonOf(args: string[]): Promise<Row[]> {
+  const r = await runCli([...args, '--format', 'json'], { env });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Row[];
 }
+
+const chainRows = (args: string[]): Promise<Row[]> =>
+  jsonOf(['summary', ...ALL_TIME, '--all-profiles', ...args]);
 
 /** Every row: its methods each named with its currency, and adding up to its total. */
 function expectChainColumns(rows: Row[]): void {
@@ -105,11 +109,15 @@ describe("a chain's method columns", () => {
   it('each row is its single run’s figures, its methods renamed only', async () => {
     const rows = await chainRows(['--by', 'profile']);
     for (const row of rows) {
-      const r = await runCli(
-        ['summary', ...ALL_TIME, '--by', 'currency', '--profile', String(row.profile), '--format', 'json'],
-        { env },
-      );
-      const one = (JSON.parse(r.stdout) as Row[]).find((x) => x.currency === row.currency) as Row;
+      const alone = await jsonOf([
+        'summary',
+        ...ALL_TIME,
+        '--by',
+        'currency',
+        '--profile',
+        String(row.profile),
+      ]);
+      const one = alone.find((x) => x.currency === row.currency) as Row;
       const plain = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith('method:')));
       expect(plain).toEqual({
         profile: row.profile,
@@ -169,13 +177,8 @@ describe("a chain's method columns", () => {
   });
 
   it('a single run names its methods as before', async () => {
-    const r = await runCli(
-      ['summary', ...ALL_TIME, '--by', 'currency', '--profile', 's2', '--format', 'json'],
-      {
-        env,
-      },
-    );
-    const keys = (JSON.parse(r.stdout) as Row[]).flatMap((x) => Object.keys(x));
+    const rows = await jsonOf(['summary', ...ALL_TIME, '--by', 'currency', '--profile', 's2']);
+    const keys = rows.flatMap((x) => Object.keys(x));
     expect(keys).toContain('method:Cash · My Company');
     expect(keys.some((k) => k.endsWith(' · EUR') || k.endsWith(' · USD'))).toBe(false);
   });
@@ -183,14 +186,7 @@ describe("a chain's method columns", () => {
 
 describe("a chain's reconcile", () => {
   it('every session says its company and currency; its method columns are named with that currency', async () => {
-    const r = await runCli(
-      ['reconcile', '--from', '2000-01-01', '--rate', '0', '--all-profiles', '--format', 'json'],
-      {
-        env,
-      },
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const rows = JSON.parse(r.stdout) as Row[];
+    const rows = await jsonOf(['reconcile', '--from', '2000-01-01', '--rate', '0', '--all-profiles']);
     expect(new Set(rows.map((x) => `${x.profile} ${x.currency}`))).toEqual(
       new Set(['s1 EUR', 's2 EUR', 's2 USD', 's3 EUR']),
     );
