@@ -14,7 +14,7 @@
  */
 import { checkAccess } from './access.js';
 import { OdooError, userError } from './errors.js';
-import type { Db } from './store.js';
+import type { Db, ModelDef } from './store.js';
 import type { Env, Json, Rec } from './types.js';
 import { create } from './write.js';
 
@@ -84,7 +84,7 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
       : undefined;
     // Sent again (a register that did not hear the reply): not created twice, not answered.
     if (existing) continue;
-    const { vals, settled } = orderVals(db, env, data, draft === true);
+    const { vals, settled } = orderVals(db, tx, data, draft === true);
     vals.lines = created(data.lines).map((l) => [
       0,
       0,
@@ -107,18 +107,41 @@ export function createFromUi(db: Db, env: Env, ordersArg: unknown, draft: unknow
   return reply;
 }
 
-/** The session an order goes to: the one it names, or, when that one is closed, its register's open one. */
-function orderSession(db: Db, data: Record<string, unknown>): Rec {
+/**
+ * The session an order goes to: the one it names while that one is open. An order of a closed
+ * session (closed or closing_control: a register that was offline when it closed) goes, as 16
+ * and 17's `_get_valid_session` puts it, into its register's rescue session: one still open is
+ * used again, else a new one is made, "POS/00017 (RESCUE FOR POS/00001)" (the sequence's name
+ * and the one given), `rescue`, opened when the order came, its opening cash (cash control)
+ * the counted cash of the register's newest other session (the open one's 0 where there is
+ * one). Never the register's open session: 18 and 19 use that one, through sync_from_ui.
+ */
+function orderSession(db: Db, env: Env, data: Record<string, unknown>): Rec {
   const session = db.get('pos.session', Number(data.pos_session_id));
   if (!session) throw userError(`Session ${String(data.pos_session_id)} does not exist`);
-  if (session.state === 'opened') return session;
-  // Odoo puts an order of a closed session into the register's open one (a rescue session
-  // in 17); the sandbox takes the open one, and refuses where there is none.
-  const open = db
-    .table('pos.session')
-    .rows.find((s) => s !== undefined && s.config_id === session.config_id && s.state === 'opened');
-  if (!open) throw userError(`No open session for the register of ${String(session.name)}`);
-  return open;
+  if (session.state !== 'closed' && session.state !== 'closing_control') return session;
+  const sessions = db.table('pos.session');
+  let rescue: Rec | undefined;
+  let newest: Rec | undefined;
+  for (let id = sessions.rows.length - 1; id > 0; id--) {
+    const s = sessions.rows[id];
+    if (!s || s.config_id !== session.config_id) continue;
+    newest ??= s;
+    if (s.rescue === true && s.state !== 'closed' && s.state !== 'closing_control') rescue = s;
+  }
+  if (rescue) return rescue;
+  const model = db.models.get('pos.session') as ModelDef;
+  const name = `POS/${String(sessions.nextId).padStart(5, '0')} (RESCUE FOR ${String(session.name)})`;
+  const id = create(db, env, model, {
+    name,
+    config_id: session.config_id,
+    user_id: env.uid,
+    state: 'opened',
+    rescue: true,
+    start_at: env.now(),
+    cash_register_balance_start: newest?.cash_register_balance_end_real ?? 0,
+  }) as number;
+  return db.get('pos.session', id) as Rec;
 }
 
 /**
@@ -131,7 +154,7 @@ function orderVals(
   data: Record<string, unknown>,
   draft: boolean,
 ): { vals: Record<string, unknown>; settled: boolean } {
-  const session = orderSession(db, data);
+  const session = orderSession(db, env, data);
   const lines = created(data.lines);
   const pays = created(data.statement_ids);
   // As 17's _compute_batch_amount_all: the tax and the untaxed sum each rounded to the
