@@ -164,6 +164,8 @@ const CATALOG: Row[] = [
         'cash_register_balance_start',
         'cash_register_balance_end_real',
         'cash_real_transaction',
+        // A rescue session (16/17): Odoo's home for orders that reached it after their session closed.
+        'rescue',
         'company_id',
         'currency_id',
         ...STAMPS,
