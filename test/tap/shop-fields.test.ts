@@ -45,8 +45,18 @@ describe('a real shop through the tap and the exports', () => {
     const out = checkOutput(r.stdout);
     const sales = out.records.get('sales') ?? [];
     const odoo = await rpc.kw<Obj[]>('pos.order', 'search_read', [[]], {
-      fields: ['employee_id', 'table_id', 'customer_count', 'tip_amount', 'company_id'],
+      fields: ['employee_id', 'table_id', 'customer_count', 'tip_amount', 'company_id', 'account_move'],
     });
+    const invoiced = odoo.filter((o) => Array.isArray(o.account_move));
+    expect(invoiced.length, 'the sandbox invoices some orders').toBeGreaterThan(0);
+    const numbers = new Map(
+      (
+        await rpc.kw<Obj[]>('account.move', 'read', [
+          invoiced.map((o) => (o.account_move as number[])[0]),
+          ['name'],
+        ])
+      ).map((m) => [m.id, m.name]),
+    );
     const byId = new Map(odoo.map((o) => [o.id, o]));
     expect(sales.length).toBe(odoo.length);
     const m2oId = (v: unknown) => (Array.isArray(v) ? v[0] : null);
@@ -58,7 +68,10 @@ describe('a real shop through the tap and the exports', () => {
       expect(s.tip_amount).toBe(o.tip_amount);
       expect(s.company_id).toBe(m2oId(o.company_id));
       expect(s.currency).toBe('EUR');
+      // The invoice's own number, not Odoo's label of it ("INV/2026/00005 (Shop/0008)").
+      expect(s.invoice, `order ${s.id}`).toBe(numbers.get(m2oId(o.account_move)) ?? null);
     }
+    expect((out.schemas.get('sales')?.properties as Obj).invoice).toEqual({ type: ['null', 'string'] });
     expect(sales.some((s) => (s.tip_amount as number) > 0 && s.table_id !== null)).toBe(true);
     const lines = out.records.get('lines') ?? [];
     const carded = lines.filter((l) => l.coupon_id !== null);
@@ -90,6 +103,67 @@ describe('a real shop through the tap and the exports', () => {
     const names = rows.map((x) => x.coupon_name).filter((x) => x !== null && x !== undefined);
     expect(names.length).toBeGreaterThan(3);
     noCode(JSON.stringify(names));
+  });
+
+  it('sales exported as Parquet carry employee, table, guests, tip and invoice, with company and currency where the companies keep two', async () => {
+    const shop = await startTestSandbox({
+      seed: 29,
+      orders: 300,
+      days: 6,
+      companies: 2,
+      adminKey: SUITE_SECRET,
+      ...SHOP_MODULES,
+    });
+    try {
+      const env = await loginEnv(shop.url);
+      const file = join(dir, 'sales.parquet');
+      const fields = 'id,name,employee_id,table_id,customer_count,tip_amount,invoice,amount_total';
+      const r = await runCli(
+        ['sales', '--from', '2026-11-01', '--to', '2026-12-31', '--fields', fields, '-o', file],
+        {
+          env,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const bytes = readFileSync(file);
+      const rows = (await parquetReadObjects({
+        file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
+      })) as Obj[];
+      const other = new Rpc(shop.url, 'demo', 'admin', SUITE_SECRET);
+      const orders = await other.kw<Obj[]>('pos.order', 'search_read', [[]], {
+        fields: ['employee_id', 'table_id', 'customer_count', 'tip_amount', 'company_id', 'account_move'],
+      });
+      const companies = await other.kw<Obj[]>('res.company', 'search_read', [[]], {
+        fields: ['currency_id'],
+      });
+      const code = new Map(companies.map((c) => [c.id, (c.currency_id as [number, string])[1]]));
+      expect(new Set(code.values()).size, 'two currencies').toBe(2);
+      const moves = new Map(
+        (await other.kw<Obj[]>('account.move', 'search_read', [[]], { fields: ['name'] })).map((m) => [
+          m.id,
+          m.name,
+        ]),
+      );
+      const byId = new Map(orders.map((o) => [o.id, o]));
+      expect(rows.length).toBeGreaterThan(100);
+      const m2oId = (v: unknown) => (Array.isArray(v) ? v[0] : null);
+      for (const row of rows) {
+        const o = byId.get(Number(row.id)) as Obj;
+        const what = `order ${row.id}`;
+        expect(row.employee_id ?? null, what).toBe(m2oId(o.employee_id));
+        expect(row.table_id ?? null, what).toBe(m2oId(o.table_id));
+        expect(row.customer_count ?? null, what).toBe(o.customer_count ?? null);
+        expect(Number(row.tip_amount), what).toBe(o.tip_amount);
+        expect(row.invoice ?? null, what).toBe(moves.get(m2oId(o.account_move)) ?? null);
+        expect(row.company_id, what).toBe(m2oId(o.company_id));
+        expect(row.currency, what).toBe(code.get(m2oId(o.company_id)));
+      }
+      expect(rows.some((x) => x.invoice)).toBe(true);
+      expect(rows.some((x) => Number(x.tip_amount) > 0)).toBe(true);
+      expect(new Set(rows.map((x) => x.currency)).size).toBe(2);
+    } finally {
+      await shop.close();
+    }
   });
 
   // An offline evening's orders reach the server the next morning (the sandbox as a real Odoo:
