@@ -402,10 +402,15 @@ export class OdooClient {
     const load = q.load?.();
     if (load !== undefined) kw.load = load;
     const page = await this.wholePage(q, domain, kw, await this.searchRead(q.model, domain, kw));
+    // A reply of n records says that a cap, if any, is at least n.
+    if (page.length > (this.whole.get(q) ?? 0)) this.whole.set(q, page.length);
     // A page that arrives after the consumer stopped starts nothing more.
     if (live()) q.arrived?.(page);
     return page;
   }
+
+  /** The longest reply each read has had so far: no cap below it (wholePage). */
+  private readonly whole = new WeakMap<PageQuery, number>();
 
   /**
    * `page` if it is all there is: a page shorter than asked is the end only where Odoo's
@@ -415,6 +420,8 @@ export class OdooClient {
    * also make the count larger: the page is asked again, and one that grows was not capped
    * at its length (a cap answers the same length again). Past a few rounds of growth the
    * data is moving faster than it is read, and what came since is the next read's.
+   * A page shorter than a reply the same read has had already is the end without the
+   * count: a cap would have cut that reply too (an export's last page, one request less).
    */
   private async wholePage(
     q: PageQuery,
@@ -424,7 +431,7 @@ export class OdooClient {
   ): Promise<OdooRecord[]> {
     const skipped = kw.offset ?? 0;
     const asked = kw.limit ?? Number.POSITIVE_INFINITY;
-    if (q.countedByCaller) return page;
+    if (q.countedByCaller || page.length < (this.whole.get(q) ?? 0)) return page;
     for (let round = 0; page.length > 0 && page.length < asked && round < RECOUNTS; round++) {
       const total = await this.searchCount(q.model, domain, q.context);
       if (total <= skipped + page.length) return page;

@@ -80,6 +80,20 @@ describe('a page shorter than asked while more match', () => {
     expect((JSON.parse(r.stdout) as unknown[]).length).toBe(all);
   });
 
+  it('a short page after a whole one is the end without asking the count', async () => {
+    // Whole pages of 24 say a cap is at least 24: the last, shorter page is no cap's doing.
+    const all = (await rpc.kw('pos.order', 'search_count', [[]])) as number;
+    const r = await runCli(
+      ['sales', '--rate', '0', '--page-size', String(CAP - 1), '--format', 'ndjson', '--debug'],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(all);
+    expect(all % (CAP - 1)).not.toBe(0);
+    expect(r.stderr).toContain('pos.order.search_read');
+    expect(r.stderr).not.toContain('search_count');
+  });
+
   it('a checkpointed export writes no checkpoint', async () => {
     const cp = join(dir, 'sales.ckpt');
     const out = join(dir, 'cp.csv');
