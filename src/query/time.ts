@@ -225,9 +225,12 @@ interface HourOffset {
 /** A zone's offsets, asked of luxon once per UTC hour. */
 class ZoneClock {
   private readonly hours = new Map<number, HourOffset | null>();
-  /** The minute (`YYYY-MM-DD HH:MM` of Odoo's UTC text) `wall` last wrote, none at first. */
+  /**
+   * The hour (`YYYY-MM-DD HH` of Odoo's UTC text) `wall` last wrote where the offset is whole
+   * hours, else its minute (`YYYY-MM-DD HH:MM`); none at first.
+   */
   private lastKey = '\0';
-  /** That minute on this clock, as `wall` and as `isoOfLast` write it, and its hour's offset. */
+  /** That hour or minute on this clock, as `wall` and as `isoOfLast` write it, and its offset. */
   private lastWall = '';
   private lastIso = '';
   private lastSuffix = '';
@@ -236,26 +239,29 @@ class ZoneClock {
   /**
    * Odoo's UTC text on this clock, `YYYY-MM-DD HH:MM:SS`; undefined where luxon is to say it
    * (no real time, an hour whose offset changes). An offset is whole minutes, so a value in the
-   * minute of the one before (an export's records come in id order: mostly several a minute)
-   * is that minute's text and its own seconds, without the Dates of a new one.
+   * minute of the one before is that minute's text and its own seconds, without the Dates of a
+   * new one; where it is whole hours (most zones, UTC), a value in the hour of the one before
+   * (an export's records come in id order: mostly several an hour) is that hour's text and its
+   * own minutes and seconds.
    */
   wall(value: string): string | undefined {
-    if (value.length === 19 && value.startsWith(this.lastKey) && realSeconds(value))
-      return this.lastWall + value.slice(16);
+    if (value.length === 19 && value.startsWith(this.lastKey) && realMinutes(value))
+      return this.lastWall + value.slice(this.lastKey.length);
     const ms = odooUtcMillis(value);
     const at = ms === undefined ? null : this.at(ms);
     if (ms === undefined || !at) return undefined;
     const text = localText(ms, at);
-    this.lastKey = value.slice(0, 16);
-    this.lastWall = text.slice(0, 16);
-    this.lastIso = `${text.slice(0, 10)}T${text.slice(11, 16)}`;
+    const kept = at.offset % 60 === 0 ? 13 : 16;
+    this.lastKey = value.slice(0, kept);
+    this.lastWall = text.slice(0, kept);
+    this.lastIso = `${text.slice(0, 10)}T${text.slice(11, kept)}`;
     this.lastSuffix = at.suffix;
     return text;
   }
 
   /** ISO 8601 with the offset of the value `wall` has just written. */
   isoOfLast(value: string): string {
-    return this.lastIso + value.slice(16) + this.lastSuffix;
+    return this.lastIso + value.slice(this.lastKey.length) + this.lastSuffix;
   }
 
   /** The offset through the hour of `ms`; null where it changes inside that hour or luxon cannot say. */
@@ -292,11 +298,16 @@ function clockOf(zone: string): ZoneClock {
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
-/** `:SS` of a real second (00-59), as the Date round trip of utcMillis would take it. */
-function realSeconds(value: string): boolean {
-  const a = value.charCodeAt(17);
-  const b = value.charCodeAt(18);
-  return value.charCodeAt(16) === 58 && a >= 48 && a <= 53 && b >= 48 && b <= 57;
+/** `:MM:SS` of a real minute and second (00-59), as the Date round trip of utcMillis would take them. */
+function realMinutes(value: string): boolean {
+  return sixty(value, 13) && sixty(value, 16);
+}
+
+/** `:NN` at `i`, NN from 00 to 59. */
+function sixty(value: string, i: number): boolean {
+  const a = value.charCodeAt(i + 1);
+  const b = value.charCodeAt(i + 2);
+  return value.charCodeAt(i) === 58 && a >= 48 && a <= 53 && b >= 48 && b <= 57;
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of the instant on the zone's clock. */
