@@ -315,6 +315,7 @@ export class OdooClient {
     args: unknown[],
     kwargs: Record<string, unknown> = {},
     retry: RetryPolicy = retryPolicyOf(method),
+    unwanted?: AbortSignal,
   ): Promise<unknown> {
     const uid = await this.ensureUid();
     // The run's context (--company, --lang, …) under the call's own keys: a call that gives a
@@ -331,7 +332,7 @@ export class OdooClient {
     }
     try {
       // Retried by the HTTP layer, under one policy and one count (--retries).
-      const result = await this.transport.executeKw(this.creds, uid, call, { retry });
+      const result = await this.transport.executeKw(this.creds, uid, call, { retry, unwanted });
       if (this.opts.trace) {
         const size = Array.isArray(result)
           ? say`${result.length} records`
@@ -349,11 +350,14 @@ export class OdooClient {
     }
   }
 
-  async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
-    return this.noted(
-      model,
-      records(model, 'search_read', await this.executeKw(model, 'search_read', [domain], { ...kw })),
-    );
+  async searchRead(
+    model: string,
+    domain: Domain,
+    kw: SearchReadKw = {},
+    unwanted?: AbortSignal,
+  ): Promise<OdooRecord[]> {
+    const got = await this.executeKw(model, 'search_read', [domain], { ...kw }, undefined, unwanted);
+    return this.noted(model, records(model, 'search_read', got));
   }
 
   async read(model: string, ids: number[], fields: string[]): Promise<OdooRecord[]> {
@@ -374,8 +378,14 @@ export class OdooClient {
     return { fields: this.fieldsCache, registers: this.registerNames };
   }
 
-  async searchCount(model: string, domain: Domain, context?: Record<string, unknown>): Promise<number> {
-    const n = await this.executeKw(model, 'search_count', [domain], context ? { context } : {});
+  async searchCount(
+    model: string,
+    domain: Domain,
+    context?: Record<string, unknown>,
+    unwanted?: AbortSignal,
+  ): Promise<number> {
+    const kw = context ? { context } : {};
+    const n = await this.executeKw(model, 'search_count', [domain], kw, undefined, unwanted);
     if (!Number.isSafeInteger(n) || (n as number) < 0)
       throw badReply(model, 'search_count', `${JSON.stringify(n)?.slice(0, 40)} is not a count`);
     return n as number;
@@ -396,16 +406,17 @@ export class OdooClient {
     q: PageQuery,
     domain: Domain,
     kw: SearchReadKw,
-    live: () => boolean,
+    ended: AbortSignal,
   ): Promise<OdooRecord[]> {
     if (q.context) kw.context = q.context;
     const load = q.load?.();
     if (load !== undefined) kw.load = load;
-    const page = await this.wholePage(q, domain, kw, await this.searchRead(q.model, domain, kw));
+    const got = await this.searchRead(q.model, domain, kw, ended);
+    const page = await this.wholePage(q, domain, kw, got, ended);
     // A reply of n records says that a cap, if any, is at least n.
     if (page.length > (this.whole.get(q) ?? 0)) this.whole.set(q, page.length);
     // A page that arrives after the consumer stopped starts nothing more.
-    if (live()) q.arrived?.(page);
+    if (!ended.aborted) q.arrived?.(page);
     return page;
   }
 
@@ -428,14 +439,15 @@ export class OdooClient {
     domain: Domain,
     kw: SearchReadKw,
     page: OdooRecord[],
+    ended: AbortSignal,
   ): Promise<OdooRecord[]> {
     const skipped = kw.offset ?? 0;
     const asked = kw.limit ?? Number.POSITIVE_INFINITY;
     if (q.countedByCaller || page.length < (this.whole.get(q) ?? 0)) return page;
     for (let round = 0; page.length > 0 && page.length < asked && round < RECOUNTS; round++) {
-      const total = await this.searchCount(q.model, domain, q.context);
+      const total = await this.searchCount(q.model, domain, q.context, ended);
       if (total <= skipped + page.length) return page;
-      const again = await this.searchRead(q.model, domain, kw);
+      const again = await this.searchRead(q.model, domain, kw, ended);
       if (again.length <= page.length)
         throw capped(q.model, page.length, asked, total - skipped - page.length);
       page = again;
@@ -467,9 +479,9 @@ export class OdooClient {
       const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
       const kw: SearchReadKw = { fields, limit: Math.min(q.pageSize, remaining), order: q.order };
       if (!keyset && offset > 0) kw.offset = offset;
-      return this.pageRead(q, domain, kw, () => live);
+      return this.pageRead(q, domain, kw, ended.signal);
     };
-    let live = true;
+    const ended = new AbortController();
     let next = request(
       q.after ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord) : undefined,
     );
@@ -497,14 +509,15 @@ export class OdooClient {
         // A short page is the last one; otherwise ask for the next before handing this one out.
         next = page.length < want ? null : request(page[page.length - 1]);
         if (next) {
-          // A consumer that stops early leaves this request in flight: its failure is not theirs.
+          // A consumer that stops early drops this request (ended): its failure is nobody's.
           next.catch(() => undefined);
           await leave();
         }
         if (page.length > 0) yield page;
       }
     } finally {
-      live = false;
+      // Pages asked ahead that will not be read (after the last page, or an early stop): dropped.
+      ended.abort();
     }
   }
 
@@ -531,7 +544,7 @@ export class OdooClient {
     let from: string | undefined;
     /** A second with more records than a page, read by id after `after`. */
     let crowd: { second: string; after: number } | undefined;
-    let live = true;
+    const ended = new AbortController();
     const request = (): { page: Promise<OdooRecord[]>; want: number } => {
       const want = Math.min(q.pageSize, remaining);
       const kw: SearchReadKw = { fields, limit: want, order: crowd ? 'id' : q.order };
@@ -545,8 +558,8 @@ export class OdooClient {
         : from !== undefined
           ? [...q.domain, ['write_date', '>=', from]]
           : q.domain;
-      const page = this.pageRead(q, domain, kw, () => live);
-      // A consumer that stops early leaves this request in flight: its failure is not theirs.
+      const page = this.pageRead(q, domain, kw, ended.signal);
+      // A consumer that stops early drops this request (ended): its failure is nobody's.
       page.catch(() => undefined);
       return { page, want };
     };
@@ -615,7 +628,8 @@ export class OdooClient {
         if (done) return;
       }
     } finally {
-      live = false;
+      // Pages asked ahead that will not be read (after the last page, or an early stop): dropped.
+      ended.abort();
     }
   }
 
@@ -633,13 +647,13 @@ export class OdooClient {
     const fields = q.fields.includes('id') ? q.fields : [...q.fields, 'id'];
     const size = q.pageSize;
     const op = keyset === 'id' ? '>' : '<';
-    let live = true;
+    const ended = new AbortController();
     const ask = (after: number | undefined, overlap: boolean): Promise<OdooRecord[]> => {
       const domain: Domain = after === undefined ? q.domain : [...q.domain, ['id', op, after]];
       const kw: SearchReadKw = { fields, limit: overlap ? size + 1 : size, order: q.order };
       if (overlap && size > 1) kw.offset = size - 1;
-      const page = this.pageRead(q, domain, kw, () => live);
-      // A request the loop never waits for (after the last page, or an early stop) may fail.
+      const page = this.pageRead(q, domain, kw, ended.signal);
+      // A request the loop never waits for (after the last page, or an early stop) is dropped.
       page.catch(() => undefined);
       return page;
     };
@@ -680,7 +694,8 @@ export class OdooClient {
         yield page;
       }
     } finally {
-      live = false;
+      // Pages asked ahead that will not be read (after the last page, or an early stop): dropped.
+      ended.abort();
     }
   }
 
