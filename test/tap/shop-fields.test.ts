@@ -71,7 +71,9 @@ describe('a real shop through the tap and the exports', () => {
       // The invoice's own number, not Odoo's label of it ("INV/2026/00005 (Shop/0008)").
       expect(s.invoice, `order ${s.id}`).toBe(numbers.get(m2oId(o.account_move)) ?? null);
     }
-    expect((out.schemas.get('sales')?.properties as Obj | undefined)?.invoice).toEqual({ type: ['null', 'string'] });
+    expect((out.schemas.get('sales')?.properties as Obj | undefined)?.invoice).toEqual({
+      type: ['null', 'string'],
+    });
     expect(sales.some((s) => (s.tip_amount as number) > 0 && s.table_id !== null)).toBe(true);
     const lines = out.records.get('lines') ?? [];
     const carded = lines.filter((l) => l.coupon_id !== null);
