@@ -7,7 +7,7 @@
 // gets one line naming the right (exit 5), and --pos-only.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
+import { type BundledDb, loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
 import type { Rpc } from '../helpers/rpc.js';
 import type { Obj } from './reference.js';
 
@@ -216,28 +216,43 @@ describe('books of the bundled posci', () => {
   });
 });
 
-describe('books of posmc: two companies, EUR and USD', () => {
-  let own: RealOdooHandle;
-  let env: Record<string, string>;
-  let rpc: Rpc;
-  let rows: Obj[];
-  let sessions: Obj[];
+/** A bundled database of this file's own: its books of every closing, and its closed sessions. */
+interface Booked {
+  env: Record<string, string>;
+  rpc: Rpc;
+  rows: Obj[];
+  sessions: Obj[];
+}
 
+/**
+ * Starts `db` for the describe block that calls it (stopped after it) and reads, once every
+ * test of the block can use them, the books of all its closings and its closed sessions
+ * (under `context`: posmc's second company is read with allowed_company_ids).
+ */
+function booksOf(db: BundledDb, context?: Record<string, unknown>): Booked {
+  const b = {} as Booked;
+  let own: RealOdooHandle | undefined;
   beforeAll(async () => {
-    own = await startRealOdoo('posmc');
-    [env, rpc] = await Promise.all([loginOdoo(own, 'admin'), rpcOdoo(own, 'admin')]);
-    rows = await booksJson(env, ['--from', '2000-01-01']);
-    sessions = await rpc.searchRead('pos.session', [['state', '=', 'closed']], {
+    own = await startRealOdoo(db);
+    [b.env, b.rpc] = await Promise.all([loginOdoo(own, 'admin'), rpcOdoo(own, 'admin')]);
+    b.rows = await booksJson(b.env, ['--from', '2000-01-01']);
+    b.sessions = await b.rpc.searchRead('pos.session', [['state', '=', 'closed']], {
       fields: SESSION_FIELDS,
       order: 'id',
-      context: { allowed_company_ids: [1, 2] },
+      ...(context ? { context } : {}),
     });
   }, 600_000);
   afterAll(async () => {
     await own?.stop();
   });
+  return b;
+}
+
+describe('books of posmc: two companies, EUR and USD', () => {
+  const b = booksOf('posmc', { allowed_company_ids: [1, 2] });
 
   it("agrees to the cent in every session of both companies, but the one Odoo closed by force, shown with Odoo's figure", async () => {
+    const { rpc, rows, sessions } = b;
     expect(sessions).toHaveLength(17);
     expect(new Set(rows.map((r) => `${r.company_id} ${r.currency}`))).toEqual(new Set(['1 EUR', '2 USD']));
     const forced = await expectBooksAgree(rpc, rows, sessions);
@@ -246,6 +261,7 @@ describe('books of posmc: two companies, EUR and USD', () => {
   });
 
   it('gives each company its own table: no figure adds euros and dollars', async () => {
+    const { env, sessions } = b;
     const r = await runCli(['books', '--from', '2000-01-01', '--format', 'table'], {
       env: { ...env, COLUMNS: '200' },
     });
@@ -263,26 +279,10 @@ describe('books of posmc: two companies, EUR and USD', () => {
 });
 
 describe('books of posshop: tips, gift cards, loyalty, global discounts, take-away, invoices', () => {
-  let own: RealOdooHandle;
-  let env: Record<string, string>;
-  let rpc: Rpc;
-  let rows: Obj[];
-  let sessions: Obj[];
-
-  beforeAll(async () => {
-    own = await startRealOdoo('posshop');
-    [env, rpc] = await Promise.all([loginOdoo(own, 'admin'), rpcOdoo(own, 'admin')]);
-    rows = await booksJson(env, ['--from', '2000-01-01']);
-    sessions = await rpc.searchRead('pos.session', [['state', '=', 'closed']], {
-      fields: SESSION_FIELDS,
-      order: 'id',
-    });
-  }, 600_000);
-  afterAll(async () => {
-    await own?.stop();
-  });
+  const b = booksOf('posshop');
 
   it('agrees to the cent in every closed session: no closing was forced', async () => {
+    const { rpc, rows, sessions } = b;
     expect(sessions).toHaveLength(15);
     const forced = await expectBooksAgree(rpc, rows, sessions);
     expect(forced.size).toBe(0);
@@ -292,6 +292,7 @@ describe('books of posshop: tips, gift cards, loyalty, global discounts, take-aw
   it("counts the tips, the gift cards sold and spent, the rewards and the global discounts in the sales, as Odoo's entry posts them", async () => {
     // Those are order lines of their own products: the closing posts them on their income
     // account with the rest (no module posts them apart in 17), so the sales agree with them in.
+    const { rpc, rows } = b;
     const special = await rpc.searchRead(
       'pos.order.line',
       [
@@ -328,6 +329,7 @@ describe('books of posshop: tips, gift cards, loyalty, global discounts, take-aw
   it('takes the invoices made at the counter as made before the closing: their payments moved to the invoices', async () => {
     // The closings' stop_at were set back by the data script; the invoices were made before
     // the entries (create_date), which is what tells a late invoice.
+    const { rows } = b;
     const inv = rows.filter((r) => r.line === 'invoices');
     expect(inv).toHaveLength(3);
     for (const r of inv) {
@@ -454,4 +456,5 @@ describe("drift made by Odoo's own methods, on a posci of this file's own", () =
     expect(cents(cash.books)).toBe(-350);
     expect(rows.filter((x) => !x.agrees)).toEqual([]);
   });
+
 });
