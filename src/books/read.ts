@@ -61,6 +61,11 @@ export interface BooksInputs {
   sessions: SessionHead[];
   /** Untaxed and tax of the lines of the orders without an invoice, per session. */
   uninvoiced: Map<number, { untaxed: number; tax: number }>;
+  /**
+   * What the orders without an invoice were paid beyond their total (amount_paid - amount_total),
+   * per session: a register's cash rounding, which the closing posts as its "Rounding line".
+   */
+  rounding: Map<number, number>;
   /** Untaxed and tax of the invoiced orders' lines, per invoice. */
   invoicedLines: Map<number, { untaxed: number; tax: number }>;
   invoiced: InvoicedOrder[];
@@ -119,6 +124,7 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
     return {
       sessions,
       uninvoiced: new Map(),
+      rounding: new Map(),
       invoicedLines: new Map(),
       invoiced: [],
       payments: [],
@@ -177,9 +183,12 @@ async function readPosSide(client: OdooClient, api: Api, sessions: SessionHead[]
   ];
   const [orderGroups, invoicedRaw, paymentGroups, methodsRaw] = await Promise.all([
     // Odoo 16-18 cannot group lines by their order's session: the sessions' orders, listed.
-    api.paths
-      ? Promise.resolve([])
-      : api.group('pos.order', [...closed, ['account_move', '=', false]], ['session_id'], [ORDER_IDS]),
+    api.group(
+      'pos.order',
+      [...closed, ['account_move', '=', false]],
+      ['session_id'],
+      [...(api.paths ? [] : [ORDER_IDS]), 'amount_paid:sum', 'amount_total:sum'],
+    ),
     client.searchRead('pos.order', [...closed, ['account_move', '!=', false]], {
       fields: ['name', 'session_id', 'amount_total', 'amount_tax', 'account_move'],
     }),
@@ -203,12 +212,16 @@ async function readPosSide(client: OdooClient, api: Api, sessions: SessionHead[]
     invoiceId: m2o(o.account_move) ?? 0,
   }));
   const sessionOf = new Map<number, number>();
-  for (const g of orderGroups)
-    for (const id of g.lists?.[ORDER_IDS] ?? [])
-      if (typeof id === 'number') sessionOf.set(id, m2o(g.values.session_id) ?? 0);
+  const rounding = new Map<number, number>();
+  for (const g of orderGroups) {
+    const session = m2o(g.values.session_id) ?? 0;
+    for (const id of g.lists?.[ORDER_IDS] ?? []) if (typeof id === 'number') sessionOf.set(id, session);
+    rounding.set(session, num(g.aggs['amount_paid:sum']) - num(g.aggs['amount_total:sum']));
+  }
   const totals = await lineTotals(api, closed, sessionOf, invoiced);
   return {
     uninvoiced: totals.bySession,
+    rounding,
     invoicedLines: totals.byInvoice,
     invoiced,
     payments: paymentGroups.map((g) => ({

@@ -67,6 +67,8 @@ export const BOOK_DEFS: FieldMap = {
 
 // The label Odoo 16-19 gives the line that balances an entry closed by force (in English).
 const BALANCING = 'Difference at closing PoS session';
+// The label of the cash rounding's line, which no version translates ('Rounding line').
+const ROUNDING = 'Rounding line';
 
 /** What the session's entry says, sorted into the lines the POS is compared with. */
 interface Booked {
@@ -74,13 +76,23 @@ interface Booked {
   taxes: number;
   methods: Map<string, number>;
   invoicePayments: number;
+  /** The cash rounding's line: a profit credited, a loss debited (as the POS's paid - total). */
+  rounding: number;
   balancing: number;
   /** What is in none of those (a line added by hand): named apart, never hidden. */
   other: number;
 }
 
 function sortLines(s: SessionHead, lines: EntryGroup[], j: JournalSide, methodNames: Set<string>): Booked {
-  const b: Booked = { sales: 0, taxes: 0, methods: new Map(), invoicePayments: 0, balancing: 0, other: 0 };
+  const b: Booked = {
+    sales: 0,
+    taxes: 0,
+    methods: new Map(),
+    invoicePayments: 0,
+    rounding: 0,
+    balancing: 0,
+    other: 0,
+  };
   const prefix = `${s.name} - `;
   for (const l of lines) {
     const type = l.accountId === null ? '' : (j.accountTypes.get(l.accountId) ?? '');
@@ -90,6 +102,8 @@ function sortLines(s: SessionHead, lines: EntryGroup[], j: JournalSide, methodNa
     else if (method !== undefined && methodNames.has(method))
       b.methods.set(method, (b.methods.get(method) ?? 0) + l.balance);
     else if (l.name === BALANCING) b.balancing += l.balance;
+    // Before the sales: the rounding's profit account is often an income account.
+    else if (l.name === ROUNDING) b.rounding -= l.balance;
     else if (INCOME_TYPES.has(type)) b.sales -= l.balance;
     // The invoiced orders' payments, moved from the POS receivable to the invoices' (credits).
     else if (type === 'asset_receivable' && l.balance < 0) b.invoicePayments -= l.balance;
@@ -104,6 +118,8 @@ interface PosSide {
   taxes: number;
   methods: Map<string, number>;
   invoicePayments: number;
+  /** Paid beyond the total by the orders without an invoice: the cash rounding. */
+  rounding: number;
   /** Orders with an invoice made before the closing. */
   invoicedAtClosing: Set<number>;
 }
@@ -115,6 +131,7 @@ function posSide(s: SessionHead, x: BooksInputs): PosSide {
     taxes: un.tax,
     methods: new Map(),
     invoicePayments: 0,
+    rounding: x.rounding.get(s.id) ?? 0,
     invoicedAtClosing: new Set(),
   };
   const lateInvoices = new Set<number>();
@@ -147,12 +164,13 @@ function posSide(s: SessionHead, x: BooksInputs): PosSide {
 }
 
 /**
- * What an entry posted from the POS's own figures would lack to balance: its sales, taxes and
- * invoice payments (credits) less its payments (debits), each rounded as its row is. Odoo's
- * balancing line holds that much when the lines and the payments disagree (a line of 2.4055).
+ * What an entry posted from the POS's own figures would lack to balance: its sales, taxes,
+ * invoice payments and cash rounding (credits) less its payments (debits), each rounded as its
+ * row is. Odoo's balancing line holds that much when the lines and the payments disagree (a
+ * line of 2.4055).
  */
 function unbalanced(p: PosSide, r: (v: number) => number): number {
-  let sum = r(p.sales) + r(p.taxes) + r(p.invoicePayments);
+  let sum = r(p.sales) + r(p.taxes) + r(p.invoicePayments) + r(p.rounding);
   for (const v of p.methods.values()) sum -= r(v);
   return r(sum);
 }
@@ -230,6 +248,13 @@ function sessionRows(
       pos.invoicePayments,
       booked?.invoicePayments,
       'payments of invoiced orders, moved to the invoices',
+    );
+  if (r(pos.rounding) !== 0 || (booked && r(booked.rounding) !== 0))
+    add(
+      'cash rounding',
+      pos.rounding,
+      booked?.rounding,
+      "paid - total of the orders without an invoice: the register's cash rounding",
     );
   invoiceRows(s, x, add);
   reversalRow(s, x, add);

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { type BundledDb, loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
+import { uiTicket } from '../helpers/pos-ticket.js';
 import type { Rpc } from '../helpers/rpc.js';
 import type { Obj } from './reference.js';
 
@@ -457,4 +458,99 @@ describe("drift made by Odoo's own methods, on a posci of this file's own", () =
     expect(rows.filter((x) => !x.agrees)).toEqual([]);
   });
 
+  it("sets a register's cash rounding beside the entry's rounding line", async () => {
+    // A register rounding cash to 0.05 (half up), as Odoo's settings make it: three tickets paid
+    // 0.02 less, 0.01 more and 0.02 less than their totals; the closing posts the -0.03 as a
+    // "Rounding line" on the rounding's loss account (_get_rounding_difference_vals).
+    const [journal] = await rpc.searchRead('account.journal', [['type', '=', 'cash']], {
+      fields: ['profit_account_id', 'loss_account_id'],
+      limit: 1,
+    });
+    const rounding = await rpc.kw<number>('account.cash.rounding', 'create', [
+      {
+        name: 'Cash 0.05',
+        rounding: 0.05,
+        strategy: 'add_invoice_line',
+        rounding_method: 'HALF-UP',
+        profit_account_id: ((journal as Obj).profit_account_id as M2o)[0],
+        loss_account_id: ((journal as Obj).loss_account_id as M2o)[0],
+      },
+    ]);
+    const [config] = await rpc.searchRead('pos.config', [['current_session_id', '=', false]], {
+      fields: ['payment_method_ids'],
+      limit: 1,
+    });
+    const c = config as Obj;
+    await rpc.kw('pos.config', 'write', [
+      [c.id],
+      { cash_rounding: true, rounding_method: rounding, only_round_cash_method: false },
+    ]);
+    await rpc.kw('pos.config', 'open_ui', [[c.id]]);
+    const [opened] = await rpc.searchRead(
+      'pos.session',
+      [
+        ['config_id', '=', c.id],
+        ['state', '!=', 'closed'],
+      ],
+      { fields: ['name'] },
+    );
+    const s = opened as Obj;
+    await rpc.kw('pos.session', 'set_cashbox_pos', [[s.id], 0, '']);
+    const methods = await rpc.kw<Obj[]>('pos.payment.method', 'read', [c.payment_method_ids], {
+      fields: ['is_cash_count'],
+    });
+    const cash = methods.find((m) => m.is_cash_count)?.id as number;
+    const [product] = await rpc.searchRead('product.product', [['available_in_pos', '=', true]], {
+      fields: ['id'],
+      limit: 1,
+    });
+    const tickets = [
+      [12.12, 12.1],
+      [7.49, 7.5],
+      [3.22, 3.2],
+    ].map(([total, paid], i) =>
+      uiTicket({
+        name: `Order 77777-001-000${i + 1}`,
+        session: s.id as number,
+        paid: paid as number,
+        method: cash,
+        total: total as number,
+        tax: 0,
+        date: '2026-11-26 10:00:00',
+        lines: [
+          {
+            product_id: (product as Obj).id,
+            qty: 1,
+            price_unit: total,
+            discount: 0,
+            price_subtotal: total,
+            price_subtotal_incl: total,
+            tax_ids: [[6, false, []]],
+            full_product_name: 'rounded',
+            pack_lot_ids: [],
+          },
+        ],
+      }),
+    );
+    await rpc.kw('pos.order', 'create_from_ui', [tickets]);
+    await rpc.kw('pos.session', 'post_closing_cash_details', [[s.id], 22.8]);
+    await rpc.kw('pos.session', 'update_closing_control_state_session', [[s.id], '']);
+    const closed = await rpc.kw<Obj>('pos.session', 'close_session_from_ui', [[s.id]]);
+    expect(closed).toMatchObject({ successful: true });
+    const [line] = await rpc.searchRead(
+      'account.move.line',
+      [
+        ['move_id.ref', '=', s.name],
+        ['name', '=', 'Rounding line'],
+      ],
+      { fields: ['balance'] },
+    );
+    expect(cents((line as Obj).balance)).toBe(3);
+    const rows = (await booksJson(env, ['--from', '2000-01-01'])).filter((x) => x.session_id === s.id);
+    const row = rows.find((x) => x.line === 'cash rounding') as Obj;
+    expect(cents(row.pos)).toBe(-3);
+    expect(cents(row.books)).toBe(-3);
+    expect(rows.filter((x) => !x.agrees)).toEqual([]);
+    expect(rows.some((x) => x.line === 'other lines')).toBe(false);
+  });
 });
