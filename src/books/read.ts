@@ -23,12 +23,14 @@ export interface SessionHead {
   cashDifference: number;
 }
 
-/** One group of an entry's lines: by entry, account, tax and label. */
+/** One group of an entry's lines: by entry, account, tax, label and whether reconciled. */
 export interface EntryGroup {
   moveId: number;
   accountId: number | null;
   taxLine: boolean;
   name: string;
+  /** Matched in full with other lines (a method's with its payments, the invoices' with theirs). */
+  reconciled: boolean;
   balance: number;
 }
 
@@ -359,9 +361,9 @@ async function paymentsOf(api: Api, sessionIds: number[]): Promise<BooksInputs['
 }
 
 /**
- * The sessions' entries and their lines grouped by entry, account, tax and label (one
- * read_group), the accounts' types, and the counted cash difference booked in the cash
- * journal at closing. A user without accounting rights is refused the lines: one line says
+ * The sessions' entries and their lines grouped by entry, account, tax, label and whether
+ * reconciled (one read_group), the accounts' types, and the counted cash difference booked in
+ * the cash journal at closing. A user without accounting rights is refused the lines: one line says
  * which right, and that --pos-only reads the POS side alone.
  */
 async function readJournal(
@@ -375,7 +377,7 @@ async function readJournal(
     groups = await api.group(
       'account.move.line',
       [['move_id', 'in', moveIds]],
-      ['move_id', 'account_id', 'tax_line_id', 'name'],
+      ['move_id', 'account_id', 'tax_line_id', 'name', 'reconciled'],
       ['balance:sum'],
     );
   } catch (err) {
@@ -392,6 +394,7 @@ async function readJournal(
     accountId: m2o(g.values.account_id),
     taxLine: m2o(g.values.tax_line_id) !== null,
     name: str(g.values.name) ?? '',
+    reconciled: g.values.reconciled === true,
     balance: num(g.aggs['balance:sum']),
   }));
   const accountIds = [...new Set(lines.flatMap((l) => (l.accountId === null ? [] : [l.accountId])))];

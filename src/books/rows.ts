@@ -65,7 +65,8 @@ export const BOOK_DEFS: FieldMap = {
   agrees: { type: 'boolean' },
 };
 
-// The label Odoo 16-19 gives the line that balances an entry closed by force (in English).
+// The label Odoo 16-19 gives the line that balances an entry closed by force, in English: the
+// closing user's language translates it (_('Difference at closing PoS session')).
 const BALANCING = 'Difference at closing PoS session';
 // The label of the cash rounding's line, which no version translates ('Rounding line').
 const ROUNDING = 'Rounding line';
@@ -83,6 +84,14 @@ interface Booked {
   other: number;
 }
 
+/**
+ * The entry's lines sorted as Odoo posts them (pos.session._create_account_move, 16-19). Odoo's
+ * balancing line is told by its label in English, and in any language by what it is: a line on
+ * a receivable account (the company's POS receivable, which the force-close wizard proposes)
+ * that is no method's and that nothing is reconciled with. The closing reconciles each method's
+ * receivable with its payments and the invoices' payments' line ("From invoice payments", also
+ * translated) with the invoices' own (_reconcile_account_move_lines).
+ */
 function sortLines(s: SessionHead, lines: EntryGroup[], j: JournalSide, methodNames: Set<string>): Booked {
   const b: Booked = {
     sales: 0,
@@ -97,16 +106,17 @@ function sortLines(s: SessionHead, lines: EntryGroup[], j: JournalSide, methodNa
   for (const l of lines) {
     const type = l.accountId === null ? '' : (j.accountTypes.get(l.accountId) ?? '');
     const method = l.name.startsWith(prefix) ? l.name.slice(prefix.length) : undefined;
+    const receivable = type === 'asset_receivable';
     if (l.taxLine) b.taxes -= l.balance;
     // The receivable of each payment method: "<session> - <method>" (combined or split alike).
     else if (method !== undefined && methodNames.has(method))
       b.methods.set(method, (b.methods.get(method) ?? 0) + l.balance);
-    else if (l.name === BALANCING) b.balancing += l.balance;
+    else if (l.name === BALANCING || (receivable && !l.reconciled)) b.balancing += l.balance;
     // Before the sales: the rounding's profit account is often an income account.
     else if (l.name === ROUNDING) b.rounding -= l.balance;
     else if (INCOME_TYPES.has(type)) b.sales -= l.balance;
     // The invoiced orders' payments, moved from the POS receivable to the invoices' (credits).
-    else if (type === 'asset_receivable' && l.balance < 0) b.invoicePayments -= l.balance;
+    else if (receivable && l.balance < 0) b.invoicePayments -= l.balance;
     else b.other += l.balance;
   }
   return b;

@@ -54,6 +54,8 @@ export interface GenerateOptions {
   companies?: number;
   /** --faults books: five closings whose entries differ from their sessions (data/books.ts). */
   booksDrift?: boolean;
+  /** The closings' translated labels in French (--faults books-fr). */
+  booksFrench?: boolean;
 }
 
 export interface Generated {
@@ -136,7 +138,7 @@ export function generate(opts: GenerateOptions): Generated {
     }
   }
   bankPayments(g, ledger);
-  bookClosings(g, opts.booksDrift === true);
+  bookClosings(g, opts.booksDrift === true, opts.booksFrench === true);
   for (const t of db.tables.values()) t.touch();
   db.stamp++;
   return {

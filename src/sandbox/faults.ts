@@ -12,11 +12,12 @@
  * `cap=N` (search_read answers at most N records whatever limit is asked, as a proxy or a
  * module that caps it does: a short page while more records match), `books` (not a request's
  * fault but the data's: five of company 1's last closings post entries that differ from their
- * sessions, data/books.ts), `lie=LIE` (every read_group and formatted_read_group answer lies,
- * as no Odoo does: LIE is `sum-text` (each aggregate but the counts as a string),
- * `count-negative` and `count-fraction` (each group's __count below zero, or with a half),
- * `sum-huge` (each such aggregate 1e20), `day-garbage` (each date group's start is not a date,
- * one text for all)).
+ * sessions, data/books.ts), `books-fr` (the closings' entries labelled for a French user: the
+ * two labels Odoo translates, the balancing line's and the invoice payments', in French),
+ * `lie=LIE` (every read_group and formatted_read_group answer lies, as no Odoo does: LIE is
+ * `sum-text` (each aggregate but the counts as a string), `count-negative` and `count-fraction`
+ * (each group's __count below zero, or with a half), `sum-huge` (each such aggregate 1e20),
+ * `day-garbage` (each date group's start is not a date, one text for all)).
  * Example: `502@3;rate=0.05:502,503,504,429,reset,cut,html,notrpc,slow2000,expired`.
  * Draws come from a PRNG seeded with the seed, in request order, so a run is repeatable.
  */
@@ -78,6 +79,8 @@ export class FaultPlan {
   readonly cap: number | undefined;
   /** `books`: closings whose journal entries differ from the POS. */
   readonly books: boolean;
+  /** `books-fr`: the closings' translated labels in French. */
+  readonly booksFrench: boolean;
   /** `lie=LIE`: how every grouping answer lies. */
   readonly lie: GroupLie | undefined;
 
@@ -87,15 +90,19 @@ export class FaultPlan {
     let probes = false;
     let cap: number | undefined;
     let books = false;
+    let booksFrench = false;
     let lie: GroupLie | undefined;
     const parts = this.spec
       .split(';')
-      .flatMap((p) => p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|lie=|probes\b|books\b|[a-z0-9|]+@))/))
+      .flatMap((p) =>
+        p.split(/,(?=\s*(?:rate=|every=|seed=|cap=|lie=|probes\b|books(?:-fr)?\b|[a-z0-9|]+@))/),
+      )
       .map((p) => p.trim())
       .filter(Boolean);
     for (const part of parts) {
       if (part === 'probes') probes = true;
       else if (part === 'books') books = true;
+      else if (part === 'books-fr') booksFrench = true;
       else if (part.startsWith('cap=')) {
         cap = Number(part.slice(4));
         if (!(Number.isSafeInteger(cap) && cap > 0))
@@ -128,6 +135,7 @@ export class FaultPlan {
     this.probes = probes;
     this.cap = cap;
     this.books = books;
+    this.booksFrench = booksFrench;
     this.lie = lie;
     this.rng = new Prng(s ^ 0x5eed);
   }

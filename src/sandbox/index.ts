@@ -149,6 +149,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<SandboxHa
     currency: opts.currency,
     companies,
     booksDrift: faults?.books === true,
+    booksFrench: faults?.booksFrench === true,
   });
   warmIndexes(db);
   db.searchReadCap = faults?.cap;
@@ -319,7 +320,7 @@ export function banner(h: SandboxHandle): string {
     lines.push(`  JSON-2: POST ${h.url}/json/2/<model>/<method> with Authorization: bearer <API key>`);
   lines.push(
     h.faults
-      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND | cap=N | books | lie=LIE; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; LIE = sum-text count-negative count-fraction sum-huge day-garbage; common.version probes exempt unless 'probes')`
+      ? `  faults: ${h.faults} (grammar: KIND@N[,N] | rate=P:KIND,KIND | every=K:KIND | cap=N | books | books-fr | lie=LIE; KIND = 500 502 503 504 429 reset cut html notrpc slow[MS] expired; LIE = sum-text count-negative count-fraction sum-huge day-garbage; common.version probes exempt unless 'probes')`
       : '  faults: none',
   );
   lines.push('  Ctrl-C to stop');

@@ -39,6 +39,19 @@ describe('books of a sandbox whose closings posted what the tills took', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
+  it("tells Odoo's balancing line in any language: by what it is, a receivable line of no method reconciled with nothing", async () => {
+    // The same closings, their two translated labels ("Difference at closing PoS session", "From
+    // invoice payments") in French: the rows are the same, the balancing lines' included.
+    const english = await booksJson(env);
+    expect(english.filter((r) => r.line === 'closing balance').length).toBeGreaterThan(0);
+    const french = await startTestSandbox({ seed: 7, orders: 1500, days: 12, faults: 'books-fr' });
+    try {
+      expect(await booksJson(await loginEnv(french.url))).toEqual(english);
+    } finally {
+      await french.close();
+    }
+  });
+
   it('reads a month in the same handful of requests as a day, none per session', async () => {
     const count = async (args: string[]): Promise<number> => {
       const before = sandbox.requestCount();

@@ -46,7 +46,7 @@ const REQUESTS = {
   account_move_line_read_group: [
     'account.move.line',
     'read_group',
-    [POSS, ['balance:sum'], ['move_id', 'account_id', 'tax_line_id', 'name']],
+    [POSS, ['balance:sum'], ['move_id', 'account_id', 'tax_line_id', 'name', 'reconciled']],
     { lazy: false, limit: 12 },
   ],
   account_move_line_search_read: [

@@ -4,10 +4,14 @@
  * customers' receivable, cash, bank, cash difference gain and loss) and journals (Point of Sale,
  * Customer Invoices, Bank, one cash journal per cash method); per closed session one posted entry
  * in the Point of Sale journal: "Sales with <tax>" / "Refund with <tax>" / "... untaxed" per tax,
- * a tax line per tax and sign, "<session> - <method>" per payment method (combined), and "From
- * invoiced orders" crediting the customers' receivable with the invoiced orders' payments. Each
- * cash journal line (account.bank.statement.line) gets its own entry: the cash sales against the
- * POS receivable, a counted difference against the journal's profit or loss account.
+ * a tax line per tax and sign, "<session> - <method>" per payment method (combined, reconciled
+ * with its payments), "From invoice payments" crediting the POS receivable with the invoiced
+ * orders' payments (reconciled with the invoices'), and where the lines miss the payments the
+ * force close's "Difference at closing PoS session" on the POS receivable, reconciled with
+ * nothing (posci's POS/00009). Those two labels are in the closing user's language (--faults
+ * books-fr: French). Each cash journal line (account.bank.statement.line) gets its own entry:
+ * the cash sales against the POS receivable, a counted difference against the journal's profit
+ * or loss account.
  * No PRNG draws: a seed's orders are the same with or without the books.
  *
  * `drift` (--faults books) makes five of company 1's last closings differ from their sessions, one
@@ -50,7 +54,18 @@ export type Drift = 'draft' | 'edited' | 'missing' | 'late' | 'journal';
 const DRIFTS: Drift[] = ['draft', 'edited', 'missing', 'late', 'journal'];
 
 /** Every company's chart and journals, every closing's entry and every cash line's. */
-export function bookClosings(g: Gen, drift: boolean): void {
+/** The two labels Odoo's closing translates (_()), in English and as the sandbox puts them in French. */
+const LABELS = {
+  en: { balancing: 'Difference at closing PoS session', invoicePayments: 'From invoice payments' },
+  fr: {
+    balancing: 'Différence à la clôture de la session PdV',
+    invoicePayments: 'Des paiements de factures',
+  },
+};
+type Labels = (typeof LABELS)['en'];
+
+export function bookClosings(g: Gen, drift: boolean, french = false): void {
+  const labels = french ? LABELS.fr : LABELS.en;
   const { db } = g;
   const perCompany = new Map<number, Books>();
   const booksOf = (company: number): Books => {
@@ -65,7 +80,7 @@ export function bookClosings(g: Gen, drift: boolean): void {
   for (const s of sessions) {
     const b = booksOf(sessionCompany(db, s.id));
     const kind = drifts.get(s.id);
-    if (kind !== 'missing') sessionEntry(g, b, s, figures.get(s.id) ?? emptyFigures(), kind);
+    if (kind !== 'missing') sessionEntry(g, b, s, figures.get(s.id) ?? emptyFigures(), kind, labels);
   }
   for (const l of db.table('account.bank.statement.line').rows)
     if (l) cashEntry(g, booksOf(sessionCompany(db, l.pos_session_id)), l);
@@ -194,9 +209,16 @@ function sessionFigures(db: Db, byEngine: boolean): Map<number, Figures> {
   return out;
 }
 
-type Line = { name: string; account: number; balance: number; taxLine?: number; taxes?: number[] };
+type Line = {
+  name: string;
+  account: number;
+  balance: number;
+  taxLine?: number;
+  taxes?: number[];
+  reconciled?: boolean;
+};
 
-function sessionEntry(g: Gen, b: Books, s: Rec, f: Figures, drift: Drift | undefined): void {
+function sessionEntry(g: Gen, b: Books, s: Rec, f: Figures, drift: Drift | undefined, labels: Labels): void {
   const { db } = g;
   const { round } = currencyOfCompany(db, sessionCompany(db, s.id));
   const c = b.chart;
@@ -216,10 +238,15 @@ function sessionEntry(g: Gen, b: Books, s: Rec, f: Figures, drift: Drift | undef
     const method = String(db.get('pos.payment.method', m)?.name ?? m);
     const other = drift === 'journal' && b.cashJournal.get(m) === undefined;
     const name = `${String(s.name)} - ${other ? 'Bank 2' : method}`;
-    lines.push({ name, account: c.posReceivable, balance: round(amount) });
+    lines.push({ name, account: c.posReceivable, balance: round(amount), reconciled: true });
   }
   if (f.invoicePayments !== 0)
-    lines.push({ name: 'From invoiced orders', account: c.receivable, balance: -round(f.invoicePayments) });
+    lines.push({
+      name: labels.invoicePayments,
+      account: c.posReceivable,
+      balance: -round(f.invoicePayments),
+      reconciled: true,
+    });
   if (drift === 'edited') {
     const sale = lines.find((l) => l.account === c.income && l.balance < 0);
     if (sale) {
@@ -228,13 +255,9 @@ function sessionEntry(g: Gen, b: Books, s: Rec, f: Figures, drift: Drift | undef
     }
   }
   const off = round(lines.reduce((a, l) => a + l.balance, 0));
-  // An entry that would not balance is what Odoo's force close balances, on the difference account.
-  if (off !== 0)
-    lines.push({
-      name: 'Difference at closing PoS session',
-      account: off > 0 ? c.gain : c.loss,
-      balance: -off,
-    });
+  // An entry that would not balance is what Odoo's force close balances, on the account its
+  // wizard proposes: the company's POS receivable.
+  if (off !== 0) lines.push({ name: labels.balancing, account: c.posReceivable, balance: -off });
   const at = String(s.write_date);
   const move = postEntry(
     g,
@@ -269,7 +292,7 @@ function cashEntry(g: Gen, b: Books, l: Rec): void {
   const code = String(g.db.get('account.journal', journal)?.code ?? 'CSH');
   l.move_id = postEntry(g, b, journal, code, String(l._at), '', 'posted', [
     { name: ref, account: b.chart.cash, balance: amount },
-    { name: ref, account: counterpart, balance: -amount },
+    { name: ref, account: counterpart, balance: -amount, reconciled: counterpart === b.chart.posReceivable },
   ]);
   l.journal_id = journal;
 }
@@ -322,6 +345,7 @@ function postEntry(
       tax_line_id: l.taxLine ?? false,
       tax_ids: l.taxes ?? [],
       balance: l.balance,
+      reconciled: l.reconciled === true,
       parent_state: state,
     });
   return id;

@@ -88,6 +88,7 @@ export function accountMoveLine(_v: Version): ModelDef {
       fd('tax_line_id', 'many2one', 'Originator Tax', { relation: 'account.tax' }),
       fd('tax_ids', 'many2many', 'Taxes', { relation: 'account.tax' }),
       fd('balance', 'monetary', 'Balance'),
+      fd('reconciled', 'boolean', 'Reconciled'),
       computed('debit', 'monetary', 'Debit', (rec) => Math.max(0, num(rec.balance)), { searchable: true }),
       computed('credit', 'monetary', 'Credit', (rec) => Math.max(0, -num(rec.balance)), { searchable: true }),
       fd('parent_state', 'selection', 'Status', {
