@@ -35,7 +35,7 @@ const LIES: [string, RegExp][] = [
   ],
   [
     'day-garbage',
-    /^posdata: the server sent "yesterday-ish" for [\w.]+:day of a [\w.]+ group, which is not a date/,
+    /^posdata: the server sent "yesterday-ish" for [\w.]+:(day|hour) of a [\w.]+ group, which is not a date/,
   ],
 ];
 
