@@ -307,6 +307,59 @@ export async function gatherReport(
 /** summary's rows of a grouping, their names cut as the page shows them. */
 const namedRows = (r: SummaryResult): SummaryRow[] => summaryRows(r).map(rowNames);
 
+/** The summaries a currency's section shows, by grouping. */
+interface PageGroupings {
+  register: SummaryResult;
+  prev: SummaryResult;
+  day: SummaryResult;
+  weekdayHour: SummaryResult;
+  method: SummaryResult;
+  product: SummaryResult;
+  category: SummaryResult;
+  cashier: SummaryResult;
+}
+
+/**
+ * The page's groupings of the period (and the registers' of the previous one). They share their
+ * grouping calls (the period's totals, its discounts by day, the lines by product for products and
+ * categories are asked once), and leave out the payment methods the page does not show beside
+ * registers, days, hours or cashiers (Odoo before 19 asks those per cashier): a month stays under
+ * one minute's requests at the default --rate.
+ */
+async function pageGroupings(
+  client: OdooClient,
+  p: ReportParams,
+  zone: string,
+  period: Period,
+  previous: Period,
+): Promise<PageGroupings> {
+  const at = (by: string, top?: number, when: Period = period): SummaryParams => ({
+    from: when.from,
+    to: when.to,
+    configId: p.configId,
+    by,
+    top,
+  });
+  const memo: GroupMemo = new Map();
+  const sum = (q: SummaryParams) => fetchSummary(client, q, zone, { memo, methods: false, shop: false });
+  // First the orders by every order key the page groups by (register, cashier, hour), whose
+  // answer is not shown: the memo folds the register's, the cashiers', the hours' and the days'
+  // groupings from its calls (grouping.ts) instead of asking each, 18 requests fewer on Odoo 16-18.
+  await sum(at('register,cashier,hour'));
+  // One grouping after the other: each already sends its few calls at once, and a server
+  // (the sandbox, or an Odoo with few workers) given them all together drops connections.
+  return {
+    register: await sum(at('register')),
+    prev: await sum(at('register', undefined, previous)),
+    day: await sum(at('day')),
+    weekdayHour: await sum(at('weekday,hour')),
+    method: await sum(at('method')),
+    product: await sum(at('product', 10)),
+    category: await sum(at('category', 10)),
+    cashier: await sum(at('cashier')),
+  };
+}
+
 async function currencySection(
   part: Part,
   p: ReportParams,
@@ -316,47 +369,13 @@ async function currencySection(
   profile: string | null,
 ): Promise<CurrencySection> {
   const { client, currency, registers } = part;
-  const at = (by: string, top?: number, when: Period = period): SummaryParams => ({
-    from: when.from,
-    to: when.to,
-    configId: p.configId,
-    by,
-    top,
-  });
-  // The summaries share their grouping calls (the period's totals, its discounts by day, the
-  // lines by product for products and categories are asked once), and leave out the payment
-  // methods the page does not show beside registers, days, hours or cashiers (Odoo before 19
-  // asks those per cashier): a month stays under one minute's requests at the default --rate.
-  const memo: GroupMemo = new Map();
-  const sum = (q: SummaryParams) => fetchSummary(client, q, zone, { memo, methods: false, shop: false });
-  // One grouping after the other: each already sends its few calls at once, and a server
-  // (the sandbox, or an Odoo with few workers) given them all together drops connections.
-  const groupings: SummaryParams[] = [
-    at('register'),
-    at('register', undefined, previous),
-    at('day'),
-    at('weekday,hour'),
-    at('method'),
-    at('product', 10),
-    at('category', 10),
-    at('cashier'),
-  ];
-  // First the orders by every order key the page groups by (register, cashier, hour), whose
-  // answer is not shown: the memo folds the register's, the cashiers', the hours' and the days'
-  // groupings from its calls (grouping.ts) instead of asking each, 18 requests fewer on Odoo 16-18.
-  await sum(at('register,cashier,hour'));
-  const results: SummaryResult[] = [];
-  for (const q of groupings) results.push(await sum(q));
-  const [register, prev, day, weekdayHour, method, product, category, cashier] = results as [
-    SummaryResult,
-    SummaryResult,
-    SummaryResult,
-    SummaryResult,
-    SummaryResult,
-    SummaryResult,
-    SummaryResult,
-    SummaryResult,
-  ];
+  const { register, prev, day, weekdayHour, method, product, category, cashier } = await pageGroupings(
+    client,
+    p,
+    zone,
+    period,
+    previous,
+  );
   const domain = sessionsDomain({ from: period.from, to: period.to, configId: p.configId }, zone);
   const { inputs } = await fetchReconciliation(client, domain);
   const rec = reconcileSessions(inputs, register.summary.digits);
