@@ -569,6 +569,7 @@ async function renderRecords(x: Export, unpriced: Prepared, sink: Sink): Promise
     tz: zoneFor('data', o.tz),
     rows: !fromRecords(o),
     priced: early.pricing,
+    warn: (line) => x.io.err.line(line),
   });
   try {
     const renderer = await openRenderer(x, sink, await early.pricing, early);

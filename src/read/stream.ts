@@ -6,6 +6,7 @@
 import type { Resource } from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { ServerError } from '../core/errors.js';
+import { own, type Said, say } from '../core/redact.js';
 import type { Domain, FieldDef, FieldMap, OdooRecord } from '../core/types.js';
 import { type BuiltQuery, buildQuery, type QueryFlags } from '../query/build.js';
 import {
@@ -141,6 +142,8 @@ export interface StreamOptions {
    * Against a distant server that is two round trips less before the first record.
    */
   priced?: Promise<Prepared>;
+  /** A line on standard error: news about the data (Odoo refuses the invoices' numbers). */
+  warn?: (line: Said) => void;
 }
 
 interface MethodInfo {
@@ -261,7 +264,13 @@ async function* rowsOf(
     const normalizer = new Normalizer(q.outFields, q.defs, { tz: opts.tz });
     const needRefundFill = q.outFields.includes('refunded_order_id') && !('refunded_order_id' in q.fields);
     const invoices =
-      q.outFields.includes(INVOICE) && !(INVOICE in q.fields) ? new InvoiceNumbers(client) : undefined;
+      q.outFields.includes(INVOICE) && !(INVOICE in q.fields)
+        ? new InvoiceNumbers(client, () =>
+            opts.warn?.(
+              say`posdata: Odoo refuses this user account.move (AccessError), so ${own(INVOICE)} is empty; export as a user who may read the invoices`,
+            ),
+          )
+        : undefined;
     const payments = q.withPayments ? new PaymentResolver(client, q.moneyDigits) : undefined;
     const checkAmounts = amountCheck(q.query.model, q.outFields, q.defs);
     for (let next = await first; !next.done; next = await pages.next()) {

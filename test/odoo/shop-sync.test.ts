@@ -350,6 +350,11 @@ describe('posshop: a user Odoo refuses account.move', () => {
         { env: envs.cashier },
       );
       expect(list.code, list.stderr).toBe(0);
+      expect(
+        list.stderr.match(
+          /posdata: Odoo refuses this user account\.move \(AccessError\), so invoice is empty/g,
+        ),
+      ).toHaveLength(1);
       const rows = JSON.parse(list.stdout) as Row[];
       expect(rows).toHaveLength(6);
       for (const row of rows) expect(row.invoice).toBeNull();
