@@ -411,10 +411,16 @@ export class OdooClient {
     if (q.context) kw.context = q.context;
     const load = q.load?.();
     if (load !== undefined) kw.load = load;
-    const got = await this.searchRead(q.model, domain, kw, ended);
-    const page = await this.wholePage(q, domain, kw, got, ended);
-    // A reply of n records says that a cap, if any, is at least n.
-    if (page.length > (this.whole.get(q) ?? 0)) this.whole.set(q, page.length);
+    // The replies asked before this one, once in (wholePage's count may wait for them).
+    const before = this.sent.get(q);
+    const reply = this.searchRead(q.model, domain, kw, ended);
+    const seen = reply.then(
+      (got) => this.proves(q, got.length),
+      () => undefined,
+    );
+    this.sent.set(q, before ? Promise.all([before, seen]).then(() => undefined) : seen);
+    const page = await this.wholePage(q, domain, kw, await reply, ended, before);
+    this.proves(q, page.length);
     // A page that arrives after the consumer stopped starts nothing more.
     if (!ended.aborted) q.arrived?.(page);
     return page;
@@ -422,6 +428,13 @@ export class OdooClient {
 
   /** The longest reply each read has had so far: no cap below it (wholePage). */
   private readonly whole = new WeakMap<PageQuery, number>();
+  /** Each read's replies asked so far, settled once all are in. */
+  private readonly sent = new WeakMap<PageQuery, Promise<unknown>>();
+
+  /** A reply of n records says that a cap, if any, is at least n. */
+  private proves(q: PageQuery, n: number): void {
+    if (n > (this.whole.get(q) ?? 0)) this.whole.set(q, n);
+  }
 
   /**
    * `page` if it is all there is: a page shorter than asked is the end only where Odoo's
@@ -433,6 +446,8 @@ export class OdooClient {
    * data is moving faster than it is read, and what came since is the next read's.
    * A page shorter than a reply the same read has had already is the end without the
    * count: a cap would have cut that reply too (an export's last page, one request less).
+   * The replies asked before it (`before`) are waited for first: a short page read ahead
+   * often comes in before the whole one asked with it.
    */
   private async wholePage(
     q: PageQuery,
@@ -440,10 +455,13 @@ export class OdooClient {
     kw: SearchReadKw,
     page: OdooRecord[],
     ended: AbortSignal,
+    before: Promise<unknown> | undefined,
   ): Promise<OdooRecord[]> {
     const skipped = kw.offset ?? 0;
     const asked = kw.limit ?? Number.POSITIVE_INFINITY;
-    if (q.countedByCaller || page.length < (this.whole.get(q) ?? 0)) return page;
+    if (q.countedByCaller) return page;
+    if (page.length > 0 && page.length < asked && before) await before;
+    if (page.length < (this.whole.get(q) ?? 0)) return page;
     for (let round = 0; page.length > 0 && page.length < asked && round < RECOUNTS; round++) {
       const total = await this.searchCount(q.model, domain, q.context, ended);
       if (total <= skipped + page.length) return page;

@@ -315,6 +315,46 @@ describe('reading two pages ahead on id orders', () => {
     expect(ahead?.aborted).toBe(true);
   }, 60_000);
 
+  it('a short page read ahead that comes in before the whole page asked with it asks no count', async () => {
+    // The page read ahead (after the first, short: the end) is answered first, the first page
+    // (whole) only once that reply is in: its whole length still says no cap cut the short one.
+    const { Http } = await import('../../src/core/http.js');
+    const { parseServerUrl } = await import('../../src/core/url.js');
+    const { JsonRpcTransport } = await import('../../src/core/jsonrpc.js');
+    const { OdooClient } = await import('../../src/core/client.js');
+    const http = new Http(parseServerUrl(sandboxUrl), { timeoutMs: 60_000, rate: 0, retries: 2 });
+    const inner = new JsonRpcTransport(http, 'demo');
+    const transport = Object.create(inner) as typeof inner;
+    let aheadIn: () => void = () => undefined;
+    const ahead = new Promise<void>((r) => {
+      aheadIn = r;
+    });
+    const methods: string[] = [];
+    transport.executeKw = async (...args: Call) => {
+      const { method, kwargs } = args[2];
+      methods.push(method);
+      const first = method === 'search_read' && !kwargs.offset && methods.length === 1;
+      if (first) await ahead;
+      const got = await inner.executeKw(...args);
+      if (method === 'search_read' && kwargs.offset) aheadIn();
+      return got;
+    };
+    const client = new OdooClient(transport, { db: 'demo', login: 'admin', secret: SUITE_SECRET });
+    const ids: number[] = [];
+    for await (const page of client.pages({
+      model: 'pos.order',
+      domain: [['id', '<=', 30]],
+      fields: ['name'],
+      order: 'id',
+      pageSize: 20,
+    }))
+      for (const r of page) ids.push(r.id);
+    await client.close();
+    expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(methods.filter((m) => m === 'search_read').length).toBeGreaterThanOrEqual(2);
+    expect(methods).not.toContain('search_count');
+  }, 60_000);
+
   it('a page of one record pages the same way', async () => {
     const { ids, total, requests } = await read('id desc', 1, undefined, [['id', '<=', 40]]);
     expect(ids).toEqual(Array.from({ length: 40 }, (_, i) => 40 - i));
