@@ -125,7 +125,8 @@ export const summary = command({
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = zoneFor('range', o.tz, profile.tz);
     const { fetchSplitSummary } = await import('../summary/split.js');
-    // In a chain every server's rows say their currency (--loss: its own rows, of one currency).
+    // In a chain every server's rows say their currency (--loss: its own rows, of one currency,
+    // which runLoss puts on each).
     const split = await fetchSplitSummary(client, o, zone, ctx.inChain === true && !o.loss);
     if (split && o.loss)
       // The marks set each against the median of the others: of one currency (the report's

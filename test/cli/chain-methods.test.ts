@@ -203,3 +203,27 @@ describe("a chain's reconcile", () => {
     expect(rows.some((x) => x.profile === 's2' && x['method:Cash Kiosk · USD'] !== undefined)).toBe(true);
   });
 });
+
+describe("a chain's --loss", () => {
+  it('every row says its currency (a EUR and a USD server’s sales were one column with nothing on the row)', async () => {
+    const rows = await jsonOf(['summary', ...ALL_TIME, '--by', 'cashier', '--loss', '--profile', 's1,s3']);
+    expect(new Set(rows.map((x) => x.profile))).toEqual(new Set(['s1', 's3']));
+    for (const row of rows)
+      expect(Object.keys(row).slice(0, 3), JSON.stringify(row)).toEqual([
+        'profile',
+        'currency',
+        'cashier_id',
+      ]);
+    expect(rows.every((x) => x.currency === 'EUR')).toBe(true);
+    // s2's companies keep EUR and USD: its marks would set one currency against another.
+    const r = await runCli(
+      ['summary', ...ALL_TIME, '--by', 'cashier', '--loss', '--profile', 's1,s2', '--format', 'json'],
+      { env },
+    );
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/--loss sets each against the others in one currency/);
+    expect((JSON.parse(r.stdout) as Row[]).every((x) => x.profile === 's1' && x.currency === 'EUR')).toBe(
+      true,
+    );
+  });
+});

@@ -2,7 +2,7 @@
 // summary and the period's closings (reconcile's), one row per cashier or register.
 import { writeOutput } from '../../cli/output.js';
 import type { OdooClient } from '../../core/client.js';
-import { UsageError } from '../../core/errors.js';
+import { ServerError, UsageError } from '../../core/errors.js';
 import { say } from '../../core/redact.js';
 import type { Domain } from '../../core/types.js';
 import { inCurrency } from '../../records/normalize.js';
@@ -61,8 +61,18 @@ export async function runLoss({ o, ctx, client, zone, r }: SummaryRun): Promise<
     digits: r.summary.digits,
   });
   const [id, name] = cashier ? ['cashier_id', 'cashier'] : ['config_id', 'register'];
-  const rows = (cashier ? loss.cashiers : loss.registers).map((x) => lossRecord(x, id, name));
-  const { fields, defs } = lossFields(id, name);
+  let rows: Record<string, string | number | null>[] = (cashier ? loss.cashiers : loss.registers).map((x) =>
+    lossRecord(x, id, name),
+  );
+  let { fields, defs } = lossFields(id, name);
+  if (ctx.inChain === true) {
+    // Over several servers every row says its currency (docs/chains.md): a EUR server's sales
+    // and a USD one's were one column with nothing to tell them apart.
+    const currency = await runCurrency(client);
+    rows = rows.map((x) => ({ currency, ...x }));
+    fields = ['currency', ...fields];
+    defs = { currency: { type: 'char' }, ...defs };
+  }
   await writeOutput(ctx, o.output.path, async (sink) => {
     const out = {
       fields,
@@ -73,4 +83,18 @@ export async function runLoss({ o, ctx, client, zone, r }: SummaryRun): Promise<
     await writeRecords(o, ctx.io, sink, out, rows);
     return undefined;
   });
+}
+
+/**
+ * The one currency of the run's companies (--loss stops where they keep several), null where
+ * Odoo refuses the user res.company (the summary then reads as one, without its currency).
+ */
+async function runCurrency(client: OdooClient): Promise<string | null> {
+  const { currenciesOf, runCompanies } = await import('../../read/companies.js');
+  try {
+    return currenciesOf(await runCompanies(client))[0] ?? null;
+  } catch (err) {
+    if (err instanceof ServerError) return null;
+    throw err;
+  }
 }
