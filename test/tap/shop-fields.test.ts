@@ -30,6 +30,14 @@ afterAll(async () => {
   await sb?.close();
 });
 
+/** A Parquet file's rows. */
+async function parquetRows(file: string): Promise<Obj[]> {
+  const bytes = readFileSync(file);
+  return (await parquetReadObjects({
+    file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
+  })) as Obj[];
+}
+
 /** No card's code appears whole in the text. */
 function noCode(text: string): void {
   expect(codes.length).toBeGreaterThan(3);
@@ -98,10 +106,7 @@ describe('a real shop through the tap and the exports', () => {
     const file = join(dir, 'lines.parquet');
     const p = await runCli([...base, '-o', file], { env });
     expect(p.code, p.stderr).toBe(0);
-    const bytes = readFileSync(file);
-    const rows = (await parquetReadObjects({
-      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
-    })) as Obj[];
+    const rows = await parquetRows(file);
     const names = rows.map((x) => x.coupon_name).filter((x) => x !== null && x !== undefined);
     expect(names.length).toBeGreaterThan(3);
     noCode(JSON.stringify(names));
@@ -127,10 +132,7 @@ describe('a real shop through the tap and the exports', () => {
         },
       );
       expect(r.code, r.stderr).toBe(0);
-      const bytes = readFileSync(file);
-      const rows = (await parquetReadObjects({
-        file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer,
-      })) as Obj[];
+      const rows = await parquetRows(file);
       const other = new Rpc(shop.url, 'demo', 'admin', SUITE_SECRET);
       const orders = await other.kw<Obj[]>('pos.order', 'search_read', [[]], {
         fields: ['employee_id', 'table_id', 'customer_count', 'tip_amount', 'company_id', 'account_move'],
