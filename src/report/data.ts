@@ -26,6 +26,7 @@ import {
   type SummaryResult,
 } from '../summary/query.js';
 import { summaryRows } from '../summary/rows.js';
+import { partOrder } from '../summary/shop.js';
 import { booksDiffering } from './books.js';
 import { type Guests, readGuests } from './guests.js';
 import { type LossSection, lossSection } from './loss.js';
@@ -101,6 +102,14 @@ export interface CurrencySection {
   /** reconcile's JSON rows: every closing of the period. */
   reconcile: Record<string, unknown>[];
   loss: LossSection;
+  /**
+   * What the shop rang up beside its products (summary's part columns: `global_discounts`,
+   * `reward:<programme>`, `gift_cards_redeemed`, `gift_cards_sold`, `tips`; positive amounts, tax
+   * included), this period and the previous, in `keys`' order; null where neither has any (a
+   * server without pos_restaurant's tips, pos_loyalty and pos_discount). In Sales Details' gross
+   * and discounts (the glance's) each is a product line, none a discount.
+   */
+  shop: { keys: string[]; period: Record<string, number>; previous: Record<string, number> } | null;
   /** A restaurant's guests and sales per guest, this period and the previous; null without tables. */
   guests: { period: Guests; previous: Guests } | null;
   /** posdata books' lines that differ (--books); null without it or where the journal may not be read. */
@@ -304,6 +313,17 @@ export async function gatherReport(
   };
 }
 
+/** The parts' totals of this period's and the previous one's summary by register; null where neither has one. */
+function shopLines(now: SummaryResult, before: SummaryResult): CurrencySection['shop'] {
+  const keys = partOrder([...now.summary.partKeys, ...before.summary.partKeys]);
+  if (keys.length === 0) return null;
+  const parts = (r: SummaryResult): Record<string, number> => {
+    const t = totalOf(r.summary.groups, r.summary).parts ?? {};
+    return Object.fromEntries(keys.map((k) => [k, t[k] ?? 0]));
+  };
+  return { keys, period: parts(now), previous: parts(before) };
+}
+
 /** summary's rows of a grouping, their names cut as the page shows them. */
 const namedRows = (r: SummaryResult): SummaryRow[] => summaryRows(r).map(rowNames);
 
@@ -341,7 +361,15 @@ async function pageGroupings(
     top,
   });
   const memo: GroupMemo = new Map();
-  const sum = (q: SummaryParams) => fetchSummary(client, q, zone, { memo, methods: false, shop: false });
+  // The shop's parts beside the products (tips, gift cards, rewards, global discounts) by register
+  // and cashier, this period and the previous: shown apart, gross and discounts Sales Details'.
+  const beside = new Set(['register', 'cashier', 'register,cashier,hour']);
+  const sum = (q: SummaryParams) =>
+    fetchSummary(client, q, zone, {
+      memo,
+      methods: false,
+      shop: beside.has(q.by ?? '') ? 'beside' : false,
+    });
   // First the orders by every order key the page groups by (register, cashier, hour), whose
   // answer is not shown: the memo folds the register's, the cashiers', the hours' and the days'
   // groupings from its calls (grouping.ts) instead of asking each, 18 requests fewer on Odoo 16-18.
@@ -426,6 +454,7 @@ async function currencySection(
       } as Record<string, unknown>);
     }),
     loss: lossNames(loss),
+    shop: shopLines(register, prev),
     guests: seated && seatedBefore ? { period: seated, previous: seatedBefore } : null,
     books: books?.map(bookNames) ?? null,
   };

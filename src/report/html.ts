@@ -172,7 +172,17 @@ const METRIC_LABEL: Record<Metric, string> = {
   cash_short: 'cash short',
 };
 
-function lossTable(rows: LossRow[], digits: number, zone: string, who: string): string {
+/**
+ * The loss rows' table; with `tips` (a cashier's by id, where the shop takes tips) the second
+ * table ends with each one's tips.
+ */
+function lossTable(
+  rows: LossRow[],
+  digits: number,
+  zone: string,
+  who: string,
+  tips?: Map<number | null, number>,
+): string {
   const mark = (r: LossRow, m: Metric, text: string) =>
     `<td class="${r.marks.includes(m) ? 'mark' : ''}" title="median of the others: ${r.median[m] ?? '–'}">${text}</td>`;
   // Fifteen columns are wider than A4: two tables of the same rows, what leaves as refunds and
@@ -193,9 +203,17 @@ function lossTable(rows: LossRow[], digits: number, zone: string, who: string): 
       `<td>${r.orders}</td><td>${money(r.sales, digits)}</td><td>${r.refund_count}</td><td>${money(r.refunds, digits)}</td>${mark(r, 'refund_share', pct(r.refund_share))}<td>${r.quick_refunds}</td>${mark(r, 'quick_share', pct(r.quick_share))}<td>${r.cancelled}</td>${mark(r, 'cancelled_share', pct(r.cancelled_share))}`,
   );
   const given = table(
-    ['Discounts', 'Share', 'Largest', 'Closings', 'Cash difference', 'Short per closing'],
+    [
+      'Discounts',
+      'Share',
+      'Largest',
+      'Closings',
+      'Cash difference',
+      'Short per closing',
+      ...(tips ? ['Tips'] : []),
+    ],
     (r) =>
-      `<td>${money(r.discounts, digits)}</td>${mark(r, 'discount_share', pct(r.discount_share))}<td>${money(r.largest_discount, digits)}</td><td>${r.closings}</td><td>${money(r.cash_difference, digits)}</td>${mark(r, 'cash_short', money(r.cash_short, digits))}`,
+      `<td>${money(r.discounts, digits)}</td>${mark(r, 'discount_share', pct(r.discount_share))}<td>${money(r.largest_discount, digits)}</td><td>${r.closings}</td><td>${money(r.cash_difference, digits)}</td>${mark(r, 'cash_short', money(r.cash_short, digits))}${tips ? `<td>${money(tips.get(r.id) ?? 0, digits)}</td>` : ''}`,
   );
   const behind = rows
     .filter((r) => r.marks.length > 0)
@@ -227,6 +245,17 @@ function lossTable(rows: LossRow[], digits: number, zone: string, who: string): 
     })
     .join('');
   return `${returned}${given}${behind}`;
+}
+
+/** Each cashier's tips (summary --by cashier's `tips`, by cashier_id), where the shop takes tips. */
+function tipsOf(s: CurrencySection): Map<number | null, number> | undefined {
+  if (!s.shop?.keys.includes('tips')) return undefined;
+  return new Map(
+    s.summary.cashier.map((r) => [
+      typeof r.cashier_id === 'number' ? r.cashier_id : null,
+      typeof r.tips === 'number' ? r.tips : 0,
+    ]),
+  );
 }
 
 function cashTable(s: CurrencySection, zone: string): string {
@@ -291,6 +320,30 @@ function overview(sections: CurrencySection[], chain: boolean): string {
 <table class="overview"><thead><tr>${chain ? '<th>Profile</th>' : ''}<th>Currency</th><th>Companies</th><th>Orders</th><th>Net</th><th>Total</th><th>Previous total</th><th>+/-</th><th>Average ticket</th><th>Refunds</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** A shop part's label: summary's column (shop.ts) as the owner reads it. */
+function partLabel(key: string): string {
+  if (key.startsWith('reward:')) return `Loyalty reward: ${truncate(key.slice('reward:'.length), 60)}`;
+  const labels: Record<string, string> = {
+    global_discounts: 'Global discounts (the Discount button)',
+    gift_cards_redeemed: 'Gift cards redeemed',
+    gift_cards_sold: 'Gift cards sold',
+    tips: 'Tips',
+  };
+  return labels[key] ?? key;
+}
+
+/** What the shop rang up beside its products, this period's and the previous one's; nothing without any. */
+function besideProducts(s: CurrencySection): string {
+  const p = s.shop;
+  if (!p) return '';
+  const body = p.keys.map(
+    (k) =>
+      `<tr data-part="${esc(k)}"><th>${esc(partLabel(k))}</th><td>${money(p.period[k], s.digits)}</td><td>${money(p.previous[k], s.digits)}</td></tr>`,
+  );
+  return `<h3>Beside the products</h3><table class="glance shop"><thead><tr><th></th><th>This period</th><th>Previous period</th></tr></thead><tbody>${body.join('')}</tbody></table>
+<p class="note">In Odoo's Sales Details, as in the gross and discounts above, each is a line of its own product: in gross at its amount (global discounts, rewards and gift cards redeemed taken off), none in discounts, where posdata summary counts those three; tips (owed to the staff) and gift cards sold (owed back in goods: a liability) are not the shop's revenue.</p>`;
+}
+
 /** A restaurant's guests (orders at a table): this period's and the previous one's. */
 function guests(s: CurrencySection): string {
   const g = s.guests;
@@ -317,11 +370,11 @@ function section(ec: ECharts, s: CurrencySection, zone: string, idPrefix: string
     .join('');
   return `<section class="currency" data-profile="${esc(s.profile ?? '')}" data-currency="${esc(s.currency)}" data-companies="${esc(s.companies.map((c) => c.id).join(' '))}">
 <h2>${esc(sectionName(s, chain))}: ${esc(s.registers.map((r) => r.name).join(', '))}</h2>
-<h3>The period at a glance</h3>${glance(s)}${guests(s)}
+<h3>The period at a glance</h3>${glance(s)}${besideProducts(s)}${guests(s)}
 <h3>Charts</h3>${figs}
 <h2>Where the money leaks${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>
 <p class="note">Each figure is set against the median of the others; a marked one is more than twice that median (and ${(0.05 * 100).toFixed(0)} points, or ${money(1, s.digits)} ${esc(s.currency)} short per closing, above it), with the orders behind it listed below. Shares are judged only for ${s.loss.minOrders} orders or more. Quick refunds: refunded within ${s.loss.quickMinutes} minutes of the sale. A cashier is the order's ${s.loss.cashierField === 'employee_id' ? 'employee (pos_hr)' : 'Odoo user'}.</p>
-<h3>Per cashier</h3>${lossTable(s.loss.cashiers, s.digits, zone, 'Cashier')}
+<h3>Per cashier</h3>${lossTable(s.loss.cashiers, s.digits, zone, 'Cashier', tipsOf(s))}
 <h3>Per register</h3>${lossTable(s.loss.registers, s.digits, zone, 'Register')}
 <p class="note">What Odoo does not store: ${s.loss.unknown.map(esc).join(' ')}</p>
 <h2>Cash closings${chain || idPrefix ? ` (${esc(sectionName(s, chain))})` : ''}</h2>${cashTable(s, zone)}${booksPart(s, chain || idPrefix !== '' ? ` (${esc(sectionName(s, chain))})` : '')}

@@ -115,7 +115,7 @@ export async function computeSummary(
     methodIds,
     methodKeys: keys,
     partKeys,
-  } = groupsOf(level, gathered, found.methodNames, digits);
+  } = groupsOf(level, gathered, found.methodNames, digits, q.shop !== 'beside');
   return {
     keys: q.keys,
     level,
@@ -176,6 +176,7 @@ function groupsOf(
   { folder, dayAnchors, orders }: Gathered,
   methodNames: Map<number, string>,
   digits: number,
+  lowering: boolean,
 ): { groups: SummaryGroup[]; methodIds: number[]; methodKeys: string[]; partKeys: string[] } {
   const apportioned = (values: (number | null)[], exact?: number) => inUnits(values, digits, exact);
   const round = (v: number): number => roundAt(v, digits);
@@ -184,11 +185,12 @@ function groupsOf(
   const accs = [...folder.accs.values()];
   const partKeys = partOrder(accs.flatMap((a) => [...(a.parts?.keys() ?? [])]));
   const parts = partKeys.map((k) => apportioned(accs.map((a) => a.parts?.get(k) ?? 0)));
-  // Global discounts, rewards and cards spent took the orders below what was rung up: discounts.
+  // Global discounts, rewards and cards spent took the orders below what was rung up: discounts
+  // (not where they are shown beside Sales Details' figures, which leaves them out: `lowering`).
   const discounts = discountsOf(level, accs, dayAnchors, digits).map((d, i) =>
     d === null
       ? null
-      : round(partKeys.reduce((s, k, j) => s + (isLowering(k) ? (parts[j]?.[i] ?? 0) : 0), d)),
+      : round(partKeys.reduce((s, k, j) => s + (lowering && isLowering(k) ? (parts[j]?.[i] ?? 0) : 0), d)),
   );
   const refunds = apportioned(
     accs.map((a) => a.refunds),

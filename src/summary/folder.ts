@@ -35,8 +35,12 @@ export interface SummaryQuery {
   digits: Promise<number>;
   /** false: the payment methods are not asked for (by an order or line key; --by method needs them). */
   methods?: boolean;
-  /** false: the shop's part columns (tips, gift cards, rewards...: shop.ts) are not asked for. */
-  shop?: boolean;
+  /**
+   * false: the shop's part columns (tips, gift cards, rewards...: shop.ts) are not asked for;
+   * 'beside': asked, and left out of `discounts` (gross and discounts as Odoo's Sales Details
+   * counts them: the report, which shows the parts in a table of their own).
+   */
+  shop?: boolean | 'beside';
 }
 
 export const SALES: Domain = [['amount_total', '>=', 0]];

@@ -111,8 +111,11 @@ export interface SummaryOptions {
   memo?: GroupMemo;
   /** false: no payment method columns (a report that does not show them saves their requests). */
   methods?: boolean;
-  /** false: no shop part columns (shop.ts; a report that does not show them saves three requests). */
-  shop?: boolean;
+  /**
+   * false: no shop part columns (shop.ts; a view that does not show them saves their requests);
+   * 'beside': the columns, with gross and discounts as Sales Details counts them (none in discounts).
+   */
+  shop?: boolean | 'beside';
 }
 
 /**
