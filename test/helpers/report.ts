@@ -12,6 +12,8 @@ export interface ReadPage {
   text: string;
   /** Every `table.orders` and `table.cash`: rows of cell texts, the header row first. */
   tables: string[][][];
+  /** The figures' tables (`table.glance`: the glance, beside the products, guests; `table.loss`), each by its class. */
+  figures: { kind: string; rows: string[][] }[];
 }
 
 /**
@@ -34,10 +36,14 @@ export async function readPage(file: string, chromiumPath = '/usr/bin/chromium')
       const all = (s: string) => [...doc.querySelectorAll(s)];
       const titles = all('[title]').map((e) => e.getAttribute('title') ?? '');
       const svgText = all('svg text').map((e) => e.textContent ?? '');
-      const tables = all('table.orders, table.cash').map((t) =>
-        [...t.querySelectorAll('tr')].map((r) => [...r.querySelectorAll('th, td')].map((c) => c.innerText)),
-      );
-      return { text: [doc.title, doc.body.innerText, ...titles, ...svgText].join('\n'), tables };
+      const rowsOf = (t: PageNode) =>
+        [...t.querySelectorAll('tr')].map((r) => [...r.querySelectorAll('th, td')].map((c) => c.innerText));
+      const tables = all('table.orders, table.cash').map(rowsOf);
+      const figures = all('table.glance, table.loss').map((t) => ({
+        kind: t.getAttribute('class') ?? '',
+        rows: rowsOf(t),
+      }));
+      return { text: [doc.title, doc.body.innerText, ...titles, ...svgText].join('\n'), tables, figures };
     });
   } finally {
     await browser.close();

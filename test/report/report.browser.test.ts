@@ -10,8 +10,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginEnv, runCli } from '../helpers/cli.js';
-import { column, readPage, reportData, UNREADABLE } from '../helpers/report.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { column, type ReadPage, readPage, reportData, UNREADABLE } from '../helpers/report.js';
+import { type SandboxHandle, SHOP_MODULES, startTestSandbox } from '../helpers/sandbox.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -123,6 +123,9 @@ describe.skipIf(!present)('the report in headless Chromium', { timeout: 240_000 
     };
     const { text, tables } = await readPage(file, CHROMIUM);
     expect(text.match(UNREADABLE)?.[0]).toBeUndefined();
+    // No tips, loyalty or Discount button here: no table of them, not an empty one.
+    expect((section as { shop?: unknown }).shop).toBeNull();
+    expect(text).not.toContain('Beside the products');
     const closings = tables.find((t) => t[0]?.[0] === 'Session' && t[0]?.includes('Expected')) ?? [];
     expect(closings.length - 1).toBe(section.reconcile.length);
     for (const closed of column(closings, 'Closed')) expect(closed).toMatch(/^2026-10-\d\d \d\d:\d\d$/);
@@ -229,6 +232,142 @@ describe.skipIf(!present)('a report of two currencies in headless Chromium', { t
     } finally {
       await browser.close();
       await two.close();
+    }
+  });
+});
+
+type Row = Record<string, unknown>;
+const cents = (v: unknown): number => Math.round(Number(v) * 100);
+/** An amount as the page shows it ("2,509.60") in cents. */
+const shownCents = (v: string | undefined): number => cents(String(v).replace(/,/g, ''));
+const PARTS = /^(global_discounts|reward:.+|gift_cards_redeemed|gift_cards_sold|tips)$/;
+/** The parts that lower a sale: in summary's discounts, not in Sales Details' (nor the glance's). */
+const LOWERING = /^(global_discounts|reward:.+|gift_cards_redeemed)$/;
+
+describe.skipIf(!present)("a real shop's month in headless Chromium", { timeout: 240_000 }, () => {
+  let shop: SandboxHandle;
+  let shopEnv: Record<string, string>;
+  let section: {
+    glance: Record<string, number>;
+    shop: { keys: string[]; period: Record<string, number>; previous: Record<string, number> } | null;
+    summary: { cashier: Row[] };
+  };
+  let page: ReadPage;
+  const file = join(dir, 'shop.html');
+  const summary = async (by: string, from: string, to: string): Promise<Row[]> => {
+    const r = await runCli(
+      ['summary', '--rate', '0', '--tz', 'UTC', '--from', from, '--to', to, '--by', by, '--format', 'json'],
+      { env: shopEnv },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as Row[];
+  };
+  const sum = (rows: Row[], k: string): number => rows.reduce((a, r) => a + cents(r[k] ?? 0), 0);
+
+  beforeAll(async () => {
+    shop = await startTestSandbox({
+      seed: 3,
+      orders: 3000,
+      days: 60,
+      leaks: true,
+      now: new Date('2026-11-28T12:00:00Z'),
+      ...SHOP_MODULES,
+    });
+    shopEnv = await loginEnv(shop.url);
+    const r = await runCli(['report', ...P, '-o', file], { env: shopEnv });
+    expect(r.code, r.stderr).toBe(0);
+    section = (reportData(readFileSync(file, 'utf8')).currencies as (typeof section)[])[0] as typeof section;
+    page = await readPage(file, CHROMIUM);
+  }, 240_000);
+  afterAll(async () => shop?.close());
+
+  it("shows beside the products summary's parts of the month and the month before, and each cashier's tips", async () => {
+    const [now, before, cashiers] = await Promise.all([
+      summary('register', '2026-10-01', '2026-10-31'),
+      summary('register', '2026-09-01', '2026-09-30'),
+      summary('cashier', '2026-10-01', '2026-10-31'),
+    ]);
+    const keys = Object.keys(now[0] ?? {}).filter((k) => PARTS.test(k));
+    expect(keys.filter((k) => !k.startsWith('reward:'))).toEqual([
+      'global_discounts',
+      'gift_cards_redeemed',
+      'gift_cards_sold',
+      'tips',
+    ]);
+    expect(keys.filter((k) => k.startsWith('reward:'))).toEqual(['reward:Shop Points']);
+    expect(section.shop?.keys).toEqual(keys);
+    for (const k of keys) {
+      expect(sum(now, k), k).toBeGreaterThan(0);
+      expect(cents(section.shop?.period[k]), k).toBe(sum(now, k));
+      expect(cents(section.shop?.previous[k]), `${k}, the month before`).toBe(sum(before, k));
+    }
+    // The page: a row per part, labelled, this month's amount and the previous one's.
+    const table = page.figures.find((f) => f.kind === 'glance shop')?.rows ?? [];
+    expect(table[0]).toEqual(['', 'This period', 'Previous period']);
+    expect(table.slice(1).map((r) => r[0])).toEqual([
+      'Global discounts (the Discount button)',
+      'Loyalty reward: Shop Points',
+      'Gift cards redeemed',
+      'Gift cards sold',
+      'Tips',
+    ]);
+    for (const [i, k] of keys.entries()) {
+      expect(shownCents(table[i + 1]?.[1]), k).toBe(sum(now, k));
+      expect(shownCents(table[i + 1]?.[2]), k).toBe(sum(before, k));
+    }
+    expect(page.text).toContain("In Odoo's Sales Details, as in the gross and discounts above");
+    // Each cashier's tips: summary --by cashier's, in the JSON and in the per-cashier table.
+    const tips = new Map(cashiers.map((r) => [String(r.cashier), cents(r.tips)]));
+    expect([...tips.values()].filter((t) => t > 0).length).toBeGreaterThan(1);
+    for (const r of section.summary.cashier)
+      expect(cents(r.tips), String(r.cashier)).toBe(tips.get(String(r.cashier)));
+    const given = page.figures.filter((f) => f.kind === 'loss')[1]?.rows ?? [];
+    const names = column(given, 'Cashier');
+    const shown = column(given, 'Tips');
+    expect(names.length).toBe(tips.size);
+    for (const [i, n] of names.entries()) expect(shownCents(shown[i]), n).toBe(tips.get(n));
+  });
+
+  it("keeps the glance's gross and discounts Sales Details': the parts that lower a sale are not in its discounts", async () => {
+    const now = await summary('register', '2026-10-01', '2026-10-31');
+    const lowering = Object.keys(now[0] ?? {}).filter((k) => LOWERING.test(k));
+    expect(lowering.length).toBeGreaterThan(2);
+    const less = lowering.reduce((a, k) => a + sum(now, k), 0);
+    expect(less).toBeGreaterThan(0);
+    expect(cents(section.glance.discounts)).toBe(sum(now, 'discounts') - less);
+    expect(cents(section.glance.gross)).toBe(sum(now, 'gross') - less);
+    expect(cents(section.glance.total)).toBe(sum(now, 'total'));
+  });
+
+  it("reads as a person would, every table within an A4 page's width", async () => {
+    expect(page.text.match(UNREADABLE)?.[0]).toBeUndefined();
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
+    try {
+      const width = Math.floor(((210 - 24) / 25.4) * 96);
+      const context = await browser.newContext({ offline: true, viewport: { width, height: 1200 } });
+      const p = await context.newPage();
+      await p.goto(pathToFileURL(file).href);
+      await p.emulateMedia({ media: 'print' });
+      // Each table's right edge, and the widest of its rows' (a table too wide overflows its box).
+      const wide = await p.$$eval('table', (tables) =>
+        tables.map((t) => ({
+          kind: t.className,
+          right: Math.ceil(
+            Math.max(
+              t.getBoundingClientRect().right,
+              ...[...t.querySelectorAll('tr')].map((r) => r.getBoundingClientRect().right),
+            ),
+          ),
+        })),
+      );
+      expect(wide.filter((t) => t.kind === 'glance shop')).toHaveLength(1);
+      expect(wide.filter((t) => t.kind === 'loss')).toHaveLength(4);
+      expect(wide.filter((t) => t.right > width)).toEqual([]);
+    } finally {
+      await browser.close();
     }
   });
 });
