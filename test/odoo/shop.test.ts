@@ -4,10 +4,14 @@
 // server. Odoo's Sales Details (report.point_of_sale.report_saledetails.get_sale_details) of each
 // business day and of each session is the answer; posdata's discounts are those of Odoo's lines
 // (Σ price_subtotal_incl × d / (100 − d)), read line by line here.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
+import { column, readPage, reportData, UNREADABLE } from '../helpers/report.js';
 import type { Rpc } from '../helpers/rpc.js';
 
 type Row = Record<string, string | number | null>;
@@ -498,5 +502,59 @@ describe('posshop: invoiced orders carry their invoice number', () => {
       expect((o.account_move as [number, string])[1]).toBe(`${number} (${o.name})`);
       expect(rows.find((x) => x.id === o.id)?.invoice, String(o.name)).toBe(number);
     }
+  });
+});
+
+describe("posshop: the report's month shows the shop's lines and each employee's tips", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posdata-odoo-shop-report-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("beside the products: summary's parts by register; per cashier: each employee's tips; the glance Sales Details'", async () => {
+    const file = join(dir, 'november.html');
+    const r = await runCli(['report', '--month', '2026-11', '--tz', ZONE, '--rate', '0', '-o', file], {
+      env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const data = reportData(readFileSync(file, 'utf8'));
+    expect(data.requests as number).toBeLessThanOrEqual(60);
+    const section = (data.currencies as Record<string, unknown>[])[0] as {
+      glance: Record<string, number>;
+      shop: { keys: string[]; period: Record<string, number>; previous: Record<string, number> };
+      summary: { cashier: Row[] };
+    };
+    const month = ['--from', '2026-11-01', '--to', '2026-11-30'];
+    const [registers, cashiers, october] = await Promise.all([
+      summary([...month, '--by', 'register']),
+      summary([...month, '--by', 'cashier']),
+      summary(['--from', '2026-10-01', '--to', '2026-10-31', '--by', 'register']),
+    ]);
+    const sum = (rows: Row[], k: string): number => rows.reduce((a, x) => a + cents(x[k] ?? 0), 0);
+    const keys = ['global_discounts', 'reward:Shop Points', 'gift_cards_redeemed', 'gift_cards_sold', 'tips'];
+    expect(section.shop.keys).toEqual(keys);
+    for (const k of keys) {
+      expect(sum(registers, k), k).toBeGreaterThan(0);
+      expect(cents(section.shop.period[k]), k).toBe(sum(registers, k));
+      expect(cents(section.shop.previous[k]), `${k} in October`).toBe(sum(october, k));
+    }
+    // posshop's README: 25 tipped orders, 71.30 of tips, all at the Restaurant.
+    expect(cents(section.shop.period.tips)).toBe(7130);
+    // Each employee's tips, as summary --by cashier gives them (pos_hr: the employee at the register).
+    const tips = new Map(cashiers.map((x) => [String(x.cashier), cents(x.tips)]));
+    expect([...tips.keys()]).toEqual(
+      expect.arrayContaining(['Ilse Janssens', 'Femke De Smet', 'Bram Wouters']),
+    );
+    for (const x of section.summary.cashier)
+      expect(cents(x.tips), String(x.cashier)).toBe(tips.get(String(x.cashier)));
+    // The glance is Sales Details': global discounts, rewards and cards redeemed are not in its discounts.
+    const lowering = keys.slice(0, 3).reduce((a, k) => a + sum(registers, k), 0);
+    expect(cents(section.glance.discounts)).toBe(sum(registers, 'discounts') - lowering);
+    expect(cents(section.glance.gross)).toBe(sum(registers, 'gross') - lowering);
+    if (!existsSync('/usr/bin/chromium')) return;
+    const page = await readPage(file);
+    expect(page.text.match(UNREADABLE)?.[0]).toBeUndefined();
+    const given = page.figures.filter((f) => f.kind === 'loss')[1]?.rows ?? [];
+    const shown = column(given, 'Tips');
+    for (const [i, name] of column(given, 'Cashier').entries())
+      expect(cents(String(shown[i]).replace(/,/g, '')), name).toBe(tips.get(name) ?? 0);
   });
 });
