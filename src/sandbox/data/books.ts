@@ -53,7 +53,6 @@ const ACCOUNTS: [keyof Chart, string, string, string][] = [
 export type Drift = 'draft' | 'edited' | 'missing' | 'late' | 'journal';
 const DRIFTS: Drift[] = ['draft', 'edited', 'missing', 'late', 'journal'];
 
-/** Every company's chart and journals, every closing's entry and every cash line's. */
 /** The two labels Odoo's closing translates (_()), in English and as the sandbox puts them in French. */
 const LABELS = {
   en: { balancing: 'Difference at closing PoS session', invoicePayments: 'From invoice payments' },
@@ -64,6 +63,7 @@ const LABELS = {
 };
 type Labels = (typeof LABELS)['en'];
 
+/** Every company's chart and journals, every closing's entry and every cash line's. */
 export function bookClosings(g: Gen, drift: boolean, french = false): void {
   const labels = french ? LABELS.fr : LABELS.en;
   const { db } = g;
