@@ -145,8 +145,13 @@ export function shapeOf(late: Late): Record<string, unknown> {
       stop_at: rescue.stop_at,
       sameRegister: id(rescue.config_id) === id(closed.config_id),
       newId: rescue.id !== open.id && rescue.id !== closed.id,
-      // Opened when the first order came (fields.Datetime.now() beside the transaction's time).
-      openedWhenSent: Math.abs(utcMs(rescue.start_at) - utcMs(orders[0]?.write_date)) <= 2000,
+      // Opened when the first order came: within its transaction (Odoo's write_date is the
+      // transaction's start, start_at fields.Datetime.now() later in it), before the second
+      // order's; an order of events, where a 2 s tolerance on the two clocks could fail on a
+      // loaded machine.
+      openedWhenSent:
+        utcMs(rescue.start_at) >= utcMs(orders[0]?.write_date) &&
+        utcMs(rescue.start_at) <= utcMs(orders[1]?.write_date),
       openingIsNewestCount: rescue.cash_register_balance_start === newest.cash_register_balance_end_real,
     },
     orders: orders.map((o) => ({
