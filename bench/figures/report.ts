@@ -1,4 +1,4 @@
-// `posdata report` of the current month on a sandbox of --orders sales (200,000 by default):
+// `posdata report` of the month before this one on a sandbox of --orders sales (200,000 by default):
 // its requests (through the counting proxy), wall time, peak RSS and the file's size.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,11 +30,16 @@ export interface ReportFigures {
 export async function measureReport(): Promise<ReportFigures> {
   if (!ensureTime()) throw new Error('/usr/bin/time is needed for peak RSS');
   log(`starting a sandbox of ${opts.orders} sales for the report`);
-  const sbx = await startSandbox(opts.orders);
+  // The sandbox's days of sales end where this month starts, so the month before holds all of
+  // them whatever today's date: "this month" held two of its fourteen days on the 2nd.
+  const thisMonth = new Date().toISOString().slice(0, 7);
+  const sbx = await startSandbox(opts.orders, undefined, undefined, ['--now', `${thisMonth}-01T00:00:00Z`]);
   try {
     await login(sbx.url);
     const proxy = await countingProxy(sbx.url);
-    const month = new Date().toISOString().slice(0, 7);
+    const before = new Date(`${thisMonth}-01T00:00:00Z`);
+    before.setUTCMonth(before.getUTCMonth() - 1);
+    const month = before.toISOString().slice(0, 7);
     const file = join(TMP, 'report.html');
     try {
       proxy.take();
