@@ -315,7 +315,6 @@ export class OdooClient {
     args: unknown[],
     kwargs: Record<string, unknown> = {},
     retry: RetryPolicy = retryPolicyOf(method),
-    unwanted?: AbortSignal,
   ): Promise<unknown> {
     const uid = await this.ensureUid();
     // The run's context (--company, --lang, …) under the call's own keys: a call that gives a
@@ -332,7 +331,7 @@ export class OdooClient {
     }
     try {
       // Retried by the HTTP layer, under one policy and one count (--retries).
-      const result = await this.transport.executeKw(this.creds, uid, call, { retry, unwanted });
+      const result = await this.transport.executeKw(this.creds, uid, call, { retry });
       if (this.opts.trace) {
         const size = Array.isArray(result)
           ? say`${result.length} records`
@@ -350,13 +349,8 @@ export class OdooClient {
     }
   }
 
-  async searchRead(
-    model: string,
-    domain: Domain,
-    kw: SearchReadKw = {},
-    unwanted?: AbortSignal,
-  ): Promise<OdooRecord[]> {
-    const got = await this.executeKw(model, 'search_read', [domain], { ...kw }, undefined, unwanted);
+  async searchRead(model: string, domain: Domain, kw: SearchReadKw = {}): Promise<OdooRecord[]> {
+    const got = await this.executeKw(model, 'search_read', [domain], { ...kw });
     return this.noted(model, records(model, 'search_read', got));
   }
 
@@ -378,14 +372,9 @@ export class OdooClient {
     return { fields: this.fieldsCache, registers: this.registerNames };
   }
 
-  async searchCount(
-    model: string,
-    domain: Domain,
-    context?: Record<string, unknown>,
-    unwanted?: AbortSignal,
-  ): Promise<number> {
+  async searchCount(model: string, domain: Domain, context?: Record<string, unknown>): Promise<number> {
     const kw = context ? { context } : {};
-    const n = await this.executeKw(model, 'search_count', [domain], kw, undefined, unwanted);
+    const n = await this.executeKw(model, 'search_count', [domain], kw);
     if (!Number.isSafeInteger(n) || (n as number) < 0)
       throw badReply(model, 'search_count', `${JSON.stringify(n)?.slice(0, 40)} is not a count`);
     return n as number;
@@ -406,23 +395,23 @@ export class OdooClient {
     q: PageQuery,
     domain: Domain,
     kw: SearchReadKw,
-    ended: AbortSignal,
+    live: () => boolean,
   ): Promise<OdooRecord[]> {
     if (q.context) kw.context = q.context;
     const load = q.load?.();
     if (load !== undefined) kw.load = load;
     // The replies asked before this one, once in (wholePage's count may wait for them).
     const before = this.sent.get(q);
-    const reply = this.searchRead(q.model, domain, kw, ended);
+    const reply = this.searchRead(q.model, domain, kw);
     const seen = reply.then(
       (got) => this.proves(q, got.length),
       () => undefined,
     );
     this.sent.set(q, before ? Promise.all([before, seen]).then(() => undefined) : seen);
-    const page = await this.wholePage(q, domain, kw, await reply, ended, before);
+    const page = await this.wholePage(q, domain, kw, await reply, before);
     this.proves(q, page.length);
     // A page that arrives after the consumer stopped starts nothing more.
-    if (!ended.aborted) q.arrived?.(page);
+    if (live()) q.arrived?.(page);
     return page;
   }
 
@@ -454,7 +443,6 @@ export class OdooClient {
     domain: Domain,
     kw: SearchReadKw,
     page: OdooRecord[],
-    ended: AbortSignal,
     before: Promise<unknown> | undefined,
   ): Promise<OdooRecord[]> {
     const skipped = kw.offset ?? 0;
@@ -463,9 +451,9 @@ export class OdooClient {
     if (page.length > 0 && page.length < asked && before) await before;
     if (page.length < (this.whole.get(q) ?? 0)) return page;
     for (let round = 0; page.length > 0 && page.length < asked && round < RECOUNTS; round++) {
-      const total = await this.searchCount(q.model, domain, q.context, ended);
+      const total = await this.searchCount(q.model, domain, q.context);
       if (total <= skipped + page.length) return page;
-      const again = await this.searchRead(q.model, domain, kw, ended);
+      const again = await this.searchRead(q.model, domain, kw);
       if (again.length <= page.length)
         throw capped(q.model, page.length, asked, total - skipped - page.length);
       page = again;
@@ -497,9 +485,9 @@ export class OdooClient {
       const domain: Domain = keyset && last ? [...q.domain, ...afterDomain(keyset, last)] : q.domain;
       const kw: SearchReadKw = { fields, limit: Math.min(q.pageSize, remaining), order: q.order };
       if (!keyset && offset > 0) kw.offset = offset;
-      return this.pageRead(q, domain, kw, ended.signal);
+      return this.pageRead(q, domain, kw, () => live);
     };
-    const ended = new AbortController();
+    let live = true;
     let next = request(
       q.after ? ({ id: q.after.id, write_date: q.after.write_date } as OdooRecord) : undefined,
     );
@@ -527,15 +515,14 @@ export class OdooClient {
         // A short page is the last one; otherwise ask for the next before handing this one out.
         next = page.length < want ? null : request(page[page.length - 1]);
         if (next) {
-          // A consumer that stops early drops this request (ended): its failure is nobody's.
+          // A consumer that stops early leaves this request in flight: its failure is not theirs.
           next.catch(() => undefined);
           await leave();
         }
         if (page.length > 0) yield page;
       }
     } finally {
-      // Pages asked ahead that will not be read (after the last page, or an early stop): dropped.
-      ended.abort();
+      live = false;
     }
   }
 
@@ -562,7 +549,7 @@ export class OdooClient {
     let from: string | undefined;
     /** A second with more records than a page, read by id after `after`. */
     let crowd: { second: string; after: number } | undefined;
-    const ended = new AbortController();
+    let live = true;
     const request = (): { page: Promise<OdooRecord[]>; want: number } => {
       const want = Math.min(q.pageSize, remaining);
       const kw: SearchReadKw = { fields, limit: want, order: crowd ? 'id' : q.order };
@@ -576,8 +563,8 @@ export class OdooClient {
         : from !== undefined
           ? [...q.domain, ['write_date', '>=', from]]
           : q.domain;
-      const page = this.pageRead(q, domain, kw, ended.signal);
-      // A consumer that stops early drops this request (ended): its failure is nobody's.
+      const page = this.pageRead(q, domain, kw, () => live);
+      // A consumer that stops early leaves this request in flight: its failure is not theirs.
       page.catch(() => undefined);
       return { page, want };
     };
@@ -646,8 +633,7 @@ export class OdooClient {
         if (done) return;
       }
     } finally {
-      // Pages asked ahead that will not be read (after the last page, or an early stop): dropped.
-      ended.abort();
+      live = false;
     }
   }
 
@@ -665,13 +651,13 @@ export class OdooClient {
     const fields = q.fields.includes('id') ? q.fields : [...q.fields, 'id'];
     const size = q.pageSize;
     const op = keyset === 'id' ? '>' : '<';
-    const ended = new AbortController();
+    let live = true;
     const ask = (after: number | undefined, overlap: boolean): Promise<OdooRecord[]> => {
       const domain: Domain = after === undefined ? q.domain : [...q.domain, ['id', op, after]];
       const kw: SearchReadKw = { fields, limit: overlap ? size + 1 : size, order: q.order };
       if (overlap && size > 1) kw.offset = size - 1;
-      const page = this.pageRead(q, domain, kw, ended.signal);
-      // A request the loop never waits for (after the last page, or an early stop) is dropped.
+      const page = this.pageRead(q, domain, kw, () => live);
+      // A request the loop never waits for (after the last page, or an early stop) may fail.
       page.catch(() => undefined);
       return page;
     };
@@ -712,8 +698,7 @@ export class OdooClient {
         yield page;
       }
     } finally {
-      // Pages asked ahead that will not be read (after the last page, or an early stop): dropped.
-      ended.abort();
+      live = false;
     }
   }
 

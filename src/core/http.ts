@@ -170,17 +170,8 @@ function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInt
   };
 }
 
-/**
- * What a request says besides its path and body: its headers, when it is retried, how its reply
- * is checked, and what says it is no longer wanted (a page read ahead for an export that has
- * ended): then it is not sent, or its connection is dropped, and it fails at once, untried again.
- */
-type RequestTerms = [
-  headers: Record<string, string>,
-  retry: RetryPolicy,
-  check?: ReplyCheck,
-  unwanted?: AbortSignal,
-];
+/** What a request says besides its path and body: its headers, when it is retried, how its reply is checked. */
+type RequestTerms = [headers: Record<string, string>, retry: RetryPolicy, check?: ReplyCheck];
 
 export class Http {
   readonly limiter: RateLimiter;
@@ -255,7 +246,6 @@ export class Http {
     headers: Record<string, string>,
     retry: RetryPolicy,
     check?: ReplyCheck,
-    unwanted?: AbortSignal,
   ): Promise<HttpReply> {
     const rules = RETRIED[String(retry)] ?? { statuses: [], codes: [] };
     const tries = this.opts.retries + 1;
@@ -270,7 +260,7 @@ export class Http {
       let failure: unknown;
       let reply: HttpReply | undefined;
       try {
-        reply = await this.once(method, path, body, headers, giveUpAt, unwanted);
+        reply = await this.once(method, path, body, headers, giveUpAt);
         if (last || !rules.statuses.includes(reply.status)) {
           check?.(reply);
           return reply;
@@ -278,7 +268,6 @@ export class Http {
         reason = `HTTP ${reply.status}`;
         after = Number(reply.retryAfter);
       } catch (err) {
-        if (unwanted?.aborted) throw err;
         const code = (err as { posdataCode?: string }).posdataCode;
         const garbled =
           reply !== undefined && err instanceof ProtocolError && err.transient && retry === true;
@@ -321,7 +310,6 @@ export class Http {
     body: string | undefined,
     headers: Record<string, string>,
     giveUpAt: number | undefined,
-    unwanted: AbortSignal | undefined,
   ): Promise<HttpReply> {
     const url = new URL(path.replace(/^\//, ''), this.base);
     const base = this.base;
@@ -331,9 +319,7 @@ export class Http {
     };
     const max = this.maxReply;
     const timeoutMs = this.opts.timeoutMs;
-    if (unwanted?.aborted) return Promise.reject(notWanted());
     return new Promise<HttpReply>((resolve, reject) => {
-      const drop = new Dropper(unwanted);
       let status = 0;
       let contentType = '';
       let retryAfter: string | undefined;
@@ -350,9 +336,7 @@ export class Http {
       };
       const handler: Dispatcher.DispatchHandler = {
         // undici takes a handler for one of this API only if it has this method.
-        onRequestStart(controller) {
-          drop.started(controller);
-        },
+        onRequestStart() {},
         onResponseStart(controller, statusCode, h) {
           if (statusCode < 200) return; // 1xx: the reply is still to come
           status = statusCode;
@@ -373,11 +357,10 @@ export class Http {
         },
         onResponseEnd() {
           parts.push(decoder.end());
-          drop.done();
           resolve({ status, contentType, text: parts.join(''), retryAfter });
         },
         onResponseError(_c, err) {
-          reject(drop.done(attemptError(err, { tooLarge, status, base, max, timeoutMs })));
+          reject(attemptError(err, { tooLarge, status, base, max, timeoutMs }));
         },
       };
       try {
@@ -397,7 +380,7 @@ export class Http {
           handler,
         );
       } catch (err) {
-        reject(drop.done(connectionError(err, base)));
+        reject(connectionError(err, base));
       }
     });
   }
@@ -408,37 +391,6 @@ export class Http {
 
   destroy(): void {
     this.agent.destroy().catch(() => undefined);
-  }
-}
-
-/** The error of a request nobody waits for any more (RequestTerms' `unwanted`). */
-function notWanted(): Error {
-  return new ConnectionError(say`the request was no longer needed`);
-}
-
-/**
- * One attempt's `unwanted` signal: once it is aborted, the request is not written (undici starts
- * it first) or its connection is dropped, and the attempt's error says it was not needed.
- */
-class Dropper {
-  private controller: Dispatcher.DispatchController | undefined;
-  private readonly drop = (): void => this.controller?.abort(notWanted());
-
-  constructor(private readonly unwanted: AbortSignal | undefined) {
-    unwanted?.addEventListener('abort', this.drop, { once: true });
-  }
-
-  started(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.unwanted?.aborted) controller.abort(notWanted());
-  }
-
-  /** The attempt is over: `err`, or that it was not needed where it was dropped. */
-  done(): void;
-  done(err: Error): Error;
-  done(err?: Error): Error | undefined {
-    this.unwanted?.removeEventListener('abort', this.drop);
-    return err && this.unwanted?.aborted ? notWanted() : err;
   }
 }
 

@@ -167,7 +167,6 @@ export class Json2Transport implements Transport {
         ok = parse(r);
         if (!ok.json) throw garbled(ok);
       },
-      opts.unwanted,
     );
     const parsed = reply.status === 200 && ok ? ok : parse(reply);
     if (reply.status === 200) {

@@ -43,30 +43,23 @@ export class JsonRpcTransport implements Transport {
     const host = this.http.base.host;
     let env: Envelope | undefined;
     // Parsed inside the HTTP layer's retry loop: a garbled body is retried in the same count.
-    const reply = await this.http.post(
-      'jsonrpc',
-      body,
-      {},
-      opts.retry,
-      (r) => {
-        if (r.status !== 200) return;
-        try {
-          env = JSON.parse(r.text) as Envelope;
-        } catch {
-          const html = /html/i.test(r.contentType) || /^\s*</.test(r.text);
-          throw new ProtocolError(
-            html
-              ? say`${host} answered with an HTML page, not JSON-RPC`
-              : say`${host} answered with JSON that does not parse`,
-            html
-              ? say`check that --url is the Odoo server itself (not a login page or proxy)`
-              : say`try again; check any proxy in between`,
-            { transient: !html },
-          );
-        }
-      },
-      opts.unwanted,
-    );
+    const reply = await this.http.post('jsonrpc', body, {}, opts.retry, (r) => {
+      if (r.status !== 200) return;
+      try {
+        env = JSON.parse(r.text) as Envelope;
+      } catch {
+        const html = /html/i.test(r.contentType) || /^\s*</.test(r.text);
+        throw new ProtocolError(
+          html
+            ? say`${host} answered with an HTML page, not JSON-RPC`
+            : say`${host} answered with JSON that does not parse`,
+          html
+            ? say`check that --url is the Odoo server itself (not a login page or proxy)`
+            : say`try again; check any proxy in between`,
+          { transient: !html },
+        );
+      }
+    });
     if (reply.status === 404) {
       throw new ProtocolError(
         say`${host} has no /jsonrpc endpoint (HTTP 404)`,

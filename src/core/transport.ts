@@ -19,8 +19,6 @@ export interface CallOptions {
    * cannot have judged the secret ('auth'); writes never (false).
    */
   retry: RetryPolicy;
-  /** Aborted when nobody waits for the answer any more (a page read ahead): dropped, not retried. */
-  unwanted?: AbortSignal;
 }
 
 /** One ORM call: a model's method, with Odoo's positional `args` and keyword `kwargs`. */

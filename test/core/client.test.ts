@@ -287,34 +287,6 @@ describe('reading two pages ahead on id orders', () => {
     expect(ids).toContain(joined);
   }, 60_000);
 
-  it('the page asked ahead of the last one is dropped once the pages end, not waited for', async () => {
-    // The export's end (its connections closed) would wait for that reply, one round trip.
-    let ahead: AbortSignal | undefined;
-    let asked = 0;
-    const client = await hooked(async (call) => {
-      if (call.method !== 'search_read') return;
-      asked++;
-      const unwanted = call.args[3].unwanted;
-      // The request after the short last page: held until it is dropped (or for ever).
-      if (call.kwargs.offset && asked >= 3) {
-        ahead = unwanted;
-        if (unwanted) await new Promise((r) => unwanted.addEventListener('abort', r, { once: true }));
-      }
-    });
-    const ids: number[] = [];
-    for await (const page of client.pages({
-      model: 'pos.order',
-      domain: [['id', '<=', 30]],
-      fields: ['name'],
-      order: 'id',
-      pageSize: 20,
-    }))
-      for (const r of page) ids.push(r.id);
-    await client.close();
-    expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    expect(ahead?.aborted).toBe(true);
-  }, 60_000);
-
   it('a short page read ahead that comes in before the whole page asked with it asks no count', async () => {
     // The page read ahead (after the first, short: the end) is answered first, the first page
     // (whole) only once that reply is in: its whole length still says no cap cut the short one.
