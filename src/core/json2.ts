@@ -21,6 +21,7 @@ import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import { jsonSaid, MASK, own, type Said, say } from './redact.js';
 import type { CallOptions, Credentials, OrmCall, Protocol, Transport } from './transport.js';
 import { majorVersion, type ServerVersion } from './types.js';
+import { parseReply } from './young-names.js';
 
 /**
  * Positional parameter names of the ORM methods posdata calls, in Odoo 19's order.
@@ -103,7 +104,7 @@ type Parsed = { json: true; value: unknown } | { json: false; html: boolean };
 
 function parse(reply: HttpReply): Parsed {
   try {
-    return { json: true, value: JSON.parse(reply.text) as unknown };
+    return { json: true, value: parseReply(reply.text, (doc) => doc) };
   } catch {
     return { json: false, html: /html/i.test(reply.contentType) || /^\s*</.test(reply.text) };
   }

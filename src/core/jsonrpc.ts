@@ -6,6 +6,7 @@ import { mapOdooError, type OdooErrorData } from './odoo-errors.js';
 import { jsonSaid, MASK, type Said, say } from './redact.js';
 import type { CallOptions, Credentials, OrmCall, Transport } from './transport.js';
 import type { ServerVersion } from './types.js';
+import { parseReply } from './young-names.js';
 
 interface Envelope {
   jsonrpc?: unknown;
@@ -46,7 +47,7 @@ export class JsonRpcTransport implements Transport {
     const reply = await this.http.post('jsonrpc', body, {}, opts.retry, (r) => {
       if (r.status !== 200) return;
       try {
-        env = JSON.parse(r.text) as Envelope;
+        env = parseReply(r.text, (doc) => (doc as Envelope | null)?.result) as Envelope;
       } catch {
         const html = /html/i.test(r.contentType) || /^\s*</.test(r.text);
         throw new ProtocolError(
