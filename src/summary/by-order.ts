@@ -32,6 +32,8 @@ export async function byOrder(
   api: GroupingApi,
   q: SummaryQuery,
   found: Found,
+  /** Told the orders' groups once they are in (compute.ts asks the registers' names then). */
+  grouped?: (folder: Folder) => void,
 ): Promise<Gathered> {
   const specs = q.keys.map((k) => orderSpec(k, q));
   const folder = new Folder(q, specs, found.categories, found.floors);
@@ -95,14 +97,16 @@ export async function byOrder(
     specs: api.paths ? specs.map((s) => `order_id.${s}`) : specs.map(reportSpec),
     reportDomain: toReportDomain,
   });
+  // Told after the lines' and payments' requests are made, so that they go out first (the
+  // products' taxes and the shop's fields, which later requests wait for, among them).
   if (!api.paths) {
-    const [lines] = await Promise.all([
-      linesAndPaymentsBefore19(api, q, { folder, found, specs, configOf, orders: all }),
-      shop,
-    ]);
-    return { folder, ...lines };
+    const lines = linesAndPaymentsBefore19(api, q, { folder, found, specs, configOf, orders: all });
+    grouped?.(folder);
+    return { folder, ...(await Promise.all([lines, shop]))[0] };
   }
-  const [dayAnchors] = await Promise.all([linesAndPaymentsByPath(api, q, folder, found, specs), shop]);
+  const lines = linesAndPaymentsByPath(api, q, folder, found, specs);
+  grouped?.(folder);
+  const [dayAnchors] = await Promise.all([lines, shop]);
   return { folder, dayAnchors };
 }
 

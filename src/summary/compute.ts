@@ -102,13 +102,14 @@ export async function computeSummary(
   }
   const found = new Found();
   if (q.keys.includes('floor')) await readFloors(api, found);
+  const names = registerNames(api, q.keys);
   const gathered =
     level === 'order'
-      ? await byOrder(client, api, q, found)
+      ? await byOrder(client, api, q, found, names.ask)
       : level === 'line'
         ? await byLine(client, api, q, found)
         : await byPayment(client, api, q, found);
-  await nameRegisters(api, q.keys, gathered.folder);
+  await names.put(gathered.folder);
   const digits = await q.digits;
   const {
     groups,
@@ -138,28 +139,56 @@ async function readFloors(api: GroupingApi, found: Found): Promise<void> {
   }
 }
 
+/** The registers' names of a summary by register, read once the orders' groups say which (RegisterNames.ask). */
+interface RegisterNames {
+  /**
+   * Asks the names of the registers in `folder` now: byOrder calls it once the orders are
+   * grouped, beside the lines' and payments' requests instead of after them (a round trip less:
+   * a summary by register waited for every other answer before asking the names).
+   */
+  ask(folder: Folder): void;
+  /** Each register key named, as reconcile and the tables show it; a register not asked before is read here. */
+  put(folder: Folder): Promise<void>;
+}
+
 /**
  * A register by its name, as reconcile and the tables show it: on 16/17 the relation's label
  * carries the session's user (`Shop (Mitchell Admin)`).
  */
-async function nameRegisters(api: GroupingApi, keys: Key[], folder: Folder): Promise<void> {
+function registerNames(api: GroupingApi, keys: Key[]): RegisterNames {
   const ri = keys.indexOf('register');
-  if (ri < 0) return;
-  const accs = [...folder.accs.values()];
   // In id order: a report's groupings name the same registers in one request (the memo).
-  const ids = [...new Set(accs.map((a) => a.keys[ri]?.cells.config_id))]
-    .filter((x): x is number => typeof x === 'number')
-    .sort((a, b) => a - b);
-  const configs = await api.byIds('pos.config', ids, ['name']);
-  const names = new Map(configs.map((c) => [c.id, c.name]));
-  for (const a of accs) {
-    const kv = a.keys[ri] as KeyValue;
-    const n = names.get(kv.cells.config_id as number);
-    if (typeof n === 'string') {
-      kv.cells.register = n;
-      kv.sort = n;
-    }
-  }
+  const idsOf = (folder: Folder): number[] =>
+    [...new Set([...folder.accs.values()].map((a) => a.keys[ri]?.cells.config_id))]
+      .filter((x): x is number => typeof x === 'number')
+      .sort((a, b) => a - b);
+  const read = async (ids: number[]): Promise<Map<unknown, unknown>> =>
+    new Map((await api.byIds('pos.config', ids, ['name'])).map((c) => [c.id, c.name]));
+  let asked: { ids: Set<number>; names: Promise<Map<unknown, unknown>> } | undefined;
+  return {
+    ask(folder) {
+      if (ri < 0) return;
+      const ids = idsOf(folder);
+      asked = { ids: new Set(ids), names: read(ids) };
+      // Awaited in put; a run that fails before it must not leave a rejection unheard.
+      asked.names.catch(() => undefined);
+    },
+    async put(folder) {
+      if (ri < 0) return;
+      const ids = idsOf(folder);
+      const missing = asked ? ids.filter((id) => !asked?.ids.has(id)) : ids;
+      const names = new Map(asked ? await asked.names : []);
+      if (!asked || missing.length > 0) for (const [id, n] of await read(missing)) names.set(id, n);
+      for (const a of folder.accs.values()) {
+        const kv = a.keys[ri] as KeyValue;
+        const n = names.get(kv.cells.config_id as number);
+        if (typeof n === 'string') {
+          kv.cells.register = n;
+          kv.sort = n;
+        }
+      }
+    },
+  };
 }
 
 /**
