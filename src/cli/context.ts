@@ -2,6 +2,7 @@
 // call, closed when the run ends), the one output lifecycle, and what an interrupt must undo.
 // The process entry (main.ts) makes one per run over the process's streams; the tests make
 // one over a test IO and run the command in-process.
+import type { CsvLead } from '../render/formats.js';
 import type { Env, IO } from './io.js';
 import type { Session, SessionOptions } from './session.js';
 
@@ -50,6 +51,8 @@ export interface Context {
    * named so that one name means one thing across the chain (summary: `method:Cash · EUR`).
    */
   readonly inChain?: boolean;
+  /** This server's CSV joins the chain's as it is written: its records led by its profile (CsvLead). */
+  readonly csvLead?: CsvLead;
 }
 
 /** The context with what the run's owner needs: the end of the run and the interrupt. */
@@ -64,7 +67,7 @@ export interface RunContext extends Context {
   readonly untilStopped: boolean;
 }
 
-export function makeContext(io: IO, env: Env, inChain = false): RunContext {
+export function makeContext(io: IO, env: Env, inChain = false, csvLead?: CsvLead): RunContext {
   const cleanups = new Set<() => Promise<void> | void>();
   const held = new Set<Destroyable>();
   const ends: (() => Promise<void> | void)[] = [];
@@ -78,6 +81,7 @@ export function makeContext(io: IO, env: Env, inChain = false): RunContext {
     io,
     env,
     inChain,
+    csvLead,
     odoo(connection) {
       if (!session) {
         // Loaded here: the HTTP client (undici) is no part of a command's start-up.

@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
-import { FORMULA_START } from '../render/formats.js';
+import { type CsvLead, FORMULA_START } from '../render/formats.js';
 import type { Flags } from './flags.js';
 
 /** How the servers' outputs become one: the format each run writes and how it is joined. */
@@ -13,13 +13,23 @@ export type Join = 'csv' | 'ndjson' | 'json-from-ndjson' | 'json-documents' | 'b
 
 /** Where the joined output goes (writeOutput's sink). */
 export interface JoinSink {
-  write(s: string): Promise<void>;
+  write(s: string | Uint8Array): Promise<void>;
+}
+
+/**
+ * One server's output: its profile, its file and, for a CSV its run wrote led by the profile's
+ * cell (CsvLead), the header it kept instead of writing it.
+ */
+export interface Joined {
+  name: string;
+  file: string;
+  header?: string[];
 }
 
 export interface Joiner {
   /** Sees every healthy server's output before any is added (the CSV header's columns). */
-  prepare?(files: { name: string; file: string }[]): Promise<void>;
-  add(name: string, file: string): Promise<boolean>;
+  prepare?(files: Joined[]): Promise<void>;
+  add(server: Joined): Promise<boolean>;
   end(): Promise<void>;
 }
 
@@ -85,6 +95,15 @@ function csvWriting(flags: Flags): CsvWriting {
 }
 
 /**
+ * What a server's run of a CSV chain puts before each of its records (its profile's cell and
+ * the delimiter), so that its file joins as it is.
+ */
+export function csvLeadOf(name: string, flags: Flags): CsvLead {
+  const w = csvWriting(flags);
+  return { cell: profileCell(name, w) + w.delimiter };
+}
+
+/**
  * A CSV cell for the profile's name, quoted where it must be; with --excel a name that starts
  * like a formula (`=1+2`, `+x`, `@x`) gets the quote mark csv-stringify gives every other cell.
  */
@@ -118,8 +137,8 @@ function csvJoiner(w: CsvWriting, sink: JoinSink, slow: boolean): Joiner {
   const heads = new Map<string, string[]>();
   return {
     async prepare(files) {
-      for (const { file } of files) {
-        const head = await headerOf(file, w);
+      for (const { file, header } of files) {
+        const head = header ?? (await headerOf(file, w));
         if (head === undefined) continue;
         heads.set(file, head);
         for (const c of head) if (!columns.includes(c)) columns.push(c);
@@ -127,27 +146,31 @@ function csvJoiner(w: CsvWriting, sink: JoinSink, slow: boolean): Joiner {
       if (columns.length > 0)
         await sink.write(`${w.excel ? '\uFEFF' : ''}${stringify([['profile', ...columns]], w.opts)}`);
     },
-    async add(name, file) {
+    async add({ name, file, header }) {
       const head = heads.get(file);
       const same =
         head !== undefined && head.length === columns.length && head.every((c, i) => c === columns[i]);
-      if (same && !slow) await addAsIs(profileCell(name, w) + w.delimiter, file, w.eol, sink);
-      else await addByColumns(profileCell(name, w), file, w, columns, sink);
+      if (same && header && !slow) await addBytes(file, sink);
+      else if (same && !slow) await addAsIs(profileCell(name, w) + w.delimiter, file, w.eol, sink);
+      else await addByColumns(profileCell(name, w), file, w, { columns, header }, sink);
       return true;
     },
     async end() {},
   };
 }
 
-/** A server's records, each cell put under the joined header's column of its name. */
+/**
+ * A server's records, each cell put under the joined header's column of its name. A file led
+ * by the profile's cell (`header` given, not in the file) has that cell first in each record.
+ */
 async function addByColumns(
   cell: string,
   file: string,
   w: CsvWriting,
-  columns: readonly string[],
+  { columns, header }: { columns: readonly string[]; header: readonly string[] | undefined },
   sink: JoinSink,
 ): Promise<void> {
-  let at: number[] | undefined;
+  let at = header ? columns.map((c) => (header.includes(c) ? header.indexOf(c) + 1 : -1)) : undefined;
   let s = '';
   for await (const record of csvRecords(file, w)) {
     if (at === undefined) {
@@ -161,6 +184,12 @@ async function addByColumns(
     }
   }
   if (s) await sink.write(s);
+}
+
+/** A file its run wrote led by the profile's cell and without its header: its bytes as they are. */
+async function addBytes(file: string, sink: JoinSink): Promise<void> {
+  for await (const chunk of createReadStream(file, { highWaterMark: READ }))
+    await sink.write(chunk as Buffer);
 }
 
 /**
@@ -216,7 +245,7 @@ function leadRecords(
 function ndjsonJoiner(sink: JoinSink, array: boolean): Joiner {
   let first = true;
   return {
-    async add(name, file) {
+    async add({ name, file }) {
       const lead = `{"profile":${JSON.stringify(name)}`;
       let rest = '';
       const take = async (lines: string[]) => {
@@ -247,7 +276,7 @@ function ndjsonJoiner(sink: JoinSink, array: boolean): Joiner {
 function documentsJoiner(sink: JoinSink): Joiner {
   let first = true;
   return {
-    async add(name, file) {
+    async add({ name, file }) {
       let text = '';
       for await (const t of textOf(file)) text += t;
       const doc = JSON.parse(text) as unknown;
@@ -266,7 +295,7 @@ function documentsJoiner(sink: JoinSink): Joiner {
 function blocksJoiner(sink: JoinSink): Joiner {
   let first = true;
   return {
-    async add(name, file) {
+    async add({ name, file }) {
       await sink.write(`${first ? '' : '\n'}== profile ${name} ==\n`);
       first = false;
       for await (const t of textOf(file)) await sink.write(t);

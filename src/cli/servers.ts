@@ -12,6 +12,7 @@ import { Readable, Writable } from 'node:stream';
 import { ManyServersError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import { serverKey } from '../core/url.js';
+import type { CsvLead } from '../render/formats.js';
 import { alive, HOST } from '../sink/atomic.js';
 import { pendingFolders } from '../sink/pending.js';
 import { badProfileName, isProfileName, ProfileStore, targetOf } from '../store/profiles.js';
@@ -21,7 +22,7 @@ import type { Flags } from './flags.js';
 import { type Env, type IO, makeIO } from './io.js';
 import { chooseFormat, writeOutput } from './output.js';
 import { sayError } from './say-error.js';
-import { type Join, makeJoiner } from './servers-join.js';
+import { csvLeadOf, type Join, makeJoiner } from './servers-join.js';
 
 /** The placeholder of -o and --checkpoint that becomes each profile's name. */
 const PLACEHOLDER = '{profile}';
@@ -156,6 +157,8 @@ interface Outcome {
   /** The file its standard output went to (undefined: its output went to its own -o). */
   file: string | undefined;
   failed: boolean;
+  /** A CSV its run wrote led by the profile's cell: the header it kept (CsvLead). */
+  header?: string[];
 }
 
 /** What a run over several servers does, decided once from the chain's flags, as a single run would. */
@@ -170,6 +173,8 @@ interface Plan {
   joining: Join;
   /** One server's flags. */
   flagsOf(name: string): Flags;
+  /** A CSV join: what a server's run puts before each of its records. */
+  leadOf?(name: string): CsvLead;
 }
 
 /** What a chain cannot do, said before any server is asked (exit 2). */
@@ -240,7 +245,8 @@ function planOf(c: Command<unknown>, flags: Flags, names: string[], io: IO): Pla
     return c.servers?.flags ? c.servers.flags(f) : f;
   };
   const file = output !== undefined && output !== '-' && !perFile ? output : undefined;
-  return { names, file, perFile, own: ownJoin, joining, flagsOf };
+  const leadOf = joining === 'csv' ? (name: string) => csvLeadOf(name, flags) : undefined;
+  return { names, file, perFile, own: ownJoin, joining, flagsOf, leadOf };
 }
 
 /**
@@ -313,7 +319,8 @@ function serverRun(
     const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
     // Joined with the others' output, its names must mean one thing across them (Context.inChain);
     // a file of its own ({profile} in -o) is its single run's.
-    const child = makeContext(childIO, env, !plan.perFile);
+    const lead = plan.leadOf?.(name);
+    const child = makeContext(childIO, env, !plan.perFile, lead);
     at.children.add(child);
     let failed = false;
     try {
@@ -327,7 +334,7 @@ function serverRun(
       await new Promise<void>((resolve) => out.end(resolve));
       await new Promise<void>((resolve) => err.end(resolve));
     }
-    return { name, file, failed };
+    return { name, file, failed, header: lead?.header };
   };
 }
 
@@ -433,13 +440,13 @@ async function joined(
       if (joiner.prepare) {
         const all = await Promise.all(outcomes);
         await joiner.prepare(
-          all.flatMap((o) => (o.failed || !o.file ? [] : [{ name: o.name, file: o.file }])),
+          all.flatMap((o) => (o.failed || !o.file ? [] : [{ name: o.name, file: o.file, header: o.header }])),
         );
       }
       for (const o of outcomes) {
         const got = await o;
         done.push(got);
-        if (!got.failed && got.file) await joiner.add(got.name, got.file);
+        if (!got.failed && got.file) await joiner.add({ name: got.name, file: got.file, header: got.header });
       }
       await joiner.end();
       return undefined;

@@ -44,7 +44,7 @@ import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
 import type { Row, Value } from '../records/normalize.js';
-import type { Renderer } from '../render/formats.js';
+import type { CsvLead, Renderer } from '../render/formats.js';
 import type { Sink } from '../sink/sink.js';
 import { resolveTarget, sameFile } from '../sink/target.js';
 
@@ -514,6 +514,8 @@ async function exportLayers() {
 interface Export {
   o: ListOptions;
   io: IO;
+  /** One server's CSV of a chain: its records led by the profile's cell (Context.csvLead). */
+  lead: CsvLead | undefined;
   client: OdooClient;
   session: Session;
   run: CheckpointRun | undefined;
@@ -535,7 +537,7 @@ async function exportRecords(
   const toFile = output.file !== undefined;
   const progress = new layers.progress.Progress(io, toFile || !io.out.isTTY);
   progress.watch(session.limiter);
-  const x: Export = { o, io, client: session.client, session, run, layers, progress };
+  const x: Export = { o, io, lead: ctx.csvLead, client: session.client, session, run, layers, progress };
   let count = 0;
   const render = async (sink: Sink): Promise<AfterWriting> => {
     count = await renderRecords(x, unpriced, sink);
@@ -658,6 +660,7 @@ async function openRenderer(x: Export, sink: Sink, prepared: Prepared, early: Ea
     noun: resource.name,
     names: await early.naming,
     normalizer: fromRecords(o) ? x.layers.stream.normalizerFor(prepared, zoneFor('data', o.tz)) : undefined,
+    lead: x.lead,
   });
 }
 

@@ -71,6 +71,21 @@ export interface CsvOptions {
    * company id; an amount is then written at its line's currency's decimals (its company_id's).
    */
   currencies?: ReadonlyMap<number, { digits: number }>;
+  /** One server's run of a chain (src/cli/servers.ts): its records led by the profile's cell. */
+  lead?: CsvLead;
+}
+
+/**
+ * A chain's CSV is one file: each server's records with its profile's cell first, under one
+ * header. A server's run writes each record with that cell before it, and keeps its header here
+ * instead of writing it, so that the join copies the run's bytes as they are rather than
+ * reading every record back to put the cell in (servers-join.ts).
+ */
+export interface CsvLead {
+  /** The profile's cell and the delimiter after it, as the joined output writes them. */
+  readonly cell: string;
+  /** The header's cells, once the renderer has begun. */
+  header?: string[];
 }
 
 /** One cell's value from the field's output value. */
@@ -439,6 +454,10 @@ export class CsvRenderer implements Renderer {
    * on the first page (exit 6) leaves nothing written, not a header on a pipe.
    */
   async begin(): Promise<void> {
+    if (this.csv.lead) {
+      this.csv.lead.header = this.header;
+      return;
+    }
     const head = stringify([this.header], this.opts);
     this.head = this.csv.excel ? `\uFEFF${head}` : head;
   }
@@ -456,12 +475,14 @@ export class CsvRenderer implements Renderer {
     let text = this.head;
     const cells: Value[] = new Array(this.header.length);
     const per = this.line;
+    const lead = this.csv.lead?.cell;
     for (const item of items) {
       if (per) {
         const c = item.company_id;
         const id = Array.isArray(c) ? c[0] : c;
         per.digits = typeof id === 'number' ? per.of.get(id)?.digits : undefined;
       }
+      if (lead !== undefined) text += lead;
       const line = fast?.line(item);
       if (line !== undefined) {
         text += line;

@@ -3,7 +3,14 @@
 import type { FieldMap } from '../core/types.js';
 import type { Normalizer } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
-import { CsvRenderer, type Format, JsonRenderer, NdjsonRenderer, type Renderer } from './formats.js';
+import {
+  type CsvLead,
+  CsvRenderer,
+  type Format,
+  JsonRenderer,
+  NdjsonRenderer,
+  type Renderer,
+} from './formats.js';
 import type { TableOptions } from './table.js';
 
 /** What a renderer is made from: the records' shape and format, and a table's look (TableOptions). */
@@ -17,6 +24,8 @@ export interface RenderContext extends Omit<TableOptions, 'maxRows'> {
   decimal?: '.' | ',';
   /** For csv and parquet straight from records: the same normalisation the rows would get. */
   normalizer?: Normalizer;
+  /** csv: one server's run of a chain, its records led by the profile's cell (CsvLead). */
+  lead?: CsvLead;
 }
 
 export async function makeRenderer(c: RenderContext): Promise<Renderer> {
@@ -30,7 +39,14 @@ export async function makeRenderer(c: RenderContext): Promise<Renderer> {
         c.sink,
         c.fields,
         c.defs,
-        { excel: c.excel, delimiter: c.delimiter, decimal: c.decimal, zone: c.tz, currencies: c.currencies },
+        {
+          excel: c.excel,
+          delimiter: c.delimiter,
+          decimal: c.decimal,
+          zone: c.tz,
+          currencies: c.currencies,
+          lead: c.lead,
+        },
         c.normalizer,
       );
     case 'parquet': {

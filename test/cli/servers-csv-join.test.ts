@@ -3,7 +3,8 @@
 // path must write exactly what the cell-by-cell one (csv-parse's records, csv-stringify's lines)
 // does for what a posdata run writes: random cells (separators, quotes, line breaks, a BOM, both
 // line ends), servers with no rows or no file, a last record with no line ending, records across
-// the read's 64 KiB chunks, and servers whose columns differ.
+// the read's 64 KiB chunks, and servers whose columns differ. A run that wrote its records led by
+// the profile's cell and kept its header (CsvLead) joins to the same bytes, copied or cell by cell.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,35 +12,38 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Flags } from '../../src/cli/flags.js';
-import { makeJoiner } from '../../src/cli/servers-join.js';
+import { csvLeadOf, type Joined, makeJoiner } from '../../src/cli/servers-join.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'posdata-join-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
-/** The joined output of these servers' files (undefined: a failed server, no file), both paths. */
+/** One server's file as its run wrote it (undefined: a failed server, no file), and its header if it kept it. */
+type Written = { name: string; text: string | undefined; header?: string[] };
+
+/** The joined output of these servers' files, both paths. */
 async function joined(
-  servers: { name: string; text: string | undefined }[],
+  servers: Written[],
   delimiter: string,
   excel = false,
 ): Promise<{ asIs: string; slow: string }> {
-  const files = servers.map(({ name, text }) => {
+  const files = servers.map(({ name, text, header }) => {
     if (text === undefined) return { name, file: undefined };
     const file = join(dir, `${n++}.csv`);
     writeFileSync(file, text);
-    return { name, file };
+    return { name, file, header };
   });
   const run = async (slow: boolean): Promise<string> => {
     let out = '';
     const sink = {
-      write: async (s: string) => {
-        out += s;
+      write: async (s: string | Uint8Array) => {
+        out += typeof s === 'string' ? s : Buffer.from(s).toString('utf8');
       },
     };
     const joiner = makeJoiner('csv', { delimiter, excel } as Flags, sink, { slow });
-    const healthy = files.flatMap((f) => (f.file ? [{ name: f.name, file: f.file }] : []));
+    const healthy = files.flatMap((f): Joined[] => (f.file ? [{ ...f, file: f.file }] : []));
     await joiner.prepare?.(healthy);
-    for (const f of healthy) await joiner.add(f.name, f.file);
+    for (const f of healthy) await joiner.add(f);
     await joiner.end();
     return out;
   };
@@ -88,25 +92,43 @@ describe('the CSV join, a server at a time', () => {
           }),
           { minLength: 1, maxLength: 5 },
         ),
-        async (delimiter, excel, servers) => {
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+        async (delimiter, excel, servers, led) => {
+          const opts = {
+            delimiter,
+            record_delimiter: excel ? 'windows' : 'unix',
+            quoted_match: excel ? /[\r\n]/ : /\r/,
+            escape_formulas: excel,
+          } as const;
+          const header = (s: (typeof servers)[number]) =>
+            s.shape === 'other' ? ['id', 'name', 'extra'] : ['id', 'name', 'amount'];
           const text = (s: (typeof servers)[number]): string | undefined => {
             if (s.shape === 'failed') return undefined;
             if (s.shape === 'empty') return '';
-            const header = s.shape === 'other' ? ['id', 'name', 'extra'] : ['id', 'name', 'amount'];
-            const body = stringify([header, ...s.rows], {
-              delimiter,
-              record_delimiter: excel ? 'windows' : 'unix',
-              quoted_match: excel ? /[\r\n]/ : /\r/,
-              escape_formulas: excel,
-            });
+            const body = stringify([header(s), ...s.rows], opts);
             return excel ? `\uFEFF${body}` : body;
           };
-          const got = await joined(
+          // As a run led by the profile's cell writes it: each record after that cell, no header.
+          const ledText = (s: (typeof servers)[number]): Written => {
+            if (s.shape === 'failed' || s.shape === 'empty') return { name: s.name, text: text(s) };
+            const lead = csvLeadOf(s.name, { delimiter, excel } as Flags).cell;
+            const body = s.rows.map((r) => lead + stringify([r], opts)).join('');
+            return { name: s.name, text: body, header: header(s) };
+          };
+          const plain = await joined(
             servers.map((s) => ({ name: s.name, text: text(s) })),
             delimiter,
             excel,
           );
-          expect(got.asIs).toBe(got.slow);
+          expect(plain.asIs).toBe(plain.slow);
+          // Some servers led, some not (a command whose CSV is not written by the renderer).
+          const mixed = await joined(
+            servers.map((s, i) => (led[i] ? ledText(s) : { name: s.name, text: text(s) })),
+            delimiter,
+            excel,
+          );
+          expect(mixed.asIs).toBe(plain.slow);
+          expect(mixed.slow).toBe(plain.slow);
         },
       ),
       { numRuns: 300 },
