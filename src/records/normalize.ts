@@ -219,9 +219,26 @@ export function fixedDecimals(v: number, digits: number): string {
   return `${s}${point < 0 ? '.' : ''}${'0'.repeat(digits - have)}`;
 }
 
+/**
+ * '.0'-'.9', '.00'-'.99', '.000'-'.999': the decimals of an amount as one string each, so that
+ * its text is its whole part's and one of these (a string for the number's digits, two slices
+ * and a template was ~90 bytes of garbage and ~150 ns an amount; three amounts a sale).
+ */
+const DECIMALS = [1, 2, 3].map((d) =>
+  Array.from({ length: 10 ** d }, (_, i) => `.${String(i).padStart(d, '0')}`),
+);
+
 /** The whole number `n` of 10^-digits as a decimal text: (1250, 2) → '12.50', (-5, 2) → '-0.05'. */
 function withPoint(n: number, digits: number): string {
   if (digits === 0) return String(n);
+  const tails = DECIMALS[digits - 1];
+  if (tails) {
+    const f = POW10[digits] as number;
+    const a = n < 0 ? -n : n;
+    const whole = Math.floor(a / f);
+    const s = `${whole}${tails[a - whole * f]}`;
+    return n < 0 ? `-${s}` : s;
+  }
   const neg = n < 0;
   let s = String(neg ? -n : n);
   if (s.length <= digits) s = '0'.repeat(digits - s.length + 1) + s;
