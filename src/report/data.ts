@@ -364,16 +364,17 @@ async function pageGroupings(
   // The shop's parts beside the products (tips, gift cards, rewards, global discounts) by register
   // and cashier, this period and the previous: shown apart, gross and discounts Sales Details'.
   const beside = new Set(['register', 'cashier', 'register,cashier,hour']);
-  const sum = (q: SummaryParams) =>
+  const sum = (q: SummaryParams, seed = false) =>
     fetchSummary(client, q, zone, {
       memo,
       methods: false,
       shop: beside.has(q.by ?? '') ? 'beside' : false,
+      seed,
     });
   // First the orders by every order key the page groups by (register, cashier, hour), whose
   // answer is not shown: the memo folds the register's, the cashiers', the hours' and the days'
   // groupings from its calls (grouping.ts) instead of asking each, 18 requests fewer on Odoo 16-18.
-  await sum(at('register,cashier,hour'));
+  await sum(at('register,cashier,hour'), true);
   // One grouping after the other: each already sends its few calls at once, and a server
   // (the sandbox, or an Odoo with few workers) given them all together drops connections.
   return {

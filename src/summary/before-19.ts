@@ -180,6 +180,10 @@ export async function reportDiscounts(
   const money = ['price_total:sum', 'price_sub_total:sum', 'total_discount:sum'];
   const day = reportSpec(daySpec(q));
   const specs = [...new Set([...reportSpecs, day])];
+  // A seed's lines by product are folded into the others' groupings, not its own: by its keys
+  // but the hour (register, cashier, day). By the hour too, a month's register x cashier x hour x
+  // product came to 9,000 groups (10 MB of the 200,000-order sandbox's 18): the hours ask their own.
+  const productSpecs = q.seed ? specs.filter((s) => s === day || !s.endsWith(':hour')) : specs;
   // The other products' rows are asked as soon as the products' taxes are known (once per
   // connection), beside the rest, not after them.
   const [all, takeAway, perProduct] = await Promise.all([
@@ -198,11 +202,12 @@ export async function reportDiscounts(
       api.group(
         'report.pos.order',
         [...discountedDomain, ...(others ?? [])],
-        [...specs, 'product_id'],
+        [...productSpecs, 'product_id'],
         money,
       ),
     ),
   ]);
+  if (q.seed) return { parts: [], anchors: new Map() };
   const keyOf = (g: Group): string => JSON.stringify(specs.map((s) => g.values[s] ?? null));
   const productKey = (g: Group): string => JSON.stringify([keyOf(g), m2oId(g.values.product_id) ?? null]);
   // The common rate's rows: all the rows less the other products' (whose rows hold their

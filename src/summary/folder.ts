@@ -41,6 +41,12 @@ export interface SummaryQuery {
    * counts them: the report, which shows the parts in a table of their own).
    */
   shop?: boolean | 'beside';
+  /**
+   * A summary run only to fill a memo that others fold from (a report's first grouping): its
+   * figures are not read, so the lines by product are asked at the grain the folds need (the
+   * day, not the hour: before-19.ts) and not folded into it.
+   */
+  seed?: boolean;
 }
 
 export const SALES: Domain = [['amount_total', '>=', 0]];

@@ -58,7 +58,7 @@ export function groupingApi(client: OdooClient, major: number, zone: string, mem
       return remember(call, () =>
         finer
           ? finer.answer.then((gs) =>
-              foldGroups(gs as Group[], groupby, finer.groupby, zone, DOMAINS_READ.has(model)),
+              foldGroups(gs as Group[], groupby, finer.groupby, zone, DOMAINS_READ.has(model), aggregates),
             )
           : api.group(model, domain, groupby, aggregates),
       );
@@ -97,10 +97,11 @@ const hourOf = (spec: string): string | undefined =>
   spec.endsWith(':day') ? `${spec.slice(0, -4)}:hour` : undefined;
 
 /**
- * A grouping call of the memo over the same model, domain, aggregates, context and zone whose
- * groupby holds every spec of `call`'s, or its hour for a day (the hours of a business day in
- * the zone make that day: Odoo buckets both in `context.tz`), and more: the report's groupings
- * (register, day, hour, cashier) are then one call folded, not one each.
+ * A grouping call of the memo over the same model, domain, context and zone, with every
+ * aggregate of `call`'s (more are left out of the fold), whose groupby holds every spec of
+ * `call`'s, or its hour for a day (the hours of a business day in the zone make that day: Odoo
+ * buckets both in `context.tz`), and more: the report's groupings (register, day, hour, cashier,
+ * and the range's totals products and categories add up to) are then one call folded, not one each.
  */
 function finerCall(
   memo: GroupMemo,
@@ -109,15 +110,16 @@ function finerCall(
 ): { answer: Promise<unknown>; groupby: string[] } | undefined {
   const [, model, domain, groupby, aggregates] = call as [string, string, Domain, string[], string[]];
   if (!aggregates.every((a) => FOLDS.test(a) || WHETHER_ANY.has(a))) return undefined;
-  const wanted = keyOf(['group', model, domain, '*', aggregates]);
+  const wanted = keyOf(['group', model, domain, '*', '*']);
   for (const [key, answer] of memo) {
     const what = JSON.parse(key) as unknown[];
-    const finer = what[3];
-    if (what[0] !== 'group' || !Array.isArray(finer)) continue;
-    if (JSON.stringify([...what.slice(0, 3), '*', ...what.slice(4)]) !== wanted) continue;
-    const has = new Set(finer as string[]);
-    const served = groupby.every((s) => has.has(s) || has.has(hourOf(s) ?? ''));
-    if (served && [...has].some((s) => !groupby.includes(s))) return { answer, groupby: finer as string[] };
+    const [kind, , , finer, has] = what;
+    if (kind !== 'group' || !Array.isArray(finer) || !Array.isArray(has)) continue;
+    if (JSON.stringify([...what.slice(0, 3), '*', '*', ...what.slice(5)]) !== wanted) continue;
+    if (!aggregates.every((a) => has.includes(a))) continue;
+    const specs = new Set(finer as string[]);
+    const served = groupby.every((s) => specs.has(s) || specs.has(hourOf(s) ?? ''));
+    if (served && [...specs].some((s) => !groupby.includes(s))) return { answer, groupby: finer as string[] };
   }
   return undefined;
 }
@@ -126,7 +128,7 @@ function finerCall(
  * Finer groups (by `finer` specs) folded into the groups of `groupby`: a day's value is the start
  * of its hours' business day in `zone` (UTC, as Odoo gives a bucket), the aggregates summed
  * (WHETHER_ANY the largest, `:min`/`:max` the least/largest, lists joined), in the order the finer
- * groups first show each.
+ * groups first show each. `aggregates`: those kept (all where not given).
  */
 export function foldGroups(
   groups: Group[],
@@ -134,6 +136,7 @@ export function foldGroups(
   finer: string[],
   zone: string,
   withDomains = true,
+  aggregates?: string[],
 ): Group[] {
   const cellOf = (g: Group, spec: string): unknown => {
     if (finer.includes(spec)) return g.values[spec];
@@ -143,23 +146,27 @@ export function foldGroups(
     return day.toFormat('yyyy-MM-dd HH:mm:ss');
   };
   const ident = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+  // read_group always counts: `__count` is kept as a call of these aggregates would have it.
+  const kept = <T>(o: Record<string, T>): [string, T][] =>
+    Object.entries(o).filter(([a]) => !aggregates || a === '__count' || aggregates.includes(a));
   const out = new Map<string, { group: Group; domains: (Domain | undefined)[] }>();
   for (const g of groups) {
     const values = Object.fromEntries(groupby.map((s) => [s, cellOf(g, s)]));
     const key = JSON.stringify(groupby.map((s) => ident(values[s])));
     const into = out.get(key);
     if (!into) {
-      const group = { values: structuredClone(values), aggs: { ...g.aggs }, lists: structuredClone(g.lists) };
+      const lists = g.lists && structuredClone(Object.fromEntries(kept(g.lists)));
+      const group = { values: structuredClone(values), aggs: Object.fromEntries(kept(g.aggs)), lists };
       out.set(key, { group, domains: [g.domain] });
       continue;
     }
     const { aggs, lists } = into.group;
-    for (const [a, v] of Object.entries(g.aggs)) {
+    for (const [a, v] of kept(g.aggs)) {
       const had = aggs[a] ?? v;
       const largest = WHETHER_ANY.has(a) || a.endsWith(':max');
       aggs[a] = largest ? Math.max(had, v) : a.endsWith(':min') ? Math.min(had, v) : had + v;
     }
-    for (const [a, l] of Object.entries(g.lists ?? {})) if (lists) lists[a] = [...(lists[a] ?? []), ...l];
+    for (const [a, l] of kept(g.lists ?? {})) if (lists) lists[a] = [...(lists[a] ?? []), ...l];
     into.domains.push(g.domain);
   }
   // Dates ascending, as Odoo gives them (a cent left by rounding goes to the first of equal

@@ -116,6 +116,8 @@ export interface SummaryOptions {
    * 'beside': the columns, with gross and discounts as Sales Details counts them (none in discounts).
    */
   shop?: boolean | 'beside';
+  /** A summary that only fills `memo` for the others (SummaryQuery.seed): its figures are not read. */
+  seed?: boolean;
 }
 
 /**
@@ -193,6 +195,7 @@ export async function fetchSummary(
       digits,
       methods: options.methods ?? true,
       shop: options.shop ?? true,
+      seed: options.seed,
     }),
     sessionPart(),
   ]);
