@@ -3,6 +3,8 @@
 // register is), then the five reads of the period at once, and the sales of the refunds. Only
 // the few fields a figure needs; the orders listed under a mark are read later (loss-behind.ts).
 import type { OdooClient } from '../core/client.js';
+import { ProtocolError } from '../core/errors.js';
+import { say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { majorVersion } from '../core/types.js';
 import { COUNTED_STATES } from '../summary/compute.js';
@@ -107,10 +109,11 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
       order: 'id',
     }),
     // Discounts are given on sales, as summary counts them: a refund's lines carry the discount back.
-    client.searchRead(
+    api.group(
       'pos.order.line',
       [...onLines, ['order_id.amount_total', '>=', 0], ['discount', '>', 0]],
-      { fields: ['order_id', 'discount', 'price_subtotal_incl'], order: 'id' },
+      ['company_id'],
+      DISCOUNTED_LINES,
     ),
     // The discounted sales' ids per cashier and register, not the orders.
     api.group('pos.order', [...sales, ['lines.discount', '>', 0]], [who, place], ['id:array_agg']),
@@ -204,15 +207,29 @@ async function registers(
 }
 
 /** The discount of each discounted order, from its lines. */
-function discountPerOrder(lines: OdooRecord[]): Map<number, number> {
+function discountPerOrder(groups: Group[]): Map<number, number> {
   const perOrder = new Map<number, number>();
-  for (const l of lines) {
-    const o = m2o(l.order_id)?.[0];
-    if (o !== undefined)
-      perOrder.set(o, (perOrder.get(o) ?? 0) + discountOf(l.discount, num(l.price_subtotal_incl)));
+  for (const g of groups) {
+    const [orders, rates, amounts] = DISCOUNTED_LINES.map((a) => g.lists?.[a] ?? []);
+    if (orders.length !== rates.length || orders.length !== amounts.length)
+      throw new ProtocolError(
+        say`the server sent arrays of ${orders.length}, ${rates.length} and ${amounts.length} figures for the discounted lines' orders, discounts and totals of one group, where each line gives one of each`,
+        say`check that --url points at Odoo itself`,
+      );
+    for (const [i, o] of orders.entries())
+      if (typeof o === 'number')
+        perOrder.set(o, (perOrder.get(o) ?? 0) + discountOf(rates[i], num(amounts[i])));
   }
   return perOrder;
 }
+
+/**
+ * The discounted sales' lines as three arrays of one group per company, in step (one row feeds
+ * every aggregate in turn): each line's order, discount and taxed total, without the records'
+ * keys and the orders' names a read of the lines sends (3.6 MB of a 200,000-order month, 0.8 as
+ * arrays).
+ */
+const DISCOUNTED_LINES = ['order_id:array_agg', 'discount:array_agg', 'price_subtotal_incl:array_agg'];
 
 /**
  * The refunds made within QUICK_MINUTES of the sale they refund: each refund names the sales it
