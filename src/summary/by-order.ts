@@ -38,9 +38,9 @@ export async function byOrder(
   const specs = q.keys.map((k) => orderSpec(k, q));
   const folder = new Folder(q, specs, found.categories, found.floors);
   // Odoo 16-18 groups payments by session: the orders say which register each session is on,
-  // and which session's change (amount_return) each group of orders gave back.
-  const sessionsToo =
-    !api.paths && (q.keys.includes('register') || q.methods !== false) && !specs.includes('session_id');
+  // and which session's change (amount_return) each group of orders gave back. Without the
+  // payments (the report's tables) nothing reads the sessions.
+  const sessionsToo = !api.paths && q.methods !== false && !specs.includes('session_id');
   // Odoo 16 cannot group orders by config_id (related to the session, not stored): they are
   // grouped by session, and each session's register read (one request more).
   const viaSession = !q.configStored && specs.includes('config_id');
