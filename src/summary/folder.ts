@@ -100,6 +100,33 @@ function utcTime(text: string): DateTime {
   return t;
 }
 
+/** A period's local hour, business day and weekday in a zone, with the day starting at `dayStarts`. */
+interface LocalPeriod {
+  hour: number;
+  day: string;
+  weekday: number;
+}
+
+/**
+ * A period's local figures, worked out once per zone and day start: every grouping of a
+ * summary names the same days and hours again (each a zone change and a business day in
+ * luxon, the summary's most costly lines per group), and a chain's servers do it for every
+ * server's groups on one thread.
+ */
+const localPeriods = new Map<string, LocalPeriod>();
+function localPeriod(text: string, zone: string, dayStarts: number): LocalPeriod {
+  const key = `${zone} ${dayStarts} ${text}`;
+  let p = localPeriods.get(key);
+  if (p === undefined) {
+    if (localPeriods.size >= 10_000) localPeriods.clear();
+    const local = utcTime(text).setZone(zone);
+    const business = businessDay(local, dayStarts);
+    p = { hour: local.hour, day: business.toISODate() ?? '', weekday: business.weekday };
+    localPeriods.set(key, p);
+  }
+  return p;
+}
+
 /** Turns a group's value for `key` into the key's cells. */
 export function keyValue(
   k: Key,
@@ -109,7 +136,7 @@ export function keyValue(
 ): KeyValue {
   if (k === 'day' || k === 'hour' || k === 'weekday') {
     if (typeof v !== 'string') return { cells: { [k]: null }, ident: null, sort: '' };
-    const local = utcTime(v.slice(0, 19)).setZone(q.zone);
+    const local = localPeriod(v.slice(0, 19), q.zone, q.dayStarts);
     // Hours in the order of the business day: with --day-starts 03:00, 01:00 comes last.
     if (k === 'hour')
       return {
@@ -117,13 +144,9 @@ export function keyValue(
         ident: local.hour,
         sort: (local.hour * 60 - q.dayStarts + 1440) % 1440,
       };
-    const business = businessDay(local, q.dayStarts);
-    if (k === 'day') {
-      const day = business.toISODate() ?? '';
-      return { cells: { day }, ident: day, sort: day };
-    }
-    const weekday = WEEKDAYS[business.weekday - 1] ?? '';
-    return { cells: { weekday }, ident: weekday, sort: business.weekday };
+    if (k === 'day') return { cells: { day: local.day }, ident: local.day, sort: local.day };
+    const weekday = WEEKDAYS[local.weekday - 1] ?? '';
+    return { cells: { weekday }, ident: weekday, sort: local.weekday };
   }
   const [idCol, nameCol] = KEY_COLUMNS[k] as [string, string];
   let id: number | null = null;
