@@ -65,22 +65,35 @@ export async function readGroups(client: OdooClient, call: GroupCall): Promise<G
       say`the server's reply to ${own(model)}.${own(method)} is not a list of groups`,
       say`check that --url points at Odoo itself`,
     );
+  // How each spec is read, decided once per call rather than once per group (a month's report
+  // reads thousands of groups; a chain, every server's on one thread).
   const what = (spec: string): string => `${spec} of a ${model} group`;
+  const keys = groupby.map((spec) => ({
+    spec,
+    field: spec.split(':')[0] as string,
+    date: DATE_SPEC.test(spec),
+    label: what(spec),
+  }));
+  const figures = (formatted ? aggregates : fields).map((a) => ({
+    spec: a,
+    field: a.split(':')[0] as string,
+    list: ARRAY.test(a) ? (a.startsWith('id:') ? idList : valueList) : undefined,
+    count: COUNT.test(a),
+    label: what(a),
+  }));
+  const countLabel = what('__count');
   return (raw as Record<string, unknown>[]).map((g) => {
     const values: Record<string, unknown> = {};
-    for (const spec of groupby) {
-      const field = spec.split(':')[0] as string;
-      if (!DATE_SPEC.test(spec)) values[spec] = formatted ? g[spec] : (g[spec] ?? g[field]);
-      else values[spec] = checkedDate(what(spec), formatted ? dateOf19(g[spec]) : dateStart(g, spec, field));
+    for (const { spec, field, date, label } of keys) {
+      if (!date) values[spec] = formatted ? g[spec] : (g[spec] ?? g[field]);
+      else values[spec] = checkedDate(label, formatted ? dateOf19(g[spec]) : dateStart(g, spec, field));
     }
-    const aggs: Record<string, number> = formatted
-      ? {}
-      : { __count: figure(what('__count'), '__count', g.__count) };
+    const aggs: Record<string, number> = formatted ? {} : { __count: figure(countLabel, true, g.__count) };
     const lists: Record<string, unknown[]> = {};
-    for (const a of formatted ? aggregates : fields) {
-      const v = formatted ? g[a] : (g[a] ?? g[a.split(':')[0] as string]);
-      if (ARRAY.test(a)) lists[a] = a.startsWith('id:') ? idList(what(a), v) : valueList(what(a), v);
-      else aggs[a] = figure(what(a), a, v);
+    for (const { spec, field, list, count, label } of figures) {
+      const v = formatted ? g[spec] : (g[spec] ?? g[field]);
+      if (list) lists[spec] = list(label, v);
+      else aggs[spec] = figure(label, count, v);
     }
     return formatted
       ? { values, aggs, lists }
@@ -92,9 +105,9 @@ export async function readGroups(client: OdooClient, call: GroupCall): Promise<G
  * An aggregate as a number: a count a whole number not below zero, a sum a finite number
  * below the bound; none (SQL's NULL, which Odoo sends as false or null) is 0.
  */
-function figure(what: string, spec: string, v: unknown): number {
+function figure(what: string, count: boolean, v: unknown): number {
   if (v === false || v === null || v === undefined) return 0;
-  if (COUNT.test(spec)) {
+  if (count) {
     if (Number.isSafeInteger(v) && (v as number) >= 0) return v as number;
     return notA(what, 'count (a whole number, not below zero)', v);
   }
