@@ -7,6 +7,7 @@ import { parseReply } from '../../src/core/young-names.js';
 
 const envelope = (doc: unknown): unknown => (doc as { result?: unknown } | null)?.result;
 const body = (doc: unknown): unknown => doc;
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
 /** Odoo's own spacing (Python's json.dumps: `", "` and `": "`) or the sandbox's compact one. */
 const spaced = (v: unknown): string =>
@@ -29,7 +30,10 @@ describe('parseReply', () => {
       }));
     const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, result: page(1) });
     const plain = (JSON.parse(rpc) as { result: { name: string }[] }).result;
-    expect(plain.filter((r) => young(r.name))).toHaveLength(0); // what the change is about
+    // What the change is about: Node 20's V8 (11.3) puts every such name in its string table.
+    // Node 22's and 24's (12.4, 13.6) leave them young already (.ci/run runs this file on 24
+    // too): there parseReply need only keep them so.
+    if (NODE_MAJOR === 20) expect(plain.filter((r) => young(r.name))).toHaveLength(0);
     for (const [text, recordsOf] of [
       [JSON.stringify({ jsonrpc: '2.0', id: 2, result: page(1001) }), envelope],
       [spaced({ jsonrpc: '2.0', id: 3, result: page(2001) }), envelope],
