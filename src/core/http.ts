@@ -173,11 +173,16 @@ function deadlineInterceptor(timeoutMs: number): Dispatcher.DispatcherComposeInt
 /** What a request says besides its path and body: its headers, when it is retried, how its reply is checked. */
 type RequestTerms = [headers: Record<string, string>, retry: RetryPolicy, check?: ReplyCheck];
 
+/** The code of the error a request gets when its Http closes while it is in flight. */
+const DROPPED = 'POSDATA_DROPPED';
+
 export class Http {
   readonly limiter: RateLimiter;
   private readonly agent: Agent;
   private readonly plain: Dispatcher;
   private readonly maxReply: number;
+  /** The requests in flight, each by its controller: what close() drops. */
+  private readonly inFlight = new Set<Dispatcher.DispatchController>();
 
   constructor(
     readonly base: URL,
@@ -334,9 +339,12 @@ export class Http {
         parts = [];
         controller.abort(new Error('reply too large'));
       };
+      const inFlight = this.inFlight;
       const handler: Dispatcher.DispatchHandler = {
         // undici takes a handler for one of this API only if it has this method.
-        onRequestStart() {},
+        onRequestStart(controller) {
+          inFlight.add(controller);
+        },
         onResponseStart(controller, statusCode, h) {
           if (statusCode < 200) return; // 1xx: the reply is still to come
           status = statusCode;
@@ -355,11 +363,13 @@ export class Http {
           if (size > max) return refuse(controller);
           parts.push(decoder.write(chunk));
         },
-        onResponseEnd() {
+        onResponseEnd(controller) {
+          inFlight.delete(controller);
           parts.push(decoder.end());
           resolve({ status, contentType, text: parts.join(''), retryAfter });
         },
-        onResponseError(_c, err) {
+        onResponseError(controller, err) {
+          inFlight.delete(controller);
           reject(attemptError(err, { tooLarge, status, base, max, timeoutMs }));
         },
       };
@@ -385,7 +395,18 @@ export class Http {
     });
   }
 
+  /**
+   * Closes the connections. A request still in flight is one nobody will read (an export's page
+   * asked ahead of its last one, a read whose caller stopped): it is dropped rather than waited
+   * for, which at a distant server was one round trip more at the end of every run.
+   */
   async close(): Promise<void> {
+    for (const controller of this.inFlight) {
+      const err = new Error('the run is over') as Error & { code: string };
+      err.code = DROPPED;
+      controller.abort(err);
+    }
+    this.inFlight.clear();
     await this.agent.close().catch(() => undefined);
   }
 
@@ -488,23 +509,26 @@ function attemptError(
         say`the reply from ${base.host} is larger than --max-reply (${formatBytes(max)})`,
         say`ask for less (--page-size, --fields, --limit), or raise --max-reply if the server is trusted`,
       )
-    : code === DEADLINE
-      ? new ConnectionError(
-          say`${base.host} did not answer in time (no complete reply within --timeout ${at.timeoutMs / 1000} s)`,
-          say`try again later or raise --timeout`,
-          { cause: err, transient: true, timedOut: true },
-        )
-      : at.status === 0
-        ? connectionError(err, base)
-        : new ProtocolError(
-            say`the reply from ${base.host} was cut short (${err.message})`,
-            say`try again; if it persists, check the network or proxy between you and Odoo`,
-            { cause: err, transient: true },
-          );
+    : code === DROPPED
+      ? new ConnectionError(say`not waited for: the run is over`)
+      : code === DEADLINE
+        ? new ConnectionError(
+            say`${base.host} did not answer in time (no complete reply within --timeout ${at.timeoutMs / 1000} s)`,
+            say`try again later or raise --timeout`,
+            { cause: err, transient: true, timedOut: true },
+          )
+        : at.status === 0
+          ? connectionError(err, base)
+          : new ProtocolError(
+              say`the reply from ${base.host} was cut short (${err.message})`,
+              say`try again; if it persists, check the network or proxy between you and Odoo`,
+              { cause: err, transient: true },
+            );
+  // A dropped request is never tried again, whatever it had received.
   (mapped as { posdataCode?: string }).posdataCode = at.tooLarge
     ? undefined
-    : code === DEADLINE
-      ? DEADLINE
+    : code === DEADLINE || code === DROPPED
+      ? code
       : at.status !== 0
         ? CUT
         : (e.code ?? e.cause?.code);
