@@ -87,8 +87,20 @@ function badWhen(raw: string, flag: string): UsageError {
   );
 }
 
+/** 0000-01-01 and 10000-01-01 UTC: the instants whose ISO text has a four-digit year. */
+const FOUR_DIGIT_YEARS = [-62_167_219_200_000, 253_402_300_800_000] as const;
+
+/**
+ * Odoo's UTC text of an instant (`2026-12-01 23:00:00`). Date's ISO text, not luxon's format
+ * parser (~60 µs a call on its first uses): a range is checked again for each server of a chain,
+ * before its first request. The same text as luxon's for every instant of a four-digit year
+ * (test/query/time.test.ts); luxon's for any other.
+ */
 export function toOdoo(d: DateTime): string {
-  return d.toUTC().toFormat(ODOO_FORMAT);
+  const ms = d.toMillis();
+  if (!(ms >= FOUR_DIGIT_YEARS[0] && ms < FOUR_DIGIT_YEARS[1])) return d.toUTC().toFormat(ODOO_FORMAT);
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
 /** The domain leaves for `--from`/`--to` on `field`. */

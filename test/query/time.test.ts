@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
-import { parseWhen, rangeDomain } from '../../src/query/time.js';
+import { ODOO_FORMAT, parseWhen, rangeDomain, toOdoo } from '../../src/query/time.js';
 
 const now = DateTime.fromISO('2026-11-21T18:30:00Z');
 
@@ -53,5 +54,30 @@ describe('--from/--to', () => {
       expect(() => rangeDomain('date_order', bad, undefined, 'UTC', now)).toThrow(UsageError);
     }
     expect(() => rangeDomain('date_order', '2026-11-22', '2026-11-21', 'UTC', now)).toThrow(/is not before/);
+  });
+});
+
+describe("Odoo's UTC text of an instant", () => {
+  it("is luxon's format of it in UTC, whatever the zone it is held in, to the second", () => {
+    const zones = ['UTC', 'Europe/Brussels', 'Pacific/Kiritimati', 'America/St_Johns', 'Australia/Lord_Howe'];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -62_167_219_200_000 - 86_400_000, max: 253_402_300_800_000 + 86_400_000 }),
+        fc.constantFrom(...zones),
+        (ms, zone) => {
+          const d = DateTime.fromMillis(ms, { zone });
+          expect(toOdoo(d)).toBe(d.toUTC().toFormat(ODOO_FORMAT));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+    for (const ms of [
+      0, -1, 999, -62_167_219_200_000, -62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000,
+    ]) {
+      const d = DateTime.fromMillis(ms, { zone: 'Europe/Brussels' });
+      expect(toOdoo(d)).toBe(d.toUTC().toFormat(ODOO_FORMAT));
+    }
+    const invalid = DateTime.fromISO('2026-02-30');
+    expect(toOdoo(invalid)).toBe(invalid.toUTC().toFormat(ODOO_FORMAT));
   });
 });
