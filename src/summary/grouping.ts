@@ -46,8 +46,7 @@ export function groupingApi(client: OdooClient, major: number, zone: string, mem
       memo.set(key, p);
       p.catch(() => memo.delete(key));
     }
-    // Each caller gets an answer of its own: some fold values into it.
-    return p.then((v) => structuredClone(v));
+    return p.then(ownCopy);
   };
   return {
     ...api,
@@ -67,6 +66,25 @@ export function groupingApi(client: OdooClient, major: number, zone: string, mem
       remember(['read', model, ids, fields], () => api.byIds(model, ids, fields)),
   };
 }
+
+/**
+ * A caller's own copy of a memo answer (groups or records): each group's values, aggregates and
+ * lists are objects of its own, which callers write into (16's config_id from the session, a
+ * fold's sums); what they hold (a many2one's [id, name], a domain) is never written and is
+ * shared. A whole deep copy per caller (structuredClone) was a report's largest CPU cost of its
+ * own: 0.7 s of a 200,000-order month.
+ */
+function ownCopy<T>(answer: T): T {
+  if (!Array.isArray(answer)) return structuredClone(answer);
+  return answer.map((x: Record<string, unknown>) => {
+    if (!isGroup(x)) return { ...x };
+    const lists = x.lists && Object.fromEntries(Object.entries(x.lists).map(([a, l]) => [a, [...l]]));
+    return { ...x, values: { ...x.values }, aggs: { ...x.aggs }, ...(lists ? { lists } : {}) };
+  }) as T;
+}
+
+const isGroup = (x: Record<string, unknown>): x is Record<string, unknown> & Group =>
+  typeof x.values === 'object' && x.values !== null && typeof x.aggs === 'object';
 
 /**
  * The models whose groups' own domains are read (by-order.ts: 16-18's payments per cashier group
@@ -138,12 +156,19 @@ export function foldGroups(
   withDomains = true,
   aggregates?: string[],
 ): Group[] {
+  // A month's thousands of finer groups fall in a few hundred hours: each hour's day made once.
+  const days = new Map<string, string>();
   const cellOf = (g: Group, spec: string): unknown => {
     if (finer.includes(spec)) return g.values[spec];
     const hour = g.values[hourOf(spec) as string];
     if (typeof hour !== 'string') return hour ?? null;
-    const day = DateTime.fromSQL(hour, { zone: 'UTC' }).setZone(zone).startOf('day').toUTC();
-    return day.toFormat('yyyy-MM-dd HH:mm:ss');
+    let day = days.get(hour);
+    if (day === undefined) {
+      const start = DateTime.fromSQL(hour, { zone: 'UTC' }).setZone(zone).startOf('day').toUTC();
+      day = start.toFormat('yyyy-MM-dd HH:mm:ss');
+      days.set(hour, day);
+    }
+    return day;
   };
   const ident = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
   // read_group always counts: `__count` is kept as a call of these aggregates would have it.
@@ -155,8 +180,8 @@ export function foldGroups(
     const key = JSON.stringify(groupby.map((s) => ident(values[s])));
     const into = out.get(key);
     if (!into) {
-      const lists = g.lists && structuredClone(Object.fromEntries(kept(g.lists)));
-      const group = { values: structuredClone(values), aggs: Object.fromEntries(kept(g.aggs)), lists };
+      const lists = g.lists && Object.fromEntries(kept(g.lists).map(([a, l]) => [a, [...l]]));
+      const group = { values, aggs: Object.fromEntries(kept(g.aggs)), lists };
       out.set(key, { group, domains: [g.domain] });
       continue;
     }
