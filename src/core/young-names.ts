@@ -1,7 +1,8 @@
 // A reply's JSON parsed so that its records' names die young.
 //
-// V8's JSON.parse (Node 20) puts every string value of at most 10 characters in its string
-// table, which lives in the old generation: such a string is freed only by a mark-compact.
+// V8's JSON.parse puts every string value of at most 10 characters (Node 20; 9 on Node 22 and
+// 24) in its string table, which lives in the old generation: such a string is freed only by
+// a mark-compact.
 // Odoo names sales in 9-10 characters (`Shop/0001` on a real 17, `POS/000001` on the
 // sandbox), each one new, so a long export piled its names into old space (32 MB of them in
 // an export of 1M sales), and V8 let old space run to ~40 MB before collecting them: the peak
