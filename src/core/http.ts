@@ -181,8 +181,6 @@ export class Http {
   private readonly agent: Agent;
   private readonly plain: Dispatcher;
   private readonly maxReply: number;
-  /** The requests in flight, each by its controller: what close() drops. */
-  private readonly inFlight = new Set<Dispatcher.DispatchController>();
 
   constructor(
     readonly base: URL,
@@ -339,12 +337,9 @@ export class Http {
         parts = [];
         controller.abort(new Error('reply too large'));
       };
-      const inFlight = this.inFlight;
       const handler: Dispatcher.DispatchHandler = {
         // undici takes a handler for one of this API only if it has this method.
-        onRequestStart(controller) {
-          inFlight.add(controller);
-        },
+        onRequestStart() {},
         onResponseStart(controller, statusCode, h) {
           if (statusCode < 200) return; // 1xx: the reply is still to come
           status = statusCode;
@@ -363,13 +358,11 @@ export class Http {
           if (size > max) return refuse(controller);
           parts.push(decoder.write(chunk));
         },
-        onResponseEnd(controller) {
-          inFlight.delete(controller);
+        onResponseEnd() {
           parts.push(decoder.end());
           resolve({ status, contentType, text: parts.join(''), retryAfter });
         },
-        onResponseError(controller, err) {
-          inFlight.delete(controller);
+        onResponseError(_c, err) {
           reject(attemptError(err, { tooLarge, status, base, max, timeoutMs }));
         },
       };
@@ -401,13 +394,12 @@ export class Http {
    * for, which at a distant server was one round trip more at the end of every run.
    */
   async close(): Promise<void> {
-    for (const controller of this.inFlight) {
-      const err = new Error('the run is over') as Error & { code: string };
-      err.code = DROPPED;
-      controller.abort(err);
-    }
-    this.inFlight.clear();
-    await this.agent.close().catch(() => undefined);
+    // The agent aborts what is in flight itself: holding each request's controller until its
+    // end (4c6757f, a Set) kept them past scavenges, and a 1M export's peak RSS rose from
+    // 124-128 to 148-162 MiB (three alternating rounds).
+    const err = new Error('the run is over') as Error & { code: string };
+    err.code = DROPPED;
+    await this.agent.destroy(err).catch(() => undefined);
   }
 
   destroy(): void {
