@@ -5,7 +5,8 @@
 // the join's own test (servers-csv-join.test.ts) gives it files: names that must be quoted (the
 // delimiter is in them), --excel's one BOM and CRLF, a server with no sales, one with two
 // companies (columns the others lack), and one that fails after it wrote a page (none of its
-// rows), the same bytes with --jobs 1 and 4.
+// rows), the same bytes with --jobs 1 and 4; and servers whose second page (asked with the
+// first: client.ts idPages) answers before their first, which a chain must wait out.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
@@ -21,6 +22,9 @@ const ONE = 'shop.one';
 const TWO = 'shop.two'; // two companies: its rows say their company and currency
 const NONE = 'shop.none'; // no sales at all
 const HALF = 'shop.half'; // behind a proxy that spoils its second page of sales
+// Behind proxies that hold each run's first page of sales until its second has been answered.
+const LATE = ['late-1', 'late-2', 'late-3', 'late-4'];
+const lateProxies: RpcProxy[] = [];
 
 beforeAll(async () => {
   env = { POSDATA_CONFIG_DIR: freshConfigDir() };
@@ -34,9 +38,17 @@ beforeAll(async () => {
   await loginProfile(env, TWO, two.url);
   await loginProfile(env, NONE, none.url);
   await loginProfile(env, HALF, proxy.url);
+  for (const [i, name] of LATE.entries()) {
+    const s = await startTestSandbox({ seed: 90 + i, orders: 40, adminKey: SUITE_SECRET });
+    sandboxes.push(s);
+    const p = await startRpcProxy(s.url);
+    lateProxies.push(p);
+    await loginProfile(env, name, p.url);
+  }
 }, 60_000);
 
 afterAll(async () => {
+  for (const p of lateProxies) await p.close();
   await proxy?.close();
   for (const s of sandboxes) await s.close();
 });
@@ -99,5 +111,52 @@ describe('a CSV over several servers, end to end', () => {
       outs.push(r.stdout);
     }
     expect(outs[1]).toBe(outs[0]);
+  });
+
+  it("servers whose second page answers before their first: every server's rows, at any --jobs", async () => {
+    // The first two pages go out at once (the second by offset, client.ts idPages): each proxy
+    // lets a run's first through only once its second has come back from the sandbox.
+    const hold = () => {
+      let second: () => void = () => undefined;
+      const answered = new Promise<void>((r) => {
+        second = r;
+      });
+      let first = true;
+      const isFirst = (): boolean => {
+        const was = first;
+        first = false;
+        return was;
+      };
+      return { answered, second, isFirst };
+    };
+    const arm = () => {
+      for (const p of lateProxies) {
+        p.reset();
+        const h = hold();
+        p.before.set('search_read', async (body) => {
+          if (body.includes('"pos.order"') && !body.includes('"offset"') && h.isFirst()) await h.answered;
+        });
+        p.rewrite.set('search_read', (result, body) => {
+          if (body.includes('"pos.order"') && body.includes('"offset"')) h.second();
+          return result;
+        });
+      }
+    };
+    const args = [...SALES, '--format', 'csv'];
+    const expected: string[] = [];
+    for (const name of LATE) {
+      arm();
+      const r = await runCli([...args, '--profile', name], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const [, ...rows] = r.stdout.trimEnd().split('\n');
+      expect(rows.length).toBeGreaterThan(10);
+      expected.push(...rows.map((row) => `${name},${row}`));
+    }
+    for (const jobs of ['1', '4']) {
+      arm();
+      const r = await runCli([...args, '--profile', LATE.join(','), '--jobs', jobs], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd().split('\n').slice(1)).toEqual(expected);
+    }
   });
 });
