@@ -67,7 +67,14 @@ export interface RunContext extends Context {
   readonly untilStopped: boolean;
 }
 
-export function makeContext(io: IO, env: Env, inChain = false, csvLead?: CsvLead): RunContext {
+/** What one server's run of a chain has beside a single run's (src/cli/servers.ts). */
+export interface InChain {
+  /** Its output is joined with the others' (Context.inChain), not a file of its own. */
+  joined: boolean;
+  csvLead?: CsvLead;
+}
+
+export function makeContext(io: IO, env: Env, chain?: InChain): RunContext {
   const cleanups = new Set<() => Promise<void> | void>();
   const held = new Set<Destroyable>();
   const ends: (() => Promise<void> | void)[] = [];
@@ -80,8 +87,8 @@ export function makeContext(io: IO, env: Env, inChain = false, csvLead?: CsvLead
   const ctx: RunContext = {
     io,
     env,
-    inChain,
-    csvLead,
+    inChain: chain?.joined === true,
+    csvLead: chain?.csvLead,
     odoo(connection) {
       if (!session) {
         // Loaded here: the HTTP client (undici) is no part of a command's start-up.

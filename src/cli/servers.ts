@@ -320,7 +320,7 @@ function serverRun(
     // Joined with the others' output, its names must mean one thing across them (Context.inChain);
     // a file of its own ({profile} in -o) is its single run's.
     const lead = plan.leadOf?.(name);
-    const child = makeContext(childIO, env, !plan.perFile, lead);
+    const child = makeContext(childIO, env, { joined: !plan.perFile, csvLead: lead });
     at.children.add(child);
     let failed = false;
     try {
