@@ -3,9 +3,10 @@
 // payments, of the orders), never a read per session. What Odoo posts at closing
 // (pos.session._create_account_move, 16-19) is in docs/books.md.
 import type { OdooClient } from '../core/client.js';
-import { ProtocolError, ServerError } from '../core/errors.js';
+import { ServerError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { type Domain, majorVersion, type OdooRecord } from '../core/types.js';
+import { listsInStep } from '../read/groups.js';
 import { groupingApi, orDomains, prefixDomain } from '../summary/grouping.js';
 
 export interface SessionHead {
@@ -283,12 +284,11 @@ async function lineTotals(
   }
   const invoiceOf = new Map(invoiced.map((o) => [o.id, o.invoiceId]));
   for (const g of await api.group('pos.order.line', domain, ['company_id'], LINE_ARRAYS)) {
-    const [orders, untaxed, taxed] = LINE_ARRAYS.map((a) => g.lists?.[a] ?? []);
-    if (orders.length !== untaxed.length || orders.length !== taxed.length)
-      throw new ProtocolError(
-        say`the server sent arrays of ${orders.length}, ${untaxed.length} and ${taxed.length} figures for the lines' orders, untaxed and taxed totals of one group, where each line gives one of each`,
-        say`check that --url points at Odoo itself`,
-      );
+    const [orders = [], untaxed = [], taxed = []] = listsInStep(
+      g,
+      LINE_ARRAYS,
+      say`the lines' orders, untaxed and taxed totals`,
+    );
     for (const [i, o] of orders.entries()) {
       const order = typeof o === 'number' ? o : 0;
       const invoice = invoiceOf.get(order);

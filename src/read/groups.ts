@@ -6,7 +6,7 @@
 // days into one row.
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
-import { own, say } from '../core/redact.js';
+import { own, type Said, say } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
 import { amountBound, notA, odooDate, odooDatetime } from '../records/normalize.js';
 
@@ -99,6 +99,22 @@ export async function readGroups(client: OdooClient, call: GroupCall): Promise<G
       ? { values, aggs, lists }
       : { values, aggs, lists, domain: Array.isArray(g.__domain) ? (g.__domain as Domain) : undefined };
   });
+}
+
+/**
+ * A group's `:array_agg` lists of `specs`, which one row feeds in turn and so come in step: lists
+ * of different lengths are a server that is not Odoo, and set figures against the wrong records
+ * (exit 6, one line naming the lengths). `what`: the lists, as the line names them.
+ */
+export function listsInStep(g: Group, specs: readonly string[], what: Said): unknown[][] {
+  const lists = specs.map((a) => g.lists?.[a] ?? []);
+  const lengths = lists.map((l) => l.length);
+  if (lengths.some((n) => n !== lengths[0]))
+    throw new ProtocolError(
+      say`the server sent arrays of ${lengths.slice(0, -1).join(', ')} and ${lengths.at(-1)} figures for ${what} of one group, where each line gives one of each`,
+      say`check that --url points at Odoo itself`,
+    );
+  return lists;
 }
 
 /**

@@ -3,10 +3,10 @@
 // register is), then the five reads of the period at once, and the sales of the refunds. Only
 // the few fields a figure needs; the orders listed under a mark are read later (loss-behind.ts).
 import type { OdooClient } from '../core/client.js';
-import { ProtocolError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { majorVersion } from '../core/types.js';
+import { listsInStep } from '../read/groups.js';
 import { COUNTED_STATES } from '../summary/compute.js';
 import { discountOf } from '../summary/folder.js';
 import { type Group, groupingApi } from '../summary/grouping.js';
@@ -210,12 +210,11 @@ async function registers(
 function discountPerOrder(groups: Group[]): Map<number, number> {
   const perOrder = new Map<number, number>();
   for (const g of groups) {
-    const [orders, rates, amounts] = DISCOUNTED_LINES.map((a) => g.lists?.[a] ?? []);
-    if (orders.length !== rates.length || orders.length !== amounts.length)
-      throw new ProtocolError(
-        say`the server sent arrays of ${orders.length}, ${rates.length} and ${amounts.length} figures for the discounted lines' orders, discounts and totals of one group, where each line gives one of each`,
-        say`check that --url points at Odoo itself`,
-      );
+    const [orders = [], rates = [], amounts = []] = listsInStep(
+      g,
+      DISCOUNTED_LINES,
+      say`the discounted lines' orders, discounts and totals`,
+    );
     for (const [i, o] of orders.entries())
       if (typeof o === 'number')
         perOrder.set(o, (perOrder.get(o) ?? 0) + discountOf(rates[i], num(amounts[i])));
