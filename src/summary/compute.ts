@@ -178,7 +178,7 @@ function registerNames(api: GroupingApi, keys: Key[]): RegisterNames {
       const ids = idsOf(folder);
       const missing = asked ? ids.filter((id) => !asked?.ids.has(id)) : ids;
       const names = new Map(asked ? await asked.names : []);
-      if (!asked || missing.length > 0) for (const [id, n] of await read(missing)) names.set(id, n);
+      if (missing.length > 0) for (const [id, n] of await read(missing)) names.set(id, n);
       for (const a of folder.accs.values()) {
         const kv = a.keys[ri] as KeyValue;
         const n = names.get(kv.cells.config_id as number);
