@@ -16,7 +16,8 @@ import {
   toRow,
 } from '../reconcile/compute.js';
 import { roundAt } from '../records/normalize.js';
-import { FIGURE_KEYS, type SummaryRow, totalOf } from '../summary/compute.js';
+import { type SummaryRow, totalOf } from '../summary/compute.js';
+import { FIGURE_KEYS, type FigureValues, figureValues } from '../summary/figures.js';
 import { type GroupMemo, groupingApi } from '../summary/grouping.js';
 import {
   fetchSummary,
@@ -51,18 +52,7 @@ export interface Period {
 }
 
 /** The period at a glance: summary's totals over every register. */
-export interface Glance {
-  orders: number;
-  items: number | null;
-  gross: number | null;
-  discounts: number | null;
-  refund_count: number;
-  refunds: number;
-  net: number | null;
-  tax: number | null;
-  total: number;
-  average_ticket: number | null;
-}
+export type Glance = FigureValues;
 
 /** A company read: its id and name as Odoo gives them, and its currency's code. */
 export interface CompanyRef {
@@ -244,19 +234,7 @@ async function partsOf(
 }
 
 function glanceOf(r: SummaryResult): Glance {
-  const t = totalOf(r.summary.groups, r.summary);
-  return {
-    orders: t.orders,
-    items: t.items,
-    gross: t.gross,
-    discounts: t.discounts,
-    refund_count: t.refundCount,
-    refunds: t.refunds,
-    net: t.net,
-    tax: t.tax,
-    total: t.total,
-    average_ticket: t.orders > 0 ? roundAt(t.total / t.orders, r.summary.digits) : null,
-  };
+  return figureValues(totalOf(r.summary.groups, r.summary), r.summary.digits);
 }
 
 function changeOf(now: Glance, before: Glance): Record<string, number | null> {

@@ -5,6 +5,7 @@
 import { ORDER_STATES_HELP, RESOURCES, type Resource, type ResourceName } from '../catalog/resources.js';
 import { CLOSED_FROM, CLOSED_TO, DATE, DAY_STARTS, FROM, queryParams, TO, TODAY } from '../query/period.js';
 import { AMOUNT_KEYS } from '../reconcile/compute.js';
+import { FIGURES } from '../summary/figures.js';
 import { KEY_COLUMNS, KEYS } from '../summary/keys.js';
 import { COMPANY_PARAM } from './companies.js';
 
@@ -275,16 +276,12 @@ export const SUMMARY_RESPONSES: Record<string, Schema> = rowsResponses(
   'one row per group, as `posdata summary --format json` prints them. Where the companies read keep several currencies (or by has company or currency), one summary per currency: each row leads with currency (company_id and company with by=company): no figure adds two currencies',
   {
     ...SPLIT_COLUMNS,
-    orders: { type: 'integer' },
-    items: NUM_OR_NULL,
-    gross: NUM_OR_NULL,
-    discounts: NUM_OR_NULL,
-    refund_count: { type: 'integer' },
-    refunds: { type: 'number' },
-    net: NUM_OR_NULL,
-    tax: NUM_OR_NULL,
-    total: { type: 'number' },
-    average_ticket: NUM_OR_NULL,
+    ...Object.fromEntries(
+      FIGURES.map((c) => [
+        c.key,
+        c.kind === 'count' ? { type: 'integer' } : c.nullable ? NUM_OR_NULL : { type: 'number' },
+      ]),
+    ),
   },
   {
     additionalProperties: {

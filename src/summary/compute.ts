@@ -15,6 +15,7 @@ import { roundAt } from '../records/normalize.js';
 import { byLine } from './by-line.js';
 import { byOrder } from './by-order.js';
 import { byPayment } from './by-payment.js';
+import { type Figures, figureValues } from './figures.js';
 import {
   type Acc,
   type Cell,
@@ -24,37 +25,14 @@ import {
   type KeyValue,
   LINE_SPEC,
   type SummaryQuery,
-  type Totals,
 } from './folder.js';
 import type { GroupingApi } from './grouping.js';
 import { type Key, type Level, levelOf } from './keys.js';
 import { isLowering, partOrder } from './shop.js';
 
+export type { Figures };
+
 export { COUNTED_STATES };
-
-/** The figures of every row, in the contract's order; `method:<name>` keys follow. */
-export const FIGURE_KEYS = [
-  'orders',
-  'items',
-  'gross',
-  'discounts',
-  'refund_count',
-  'refunds',
-  'net',
-  'tax',
-  'total',
-  'average_ticket',
-] as const;
-
-export const MONEY_KEYS = ['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket'];
-
-export interface Figures extends Totals {
-  gross: number | null;
-  /** Amount per `method:<name>`; null where payments are not split this way (products, taxes). */
-  methods: Record<string, number> | null;
-  /** Amount per shop part (`tips`, `reward:<programme>`... shop.ts), by an order key (by method: tips); else null. */
-  parts: Record<string, number> | null;
-}
 
 export interface SummaryGroup {
   keys: KeyValue[];
@@ -386,16 +364,7 @@ export function toRow(g: SummaryGroup, s: Pick<Summary, 'methodKeys' | 'partKeys
   const row: SummaryRow = {};
   for (const k of g.keys) Object.assign(row, k.cells);
   const f = g.figures;
-  row.orders = f.orders;
-  row.items = f.items;
-  row.gross = f.gross;
-  row.discounts = f.discounts;
-  row.refund_count = f.refundCount;
-  row.refunds = f.refunds;
-  row.net = f.net;
-  row.tax = f.tax;
-  row.total = f.total;
-  row.average_ticket = f.orders > 0 ? roundAt(f.total / f.orders, s.digits) : null;
+  Object.assign(row, figureValues(f, s.digits));
   for (const k of s.partKeys) row[k] = f.parts ? (f.parts[k] ?? 0) : null;
   for (const k of s.methodKeys) row[k] = f.methods ? (f.methods[k] ?? 0) : null;
   return row;

@@ -5,7 +5,8 @@
 import { DateTime } from 'luxon';
 import type { FieldMap } from '../core/types.js';
 import { fixedDecimals } from '../records/normalize.js';
-import { FIGURE_KEYS, type SummaryRow, toRow, totalOf } from './compute.js';
+import { type SummaryRow, toRow, totalOf } from './compute.js';
+import { FIGURE_KEYS, MONEY_KEYS } from './figures.js';
 import type { SummaryResult } from './query.js';
 import { summaryFields } from './rows.js';
 
@@ -35,7 +36,7 @@ export function liveFields(r: SummaryResult): { fields: string[]; defs: FieldMap
   return { fields, defs: { ...defs, refreshed_at: { type: 'datetime' } } };
 }
 
-const MONEY = new Set(['gross', 'discounts', 'refunds', 'net', 'tax', 'total', 'average_ticket']);
+const MONEY = new Set(MONEY_KEYS);
 
 /** One line of text per refresh: the time in the business zone, then `name value` pairs. */
 export function liveLine(r: SummaryResult, at: Date, zone: string): string {

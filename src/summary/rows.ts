@@ -3,7 +3,8 @@
 import type { FieldMap } from '../core/types.js';
 import { AMOUNT_KEYS } from '../reconcile/compute.js';
 import { inCurrency } from '../records/normalize.js';
-import { FIGURE_KEYS, MONEY_KEYS, type SummaryRow, toRow } from './compute.js';
+import { type SummaryRow, toRow } from './compute.js';
+import { FIGURE_KEYS, FIGURES, type FigureKind } from './figures.js';
 import { KEY_COLUMNS } from './keys.js';
 import type { SummaryResult } from './query.js';
 
@@ -38,22 +39,23 @@ export function summaryFields(r: SummaryResult, rows: SummaryRow[]): { fields: s
     ...(rows[0] && 'report' in rows[0] ? CASH_KEYS : []),
   ];
   const defs: FieldMap = {};
-  for (const f of fields) {
-    defs[f] = {
-      type:
-        MONEY_KEYS.includes(f) ||
-        f.startsWith('method:') ||
-        r.summary.partKeys.includes(f) ||
-        (CASH_KEYS as readonly string[]).includes(f)
-          ? f === 'report'
-            ? 'char'
-            : 'monetary'
-          : f.endsWith('_id') || f === 'orders' || f === 'refund_count' || f === 'hour'
-            ? 'integer'
-            : f === 'items'
-              ? 'float'
-              : 'char',
-    };
-  }
+  for (const f of fields) defs[f] = { type: columnType(f, r) };
   return { fields, defs: inCurrency(defs, r.summary.digits) };
+}
+
+const TYPE_OF_KIND: Record<FigureKind, string> = { count: 'integer', quantity: 'float', money: 'monetary' };
+const FIGURE_TYPES = new Map<string, string>(FIGURES.map((c) => [c.key, TYPE_OF_KIND[c.kind]]));
+
+/** A column's type: a figure's by its kind; shop parts, methods and cash figures are money; a key's id or hour a number. */
+function columnType(f: string, r: SummaryResult): string {
+  const figure = FIGURE_TYPES.get(f);
+  if (figure) return figure;
+  if (f === 'report') return 'char';
+  if (
+    f.startsWith('method:') ||
+    r.summary.partKeys.includes(f) ||
+    (CASH_KEYS as readonly string[]).includes(f)
+  )
+    return 'monetary';
+  return f.endsWith('_id') || f === 'hour' ? 'integer' : 'char';
 }

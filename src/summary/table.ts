@@ -13,6 +13,7 @@ import {
 } from '../render/report-table.js';
 import { NAME_CHARS, truncate, visible } from '../render/visible.js';
 import { type Figures, type SummaryGroup, totalOf } from './compute.js';
+import { FIGURES } from './figures.js';
 import type { Cell } from './folder.js';
 import { KEY_COLUMNS } from './keys.js';
 import type { CashSection, SummaryResult } from './query.js';
@@ -25,9 +26,6 @@ export interface SummaryTableOptions {
 }
 
 type Column = ReportColumn;
-
-/** The columns that count orders (and the average over them). */
-const COUNTS_OF_ORDERS = ['orders', 'refund_count', 'average_ticket'] as const;
 
 const BAR_WIDTH = 20;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
@@ -46,21 +44,14 @@ const moneyIn =
 
 function cellsOf(
   f: Figures,
-  { methodKeys, partKeys }: { methodKeys: string[]; partKeys: string[] },
+  { methodKeys, partKeys, digits }: { methodKeys: string[]; partKeys: string[]; digits: number },
   money: (v: number | null) => string,
 ): Record<string, string> {
-  const out: Record<string, string> = {
-    orders: String(f.orders),
-    items: f.items === null ? '' : String(f.items),
-    gross: money(f.gross),
-    discounts: money(f.discounts),
-    refund_count: String(f.refundCount),
-    refunds: money(f.refunds),
-    net: money(f.net),
-    tax: money(f.tax),
-    total: money(f.total),
-    average_ticket: f.orders > 0 ? money(f.total / f.orders) : '',
-  };
+  const out: Record<string, string> = {};
+  for (const c of FIGURES) {
+    const v = c.value(f, digits);
+    out[c.key] = v === null ? '' : c.kind === 'money' ? money(v) : String(v);
+  }
   for (const k of partKeys) out[k] = f.parts ? money(f.parts[k] ?? 0) : '';
   for (const k of methodKeys) out[k] = f.methods ? money(f.methods[k] ?? 0) : '';
   return out;
@@ -84,16 +75,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
     o.bars && summary.keys.length === 1 && (summary.keys[0] === 'hour' || summary.keys[0] === 'day');
   const columns: Column[] = [
     ...keyCols,
-    { key: 'orders', label: 'orders', right: true, priority: 0 },
-    { key: 'items', label: 'items', right: true, priority: 1 },
-    { key: 'gross', label: 'gross', right: true, priority: 4 },
-    { key: 'discounts', label: 'discounts', right: true, priority: 4 },
-    { key: 'refund_count', label: 'refunds#', right: true, priority: 6 },
-    { key: 'refunds', label: 'refunds', right: true, priority: 3 },
-    { key: 'net', label: 'net', right: true, priority: 2 },
-    { key: 'tax', label: 'tax', right: true, priority: 2 },
-    { key: 'total', label: 'total', right: true, priority: 0 },
-    { key: 'average_ticket', label: 'avg ticket', right: true, priority: 7 },
+    ...FIGURES.map(({ key, label, priority }) => ({ key, label, right: true, priority })),
     ...summary.partKeys.map((k) => ({ key: k, label: partLabel(k), right: true, priority: 5 })),
     ...methodColumns(summary.methodKeys, 8),
     ...(withBars ? [{ key: 'bar', label: '', right: false, priority: 1 }] : []),
@@ -116,7 +98,7 @@ export function renderSummaryTable(r: SummaryResult, o: SummaryTableOptions): st
     const cells = cellsOf(t, summary, money);
     // Rows of lines or payments share their orders (one per product, or per method that paid
     // it): their counts do not add up to the orders', so the totals row leaves them out.
-    if (summary.level !== 'order') for (const k of COUNTS_OF_ORDERS) cells[k] = '';
+    if (summary.level !== 'order') for (const c of FIGURES) if ('ofOrders' in c) cells[c.key] = '';
     if (keyCols[0])
       cells[keyCols[0].key] = r.shown.length < summary.groups.length ? `top ${r.shown.length}` : 'total';
     lines.push({ cells, total: true });
