@@ -9,15 +9,29 @@ import { parseDay, rangeDomain, utcToZoneIso } from '../query/time.js';
 import { readGroups } from '../read/groups.js';
 import { DEFAULT_MONEY_DIGITS, inCurrency, roundAt } from '../records/normalize.js';
 
-/** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
-export const AMOUNT_KEYS = [
-  'opening_cash',
-  'cash_taken',
-  'cash_moves',
-  'expected_cash',
-  'counted_cash',
-  'difference',
+/**
+ * A session's cash figures as columns, each declared once: its key (the contract's column), its
+ * table heading and how soon it gives way on a narrow terminal, and its value. The rows here,
+ * reconcile's table, a session's summary row and serve's schema read them from here.
+ */
+export const CASH_FIGURES = [
+  { key: 'opening_cash', label: 'opening', priority: 6, value: (f: SessionFigures) => f.openingCash },
+  { key: 'cash_taken', label: 'taken', priority: 6, value: (f: SessionFigures) => f.cashTaken },
+  { key: 'cash_moves', label: 'moves', priority: 6, value: (f: SessionFigures) => f.cashMoves },
+  { key: 'expected_cash', label: 'expected', priority: 3, value: (f: SessionFigures) => f.expectedCash },
+  { key: 'counted_cash', label: 'counted', priority: 4, value: (f: SessionFigures) => f.countedCash },
+  { key: 'difference', label: 'difference', priority: 0, value: (f: SessionFigures) => f.difference },
 ] as const;
+
+/** The keys every row carries, in the contract's order; `method:<name>` keys follow. */
+export const AMOUNT_KEYS = CASH_FIGURES.map((c) => c.key);
+
+/** A session's cash figures by key, as a row carries them. */
+export function cashValues(f: SessionFigures): Record<AmountKey, number> {
+  const out = {} as Record<AmountKey, number>;
+  for (const c of CASH_FIGURES) out[c.key] = c.value(f);
+  return out;
+}
 
 export const BASE_KEYS = [
   'session_id',
@@ -26,10 +40,10 @@ export const BASE_KEYS = [
   'register',
   'opened',
   'closed',
-  ...AMOUNT_KEYS,
-] as const;
+  ...CASH_FIGURES.map((c) => c.key),
+];
 
-export type AmountKey = (typeof AMOUNT_KEYS)[number];
+export type AmountKey = (typeof CASH_FIGURES)[number]['key'];
 
 export interface SessionFigures {
   sessionId: number;
@@ -393,12 +407,7 @@ export function toRow(f: SessionFigures, methodKeys: string[], tz: string | unde
     register: f.register,
     opened: time(f.openedUtc),
     closed: time(f.closedUtc),
-    opening_cash: f.openingCash,
-    cash_taken: f.cashTaken,
-    cash_moves: f.cashMoves,
-    expected_cash: f.expectedCash,
-    counted_cash: f.countedCash,
-    difference: f.difference,
+    ...cashValues(f),
   };
   for (const k of methodKeys) row[k] = f.byMethod[k] ?? 0;
   return row;

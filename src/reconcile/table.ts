@@ -12,7 +12,7 @@ import {
   type ReportColumn,
 } from '../render/report-table.js';
 import { visible } from '../render/visible.js';
-import { beyond, type Reconciliation, type SessionFigures } from './compute.js';
+import { beyond, CASH_FIGURES, cashValues, type Reconciliation, type SessionFigures } from './compute.js';
 
 export interface ReconcileTableOptions {
   columns: number;
@@ -51,12 +51,7 @@ const COLUMNS: readonly Column[] = [
   { key: 'session', label: 'session', right: false, priority: 1 },
   { key: 'opened', label: 'opened', right: false, priority: 20 },
   { key: 'closed', label: 'closed', right: false, priority: 2 },
-  { key: 'opening_cash', label: 'opening', right: true, priority: 6 },
-  { key: 'cash_taken', label: 'taken', right: true, priority: 6 },
-  { key: 'cash_moves', label: 'moves', right: true, priority: 6 },
-  { key: 'expected_cash', label: 'expected', right: true, priority: 3 },
-  { key: 'counted_cash', label: 'counted', right: true, priority: 4 },
-  { key: 'difference', label: 'difference', right: true, priority: 0 },
+  ...CASH_FIGURES.map(({ key, label, priority }) => ({ key, label, right: true, priority })),
 ];
 
 /** The sessions by register (by name, then id), a total per register where there are several, and one for all. */
@@ -110,15 +105,7 @@ function reconcileLines(rec: Reconciliation, tz: string): Line[] {
 
 /** A session's amounts by column key, its methods' among them. */
 function amounts(s: SessionFigures): Record<string, number> {
-  return {
-    opening_cash: s.openingCash,
-    cash_taken: s.cashTaken,
-    cash_moves: s.cashMoves,
-    expected_cash: s.expectedCash,
-    counted_cash: s.countedCash,
-    difference: s.difference,
-    ...s.byMethod,
-  };
+  return { ...cashValues(s), ...s.byMethod };
 }
 
 /** Times as short as the range allows: a single day needs only the hour, a single year no year. */

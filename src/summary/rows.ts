@@ -1,7 +1,7 @@
 // The summary as rows: what json, ndjson and csv carry and what serve answers. With a
 // session, the row of that session carries its cash figures (reconcile's) too.
 import type { FieldMap } from '../core/types.js';
-import { AMOUNT_KEYS } from '../reconcile/compute.js';
+import { AMOUNT_KEYS, cashValues } from '../reconcile/compute.js';
 import { inCurrency } from '../records/normalize.js';
 import { type SummaryRow, toRow } from './compute.js';
 import { FIGURE_KEYS, FIGURES, type FigureKind } from './figures.js';
@@ -18,14 +18,13 @@ export function summaryRows(r: SummaryResult): SummaryRow[] {
   // The cash section belongs to the session as a whole: on its row when the rows are the session's.
   if (c && rows.length === 1 && (r.summary.keys[0] === 'register' || r.summary.keys[0] === 'session')) {
     const row = rows[0] as SummaryRow;
-    const f = c.figures;
     row.report = c.report;
-    row.opening_cash = f.openingCash;
-    row.cash_taken = f.cashTaken;
-    row.cash_moves = f.cashMoves;
-    row.expected_cash = f.expectedCash;
-    row.counted_cash = c.report === 'Z' ? f.countedCash : null;
-    row.difference = c.report === 'Z' ? f.difference : null;
+    Object.assign(row, cashValues(c.figures));
+    // An X report (the session still open) has nothing counted yet.
+    if (c.report !== 'Z') {
+      row.counted_cash = null;
+      row.difference = null;
+    }
   }
   return rows;
 }
