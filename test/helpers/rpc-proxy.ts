@@ -1,7 +1,8 @@
 // A JSON-RPC proxy in front of a real server (a sandbox, a real Odoo) over real sockets, for
 // what the server will not do on its own: hold back the replies of some ORM methods (a slow
 // report), answer a method's first request 503 (a busy server), or change a method's result
-// (a server whose figures differ). It counts every request by the body it carried.
+// (a server whose figures differ). It counts every request by the body it carried. JSON-2
+// requests (Odoo 19) go through too, by the method their path names.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -17,13 +18,18 @@ export interface RpcProxy {
   rewrite: Map<string, (result: unknown, body: string) => unknown>;
   /** Methods whose requests wait for this before going on (given the request's body): a write meanwhile. */
   before: Map<string, (body: string) => Promise<void>>;
+  /** Methods answered with Odoo's error of this name and message (after `before`), not sent on (JSON-RPC). */
+  refuse: Map<string, { name: string; message: string }>;
   /** How many times each distinct body of these methods was sent. */
   sends(methods: string[]): number[];
   reset(): void;
   close(): Promise<void>;
 }
 
-function methodOf(body: string): string {
+function methodOf(body: string, path: string | undefined): string {
+  // JSON-2 (Odoo 19): POST /json/2/<model>/<method>.
+  const json2 = /^\/json\/2\/[^/]+\/([^/?]+)/.exec(path ?? '');
+  if (json2) return json2[1] as string;
   try {
     const rpc = JSON.parse(body) as { params?: { service?: string; method?: string; args?: unknown[] } };
     const a = rpc.params?.args ?? [];
@@ -31,6 +37,12 @@ function methodOf(body: string): string {
   } catch {
     return '?';
   }
+}
+
+function pick(headers: http.IncomingHttpHeaders, names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of names) if (typeof headers[n] === 'string') out[n] = headers[n] as string;
+  return out;
 }
 
 export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
@@ -41,6 +53,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     busyOnce: new Set(),
     rewrite: new Map(),
     before: new Map(),
+    refuse: new Map(),
     sends(methods) {
       return methods.flatMap((m) => {
         const count = new Map<string, number>();
@@ -54,6 +67,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       p.busyOnce.clear();
       p.rewrite.clear();
       p.before.clear();
+      p.refuse.clear();
     },
     close: async () => undefined,
   };
@@ -62,7 +76,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const method = methodOf(body);
+      const method = methodOf(body, req.url);
       p.seen.set(method, [...(p.seen.get(method) ?? []), body]);
       if (p.busyOnce.delete(method)) {
         res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '0' }).end('busy');
@@ -71,10 +85,28 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       const wait = p.slow.get(method) ?? 0;
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       await p.before.get(method)?.(body);
+      const refusal = p.refuse.get(method);
+      if (refusal) {
+        const { name, message } = refusal;
+        const error = {
+          code: 200,
+          message: 'Odoo Server Error',
+          data: { name, message, arguments: [message] },
+        };
+        const { id } = JSON.parse(body) as { id?: unknown };
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, error }));
+        return;
+      }
       try {
         const up = await fetch(`${upstream.replace(/\/$/, '')}${req.url ?? '/'}`, {
           method: req.method,
-          headers: { 'content-type': 'application/json' },
+          // JSON-2's key and database go on; JSON-RPC carries them in the body.
+          headers: {
+            'content-type': 'application/json',
+            ...pick(req.headers, ['authorization', 'x-odoo-database']),
+          },
           body: req.method === 'GET' ? undefined : body,
         });
         let text = await up.text();
