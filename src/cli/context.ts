@@ -6,17 +6,21 @@ import type { CsvLead } from '../render/formats.js';
 import type { Env, IO } from './io.js';
 import type { Session, SessionOptions } from './session.js';
 
-/** The fields and registers a run read, kept for shell completion (src/store/remembered.ts). */
+/**
+ * The fields and registers a run read, kept for shell completion, and the fields_get replies
+ * for the next run's first pages (src/store/remembered.ts).
+ */
 async function rememberForCompletion(s: Session, env: Env): Promise<void> {
   const { fields, registers } = s.client.learnt();
   if (fields.size === 0 && registers.size === 0) return;
-  const { remember, serverKey } = await import('../store/remembered.js');
+  const { fieldsKey, remember, rememberFields, serverKey } = await import('../store/remembered.js');
   const key = serverKey(s.url.href, s.client.db);
   if (!key) return;
   remember(env, key, {
     fields: Object.fromEntries([...fields].map(([model, f]) => [model, Object.keys(f).sort()])),
     registers: [...registers],
   });
+  rememberFields(env, fieldsKey(key, s.client.login, s.client.context), Object.fromEntries(fields));
 }
 
 /** Something an interrupt drops at once (a socket, a database connection). */

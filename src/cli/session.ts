@@ -10,8 +10,10 @@ import { JsonRpcTransport } from '../core/jsonrpc.js';
 import type { RateLimiter } from '../core/ratelimit.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Protocol, Transport } from '../core/transport.js';
+import type { FieldMap } from '../core/types.js';
 import { hasUserinfo, parseServerUrl, secretScope, serverKey, showUrl } from '../core/url.js';
 import { type Profile, ProfileStore, targetOf } from '../store/profiles.js';
+import { fieldsKey, rememberedFields, serverKey as storeKey } from '../store/remembered.js';
 import type { ConnectionOptions } from './flags.js';
 import type { Env, IO } from './io.js';
 
@@ -127,6 +129,21 @@ export function resolveTarget(
   };
 }
 
+/** The remembered fields_get replies of this server and login, read once per context. */
+function fieldsOnDisk(env: Env, server: string | undefined, login: string) {
+  const read = new Map<string, Record<string, FieldMap>>();
+  return (context: Record<string, unknown> | undefined): Record<string, FieldMap> => {
+    if (!server) return {};
+    const key = fieldsKey(server, login, context);
+    let models = read.get(key);
+    if (!models) {
+      models = rememberedFields(env, key);
+      read.set(key, models);
+    }
+    return models;
+  };
+}
+
 export async function openSession(opts: SessionOptions, io: IO, env: Env): Promise<Session> {
   let o = opts;
   const store = ProfileStore.read(env);
@@ -180,6 +197,7 @@ export async function openSession(opts: SessionOptions, io: IO, env: Env): Promi
     context: o.odooContext,
     redactor: io.redactor,
     rememberedVersion: sameTarget ? profile.serverVersion : undefined,
+    rememberedFields: fieldsOnDisk(env, storeKey(url.href, db), login),
   });
   if (o.company !== undefined) {
     // --company: by id or name, among the companies the user may see; sent with every call.

@@ -371,7 +371,12 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
   const { client } = session;
   if (o.lang !== undefined) await (await import('../read/lang.js')).checkLang(client, o.lang);
   const zone = zoneFor('range', o.tz, session.profile.tz);
-  const prepared = await prepareQuery(o, client, zone);
+  // Where an earlier run's fields are remembered, the export starts from them; the server's
+  // own come meanwhile and decide whether what was asked from the guess is kept.
+  const guessed = await guessQuery(o, client, zone);
+  const preparing = prepareQuery(o, client, zone);
+  if (guessed) preparing.catch(() => undefined);
+  const prepared = guessed ?? (await preparing);
 
   // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
   // and are still the same query. (Checkpoints made before hashed the resolved domain;
@@ -438,12 +443,11 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
           companies,
         })
       : undefined;
-  await exportRecords({ ...o, output }, ctx, session, prepared, run);
+  await exportRecords({ ...o, output }, ctx, session, prepared, run, guessed && preparing);
 }
 
-/** The query against the server's fields; for `lines`, the ticket must exist. */
-async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Promise<Prepared> {
-  const flags: QueryFlags = {
+function flagsOf(o: ListOptions, tz: string): QueryFlags {
+  return {
     configId: o.configId,
     sessionId: o.sessionId,
     state: o.state,
@@ -455,13 +459,21 @@ async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Pro
     sort: o.sort,
     domain: o.domain,
   };
+}
+
+const fixedOf = (o: ListOptions): Domain => (o.orderId !== undefined ? [['order_id', '=', o.orderId]] : []);
+
+/** The query against the server's fields; for `lines`, the ticket must exist. */
+async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Promise<Prepared> {
   if (o.fields !== undefined && o.fields.length === 0) {
     const f = await client.fieldsGet(o.resource.model);
     throw new UsageError(say`--fields is empty`, say`valid fields: ${nameList(Object.keys(f).sort())}`);
   }
-  const fixed: Domain = o.orderId !== undefined ? [['order_id', '=', o.orderId]] : [];
   const { prepare } = await import('../read/stream.js');
-  const prepared = await prepare(client, o.resource, flags, { fixed, withPayments: o.withPayments });
+  const prepared = await prepare(client, o.resource, flagsOf(o, tz), {
+    fixed: fixedOf(o),
+    withPayments: o.withPayments,
+  });
   if (o.orderId !== undefined) {
     const found = await client.read('pos.order', [o.orderId], ['name']);
     if (found.length === 0)
@@ -471,6 +483,28 @@ async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Pro
       );
   }
   return prepared;
+}
+
+/**
+ * The query from the fields_get reply an earlier run had of this server, without a request:
+ * an export asks its first pages from it while the server's own reply is on its way, and
+ * keeps them where that reply is the same (renderRecords). Undefined where none is
+ * remembered, where it builds no query (the server's own fields say what is wrong), and for
+ * runs that do something else first: --dry-run, --count, a checkpoint's window.
+ */
+async function guessQuery(o: ListOptions, client: OdooClient, tz: string): Promise<Prepared | undefined> {
+  if (o.dryRun || o.count || o.checkpoint || o.fields?.length === 0) return undefined;
+  const fields = client.rememberedFields(o.resource.model);
+  if (!fields) return undefined;
+  const { prepareFrom } = await import('../read/stream.js');
+  try {
+    return prepareFrom(fields, o.resource, flagsOf(o, tz), {
+      fixed: fixedOf(o),
+      withPayments: o.withPayments,
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -530,6 +564,8 @@ async function exportRecords(
   session: Session,
   unpriced: Prepared,
   run: CheckpointRun | undefined,
+  /** The server's own query, where `unpriced` was built from remembered fields. */
+  fresh?: Promise<Prepared>,
 ): Promise<void> {
   const { io } = ctx;
   const layers = await exportLayers();
@@ -540,7 +576,7 @@ async function exportRecords(
   const x: Export = { o, io, lead: ctx.csvLead, client: session.client, session, run, layers, progress };
   let count = 0;
   const render = async (sink: Sink): Promise<AfterWriting> => {
-    count = await renderRecords(x, unpriced, sink);
+    count = await renderRecords(x, unpriced, sink, fresh);
     // The checkpoint's new state is written first, then -o replaced, then the checkpoint:
     // a checkpoint that cannot be written leaves both as they were.
     // Checked again at the end: a file that appeared meanwhile is not replaced either.
@@ -558,11 +594,55 @@ async function exportRecords(
 
 /**
  * The export into an open output; answers how many records it wrote. Once the output is open,
- * as every request of the export, the first pages go out with the early reads.
+ * as every request of the export, the first pages go out with the early reads. From a guessed
+ * query (remembered fields) they go out before the server's fields are in, and nothing is
+ * written before they are: the same fields keep what was asked, other fields drop it and the
+ * export starts again from them, as it would have without the guess.
  */
-async function renderRecords(x: Export, unpriced: Prepared, sink: Sink): Promise<number> {
+async function renderRecords(
+  x: Export,
+  unpriced: Prepared,
+  sink: Sink,
+  fresh?: Promise<Prepared>,
+): Promise<number> {
+  const { stream } = x.layers;
+  try {
+    if (fresh) {
+      try {
+        return await renderFrom(
+          x,
+          unpriced,
+          sink,
+          fresh.then((p) => stream.sameFields(unpriced, p)),
+        );
+      } catch (err) {
+        if (!(err instanceof stream.FieldsMoved)) throw err;
+      }
+      return await renderFrom(x, await fresh, sink);
+    }
+    return await renderFrom(x, unpriced, sink);
+  } finally {
+    x.progress.done();
+  }
+}
+
+/** The export from this query; `kept` (a guessed query's) settles before anything is written. */
+async function renderFrom(
+  x: Export,
+  unpriced: Prepared,
+  sink: Sink,
+  kept?: Promise<boolean>,
+): Promise<number> {
   const { o, client, progress, layers } = x;
   const early = earlyReads(x, unpriced);
+  // The server's fields first: where they fail, theirs is the error the run ends with.
+  const pricing = kept
+    ? kept.then((same) => {
+        if (!same) throw new layers.stream.FieldsMoved();
+        return early.pricing;
+      })
+    : early.pricing;
+  pricing.catch(() => undefined);
   const window = x.run?.window;
   const pages = layers.stream.streamRows(client, unpriced, {
     pageSize: o.pageSize,
@@ -570,19 +650,22 @@ async function renderRecords(x: Export, unpriced: Prepared, sink: Sink): Promise
     order: window ? 'write_date, id' : undefined,
     tz: zoneFor('data', o.tz),
     rows: !fromRecords(o),
-    priced: early.pricing,
+    priced: pricing,
     warn: (line) => x.io.err.line(line),
   });
+  let renderer: Renderer;
   try {
-    const renderer = await openRenderer(x, sink, await early.pricing, early);
-    if (early.counting) {
-      const total = await early.counting;
-      progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
-    }
-    return await writePages(x, renderer, pages, early.byCompany);
-  } finally {
-    progress.done();
+    renderer = await openRenderer(x, sink, await pricing, early);
+  } catch (err) {
+    // The pages asked from other fields stop (streamRows lets go of them at the same error).
+    if (err instanceof layers.stream.FieldsMoved) await pages.next().catch(() => undefined);
+    throw err;
   }
+  if (early.counting) {
+    const total = await early.counting;
+    progress.start(o.limit !== undefined ? Math.min(total, o.limit) : total);
+  }
+  return await writePages(x, renderer, pages, early.byCompany);
 }
 
 // CSV and Parquet are written from Odoo's records directly, the other formats from rows.

@@ -173,6 +173,11 @@ export interface ClientOptions {
    * request that has a fallback (the currency's decimals), never for what a command computes.
    */
   rememberedVersion?: string;
+  /**
+   * The fields_get replies by model an earlier run had from this server as this user under
+   * this context: a guess at the query's shape, never taken for the server's word.
+   */
+  rememberedFields?: (context: Record<string, unknown> | undefined) => Record<string, FieldMap>;
 }
 
 export class OdooClient {
@@ -378,6 +383,15 @@ export class OdooClient {
     if (!Number.isSafeInteger(n) || (n as number) < 0)
       throw badReply(model, 'search_count', `${JSON.stringify(n)?.slice(0, 40)} is not a count`);
     return n as number;
+  }
+
+  /**
+   * The model's fields as an earlier run had them (ClientOptions.rememberedFields), where this
+   * run has not asked for them yet; fieldsGet is still the server's word.
+   */
+  rememberedFields(model: string): FieldMap | undefined {
+    if (this.fieldsCache.has(model)) return undefined;
+    return this.opts.rememberedFields?.(this.opts.context)[model];
   }
 
   /** The model's fields, once per run. */

@@ -49,7 +49,16 @@ export async function prepare(
   flags: QueryFlags,
   opts: { fixed?: Domain; withPayments?: boolean } = {},
 ): Promise<Prepared> {
-  const fields = await client.fieldsGet(resource.model);
+  return prepareFrom(await client.fieldsGet(resource.model), resource, flags, opts);
+}
+
+/** The query against these fields (the server's, or a guess at them: remembered). */
+export function prepareFrom(
+  fields: FieldMap,
+  resource: Resource,
+  flags: QueryFlags,
+  opts: { fixed?: Domain; withPayments?: boolean } = {},
+): Prepared {
   const query = buildQuery(resource, fields, flags, opts.fixed ?? []);
   const withPayments = Boolean(opts.withPayments);
   const outFields = withPayments ? [...query.fields, 'payments'] : [...query.fields];
@@ -60,6 +69,17 @@ export async function prepare(
   }
   return { resource, fields, query, outFields, defs, withPayments, moneyDigits: DEFAULT_MONEY_DIGITS };
 }
+
+/**
+ * The fields a query was prepared from are the server's own: the same reply builds the same
+ * query, the same output and the same requests, so pages asked from a guess may be kept.
+ */
+export function sameFields(guess: Prepared, fresh: Prepared): boolean {
+  return guess.fields === fresh.fields || JSON.stringify(guess.fields) === JSON.stringify(fresh.fields);
+}
+
+/** The query's guessed fields were not the server's: what was asked from them is dropped. */
+export class FieldsMoved extends Error {}
 
 /**
  * The query with money at the decimals of the company's currency, for a run that shows

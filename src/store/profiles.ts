@@ -192,7 +192,7 @@ const STALE_MS = 3600 * 1000;
  */
 export function sweepStoreTemps(dir: string): void {
   sweepDir(dir, (name, path) => {
-    const cache = /^completion\.json\.(\d+)\.tmp$/.exec(name);
+    const cache = /^(?:completion|fields\.[0-9a-f]+)\.json\.(\d+)\.tmp$/.exec(name);
     if (cache) return Number(cache[1]) !== process.pid && !alive(Number(cache[1]));
     return CONF_TEMP.test(name) && untouchedFor(path, STALE_MS);
   });

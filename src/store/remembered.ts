@@ -5,6 +5,12 @@
 // exists (a run that never logged in leaves no trace), replaced whole (a temporary file
 // renamed over it), and a file that cannot be read is as good as none: nothing here is more
 // than a convenience, and nothing in it is a secret.
+//
+// Beside it, per server, database, login and Odoo context, the models' fields_get replies
+// (`fields.<digest>.json`): an export builds its query from them and asks its first pages at
+// the same time as the fresh fields_get, whose reply decides whether those pages are kept
+// (src/commands/list.ts). The same rules: 0600, replaced whole, unreadable is none.
+import { createHash } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -17,6 +23,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { FieldMap } from '../core/types.js';
 import { configDir, sweepStoreTemps } from './profiles.js';
 
 export interface RememberedServer {
@@ -40,18 +47,54 @@ export function serverKey(url: string, db: string): string | undefined {
   }
 }
 
-function readAll(env: NodeJS.ProcessEnv): Shape {
+/** A JSON object of ours from the config folder: {} where it is not there or not ours. */
+function readObject(file: string): Record<string, unknown> {
   let fd: number | undefined;
   try {
-    fd = openSync(join(configDir(env), FILE), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
     const st = fstatSync(fd);
     if (!st.isFile() || (st.mode & 0o022) !== 0 || st.uid !== process.getuid?.()) return {};
     const parsed = JSON.parse(readFileSync(fd, 'utf8')) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Shape) : {};
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function readAll(env: NodeJS.ProcessEnv): Shape {
+  return readObject(join(configDir(env), FILE)) as Shape;
+}
+
+/** The config folder, where it exists (a run that never logged in leaves no trace). */
+function existingDir(env: NodeJS.ProcessEnv): string | undefined {
+  const dir = configDir(env);
+  try {
+    return statSync(dir).isDirectory() ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `text` as the file, through a temporary file renamed over it. A disk that refuses it (full,
+ * read-only) costs a convenience, not the run: the file stays as it was, and no temporary
+ * file is left.
+ */
+function replaceFile(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, text, { mode: 0o600 });
+    renameSync(tmp, file);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never made */
+    }
   }
 }
 
@@ -70,12 +113,8 @@ export function remembered(env: NodeJS.ProcessEnv, key: string): RememberedServe
  * registers it read are added to (or renamed in) those remembered.
  */
 export function remember(env: NodeJS.ProcessEnv, key: string, seen: RememberedServer): void {
-  const dir = configDir(env);
-  try {
-    if (!statSync(dir).isDirectory()) return;
-  } catch {
-    return;
-  }
+  const dir = existingDir(env);
+  if (!dir) return;
   sweepStoreTemps(dir);
   const all = readAll(env);
   const before = all[key] ?? { fields: {}, registers: [] };
@@ -87,18 +126,42 @@ export function remember(env: NodeJS.ProcessEnv, key: string, seen: RememberedSe
   };
   const text = JSON.stringify({ ...all, [key]: next });
   if (text === JSON.stringify(all)) return;
-  const file = join(dir, FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  // A disk that refuses it (full, read-only) costs a Tab's offers, not the run: the file
-  // stays as it was, and no temporary file is left.
-  try {
-    writeFileSync(tmp, text, { mode: 0o600 });
-    renameSync(tmp, file);
-  } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* never made */
-    }
-  }
+  replaceFile(join(dir, FILE), text);
+}
+
+/**
+ * Whose fields_get replies these are: a server and database (serverKey), the login (Odoo
+ * leaves out the fields a user's groups may not read) and the run's Odoo context (--lang
+ * translates the labels, --company, --context).
+ */
+export function fieldsKey(
+  server: string,
+  login: string,
+  context: Record<string, unknown> | undefined,
+): string {
+  return JSON.stringify([server, login, context ?? {}]);
+}
+
+/** One file per key, so that a run reads only its own server's replies. */
+function fieldsFile(dir: string, key: string): string {
+  return join(dir, `fields.${createHash('sha256').update(key).digest('hex').slice(0, 20)}.json`);
+}
+
+/** The fields_get replies by model an earlier run had under this key; {} where none. */
+export function rememberedFields(env: NodeJS.ProcessEnv, key: string): Record<string, FieldMap> {
+  const saved = readObject(fieldsFile(configDir(env), key));
+  const models = saved.models;
+  if (saved.key !== key || !models || typeof models !== 'object' || Array.isArray(models)) return {};
+  return models as Record<string, FieldMap>;
+}
+
+/** Keeps this run's fields_get replies under the key; the file is written only where one changed. */
+export function rememberFields(env: NodeJS.ProcessEnv, key: string, seen: Record<string, FieldMap>): void {
+  const dir = existingDir(env);
+  if (!dir || Object.keys(seen).length === 0) return;
+  const before = rememberedFields(env, key);
+  const text = JSON.stringify({ key, models: { ...before, ...seen } });
+  if (text === JSON.stringify({ key, models: before })) return;
+  sweepStoreTemps(dir);
+  replaceFile(fieldsFile(dir, key), text);
 }
