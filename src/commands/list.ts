@@ -376,6 +376,10 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
   const guessed = await guessQuery(o, client, zone);
   const preparing = prepareQuery(o, client, zone);
   if (guessed) preparing.catch(() => undefined);
+  // A checkpoint's companies are read with the fields, not a round trip after them; a query
+  // or server that is not the checkpoint's is still the error the run ends with.
+  const companiesRead = o.checkpoint ? checkpointCompanies(client, cp, o.checkpoint.file) : undefined;
+  companiesRead?.catch(() => undefined);
   const prepared = guessed ?? (await preparing);
 
   // The query's flags as typed: `--from 2h` or `today` resolve to another instant every run
@@ -399,7 +403,7 @@ async function runList(o: ListOptions, ctx: Context): Promise<void> {
       say`use a checkpoint file per query, or --full to start it again`,
     );
   }
-  const companies = o.checkpoint ? await checkpointCompanies(client, cp, o.checkpoint.file) : undefined;
+  const companies = await companiesRead;
   // The window ends at the server's time, which its write_date stamps follow: a client clock
   // ahead of Odoo's by more than --overlap would otherwise skip what was written meanwhile.
   const window = o.checkpoint ? windowFor(cp, o.overlap, client.serverNow(), o.checkpoint.file) : undefined;

@@ -3,7 +3,7 @@
 // data. The server's own fields decide: the same bytes, the same requests where they are the
 // same, and where a module came or went (or fields_get fails) the run is the one it would have
 // been without the guess.
-import { readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
@@ -187,7 +187,7 @@ describe('a server whose modules changed since the fields were remembered', () =
   }, 60_000);
 });
 
-describe('fields_get refused', () => {
+describe('through a proxy, Odoo 17', () => {
   let sandbox: SandboxHandle;
   let proxy: RpcProxy;
   let env: Record<string, string>;
@@ -223,5 +223,31 @@ describe('fields_get refused', () => {
     expect(warm.stderr).not.toContain('page refused');
     expect(outcome(warm)).toEqual(outcome(cold));
     proxy.reset();
+  }, 30_000);
+
+  it("a checkpoint's companies are read with fields_get, not after it: its first page a round trip sooner", async () => {
+    const dir = freshConfigDir();
+    const args = ['sales', '--format', 'csv', ...RANGE, '--checkpoint', join(dir, 'sales.ckpt')];
+    proxy.reset();
+    let companiesFirst = false;
+    proxy.before.set('fields_get', async () => {
+      for (const t = Date.now(); Date.now() - t < 3000; await sleep(5))
+        if (proxy.seen.has('web_search_read')) {
+          companiesFirst = true;
+          return;
+        }
+    });
+    const first = await runCli([...args, '-o', join(dir, 'first.csv')], { env });
+    expect(first.code).toBe(0);
+    expect(companiesFirst).toBe(true);
+    proxy.reset();
+    const plain = await runCli(['sales', '--format', 'csv', ...RANGE], { env });
+    // In write_date order: the same records.
+    const sorted = (csv: string) => csv.trim().split('\n').sort();
+    expect(sorted(readFileSync(join(dir, 'first.csv'), 'utf8'))).toEqual(sorted(plain.stdout));
+    // The next run reads from the checkpoint's window on, as before.
+    const next = await runCli([...args, '-o', join(dir, 'next.csv')], { env });
+    expect(next.code).toBe(0);
+    expect(readFileSync(join(dir, 'next.csv'), 'utf8').trim().split('\n')).toHaveLength(1);
   }, 30_000);
 });
