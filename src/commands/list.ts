@@ -474,12 +474,17 @@ async function prepareQuery(o: ListOptions, client: OdooClient, tz: string): Pro
     throw new UsageError(say`--fields is empty`, say`valid fields: ${nameList(Object.keys(f).sort())}`);
   }
   const { prepare } = await import('../read/stream.js');
-  const prepared = await prepare(client, o.resource, flagsOf(o, tz), {
+  const preparing = prepare(client, o.resource, flagsOf(o, tz), {
     fixed: fixedOf(o),
     withPayments: o.withPayments,
   });
-  if (o.orderId !== undefined) {
-    const found = await client.read('pos.order', [o.orderId], ['name']);
+  // The ticket is looked up with the fields, not a round trip after them; theirs is the
+  // error first.
+  const finding = o.orderId !== undefined ? client.read('pos.order', [o.orderId], ['name']) : undefined;
+  finding?.catch(() => undefined);
+  const prepared = await preparing;
+  if (finding) {
+    const found = await finding;
     if (found.length === 0)
       throw new NotFoundError(
         say`sales ticket ${o.orderId} does not exist`,

@@ -13,6 +13,10 @@ import { type SandboxHandle, SHOP_MODULES, startTestSandbox } from '../helpers/s
 
 const RANGE = ['--rate', '0', '--tz', 'UTC', '--from', '2000-01-01'];
 
+/** The export's arguments with the range (one ticket's lines have none of their own). */
+const ranged = (args: string[]) =>
+  /^\d+$/.test(args[1] ?? '') ? [...args, '--rate', '0', '--tz', 'UTC'] : [...args, ...RANGE];
+
 /** The remembered fields_get replies in a config folder. */
 function fieldFiles(env: Record<string, string>): string[] {
   return readdirSync(env.POSDATA_CONFIG_DIR as string).filter((f) => /^fields\.[0-9a-f]+\.json$/.test(f));
@@ -35,6 +39,8 @@ const EXPORTS: string[][] = [
   ['payments', '--format', 'ndjson'],
   ['refunds', '--format', 'json'],
   ['sales', '--format', 'table'],
+  // One ticket's lines: the ticket is looked up too.
+  ['lines', '7', '--format', 'json'],
 ];
 
 const SETUPS: (Setup & { modules?: boolean })[] = [
@@ -94,7 +100,7 @@ describe.each(SETUPS)('$name', (setup) => {
     async (_, args) => {
       forget(env);
       proxy.reset();
-      const cold = await runCli([...args, ...RANGE], { env });
+      const cold = await runCli(ranged(args), { env });
       const coldCalls = counts(proxy);
       expect(cold.code).toBe(0);
       expect(fieldFiles(env)).toHaveLength(1);
@@ -103,7 +109,7 @@ describe.each(SETUPS)('$name', (setup) => {
       const written = statSync(file).mtimeMs;
       proxy.reset();
       const pageFirst = pageBeforeFields(proxy);
-      const warm = await runCli([...args, ...RANGE], { env });
+      const warm = await runCli(ranged(args), { env });
       expect(pageFirst()).toBe(true);
       expect(outcome(warm)).toEqual(outcome(cold));
       expect(counts(proxy)).toEqual(coldCalls);
@@ -249,5 +255,27 @@ describe('through a proxy, Odoo 17', () => {
     const next = await runCli([...args, '-o', join(dir, 'next.csv')], { env });
     expect(next.code).toBe(0);
     expect(readFileSync(join(dir, 'next.csv'), 'utf8').trim().split('\n')).toHaveLength(1);
+  }, 30_000);
+
+  it("one ticket's lines: the ticket is looked up with fields_get, not after it", async () => {
+    forget(env);
+    proxy.reset();
+    let readFirst = false;
+    proxy.before.set('fields_get', async () => {
+      for (const t = Date.now(); Date.now() - t < 3000; await sleep(5))
+        if (proxy.seen.has('read')) {
+          readFirst = true;
+          return;
+        }
+    });
+    const r = await runCli(['lines', '7', '--rate', '0'], { env });
+    expect(r.code).toBe(0);
+    expect(readFirst).toBe(true);
+    proxy.reset();
+    const missing = await runCli(['lines', '999999', '--rate', '0'], { env });
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toBe(
+      'posdata: sales ticket 999999 does not exist; list ticket ids with posdata sales\n',
+    );
   }, 30_000);
 });
