@@ -52,19 +52,19 @@ const SETUPS: (Setup & { modules?: boolean })[] = [
 ];
 
 /**
- * Holds fields_get at the proxy until the export has asked a page (3 s at most); says whether
- * it had. Without remembered fields nothing is asked before fields_get's reply.
+ * Holds fields_get at the proxy until the run has asked `method` (3 s at most); says whether
+ * it had. Without the change nothing is asked before fields_get's reply.
  */
-function pageBeforeFields(proxy: RpcProxy): () => boolean {
-  let pageFirst = false;
+function askedBeforeFields(proxy: RpcProxy, method = 'search_read'): () => boolean {
+  let first = false;
   proxy.before.set('fields_get', async () => {
     for (const t = Date.now(); Date.now() - t < 3000; await sleep(5))
-      if (proxy.seen.has('search_read')) {
-        pageFirst = true;
+      if (proxy.seen.has(method)) {
+        first = true;
         return;
       }
   });
-  return () => pageFirst;
+  return () => first;
 }
 
 const counts = (proxy: RpcProxy) =>
@@ -108,7 +108,7 @@ describe.each(SETUPS)('$name', (setup) => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const written = statSync(file).mtimeMs;
       proxy.reset();
-      const pageFirst = pageBeforeFields(proxy);
+      const pageFirst = askedBeforeFields(proxy);
       const warm = await runCli(ranged(args), { env });
       expect(pageFirst()).toBe(true);
       expect(outcome(warm)).toEqual(outcome(cold));
@@ -235,17 +235,10 @@ describe('through a proxy, Odoo 17', () => {
     const dir = freshConfigDir();
     const args = ['sales', '--format', 'csv', ...RANGE, '--checkpoint', join(dir, 'sales.ckpt')];
     proxy.reset();
-    let companiesFirst = false;
-    proxy.before.set('fields_get', async () => {
-      for (const t = Date.now(); Date.now() - t < 3000; await sleep(5))
-        if (proxy.seen.has('web_search_read')) {
-          companiesFirst = true;
-          return;
-        }
-    });
+    const companiesFirst = askedBeforeFields(proxy, 'web_search_read');
     const first = await runCli([...args, '-o', join(dir, 'first.csv')], { env });
     expect(first.code).toBe(0);
-    expect(companiesFirst).toBe(true);
+    expect(companiesFirst()).toBe(true);
     proxy.reset();
     const plain = await runCli(['sales', '--format', 'csv', ...RANGE], { env });
     // In write_date order: the same records.
@@ -260,17 +253,10 @@ describe('through a proxy, Odoo 17', () => {
   it("one ticket's lines: the ticket is looked up with fields_get, not after it", async () => {
     forget(env);
     proxy.reset();
-    let readFirst = false;
-    proxy.before.set('fields_get', async () => {
-      for (const t = Date.now(); Date.now() - t < 3000; await sleep(5))
-        if (proxy.seen.has('read')) {
-          readFirst = true;
-          return;
-        }
-    });
+    const readFirst = askedBeforeFields(proxy, 'read');
     const r = await runCli(['lines', '7', '--rate', '0'], { env });
     expect(r.code).toBe(0);
-    expect(readFirst).toBe(true);
+    expect(readFirst()).toBe(true);
     proxy.reset();
     const missing = await runCli(['lines', '999999', '--rate', '0'], { env });
     expect(missing.code).toBe(4);
