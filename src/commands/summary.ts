@@ -12,7 +12,7 @@ import { own, say } from '../core/redact.js';
 import { DAY_STARTS, FROM, TO, TODAY } from '../query/period.js';
 import { tzHelp, zoneFor } from '../query/zone.js';
 import { KEYS } from '../summary/keys.js';
-import { checkParams, fetchSummary } from '../summary/query.js';
+import { checkParams } from '../summary/query.js';
 import { checkLoss } from '../summary/run/loss.js';
 import type { SummaryOptions } from '../summary/run/options.js';
 import { checkWatch } from '../summary/run/watch.js';
@@ -124,19 +124,22 @@ export const summary = command({
     const { client, profile } = await ctx.odoo(o.connection);
     // The business day is the shop's: --tz, else the Odoo user's zone, else this machine's.
     const zone = zoneFor('range', o.tz, profile.tz);
-    const { fetchSplitSummary } = await import('../summary/split.js');
+    const { fetchSummaryOrSplit } = await import('../summary/split.js');
     // In a chain every server's rows say their currency (--loss: its own rows, of one currency,
     // which runLoss puts on each).
-    const split = await fetchSplitSummary(client, o, zone, ctx.inChain === true && !o.loss);
-    if (split && o.loss)
-      // The marks set each against the median of the others: of one currency (the report's
-      // loss section is per currency). Printing the split summary instead lost the marks at exit 0.
-      throw new UsageError(
-        say`--loss sets each against the others in one currency, and these companies keep ${own(split.parts.map((p) => p.label).join(', '))}`,
-        say`add --company with the companies of one currency, e.g. --company ${own(String(split.parts[0]?.companies[0]?.id ?? 1))}`,
-      );
-    if (split) return (await import('../summary/run/split.js')).runSplit(o, ctx, split, zone);
-    const r = await fetchSummary(client, o, zone);
+    const got = await fetchSummaryOrSplit(client, o, zone, ctx.inChain === true && !o.loss);
+    if ('split' in got) {
+      const { split } = got;
+      if (o.loss)
+        // The marks set each against the median of the others: of one currency (the report's
+        // loss section is per currency). Printing the split summary instead lost the marks at exit 0.
+        throw new UsageError(
+          say`--loss sets each against the others in one currency, and these companies keep ${own(split.parts.map((p) => p.label).join(', '))}`,
+          say`add --company with the companies of one currency, e.g. --company ${own(String(split.parts[0]?.companies[0]?.id ?? 1))}`,
+        );
+      return (await import('../summary/run/split.js')).runSplit(o, ctx, split, zone);
+    }
+    const r = got.plain;
     if (r.summary.groups.length === 0) await (await import('../read/exists.js')).mustExist(client, o);
     if (!io.quiet) for (const n of r.summary.notes) io.err.line(say`posdata: note: ${n}`);
     const run = { o, ctx, client, zone, r };

@@ -178,13 +178,18 @@ export interface ClientOptions {
    * this context: a guess at the query's shape, never taken for the server's word.
    */
   rememberedFields?: (context: Record<string, unknown> | undefined) => Record<string, FieldMap>;
+  /**
+   * What a call waits for before it is sent, where it must (a summary started before the run
+   * knows it is the one wanted: OdooClient.held).
+   */
+  hold?: () => Promise<void> | undefined;
 }
 
 export class OdooClient {
   private uidValue: number | undefined;
-  private readonly fieldsCache = new Map<string, FieldMap>();
+  private fieldsCache = new Map<string, FieldMap>();
   /** Registers (pos.config) read in this run, by id: their names, for shell completion. */
-  private readonly registerNames = new Map<number, string>();
+  private registerNames = new Map<number, string>();
   private versionCache: ServerVersion | undefined;
   private readonly releaseSecret: () => void;
 
@@ -232,6 +237,19 @@ export class OdooClient {
       rememberedVersion: version,
     });
     c.versionCache = this.versionCache;
+    return c;
+  }
+
+  /**
+   * The same login, transport and context, each call first waiting for what `hold` gives (none:
+   * sent at once; a rejection: not sent, the call fails with it). What it learns is this
+   * client's (fields, registers' names), as completion keeps them.
+   */
+  held(hold: () => Promise<void> | undefined): OdooClient {
+    const c = new OdooClient(this.transport, this.creds, this.uidValue, { ...this.opts, hold });
+    c.versionCache = this.versionCache;
+    c.fieldsCache = this.fieldsCache;
+    c.registerNames = this.registerNames;
     return c;
   }
 
@@ -321,6 +339,8 @@ export class OdooClient {
     kwargs: Record<string, unknown> = {},
     retry: RetryPolicy = retryPolicyOf(method),
   ): Promise<unknown> {
+    const hold = this.opts.hold?.();
+    if (hold) await hold;
     const uid = await this.ensureUid();
     // The run's context (--company, --lang, …) under the call's own keys: a call that gives a
     // context (a zone for grouping) still reads only the run's companies.

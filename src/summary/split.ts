@@ -64,6 +64,8 @@ export async function fetchSplitSummary(
   p: SummaryParams,
   zone: string,
   chain = false,
+  /** A summary started beside the companies' read (fetchSummaryOrSplit), taken where it is a part's. */
+  ahead?: Ahead,
 ): Promise<SplitSummary | undefined> {
   const by = splitKeys(p.by);
   let companies: Company[];
@@ -74,6 +76,8 @@ export async function fetchSplitSummary(
     if (err instanceof ServerError && !by.company && !by.currency) return undefined;
     throw err;
   }
+  // What the run's client reads, before a session narrows it (readsAll).
+  const run = companies;
   if (p.sessionId !== undefined && companies.length > 1)
     companies = await sessionCompany(client, p.sessionId, companies);
   const currencies = currenciesOf(companies);
@@ -85,7 +89,9 @@ export async function fetchSplitSummary(
   const parts: SummaryPart[] = [];
   for (const cs of groups) {
     const partClient = client.forCompanies(cs.map((c) => c.id));
-    const result = await fetchSummary(partClient, { ...p, by: by.rest === '' ? 'register' : by.rest }, zone);
+    const result = await (ahead?.asPart && groups.length === 1 && readsAll(client, cs, run)
+      ? ahead.take()
+      : fetchSummary(partClient, partParams(p), zone));
     if (by.rest === '') collapse(result);
     const currency = cs[0]?.currency ?? '';
     parts.push({
@@ -103,6 +109,106 @@ export async function fetchSplitSummary(
   if (chain) nameChainMethods(parts);
   else await nameMethods(client, parts);
   return { lead: by.company ? ['company_id', 'company', 'currency'] : ['currency'], parts };
+}
+
+/** A part's own keys: --by without company and currency (register where none is left). */
+function partParams(p: SummaryParams): SummaryParams {
+  const rest = splitKeys(p.by).rest;
+  return { ...p, by: rest === '' ? 'register' : rest };
+}
+
+/**
+ * Whether a part of these companies reads what the run's client reads: every company of the run
+ * (`run`, before a session narrows them: the companies' currencies set the decimals), under the
+ * client's own allowed_company_ids in its order (the first is Odoo's current company), or under
+ * none (Odoo then reads every company the user is in, which is what visibleCompanies lists).
+ */
+function readsAll(client: OdooClient, part: Company[], run: Company[]): boolean {
+  const ids = part.map((c) => c.id);
+  const allowed = client.context?.allowed_company_ids;
+  if (Array.isArray(allowed) && allowed.length > 0)
+    return allowed.length === ids.length && allowed.every((id, i) => id === ids[i]);
+  return ids.length === run.length && run.every((c, i) => c.id === ids[i]);
+}
+
+/**
+ * A summary asked beside the companies' read instead of after it (a round trip less: every
+ * summary first reads the companies, to know whether it splits). Its first requests, those it
+ * makes before any answer, go at once; the rest wait until the companies say whether it is the
+ * summary wanted: the plain one (one currency), or, in a chain or by company or currency, the
+ * only part's (of all the run's companies). Where it is not (several currencies; in a chain or
+ * by company, a session of one company among several), what waits is never sent, and the
+ * summary is asked as before: its first requests (the orders' two groupings, or the orders'
+ * fields by cashier) are the cost of guessing wrong.
+ */
+export class Ahead {
+  /** Started with a part's keys (a chain, --by company or currency), else the plain run's. */
+  readonly asPart: boolean;
+  private result: Promise<SummaryResult> | undefined;
+  private decide: (go: boolean) => void = () => undefined;
+  private readonly decided = new Promise<void>((go, drop) => {
+    this.decide = (yes) => (yes ? go() : drop(new Error('a summary not wanted')));
+  });
+  private verdict: boolean | undefined;
+
+  constructor(
+    private readonly client: OdooClient,
+    private readonly p: SummaryParams,
+    private readonly zone: string,
+    chain: boolean,
+  ) {
+    const by = splitKeys(p.by);
+    this.asPart = chain || by.company || by.currency;
+    this.decided.catch(() => undefined);
+  }
+
+  /** Starts the summary (after the companies' read is asked: it shares that read). */
+  start(): void {
+    if (this.verdict === false || this.client.uid === undefined) return;
+    let first = true;
+    setImmediate(() => {
+      first = false;
+    });
+    const held = this.client.held(() => (first ? undefined : this.decided));
+    this.result = fetchSummary(held, this.asPart ? partParams(this.p) : this.p, this.zone);
+    this.result.catch(() => undefined);
+  }
+
+  /** The summary, as fetchSummary over the run's client gives it. */
+  take(): Promise<SummaryResult> {
+    this.verdict = true;
+    this.decide(true);
+    return this.result ?? fetchSummary(this.client, this.asPart ? partParams(this.p) : this.p, this.zone);
+  }
+
+  /** Not the summary wanted (or no longer needed): what waits is not sent. */
+  drop(): void {
+    if (this.verdict !== undefined) return;
+    this.verdict = false;
+    this.decide(false);
+  }
+}
+
+/**
+ * The split summary, or the plain one where the companies keep one currency (fetchSplitSummary),
+ * the latter asked beside the companies' read (Ahead).
+ */
+export async function fetchSummaryOrSplit(
+  client: OdooClient,
+  p: SummaryParams,
+  zone: string,
+  chain: boolean,
+): Promise<{ split: SplitSummary } | { plain: SummaryResult }> {
+  const ahead = new Ahead(client, p, zone, chain);
+  try {
+    const asked = fetchSplitSummary(client, p, zone, chain, ahead);
+    ahead.start();
+    const split = await asked;
+    if (split) return { split };
+    return { plain: await (ahead.asPart ? fetchSummary(client, p, zone) : ahead.take()) };
+  } finally {
+    ahead.drop();
+  }
 }
 
 /**
