@@ -3,6 +3,8 @@
 // The process entry (main.ts) makes one per run over the process's streams; the tests make
 // one over a test IO and run the command in-process.
 import type { CsvLead } from '../render/formats.js';
+import type { ProfileStore } from '../store/profiles.js';
+import type { RememberedServer } from '../store/remembered.js';
 import type { Env, IO } from './io.js';
 import type { Session, SessionOptions } from './session.js';
 
@@ -10,16 +12,20 @@ import type { Session, SessionOptions } from './session.js';
  * The fields and registers a run read, kept for shell completion, and the fields_get replies
  * for the next run's first pages (src/store/remembered.ts).
  */
-async function rememberForCompletion(s: Session, env: Env): Promise<void> {
+async function rememberForCompletion(s: Session, env: Env, chain: InChain | undefined): Promise<void> {
   const { fields, registers } = s.client.learnt();
   if (fields.size === 0 && registers.size === 0) return;
   const { fieldsKey, remember, rememberFields, serverKey } = await import('../store/remembered.js');
   const key = serverKey(s.url.href, s.client.db);
   if (!key) return;
-  remember(env, key, {
+  const seen = {
     fields: Object.fromEntries([...fields].map(([model, f]) => [model, Object.keys(f).sort()])),
     registers: [...registers],
-  });
+  };
+  // In a chain, the chain writes every server's at once at its end (the fields_get replies are
+  // a file per server, written by each).
+  if (chain?.remember) chain.remember(key, seen);
+  else remember(env, key, seen);
   rememberFields(env, fieldsKey(key, s.client.login, s.client.context), Object.fromEntries(fields));
 }
 
@@ -76,6 +82,10 @@ export interface InChain {
   /** Its output is joined with the others' (Context.inChain), not a file of its own. */
   joined: boolean;
   csvLead?: CsvLead;
+  /** The profile store, read once for the chain (a server's session read it again, each its own). */
+  store?: ProfileStore;
+  /** Keeps what the run saw for completion, for the chain to write once (store/remembered.ts rememberAll). */
+  remember?(key: string, seen: RememberedServer): void;
 }
 
 export function makeContext(io: IO, env: Env, chain?: InChain): RunContext {
@@ -96,13 +106,15 @@ export function makeContext(io: IO, env: Env, chain?: InChain): RunContext {
     odoo(connection) {
       if (!session) {
         // Loaded here: the HTTP client (undici) is no part of a command's start-up.
-        session = import('./session.js').then(({ openSession }) => openSession(connection, io, env));
+        session = import('./session.js').then(({ openSession }) =>
+          openSession(connection, io, env, chain?.store),
+        );
         session.then(
           (s) => {
             held.add(s.client);
             ends.push(() => s.client.close());
             // Before the close (ends run last first): what completion may offer next time.
-            ends.push(() => rememberForCompletion(s, env));
+            ends.push(() => rememberForCompletion(s, env, chain));
           },
           () => {
             // Not kept: a later call (the next refresh of --watch) tries again.

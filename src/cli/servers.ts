@@ -16,10 +16,11 @@ import type { CsvLead } from '../render/formats.js';
 import { alive, HOST } from '../sink/atomic.js';
 import { pendingFolders } from '../sink/pending.js';
 import { badProfileName, isProfileName, ProfileStore, targetOf } from '../store/profiles.js';
+import type { RememberedServer } from '../store/remembered.js';
 import type { Command, ServerJoin } from './command.js';
-import { type Context, makeContext, type RunContext } from './context.js';
+import { type Context, type InChain, makeContext, type RunContext } from './context.js';
 import type { Flags } from './flags.js';
-import { type Env, type IO, makeIO } from './io.js';
+import { type Env, type IO, makeIO, type Streams } from './io.js';
 import { chooseFormat, writeOutput } from './output.js';
 import { sayError } from './say-error.js';
 import { csvLeadOf, type Join, makeJoiner } from './servers-join.js';
@@ -265,13 +266,15 @@ export async function runOverServers(
   const names = profileNames(flags, store);
   if (c.servers?.sameDatabase !== true) checkOneDatabaseOnce(names, store, flags, env);
   const plan = planOf(c, flags, names, io);
-  await checkEveryServer(c, plan, flags, args, { io, env });
+  const seats = await checkEveryServer(c, plan, flags, args, ctx);
   const temp = serversFolder();
   const children = new Set<RunContext>();
   const release = ctx.onInterrupt(() => {
     for (const child of children) child.interrupt();
   });
-  const runOne = serverRun(c, plan, args, ctx, { temp, children });
+  const seen: [string, RememberedServer][] = [];
+  const remember = (key: string, one: RememberedServer) => seen.push([key, one]);
+  const runOne = serverRun(c, plan, seats, ctx, { temp, children, store, remember });
   const outcomes = started(names, typeof flags.jobs === 'number' ? flags.jobs : 4, runOne);
   try {
     sayFailed(await joined(plan, await outcomes, flags, ctx), names);
@@ -280,23 +283,59 @@ export async function runOverServers(
     await Promise.allSettled(await outcomes);
     rmSync(temp, { recursive: true, force: true });
     pendingFolders.delete(temp);
+    // What completion may offer next time: every server's, the file written once (best effort,
+    // as a single run's: the chain's own outcome stands).
+    if (seen.length > 0)
+      try {
+        (await import('../store/remembered.js')).rememberAll(env, seen);
+      } catch {
+        /* a Tab's offers, not the run */
+      }
   }
 }
 
-/** Every flag checked once, and each server's, before any server is asked (exit 2 for what is wrong). */
+/**
+ * One server's place in the chain, made before any server is asked: its IO (standard error led
+ * by its profile; standard output given when its run starts) and its options, worked out once
+ * with that IO, as its run reads them.
+ */
+interface Seat {
+  io: IO;
+  err: Writable;
+  /** Where its standard output goes, once its run starts. */
+  out(stream: Writable): void;
+  options: unknown;
+}
+
+/**
+ * Every flag checked once, and each server's, before any server is asked (exit 2 for what is
+ * wrong). Each server's options are worked out here with the IO its run will have, and kept
+ * for its run: the run worked them out again (a luxon range, a zone, per server).
+ */
 async function checkEveryServer(
   c: Command<unknown>,
   plan: Plan,
   flags: Flags,
   args: unknown[],
-  where: { io: IO; env: Env },
-): Promise<void> {
-  if (plan.own) await plan.own.check(flags, where);
+  { io, env }: { io: IO; env: Env },
+): Promise<Map<string, Seat>> {
+  if (plan.own) await plan.own.check(flags, { io, env });
+  const seats = new Map<string, Seat>();
   for (const name of plan.names) {
     const f = plan.flagsOf(name);
     if (plan.perFile && typeof f.output === 'string') mkdirSync(dirname(f.output), { recursive: true });
-    await c.options(f, args, where);
+    const err = prefixed(io.err.stream, name);
+    const streams = serverStreams(io, err);
+    const childIO = serverIO(io, streams, env, c.servers?.speaks === true);
+    try {
+      const options = await c.options(f, args, { io: childIO, env });
+      seats.set(name, { io: childIO, err, out: (s) => (streams.stdout = s), options });
+    } finally {
+      // What the server's options registered (a database's password) masks the chain's lines too.
+      io.redactor.adopt(childIO.redactor);
+    }
   }
+  return seats;
 }
 
 /**
@@ -307,24 +346,30 @@ async function checkEveryServer(
 function serverRun(
   c: Command<unknown>,
   plan: Plan,
-  args: unknown[],
+  seats: Map<string, Seat>,
   ctx: Context,
-  at: { temp: string; children: Set<RunContext> },
+  at: { temp: string; children: Set<RunContext>; store: ProfileStore; remember: InChain['remember'] },
 ): (name: string, index: number) => Promise<Outcome> {
   const { io, env } = ctx;
   return async (name, index) => {
+    const seat = seats.get(name) as Seat;
+    const { io: childIO, err } = seat;
     const file = plan.perFile ? undefined : join(at.temp, `${index}.out`);
     const out = file ? createWriteStream(file) : new Writable({ write: (_c, _e, done) => done() });
-    const err = prefixed(io.err.stream, name);
-    const childIO = serverIO(io, out, err, env, c.servers?.speaks === true);
+    seat.out(out);
     // Joined with the others' output, its names must mean one thing across them (Context.inChain);
     // a file of its own ({profile} in -o) is its single run's.
     const lead = plan.leadOf?.(name);
-    const child = makeContext(childIO, env, { joined: !plan.perFile, csvLead: lead });
+    const child = makeContext(childIO, env, {
+      joined: !plan.perFile,
+      csvLead: lead,
+      store: at.store,
+      remember: at.remember,
+    });
     at.children.add(child);
     let failed = false;
     try {
-      await c.run(await c.options(plan.flagsOf(name), args, { io: childIO, env }), child);
+      await c.run(seat.options, child);
     } catch (e) {
       failed = true;
       sayError(e, childIO, io.debug);
@@ -373,20 +418,25 @@ function serversFolder(): string {
   return temp;
 }
 
-/** A server's IO: its standard output and error given, no terminal, quiet unless the command speaks. */
-function serverIO(io: IO, out: Writable, err: Writable, env: Env, speaks: boolean): IO {
-  const childIO: IO = makeIO(
-    {
-      stdin: Readable.from([]),
-      stdout: out,
-      stderr: err,
-      inTTY: false,
-      outTTY: false,
-      errTTY: false,
-      columns: io.out.width,
-    },
-    { ...env, NO_COLOR: '1' },
-  );
+/** A server's streams, its standard output set when its run starts. */
+type ServerStreams = Omit<Streams, 'stdout'> & { stdout: Writable };
+
+/** A server's streams: its standard error given, its standard output a sink until its run starts. */
+function serverStreams(io: IO, err: Writable): ServerStreams {
+  return {
+    stdin: Readable.from([]),
+    stdout: new Writable({ write: (_c, _e, done) => done() }),
+    stderr: err,
+    inTTY: false,
+    outTTY: false,
+    errTTY: false,
+    columns: io.out.width,
+  };
+}
+
+/** A server's IO over its streams: no terminal, quiet unless the command speaks. */
+function serverIO(io: IO, streams: ServerStreams, env: Env, speaks: boolean): IO {
+  const childIO: IO = makeIO(streams, { ...env, NO_COLOR: '1' });
   childIO.quiet = speaks ? io.quiet : true;
   childIO.debug = io.debug;
   return childIO;

@@ -144,9 +144,13 @@ function fieldsOnDisk(env: Env, server: string | undefined, login: string) {
   };
 }
 
-export async function openSession(opts: SessionOptions, io: IO, env: Env): Promise<Session> {
+export async function openSession(
+  opts: SessionOptions,
+  io: IO,
+  env: Env,
+  store: ProfileStore = ProfileStore.read(env),
+): Promise<Session> {
   let o = opts;
-  const store = ProfileStore.read(env);
   const profileName = store.currentName(o.profile, env);
   const stored = store.get(profileName) ?? {};
   // The profile's zone is the shop's where login was given one (--tz), else its user's: every

@@ -329,6 +329,15 @@ export class Redactor {
     };
   }
 
+  /**
+   * Masks from now on what `other` masks now, for as long as this redactor lives (a chain's
+   * lines, of what its servers' options registered: src/cli/servers.ts).
+   */
+  adopt(other: Redactor): void {
+    for (const [secret, held] of other.secrets)
+      if (!this.secrets.has(secret)) this.secrets.set(secret, { holders: 1, forms: held.forms });
+  }
+
   /** Secrets masked now (for tests and diagnostics; never printed). */
   get size(): number {
     return this.secrets.size;

@@ -113,18 +113,22 @@ export function remembered(env: NodeJS.ProcessEnv, key: string): RememberedServe
  * registers it read are added to (or renamed in) those remembered.
  */
 export function remember(env: NodeJS.ProcessEnv, key: string, seen: RememberedServer): void {
+  rememberAll(env, [[key, seen]]);
+}
+
+/**
+ * What the runs saw of their servers (a chain's, src/cli/servers.ts), added as remember adds
+ * one, in order, with one read and at most one write of the file: a chain that wrote it per
+ * server read and rewrote the whole file as many times.
+ */
+export function rememberAll(env: NodeJS.ProcessEnv, seen: [string, RememberedServer][]): void {
   const dir = existingDir(env);
   if (!dir) return;
   sweepStoreTemps(dir);
   const all = readAll(env);
-  const before = all[key] ?? { fields: {}, registers: [] };
-  const registers = new Map(Array.isArray(before.registers) ? before.registers : []);
-  for (const [id, name] of seen.registers) registers.set(id, name);
-  const next: RememberedServer = {
-    fields: { ...before.fields, ...seen.fields },
-    registers: [...registers].sort((a, b) => a[0] - b[0]),
-  };
-  const text = JSON.stringify({ ...all, [key]: next });
+  const next: Shape = { ...all };
+  for (const [key, one] of seen) next[key] = merged(next[key], one);
+  const text = JSON.stringify(next);
   if (text === JSON.stringify(all)) return;
   replaceFile(join(dir, FILE), text);
 }
@@ -164,4 +168,15 @@ export function rememberFields(env: NodeJS.ProcessEnv, key: string, seen: Record
   if (text === JSON.stringify({ key, models: before })) return;
   sweepStoreTemps(dir);
   replaceFile(fieldsFile(dir, key), text);
+}
+
+/** A server's remembered values with what a run saw added. */
+function merged(before: RememberedServer | undefined, seen: RememberedServer): RememberedServer {
+  const was = before ?? { fields: {}, registers: [] };
+  const registers = new Map(Array.isArray(was.registers) ? was.registers : []);
+  for (const [id, name] of seen.registers) registers.set(id, name);
+  return {
+    fields: { ...was.fields, ...seen.fields },
+    registers: [...registers].sort((a, b) => a[0] - b[0]),
+  };
 }
