@@ -65,4 +65,25 @@ describe('a chain of servers', () => {
     // Each server's run read and rewrote the whole file at its end: once per server.
     expect(writes).toBe(1);
   });
+
+  it("says a server's options' warning once, led by its profile, and never the secret in them", async () => {
+    // sync's options warn of a password in --to; the chain's check worked them out with the
+    // chain's IO (the warning unled, once per server) and each run again (led by its profile).
+    const r = await runCli(
+      [
+        'sync',
+        'sales',
+        '--to',
+        'postgres://u:Sekr3t-pw-9@127.0.0.1:1/db',
+        '--schema',
+        'x_{profile}',
+        '--all-profiles',
+      ],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(8);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('the password in --to is visible'));
+    expect(warnings.map((l) => l.split(':')[1])).toEqual(NAMES.map((n) => ` profile ${n}`));
+    expect(r.stderr).not.toContain('Sekr3t-pw-9');
+  });
 });
