@@ -3,7 +3,17 @@
 // data. The server's own fields decide: the same bytes, the same requests where they are the
 // same, and where a module came or went (or fields_get fails) the run is the one it would have
 // been without the guess.
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, freshConfigDir, loginEnv, runCli, SUITE_SECRET } from '../helpers/cli.js';
@@ -264,4 +274,56 @@ describe('through a proxy, Odoo 17', () => {
       'posdata: sales ticket 999999 does not exist; list ticket ids with posdata sales\n',
     );
   }, 30_000);
+  it("a remembered file that is not the run's own (a symlink, another user's, writable by others) is not used, and the run's own replaces it", async () => {
+    const args = ['sales', '--format', 'csv', ...RANGE];
+    forget(env);
+    expect((await runCli(args, { env })).code).toBe(0);
+    const dir = env.POSDATA_CONFIG_DIR as string;
+    const file = join(dir, fieldFiles(env)[0] as string);
+    const good = readFileSync(file, 'utf8');
+    // The file as the run left it is used: the page goes out before fields_get's reply.
+    proxy.reset();
+    const used = askedBeforeFields(proxy);
+    expect((await runCli(args, { env })).code).toBe(0);
+    expect(used()).toBe(true);
+    const elsewhere = join(freshConfigDir(), 'fields.json');
+    const plants: [string, () => void][] = [
+      [
+        'a symlink',
+        () => {
+          writeFileSync(elsewhere, good, { mode: 0o600 });
+          symlinkSync(elsewhere, file);
+        },
+      ],
+      [
+        'writable by others',
+        () => {
+          writeFileSync(file, good);
+          chmodSync(file, 0o666);
+        },
+      ],
+    ];
+    // Another user's file: only root can make one.
+    if (process.getuid?.() === 0)
+      plants.push([
+        "another user's",
+        () => {
+          writeFileSync(file, good, { mode: 0o600 });
+          chownSync(file, 4242, 4242);
+        },
+      ]);
+    for (const [what, plant] of plants) {
+      rmSync(file);
+      plant();
+      proxy.reset();
+      const asked = askedBeforeFields(proxy);
+      expect((await runCli(args, { env })).code, what).toBe(0);
+      expect(asked(), what).toBe(false);
+      // The run's own file now, 0600, a link's target untouched.
+      const st = lstatSync(file);
+      expect(st.isFile() && (st.mode & 0o777) === 0o600 && st.uid === process.getuid?.(), what).toBe(true);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(good));
+    }
+    expect(readFileSync(elsewhere, 'utf8')).toBe(good);
+  }, 60_000);
 });
