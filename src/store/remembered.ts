@@ -151,12 +151,26 @@ function fieldsFile(dir: string, key: string): string {
   return join(dir, `fields.${createHash('sha256').update(key).digest('hex').slice(0, 20)}.json`);
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A fields_get reply's shape: every field an object with its type. What the export builds from
+ * a remembered reply runs before the server's own is in, so a file that is JSON but not that
+ * (edited, damaged) must be none, not a crash.
+ */
+function isFieldMap(v: unknown): v is FieldMap {
+  return isObject(v) && Object.values(v).every((def) => isObject(def) && typeof def.type === 'string');
+}
+
 /** The fields_get replies by model an earlier run had under this key; {} where none. */
 export function rememberedFields(env: NodeJS.ProcessEnv, key: string): Record<string, FieldMap> {
   const saved = readObject(fieldsFile(configDir(env), key));
   const models = saved.models;
-  if (saved.key !== key || !models || typeof models !== 'object' || Array.isArray(models)) return {};
-  return models as Record<string, FieldMap>;
+  if (saved.key !== key || !isObject(models)) return {};
+  const out: Record<string, FieldMap> = {};
+  for (const [model, fields] of Object.entries(models)) if (isFieldMap(fields)) out[model] = fields;
+  return out;
 }
 
 /** Keeps this run's fields_get replies under the key; the file is written only where one changed. */

@@ -138,6 +138,20 @@ describe.each(SETUPS)('$name', (setup) => {
     const warm = await runCli(['sales', '--format', 'csv', ...RANGE], { env });
     expect(outcome(warm)).toEqual(outcome(cold));
   });
+
+  it("a remembered file that is JSON but not fields_get's shape (a field null) is as good as none", async () => {
+    forget(env);
+    for (const format of ['csv', 'json', 'table']) {
+      const args = ['sales', '--format', format, ...RANGE];
+      const cold = await runCli(args, { env });
+      const file = join(env.POSDATA_CONFIG_DIR as string, fieldFiles(env)[0] as string);
+      const saved = JSON.parse(readFileSync(file, 'utf8'));
+      saved.models['pos.order'].amount_total = null;
+      writeFileSync(file, JSON.stringify(saved), { mode: 0o600 });
+      const warm = await runCli(args, { env });
+      expect(outcome(warm), format).toEqual(outcome(cold));
+    }
+  });
 });
 
 describe('a server whose modules changed since the fields were remembered', () => {
