@@ -144,6 +144,8 @@ function readsAll(client: OdooClient, part: Company[], run: Company[]): boolean 
 export class Ahead {
   /** Started with a part's keys (a chain, --by company or currency), else the plain run's. */
   readonly asPart: boolean;
+  /** What it asks with: a part's keys, or the plain run's. */
+  private readonly params: SummaryParams;
   private result: Promise<SummaryResult> | undefined;
   private decide: (go: boolean) => void = () => undefined;
   private readonly decided = new Promise<void>((go, drop) => {
@@ -153,12 +155,13 @@ export class Ahead {
 
   constructor(
     private readonly client: OdooClient,
-    private readonly p: SummaryParams,
+    p: SummaryParams,
     private readonly zone: string,
     chain: boolean,
   ) {
     const by = splitKeys(p.by);
     this.asPart = chain || by.company || by.currency;
+    this.params = this.asPart ? partParams(p) : p;
     this.decided.catch(() => undefined);
   }
 
@@ -170,7 +173,7 @@ export class Ahead {
       first = false;
     });
     const held = this.client.held(() => (first ? undefined : this.decided));
-    this.result = fetchSummary(held, this.asPart ? partParams(this.p) : this.p, this.zone);
+    this.result = fetchSummary(held, this.params, this.zone);
     this.result.catch(() => undefined);
   }
 
@@ -178,7 +181,7 @@ export class Ahead {
   take(): Promise<SummaryResult> {
     this.verdict = true;
     this.decide(true);
-    return this.result ?? fetchSummary(this.client, this.asPart ? partParams(this.p) : this.p, this.zone);
+    return this.result ?? fetchSummary(this.client, this.params, this.zone);
   }
 
   /** Not the summary wanted (or no longer needed): what waits is not sent. */
