@@ -110,13 +110,16 @@ export const summary = command({
     checkLoss(o);
     // company and currency split the summary (summary/split.ts); the rest are its own keys.
     const own = splitKeys(o.by).rest;
-    checkParams({ ...o, by: own === '' ? undefined : own }, o.tz ?? 'UTC');
+    const zone = o.tz ?? 'UTC';
+    const { range } = checkParams({ ...o, by: own === '' ? undefined : own }, zone);
     if (o.failOnDifference && !o.checkOdoo)
       throw new UsageError(
         say`--fail-on-difference needs --check-odoo: it fails on a difference from Odoo's Sales Details`,
         say`add --check-odoo`,
       );
-    return o;
+    // The range is kept for the run's fetch (used where its zone is this one: --tz), not for
+    // --watch, whose today moves on between refreshes.
+    return o.watch === undefined ? { ...o, range: { zone, range } } : o;
   },
   async run(o, ctx) {
     if (o.watch !== undefined) return (await import('../summary/run/watch.js')).runWatch(o, o.watch, ctx);

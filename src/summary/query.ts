@@ -24,6 +24,12 @@ export interface SummaryParams {
   by?: string;
   top?: number;
   dayStarts?: string;
+  /**
+   * The range already worked out from these flags in `zone` (the command's options do it to
+   * refuse a bad range before connecting): taken as it is where the summary is asked in that
+   * zone, not worked out again (each a few luxon calls, on every server of a chain).
+   */
+  range?: { zone: string; range: Range };
 }
 
 export interface CheckedParams {
@@ -38,7 +44,8 @@ export function checkParams(p: SummaryParams, zone = 'UTC'): CheckedParams {
   const keys = parseKeys(p.by);
   const dayStarts = parseDayStarts(p.dayStarts);
   const top = checkTop(p.top);
-  return { keys, dayStarts, top, range: rangeOf(p, zone, dayStarts) };
+  const range = p.range?.zone === zone ? p.range.range : rangeOf(p, zone, dayStarts);
+  return { keys, dayStarts, top, range };
 }
 
 export interface Range {
