@@ -92,27 +92,6 @@ export function nextSecond(s: string): string {
 }
 
 /**
- * Whether the page asked ahead (`next`, in already) is the read's last: an overlap that met
- * the page before at `last` and holds less than a page after it. Then the page after it is
- * not asked (an export of one page asked it with the first two and dropped it at its end, a
- * request to every server of a chain).
- */
-function endsNext(
-  next: { overlap: boolean; got?: OdooRecord[] } | undefined,
-  last: number | undefined,
-  size: number,
-): boolean {
-  const got = next?.got;
-  return (
-    next?.overlap === true &&
-    got !== undefined &&
-    got.length > 0 &&
-    got[0]?.id === last &&
-    got.length - 1 < size
-  );
-}
-
-/**
  * A key-range page by id must move on from the page before it: a server that repeats ids, or
  * ignores the domain or the order asked, would otherwise give an endless export, or one that
  * misses records. Each id comes after the one before it.
@@ -717,17 +696,10 @@ export class OdooClient {
       return page;
     };
     let last = q.after?.id;
-    /** A request in the queue, and its records once they are in (the end may be known early). */
-    type Ahead = { page: Promise<OdooRecord[]>; overlap: boolean; got?: OdooRecord[] };
-    const ahead = (page: Promise<OdooRecord[]>, overlap: boolean): Ahead => {
-      const a: Ahead = { page, overlap };
-      page.then(
-        (got) => (a.got = got),
-        () => undefined,
-      );
-      return a;
-    };
-    const queue = [ahead(ask(last, false), false), ahead(ask(last, true), true)];
+    const queue = [
+      { page: ask(last, false), overlap: false },
+      { page: ask(last, true), overlap: true },
+    ];
     // Where records keep leaving the range behind the cursor (a filter on a field that
     // changes while the export runs), overlaps miss and each costs a second request: once
     // MISSES have missed and at least half of all, the next page is asked by key once the
@@ -754,12 +726,9 @@ export class OdooClient {
           return;
         }
         last = page[page.length - 1]?.id;
-        if (byKey && queue.length === 0) queue.push(ahead(ask(last, false), false));
+        if (!byKey) queue.push({ page: ask(last, true), overlap: true });
+        else if (queue.length === 0) queue.push({ page: ask(last, false), overlap: false });
         await leave();
-        // The page asked ahead is in by now where its reply came with this one's (a short
-        // page is waited for until the one before it is in): if it ends the read, nothing
-        // after it is asked.
-        if (!byKey && !endsNext(queue[0], last, size)) queue.push(ahead(ask(last, true), true));
         yield page;
       }
     } finally {
