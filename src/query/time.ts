@@ -212,6 +212,19 @@ function odooUtcMillis(value: string): number | undefined {
   return m ? utcMillis(m) : undefined;
 }
 
+/**
+ * Odoo's UTC text as the DateTime luxon's fromFormat reads (the same instant, zone and
+ * validity), without building its format parser where the text is a real time: a process's
+ * first fromFormat costs ~3 ms of CPU (its tokens, regexes and locale), on the path of a
+ * summary's first replies. Anything else is fromFormat's, to be refused the same way.
+ */
+export function odooUtc(value: string): DateTime {
+  const ms = odooUtcMillis(value);
+  return ms === undefined
+    ? DateTime.fromFormat(value, ODOO_FORMAT, { zone: 'UTC' })
+    : DateTime.fromMillis(ms, { zone: 'UTC' });
+}
+
 /** ISO 8601 to the second with its offset, as utcToZoneIso writes it; anything else is luxon's. */
 function isoMillis(value: string): number | undefined {
   const m = ISO_PARTS.exec(value);

@@ -143,10 +143,7 @@ export class ManyToOneNames {
    */
   private async reread(left: Set<OdooRecord>): Promise<void> {
     const now = new Map<number, OdooRecord>();
-    for (const row of await this.client.searchRead(this.model, [['id', 'in', [...left].map((r) => r.id)]], {
-      fields: this.fields,
-      order: 'id',
-    })) {
+    for (const row of await this.byIds([...left].map((r) => r.id))) {
       now.set(row.id, row);
       this.learn(row);
     }
@@ -176,22 +173,25 @@ export class ManyToOneNames {
   }
 
   /**
-   * The holders' names. Asked in id order, as the pages are: without an order Odoo sorts by the
-   * model's own (pos.order: date_order desc, name desc, id desc), work the server does for
-   * nothing here, as every record is looked up by its id (the sandbox's first such sort of 200k
-   * sales took 240-450 ms of its CPU, while the export waited for the page's names).
+   * These records with their names. Asked in id order, as the pages are: without an order Odoo
+   * sorts by the model's own (pos.order: date_order desc, name desc, id desc), work the server
+   * does for nothing here, as every record is looked up by its id (the sandbox's first such
+   * sort of 200k sales took 240-450 ms of its CPU, while the export waited for the names).
    */
+  private byIds(ids: number[]): Promise<OdooRecord[]> {
+    return this.client.searchRead(this.model, [['id', 'in', ids]], { fields: this.fields, order: 'id' });
+  }
+
+  /** The holders' names, learned as they come. */
   private readFrom(holders: number[]): Promise<void> {
-    const read = this.client
-      .searchRead(this.model, [['id', 'in', holders]], { fields: this.fields, order: 'id' })
-      .then(
-        (rows) => {
-          for (const row of rows) this.learn(row);
-        },
-        // Left to fill(): the records still unknown are read again, and a failure then is the
-        // export's.
-        () => undefined,
-      );
+    const read = this.byIds(holders).then(
+      (rows) => {
+        for (const row of rows) this.learn(row);
+      },
+      // Left to fill(): the records still unknown are read again, and a failure then is the
+      // export's.
+      () => undefined,
+    );
     void read.finally(() => {
       for (const reading of this.reading.values()) {
         for (const [v, r] of reading) if (r === read) reading.delete(v);

@@ -4,6 +4,7 @@
 import { DateTime } from 'luxon';
 import type { Said } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
+import { odooUtc } from '../query/time.js';
 import type { Group } from './grouping.js';
 import { businessDay, KEY_COLUMNS, type Key, WEEKDAYS } from './keys.js';
 
@@ -98,21 +99,6 @@ function utcTime(text: string): DateTime {
     utcTimes.set(text, t);
   }
   return t;
-}
-
-const ODOO_UTC = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/;
-
-/**
- * `YYYY-MM-DD HH:MM:SS` in UTC as luxon's fromFormat reads it (the same fields, checked the same
- * way by fromObject, which fromFormat ends in), without building its format parser: a process's
- * first fromFormat costs ~3 ms of CPU (its tokens, regexes and locale), on the path of the first
- * replies of a summary or a chain. Any other text still goes through fromFormat.
- */
-export function odooUtc(text: string): DateTime {
-  const m = ODOO_UTC.exec(text);
-  if (!m) return DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' });
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
-  return DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: 'UTC' });
 }
 
 /** A period's local hour, business day and weekday in a zone, with the day starting at `dayStarts`. */

@@ -1,11 +1,11 @@
 // Two cuts of a summary's CPU (issue 42, the chain's summary), each held to what it replaces:
-// a group's UTC period read without luxon's format parser (summary/folder.ts, odooUtc) gives
+// a group's UTC period read without luxon's format parser (query/time.ts, odooUtc) gives
 // the DateTime fromFormat gives, valid or not; and the range the command's options worked out
 // is the one fetchSummary's checkParams takes in that zone, and worked out again in another.
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { odooUtc } from '../../src/summary/folder.js';
+import { odooUtc } from '../../src/query/time.js';
 import { checkParams } from '../../src/summary/query.js';
 
 const viaFormat = (text: string) => DateTime.fromFormat(text, 'yyyy-MM-dd HH:mm:ss', { zone: 'UTC' });
