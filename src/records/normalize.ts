@@ -220,6 +220,29 @@ export function fixedDecimals(v: number, digits: number): string {
 }
 
 /**
+ * fixedDecimals(roundAt(v, digits), digits), the common amount's whole number of 10^-digits
+ * found once instead of by each of them in turn (an export's every amount comes here).
+ */
+export function roundedFixed(v: number, digits: number): string {
+  const f = POW10[digits];
+  if (f !== undefined) {
+    const x = v * f;
+    let n = Math.round(x);
+    if (n / f !== v) {
+      // roundAt's binary noise, rounded as it rounds it (any other value: NaN, the long way).
+      const a = x < 0 ? -x : x;
+      const half = a - Math.floor(a) - 0.5;
+      n =
+        a < 2 ** 52 && (half > a * 1e-15 || -half > a * 1e-15)
+          ? (half > 0 ? Math.ceil(a) : Math.floor(a)) * (x < 0 ? -1 : 1)
+          : Number.NaN;
+    }
+    if (n <= 0x7fffffff && n >= -0x7fffffff) return withPoint(n, digits);
+  }
+  return fixedDecimals(roundAt(v, digits), digits);
+}
+
+/**
  * '.0'-'.9', '.00'-'.99', '.000'-'.999': the decimals of an amount as one string each, so that
  * its text is its whole part's and one of these (a string for the number's digits, two slices
  * and a template was ~90 bytes of garbage and ~150 ns an amount; three amounts a sale).

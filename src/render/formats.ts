@@ -12,6 +12,7 @@ import {
   odooDatetime,
   type Row,
   roundAt,
+  roundedFixed,
   type Value,
 } from '../records/normalize.js';
 import type { Sink } from '../sink/sink.js';
@@ -182,6 +183,12 @@ export class PlainLines {
     readonly excel: boolean,
     readonly numberText: (n: number, column: number) => string,
     decimal: '.' | ',' = '.',
+    /** numberText(roundAt(v, digits), column), where csvWriters can do it in one go. */
+    readonly roundedText: (v: number, digits: number | null, column: number) => string = (
+      v,
+      digits,
+      column,
+    ) => numberText(roundAt(v, digits), column),
   ) {
     const d = delimiter.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     this.special = new RegExp(`["\\r\\n]|${d}`);
@@ -222,6 +229,13 @@ interface RecordField {
   at: number;
   /** Decimals the normaliser rounds a number to. */
   digits: number | null;
+  /**
+   * A many2one's last value and its cells' text (undefined: the long way): a page's records
+   * share a few values, in runs, and a value's text does not depend on its line.
+   */
+  lastId?: number;
+  lastName?: string;
+  lastText?: string;
 }
 
 /**
@@ -241,6 +255,8 @@ export class RecordLines {
   /** A datetime's or a date's text can hold the separator (`-`, `:`, a space, a digit). */
   private readonly timesSpecial: boolean;
   private readonly booleans: [string | undefined, string | undefined];
+  /** A list of numbers joined with `;` needs no quotes (the separator is not `;`). */
+  private readonly idsPlain: boolean;
 
   private constructor(
     private readonly plain: PlainLines,
@@ -254,6 +270,7 @@ export class RecordLines {
     this.timesSpecial = (zone && !wall ? /[\d\-: T+Z]/ : /[\d\-: ]/).test(plain.delimiter);
     const text = (s: string) => (plain.special.test(s) ? undefined : s);
     this.booleans = [text('false'), text('true')];
+    this.idsPlain = plain.delimiter !== ';';
   }
 
   /** The fast path for these columns, or undefined where it would not write the same bytes. */
@@ -273,7 +290,7 @@ export class RecordLines {
       const type = defs[col.field]?.type ?? 'unknown';
       if (col.field === 'payments' || shape.type !== type || shape.masked) return undefined;
       const kind = recordKind(type);
-      plan.push({ field: col.field, kind, at, digits: shape.digits });
+      plan.push({ field: col.field, kind, at, digits: shape.digits, lastId: Number.NaN });
       at += col.cells.length;
     }
     return new RecordLines(plain, plan, normalizer.zone, plain.excel ? wall : undefined);
@@ -282,6 +299,39 @@ export class RecordLines {
   /** Whether a text cell sends the line the long way: quotes, or a formula's start with --excel. */
   private off(s: string): boolean {
     return this.plain.special.test(s) || (this.plain.excel && FORMULA_START.has(s[0] as string));
+  }
+
+  /** A many2one's two cells, or undefined (the long way). */
+  private pair(f: RecordField, id: number, name: string): string | undefined {
+    if (id === f.lastId && name === f.lastName) return f.lastText;
+    const s = this.off(name) ? undefined : `${this.plain.numberText(id, f.at)}${this.plain.delimiter}${name}`;
+    f.lastId = id;
+    f.lastName = name;
+    f.lastText = s;
+    return s;
+  }
+
+  /**
+   * A list's cell (its items joined with `;`), or undefined (the long way). Numbers alone
+   * cannot make it need quotes where no number holds the separator (RecordLines.for) and it is
+   * not `;`: then only --excel's formula start is looked for.
+   */
+  private ids(v: unknown[]): string | undefined {
+    if (this.idsPlain) {
+      let s = '';
+      for (let i = 0; i < v.length; i++) {
+        const n = v[i];
+        if (typeof n !== 'number') return this.joined(v);
+        s = i === 0 ? `${n}` : `${s};${n}`;
+      }
+      return this.plain.excel && FORMULA_START.has(s[0] as string) ? undefined : s;
+    }
+    return this.joined(v);
+  }
+
+  private joined(v: unknown[]): string | undefined {
+    const s = v.join(';');
+    return this.off(s) ? undefined : s;
   }
 
   line(rec: Record<string, unknown>): string | undefined {
@@ -301,7 +351,7 @@ export class RecordLines {
             if (Number.isInteger(v)) s = numberText(v as number, f.at);
             break;
           case 'number':
-            if (typeof v === 'number' && Number.isFinite(v)) s = numberText(roundAt(v, f.digits), f.at);
+            if (typeof v === 'number' && Number.isFinite(v)) s = this.plain.roundedText(v, f.digits, f.at);
             break;
           case 'datetime':
             if (odooDatetime(v)) {
@@ -316,14 +366,11 @@ export class RecordLines {
             if (typeof v === 'boolean') s = this.booleans[1];
             break;
           case 'many2one':
-            if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string' && !this.off(v[1]))
-              s = `${numberText(v[0], f.at)}${delimiter}${v[1]}`;
+            if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string')
+              s = this.pair(f, v[0], v[1]);
             break;
           case 'list':
-            if (Array.isArray(v)) {
-              const ids = v.join(';');
-              if (!this.off(ids)) s = ids;
-            }
+            if (Array.isArray(v)) s = this.ids(v);
             break;
           default:
             if (typeof v === 'string' && !this.off(v)) s = v;
@@ -389,12 +436,18 @@ export function csvWriters(
     const s = p === null || p === undefined ? String(n) : fixedDecimals(n, p);
     return csv.decimal === ',' ? s.replace('.', ',') : s;
   };
+  // An amount rounded to the decimals its column is written with, in one step (roundedFixed).
+  const roundedText = (v: number, digits: number | null, column: number): string =>
+    digits !== null && places[column] === digits && csv.decimal !== ',' && !lineCurrency?.columns[column]
+      ? roundedFixed(v, digits)
+      : numberText(roundAt(v, digits), column);
   const plain = new PlainLines(
     delimiter,
     csv.excel ? '\r\n' : '\n',
     Boolean(csv.excel),
     numberText,
     csv.decimal,
+    roundedText,
   );
   // Amounts stay numbers, so escape_formulas leaves negative refunds alone. A bare CR (or
   // LF with CRLF records) is quoted too: csv-stringify quotes only the record delimiter.
