@@ -241,7 +241,7 @@ interface RecordField {
 /**
  * A record's line straight from Odoo's values, where each value has its common shape (a whole
  * number, a finite amount, Odoo's datetime text, [id, name], a list of ids, a string, false)
- * and no cell needs quotes: the same text the normaliser, the cells and PlainLines would
+ * and no cell needs quotes but a list of ids under `;`: the same text the normaliser, the cells and PlainLines would
  * write, in one pass over the fields with no cell array and no call per cell. Any other line
  * (undefined) goes the long way, through the converters and csv-stringify, which decide, and
  * refuse, everything out of the ordinary in one place: with --excel, also a line with a text
@@ -255,8 +255,8 @@ export class RecordLines {
   /** A datetime's or a date's text can hold the separator (`-`, `:`, a space, a digit). */
   private readonly timesSpecial: boolean;
   private readonly booleans: [string | undefined, string | undefined];
-  /** A list of numbers joined with `;` needs no quotes (the separator is not `;`). */
-  private readonly idsPlain: boolean;
+  /** The separator is `;`, which a list of two ids or more holds (quoted). */
+  private readonly idsQuoted: boolean;
 
   private constructor(
     private readonly plain: PlainLines,
@@ -270,7 +270,7 @@ export class RecordLines {
     this.timesSpecial = (zone && !wall ? /[\d\-: T+Z]/ : /[\d\-: ]/).test(plain.delimiter);
     const text = (s: string) => (plain.special.test(s) ? undefined : s);
     this.booleans = [text('false'), text('true')];
-    this.idsPlain = plain.delimiter !== ';';
+    this.idsQuoted = plain.delimiter === ';';
   }
 
   /** The fast path for these columns, or undefined where it would not write the same bytes. */
@@ -312,21 +312,21 @@ export class RecordLines {
   }
 
   /**
-   * A list's cell (its items joined with `;`), or undefined (the long way). Numbers alone
-   * cannot make it need quotes where no number holds the separator (RecordLines.for) and it is
-   * not `;`: then only --excel's formula start is looked for.
+   * A list's cell (its items joined with `;`), or undefined (the long way). Numbers alone hold
+   * no quote, no line break and (RecordLines.for) no separator but `;`: with `;` as the
+   * separator (spreadsheets in a European locale) two ids or more are quoted, as csv-stringify
+   * quotes them, instead of sending the line the long way. With --excel a formula's start
+   * (a negative first id) still goes the long way.
    */
   private ids(v: unknown[]): string | undefined {
-    if (this.idsPlain) {
-      let s = '';
-      for (let i = 0; i < v.length; i++) {
-        const n = v[i];
-        if (typeof n !== 'number') return this.joined(v);
-        s = i === 0 ? `${n}` : `${s};${n}`;
-      }
-      return this.plain.excel && FORMULA_START.has(s[0] as string) ? undefined : s;
+    let s = '';
+    for (let i = 0; i < v.length; i++) {
+      const n = v[i];
+      if (typeof n !== 'number') return this.joined(v);
+      s = i === 0 ? `${n}` : `${s};${n}`;
     }
-    return this.joined(v);
+    if (this.plain.excel && FORMULA_START.has(s[0] as string)) return undefined;
+    return this.idsQuoted && v.length > 1 ? `"${s}"` : s;
   }
 
   private joined(v: unknown[]): string | undefined {

@@ -334,7 +334,10 @@ describe('csv straight from records', () => {
         csv.zone,
       );
     expect(fast({})?.line(sale)).toBe('7,Shop/0007,2026-11-16 07:02:04,14.54,paid,1,Shop,3;2\n');
-    expect(fast({ delimiter: ';' })?.line(sale)).toBeUndefined(); // the ids' own separator
+    // The ids' own separator: quoted, as csv-stringify quotes them.
+    expect(fast({ delimiter: ';' })?.line(sale)).toBe(
+      '7;Shop/0007;2026-11-16 07:02:04;14.54;paid;1;Shop;"3;2"\n',
+    );
     expect(fast({ delimiter: '-' })?.line(sale)).toBeUndefined(); // the date holds it
     expect(fast({})?.line({ ...sale, config_id: [1, 'Shop, Bar'] })).toBeUndefined();
     expect(fast({})?.line({ ...sale, amount_total: '14.54' })).toBeUndefined();

@@ -110,7 +110,14 @@ describe('RecordLines over runs of values', () => {
     const excel = lines({ excel: true }) as RecordLines;
     expect(excel.line(rec(shop, [-3, 2]))).toBeUndefined(); // a formula's start: the long way
     expect(excel.line(rec(shop, [3, -2]))).toBe('7,2026-11-16 07:02:04,14.54,1,Shop,3;-2\r\n');
-    expect(lines({ delimiter: ';' })?.line(rec(shop, [3, 2]))).toBeUndefined();
+    expect(lines({ delimiter: ';' })?.line(rec(shop, [3, 2]))).toBe(
+      '7;2026-11-16 07:02:04;14.54;1;Shop;"3;2"\n',
+    );
+    expect(lines({ delimiter: ';', excel: true })?.line(rec(shop, [3, -2]))).toBe(
+      '7;2026-11-16 07:02:04;14.54;1;Shop;"3;-2"\r\n',
+    );
+    expect(lines({ delimiter: ';', excel: true })?.line(rec(shop, [-3, 2]))).toBeUndefined();
+    expect(lines({ delimiter: ';' })?.line(rec(shop, ['3;2']))).toBeUndefined();
     expect(lines({ delimiter: ';' })?.line(rec(shop, [3]))).toBe('7;2026-11-16 07:02:04;14.54;1;Shop;3\n');
   });
 });
