@@ -268,6 +268,17 @@ export const SERVERS = group('connection', [
   },
 ]);
 
+/**
+ * Whether --profile names several servers (a list, a pattern) or --all-profiles is given. Here,
+ * not in src/cli/servers.ts: every run asks it before its first request, and a single run
+ * loaded the chain's module, csv-parse (ten CommonJS files) and four chunks under it only to
+ * hear no (test/cli/single-start.test.ts).
+ */
+export function namesSeveral(f: Flags): boolean {
+  const p = f.profile;
+  return f.allProfiles === true || (typeof p === 'string' && /[,*?[]/.test(p));
+}
+
 /** What every command that talks to Odoo takes besides: traces, quiet, colour. */
 export const GLOBAL = group('global', [
   { spec: '--debug', description: 'show each RPC on stderr (secret as ***)' },

@@ -15,6 +15,7 @@ import {
   GROUP_HEADINGS,
   globalOptions,
   HELP_FLAG,
+  namesSeveral,
   takesValue,
 } from './flags.js';
 import type { Env, IO } from './io.js';
@@ -284,10 +285,8 @@ export async function runCommandLine(
     io.debug = g.debug;
     io.color = io.color && g.color;
     started(c);
-    if (c.flags.some((g) => g.flags.some((f) => f.spec.startsWith('--all-profiles')))) {
-      const servers = await import('./servers.js');
-      if (servers.namesSeveral(flags)) return servers.runOverServers(c, flags, args, ctx);
-    }
+    if (c.flags.some((g) => g.flags.some((f) => f.spec.startsWith('--all-profiles'))) && namesSeveral(flags))
+      return (await import('./servers.js')).runOverServers(c, flags, args, ctx);
     const options = await c.options(flags, args, { io, env: ctx.env });
     await c.run(options, ctx);
   });

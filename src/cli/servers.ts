@@ -28,12 +28,6 @@ import { csvLeadOf, type Join, makeJoiner } from './servers-join.js';
 /** The placeholder of -o and --checkpoint that becomes each profile's name. */
 const PLACEHOLDER = '{profile}';
 
-/** Whether --profile names several servers (a list, a pattern) or --all-profiles is given. */
-export function namesSeveral(f: Flags): boolean {
-  const p = f.profile;
-  return f.allProfiles === true || (typeof p === 'string' && /[,*?[]/.test(p));
-}
-
 function globToRegExp(glob: string): RegExp {
   let re = '';
   for (const ch of glob) {

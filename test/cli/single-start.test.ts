@@ -1,0 +1,120 @@
+// What a single run does before its first request, and no more: the chain's module
+// (src/cli/servers.ts) and csv-parse under it are loaded only in a run over several servers.
+// Node's module hooks record the files the process loads (each
+// bundle chunk's source map names the modules in it), a preload the builtins it loaded.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, freshConfigDir, loginProfile, SUITE_SECRET } from '../helpers/cli.js';
+import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dist = join(root, 'dist');
+const dir = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-single-start-'));
+writeFileSync(
+  join(dir, 'hooks.mjs'),
+  `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(process.env.POSDATA_LOADED, url + '\\n');
+  return next(url, context);
+}
+`,
+);
+writeFileSync(
+  join(dir, 'register.mjs'),
+  "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+);
+writeFileSync(
+  join(dir, 'builtins.cjs'),
+  `process.on('exit', () => require('node:fs').appendFileSync(process.env.POSDATA_LOADED,
+  process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'node:' + m.slice(13)).join('\\n') + '\\n'));
+`,
+);
+
+const sandboxes: SandboxHandle[] = [];
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  env = { POSDATA_CONFIG_DIR: freshConfigDir() };
+  for (const [i, name] of ['first', 'second'].entries()) {
+    const s = await startTestSandbox({ seed: 3 + i, orders: 40, adminKey: SUITE_SECRET });
+    sandboxes.push(s);
+    await loginProfile(env, name, s.url);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sandboxes) await s.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A file as the module it is: `src/…` of posdata, or `node_modules/NAME` of a package. */
+function moduleOf(file: string): string {
+  return relative(root, file).replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'node_modules/$1');
+}
+
+/** What `posdata ...args` loads: src/ modules, packages (from the files and their maps) and node: builtins. */
+async function loaded(args: string[]): Promise<Set<string>> {
+  const log = join(dir, 'loaded.log');
+  rmSync(log, { force: true });
+  // Not spawnSync: the sandbox answers from this process's loop.
+  const child = spawn(
+    process.execPath,
+    ['--require', join(dir, 'builtins.cjs'), '--import', join(dir, 'register.mjs'), BIN, ...args],
+    {
+      env: { ...process.env, ...env, POSDATA_LOADED: log, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+  });
+  const code = await new Promise((done) => child.on('close', done));
+  expect(code, stderr).toBe(0);
+  const modules = new Set<string>();
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    if (line.startsWith('node:')) modules.add(line);
+    if (!line.startsWith('file:')) continue;
+    const file = fileURLToPath(line);
+    if (!file.startsWith(`${dist}/`)) {
+      modules.add(moduleOf(file));
+      continue;
+    }
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    for (const s of map.sources) modules.add(moduleOf(resolve(dirname(file), s)));
+  }
+  return modules;
+}
+
+const CHAIN = ['src/cli/servers.ts', 'src/cli/servers-join.ts', 'node_modules/csv-parse'];
+
+describe('a single run loads no chain', () => {
+  it.each([
+    [['summary', '--date', 'yesterday', '--rate', '0']],
+    [['sales', '--from', '2000-01-01', '--tz', 'UTC', '--rate', '0', '--format', 'csv']],
+  ])('posdata %j', async (args) => {
+    const m = await loaded([...args, '--profile', 'second']);
+    expect(m.has('src/main.ts')).toBe(true);
+    for (const c of CHAIN) expect(m.has(c), c).toBe(false);
+    expect(m.has('node:net')).toBe(true);
+  });
+
+  it('a chain loads its module', async () => {
+    const m = await loaded([
+      'summary',
+      '--date',
+      'yesterday',
+      '--rate',
+      '0',
+      '--all-profiles',
+      '--format',
+      'csv',
+    ]);
+    expect(m.has('src/cli/servers.ts')).toBe(true);
+  });
+});
