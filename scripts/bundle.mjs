@@ -13,7 +13,8 @@
 // posdata uses) resolved and read one by one at every run; bundled, one chunk (`sales --limit 1
 // -o x.csv` against a sandbox, CPU (user+sys) mean of 20 runs: 197.5 ms loaded from
 // node_modules, 170 ms bundled), and only the Agent's module and what it needs (src/core/http.ts:
-// 300 KB instead of 559, 1.7 MB of heap instead of 4.8). Everything else is loaded from
+// 300 KB instead of 559, 1.7 MB of heap instead of 4.8; 239 KB since its HTTP/2 client and
+// fetch's body are left out, scripts/undici-left-out.cjs). Everything else is loaded from
 // node_modules by its public entry (pg, fastify and its plugins, which serve files from their
 // own folders, hyparquet-writer, cli-table3, conf).
 import { rmSync } from 'node:fs';
@@ -29,6 +30,12 @@ const packagesOutside = {
     b.onResolve({ filter: /^node:child_process$/ }, (args) =>
       /node_modules[\\/]commander[\\/]/.test(args.importer)
         ? { path: fileURLToPath(new URL('./lazy-child-process.cjs', import.meta.url)) }
+        : undefined,
+    );
+    // undici's HTTP/2 client and fetch's body, left out (scripts/undici-left-out.cjs).
+    b.onResolve({ filter: /^(\.\/client-h2|\.\.\/web\/fetch\/body)\.js$/ }, (args) =>
+      /node_modules[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client(-h1)?\.js$/.test(args.importer)
+        ? { path: fileURLToPath(new URL('./undici-left-out.cjs', import.meta.url)) }
         : undefined,
     );
     b.onResolve({ filter: /^[^./]/ }, (args) => {

@@ -116,6 +116,10 @@ describe('the build', () => {
     );
     expect(sources.some((s) => /node_modules\/undici\/lib\/dispatcher\/agent\.js$/.test(s))).toBe(true);
     expect(sources.some((s) => /node_modules\/undici\/index\.js$/.test(s))).toBe(false);
+    // Nor its HTTP/2 client nor fetch's body, which posdata never reaches (scripts/undici-left-out.cjs).
+    expect(sources.filter((s) => /node_modules\/undici\/lib\/(dispatcher\/client-h2|web\/)/.test(s))).toEqual(
+      [],
+    );
     for (const map of maps(dist))
       expect(readFileSync(map.replace(/\.map$/, ''), 'utf8')).toContain('sourceMappingURL=');
   });

@@ -1,6 +1,7 @@
 // What a single run does before its first request, and no more: the chain's module
-// (src/cli/servers.ts) and csv-parse under it are loaded only in a run over several servers.
-// Node's module hooks record the files the process loads (each
+// (src/cli/servers.ts) and csv-parse under it are loaded only in a run over several servers;
+// undici's HTTP/2 client, and node:http2 under it, never (posdata asks HTTP/1.1 only:
+// scripts/undici-left-out.cjs). Node's module hooks record the files the process loads (each
 // bundle chunk's source map names the modules in it), a preload the builtins it loaded.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,7 +94,7 @@ async function loaded(args: string[]): Promise<Set<string>> {
 
 const CHAIN = ['src/cli/servers.ts', 'src/cli/servers-join.ts', 'node_modules/csv-parse'];
 
-describe('a single run loads no chain', () => {
+describe('a single run loads no chain and no HTTP/2', () => {
   it.each([
     [['summary', '--date', 'yesterday', '--rate', '0']],
     [['sales', '--from', '2000-01-01', '--tz', 'UTC', '--rate', '0', '--format', 'csv']],
@@ -102,9 +103,10 @@ describe('a single run loads no chain', () => {
     expect(m.has('src/main.ts')).toBe(true);
     for (const c of CHAIN) expect(m.has(c), c).toBe(false);
     expect(m.has('node:net')).toBe(true);
+    expect(m.has('node:http2')).toBe(false);
   });
 
-  it('a chain loads its module', async () => {
+  it('a chain loads its module, and still no HTTP/2', async () => {
     const m = await loaded([
       'summary',
       '--date',
@@ -116,5 +118,6 @@ describe('a single run loads no chain', () => {
       'csv',
     ]);
     expect(m.has('src/cli/servers.ts')).toBe(true);
+    expect(m.has('node:http2')).toBe(false);
   });
 });
