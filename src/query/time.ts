@@ -1,9 +1,10 @@
 // Time ranges: WHEN values read in an IANA zone and sent to Odoo as naive UTC strings
 // (`YYYY-MM-DD HH:MM:SS`), which every Odoo version reads as UTC. Date-only strings are
 // never sent: Odoo 19 would read them in the user's zone, 16-18 in UTC.
-import { DateTime } from 'luxon';
+
 import { UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
+import { DateTime } from './luxon.js';
 
 export const ODOO_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 

@@ -15,10 +15,10 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
-import { DateTime } from 'luxon';
 import { UsageError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
+import { DateTime } from '../query/luxon.js';
 import { alive, HOST, type Staged, stageFileSync } from '../sink/atomic.js';
 import { fileError, writeError } from '../sink/fserror.js';
 import type { Window } from './window.js';

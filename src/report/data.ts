@@ -2,12 +2,13 @@
 // charts draw, the cash closings and where the money leaks, per currency. Every figure comes
 // from the code `summary` and `reconcile` run (computed by Odoo's grouping calls); the loss
 // section adds the few reads that name the orders behind a figure. No HTML here.
-import { DateTime } from 'luxon';
+
 import type { BookRow } from '../books/rows.js';
 import type { OdooClient } from '../core/client.js';
 import { ServerError, UsageError } from '../core/errors.js';
 import { own, say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
+import { DateTime } from '../query/luxon.js';
 import { type Company, currenciesOf, runCompanies } from '../read/companies.js';
 import {
   fetchReconciliation,

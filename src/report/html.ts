@@ -3,7 +3,7 @@
 // figures in tables, and every figure once more in a JSON block (id="posdata-report") that a
 // program can read back. Prints to A4: no chart or table row cut across two pages.
 import { createRequire } from 'node:module';
-import { DateTime } from 'luxon';
+import { DateTime } from '../query/luxon.js';
 import { truncate } from '../render/visible.js';
 import type { ChainReport, CurrencySection, Glance, ReportData, ServerReport } from './data.js';
 import type { LossRow, Metric, OrderRef } from './loss-rows.js';

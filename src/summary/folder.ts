@@ -1,9 +1,10 @@
 // What the summary's levels share: the query, a group's key values, and the accumulator
 // each group of --by keys folds its figures into; with what is found on the way (the payment
 // methods' names, the products' categories, notes for stderr).
-import { DateTime } from 'luxon';
+
 import type { Said } from '../core/redact.js';
 import type { Domain } from '../core/types.js';
+import type { DateTime } from '../query/luxon.js';
 import { odooUtc } from '../query/time.js';
 import type { Group } from './grouping.js';
 import { businessDay, KEY_COLUMNS, type Key, WEEKDAYS } from './keys.js';

@@ -2,9 +2,10 @@
 // `formatted_read_group` (19, which also takes many2one paths such as
 // `order_id.date_order:hour`). Dates are bucketed by the server in `context.tz`; a date
 // group is known here by the UTC instant its bucket starts at, never by Odoo's label.
-import { DateTime } from 'luxon';
+
 import type { OdooClient } from '../core/client.js';
 import type { Domain } from '../core/types.js';
+import { DateTime } from '../query/luxon.js';
 import { type Group, readGroups } from '../read/groups.js';
 
 export type { Group };

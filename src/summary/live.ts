@@ -2,8 +2,9 @@
 // record stamped with the refresh time (a csv or ndjson row per refresh off a terminal), the
 // same as one line of text (--format table off a terminal), and the heading line above the
 // redrawn table on a terminal.
-import { DateTime } from 'luxon';
+
 import type { FieldMap } from '../core/types.js';
+import { DateTime } from '../query/luxon.js';
 import { fixedDecimals } from '../records/normalize.js';
 import { type SummaryRow, toRow, totalOf } from './compute.js';
 import { FIGURE_KEYS, MONEY_KEYS } from './figures.js';

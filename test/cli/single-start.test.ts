@@ -1,8 +1,10 @@
 // What a single run does before its first request, and no more: the chain's module
 // (src/cli/servers.ts) and csv-parse under it are loaded only in a run over several servers;
 // undici's HTTP/2 client, and node:http2 under it, never (posdata asks HTTP/1.1 only:
-// scripts/undici-left-out.cjs). Node's module hooks record the files the process loads (each
-// bundle chunk's source map names the modules in it), a preload the builtins it loaded.
+// scripts/undici-left-out.cjs); a run in UTC makes no DateTimeFormat before it (src/query/luxon.ts).
+// Node's module hooks record the files the process loads (each bundle chunk's source map names
+// the modules in it), a preload the builtins it loaded and the DateTimeFormats made before the
+// first connect.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,8 +32,19 @@ writeFileSync(
 );
 writeFileSync(
   join(dir, 'builtins.cjs'),
-  `process.on('exit', () => require('node:fs').appendFileSync(process.env.POSDATA_LOADED,
-  process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'node:' + m.slice(13)).join('\\n') + '\\n'));
+  `let dtf = 0;
+let connected = false;
+const count = () => { if (!connected) dtf++; };
+Intl.DateTimeFormat = new Proxy(Intl.DateTimeFormat, {
+  construct: (t, a, n) => (count(), Reflect.construct(t, a, n)),
+  apply: (t, self, a) => (count(), Reflect.apply(t, self, a)),
+});
+const net = require('node:net');
+const connect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (...a) { connected = true; return connect.apply(this, a); };
+process.on('exit', () => require('node:fs').appendFileSync(process.env.POSDATA_LOADED,
+  process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => 'node:' + m.slice(13)).join('\\n') +
+  '\\ndtf-before-connect:' + dtf + '\\n'));
 `,
 );
 
@@ -79,7 +92,7 @@ async function loaded(args: string[]): Promise<Set<string>> {
   expect(code, stderr).toBe(0);
   const modules = new Set<string>();
   for (const line of readFileSync(log, 'utf8').split('\n')) {
-    if (line.startsWith('node:')) modules.add(line);
+    if (line.startsWith('node:') || line.startsWith('dtf-')) modules.add(line);
     if (!line.startsWith('file:')) continue;
     const file = fileURLToPath(line);
     if (!file.startsWith(`${dist}/`)) {
@@ -94,7 +107,7 @@ async function loaded(args: string[]): Promise<Set<string>> {
 
 const CHAIN = ['src/cli/servers.ts', 'src/cli/servers-join.ts', 'node_modules/csv-parse'];
 
-describe('a single run loads no chain and no HTTP/2', () => {
+describe('a single run loads no chain and no HTTP/2, and in UTC asks no ICU before its first request', () => {
   it.each([
     [['summary', '--date', 'yesterday', '--rate', '0']],
     [['sales', '--from', '2000-01-01', '--tz', 'UTC', '--rate', '0', '--format', 'csv']],
@@ -104,6 +117,16 @@ describe('a single run loads no chain and no HTTP/2', () => {
     for (const c of CHAIN) expect(m.has(c), c).toBe(false);
     expect(m.has('node:net')).toBe(true);
     expect(m.has('node:http2')).toBe(false);
+  });
+
+  // luxon's locale set (src/query/luxon.ts) and UTC taken as valid without asking ICU: a run in
+  // UTC makes no DateTimeFormat (ICU's first, ~20 ms of CPU) before its first request.
+  it.each([
+    [['summary', '--date', 'yesterday', '--tz', 'UTC', '--rate', '0', '--format', 'json']],
+    [['sales', '--from', '2000-01-01', '--tz', 'UTC', '--rate', '0', '--format', 'csv']],
+  ])('posdata %j makes no DateTimeFormat before its first request', async (args) => {
+    const m = await loaded([...args, '--profile', 'second']);
+    expect([...m].filter((x) => x.startsWith('dtf-'))).toEqual(['dtf-before-connect:0']);
   });
 
   it('a chain loads its module, and still no HTTP/2', async () => {
