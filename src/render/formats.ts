@@ -125,14 +125,7 @@ export function csvColumns(
       cells = [(v) => (Array.isArray(v) ? v.join(';') : '')];
     } else if (f === 'payments') {
       header.push(f);
-      cells = [
-        (v) =>
-          Array.isArray(v)
-            ? (v as Record<string, unknown>[])
-                .map((p) => `${(p.payment_method_id as [number, string] | null)?.[1] ?? ''}:${p.amount}`)
-                .join(';')
-            : '',
-      ];
+      cells = [(v) => (Array.isArray(v) ? paymentsText(v as Record<string, unknown>[]) : '')];
     } else if (type === 'datetime' && zone) {
       header.push(f);
       cells = [(v) => (typeof v === 'string' ? wallClock(v, zone) : (v ?? ''))];
@@ -150,6 +143,17 @@ export function csvColumns(
     }
   }
   return { header, columns, places, perCurrency };
+}
+
+/** --with-payments' cell: each payment's method name and amount, `Cash:10;Card:4.54`. */
+function paymentsText(payments: Record<string, unknown>[]): string {
+  let s = '';
+  for (let i = 0; i < payments.length; i++) {
+    const p = payments[i] as Record<string, unknown>;
+    const one = `${(p.payment_method_id as [number, string] | null)?.[1] ?? ''}:${p.amount}`;
+    s = i === 0 ? one : `${s};${one}`;
+  }
+  return s;
 }
 
 /** A column with the conversion its value goes through first. */
@@ -220,7 +224,16 @@ export class PlainLines {
 }
 
 /** How RecordLines writes a field from Odoo's value (its normaliser's type, its CSV cells). */
-type RecordKind = 'integer' | 'number' | 'datetime' | 'date' | 'boolean' | 'many2one' | 'list' | 'text';
+type RecordKind =
+  | 'integer'
+  | 'number'
+  | 'datetime'
+  | 'date'
+  | 'boolean'
+  | 'many2one'
+  | 'list'
+  | 'text'
+  | 'cell';
 
 interface RecordField {
   field: string;
@@ -229,6 +242,8 @@ interface RecordField {
   at: number;
   /** Decimals the normaliser rounds a number to. */
   digits: number | null;
+  /** The column's own cell ('cell': --with-payments' methods and amounts, one text). */
+  cell?: CellFn;
   /**
    * A many2one's last value and its cells' text (undefined: the long way): a page's records
    * share a few values, in runs, and a value's text does not depend on its line.
@@ -288,9 +303,12 @@ export class RecordLines {
     for (const col of columns) {
       const shape = normalizer.shape(col.field);
       const type = defs[col.field]?.type ?? 'unknown';
-      if (col.field === 'payments' || shape.type !== type || shape.masked) return undefined;
-      const kind = recordKind(type);
-      plan.push({ field: col.field, kind, at, digits: shape.digits, lastId: Number.NaN });
+      if (shape.type !== type || shape.masked) return undefined;
+      // --with-payments' cell is text made from the value as it is (the normaliser's json).
+      const own = col.field === 'payments' && type === 'json' && col.cells.length === 1;
+      if (col.field === 'payments' && !own) return undefined;
+      const kind = own ? 'cell' : recordKind(type);
+      plan.push({ field: col.field, kind, at, digits: shape.digits, cell: col.cells[0], lastId: Number.NaN });
       at += col.cells.length;
     }
     return new RecordLines(plain, plan, normalizer.zone, plain.excel ? wall : undefined);
@@ -372,6 +390,12 @@ export class RecordLines {
           case 'list':
             if (Array.isArray(v)) s = this.ids(v);
             break;
+          case 'cell': {
+            // What PlainLines makes of the cell's text the long way: as it is, or quoted there.
+            const t = (f.cell as CellFn)(v as Value);
+            if (typeof t === 'string' && (t === '' || !this.off(t))) s = t;
+            break;
+          }
           default:
             if (typeof v === 'string' && !this.off(v)) s = v;
         }

@@ -1,11 +1,12 @@
 // RecordLines' shortcuts for the values of an export (formats.ts): an amount rounded and written
-// in one step (roundedFixed), a many2one value met on the line before, a list of ids. Each must
-// give what the long way gives.
+// in one step (roundedFixed), a many2one value met on the line before, a list of ids,
+// --with-payments' cell. Each must give what the long way gives.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FieldMap } from '../../src/core/types.js';
+import type { FieldMap, OdooRecord } from '../../src/core/types.js';
 import { fixedDecimals, Normalizer, roundAt, roundedFixed } from '../../src/records/normalize.js';
-import { csvColumns, csvWriters, RecordLines } from '../../src/render/formats.js';
+import { CsvRenderer, csvColumns, csvWriters, RecordLines } from '../../src/render/formats.js';
+import { MemorySink } from '../../src/sink/sink.js';
 
 describe('roundedFixed', () => {
   it('is fixedDecimals(roundAt(v, d), d) for any double', () => {
@@ -119,5 +120,97 @@ describe('RecordLines over runs of values', () => {
     expect(lines({ delimiter: ';', excel: true })?.line(rec(shop, [-3, 2]))).toBeUndefined();
     expect(lines({ delimiter: ';' })?.line(rec(shop, ['3;2']))).toBeUndefined();
     expect(lines({ delimiter: ';' })?.line(rec(shop, [3]))).toBe('7;2026-11-16 07:02:04;14.54;1;Shop;3\n');
+  });
+});
+
+describe('--with-payments in the one pass', () => {
+  // The sales' defs as src/read/stream.ts makes them: payments is json, written by its own cell.
+  const defs: FieldMap = {
+    id: { type: 'integer' },
+    amount_total: { type: 'float' },
+    payment_ids: { type: 'one2many', relation: 'pos.payment' },
+    payments: { type: 'json' },
+  };
+  const fields = Object.keys(defs);
+  const text = fc.string({
+    unit: fc.constantFrom('a', ' ', ',', ';', '"', '\n', '\r', '=', '-', '+', ':', '1', 'é'),
+  });
+  const payment = fc.oneof(
+    fc.record({
+      payment_method_id: fc.oneof(
+        fc.tuple(fc.integer({ min: 1, max: 9 }), fc.oneof(text, fc.constant('Cash'))),
+        fc.constant(false),
+      ),
+      amount: fc.oneof(fc.double({ noNaN: true }), fc.integer({ min: -500, max: 500 })),
+    }),
+    fc.record({ amount: fc.integer() }),
+  );
+  const value = fc.oneof(
+    fc.array(payment, { maxLength: 3 }),
+    fc.constant(false),
+    fc.constant(null),
+    fc.constant('x'),
+  );
+  const rec = fc.record({
+    id: fc.integer({ min: 1, max: 1e6 }),
+    amount_total: fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+    payment_ids: fc.array(fc.integer({ min: 1, max: 99 }), { maxLength: 2 }),
+    payments: value,
+  });
+  it('writes what the normalised rows give', async () => {
+    let onePass = 0;
+    let lines = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(rec, { maxLength: 5 }),
+        fc.boolean(),
+        fc.constantFrom(',', ';', '\t', ':'),
+        async (recs, excel, delimiter) => {
+          const normalizer = new Normalizer(fields, defs);
+          const csv = { excel, delimiter };
+          const c = csvColumns(fields, defs);
+          const fast = RecordLines.for(csvWriters(csv, c.places).plain, c.columns, defs, normalizer);
+          for (const r of recs) {
+            lines++;
+            if (fast?.line(r) !== undefined) onePass++;
+          }
+          const direct = new MemorySink();
+          const viaRows = new MemorySink();
+          await new CsvRenderer(direct, fields, defs, csv, normalizer).pageRecords?.(
+            recs as unknown as OdooRecord[],
+          );
+          await new CsvRenderer(viaRows, fields, defs, csv).page(
+            recs.map((r) => normalizer.row(r as unknown as OdooRecord)),
+          );
+          expect(direct.text()).toBe(viaRows.text());
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(onePass).toBeGreaterThan(lines / 20);
+  });
+
+  it('takes the one pass for a sale and its payments as Odoo sends them', () => {
+    const c = csvColumns(fields, defs);
+    const fast = RecordLines.for(
+      csvWriters({}, c.places).plain,
+      c.columns,
+      defs,
+      new Normalizer(fields, defs),
+    );
+    const sale = {
+      id: 7,
+      amount_total: 14.54,
+      payment_ids: [3, 2],
+      payments: [
+        { payment_method_id: [1, 'Cash'], amount: 10 },
+        { payment_method_id: [2, 'Card'], amount: 4.54 },
+      ],
+    };
+    expect(fast?.line(sale)).toBe('7,14.54,3;2,Cash:10;Card:4.54\n');
+    expect(fast?.line({ ...sale, payments: false })).toBe('7,14.54,3;2,\n');
+    expect(
+      fast?.line({ ...sale, payments: [{ payment_method_id: [2, 'Card, Visa'], amount: 1 }] }),
+    ).toBeUndefined();
   });
 });
