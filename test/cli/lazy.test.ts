@@ -5,61 +5,29 @@
 // and no other; neither loads a package beyond the pure start-up ones bundled in
 // (scripts/bundle.mjs): not the HTTP client, PostgreSQL, the server, Parquet or the store.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/catalog/resources.js';
 import { COMMANDS } from '../../src/main.js';
 import { BIN } from '../helpers/cli.js';
+import { loadHooks, modulesOf } from '../helpers/loaded.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = join(root, 'dist');
-const dir = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-lazy-'));
-writeFileSync(
-  join(dir, 'hooks.mjs'),
-  `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(process.env.POSDATA_LOADED, url + '\\n');
-  return next(url, context);
-}
-`,
-);
-writeFileSync(
-  join(dir, 'register.mjs'),
-  "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
-);
+const { dir, register } = loadHooks('posdata-lazy-');
 
 /** The packages help may load: the help's own renderer and the small pure ones bundled for start-up. */
 const START_UP_PACKAGES = ['commander', 'luxon', 'csv-stringify'];
-
-/** A file as the module it is: `src/…` of posdata, or `node_modules/NAME` of a package. */
-function moduleOf(file: string): string {
-  return relative(root, file).replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'node_modules/$1');
-}
 
 /** The modules `posdata ...args` loads: src/ modules and packages, from the files and their source maps. */
 function loaded(args: string[], env: Record<string, string> = {}): Set<string> {
   const log = join(dir, `${args.join('_') || 'none'}.log`);
   rmSync(log, { force: true });
-  const r = spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], {
+  const r = spawnSync(process.execPath, ['--import', register, BIN, ...args], {
     env: { ...process.env, POSDATA_LOADED: log, NO_COLOR: '1', ...env },
     encoding: 'utf8',
   });
   expect(r.status, r.stderr).toBe(0);
-  const modules = new Set<string>();
-  for (const url of readFileSync(log, 'utf8').split('\n')) {
-    if (!url.startsWith('file:')) continue;
-    const file = fileURLToPath(url);
-    if (!file.startsWith(`${dist}/`)) {
-      modules.add(moduleOf(file));
-      continue;
-    }
-    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-    for (const s of map.sources) modules.add(moduleOf(resolve(dirname(file), s)));
-  }
-  return modules;
+  return modulesOf(readFileSync(log, 'utf8').split('\n'));
 }
 
 const commandModules = (m: Set<string>) => [...m].filter((x) => x.startsWith('src/commands/')).sort();

@@ -6,30 +6,14 @@
 // the modules in it), a preload the builtins it loaded and the DateTimeFormats made before the
 // first connect.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, freshConfigDir, loginProfile, SUITE_SECRET } from '../helpers/cli.js';
+import { loadHooks, modulesOf } from '../helpers/loaded.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = join(root, 'dist');
-const dir = mkdtempSync(join(process.env.POSDATA_TEST_TMP ?? tmpdir(), 'posdata-single-start-'));
-writeFileSync(
-  join(dir, 'hooks.mjs'),
-  `import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  appendFileSync(process.env.POSDATA_LOADED, url + '\\n');
-  return next(url, context);
-}
-`,
-);
-writeFileSync(
-  join(dir, 'register.mjs'),
-  "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
-);
+const { dir, register } = loadHooks('posdata-single-start-');
 writeFileSync(
   join(dir, 'builtins.cjs'),
   `let dtf = 0;
@@ -65,11 +49,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A file as the module it is: `src/…` of posdata, or `node_modules/NAME` of a package. */
-function moduleOf(file: string): string {
-  return relative(root, file).replace(/^.*node_modules\/((@[^/]+\/)?[^/]+)\/.*$/, 'node_modules/$1');
-}
-
 /** What `posdata ...args` loads: src/ modules, packages (from the files and their maps) and node: builtins. */
 async function loaded(args: string[]): Promise<Set<string>> {
   const log = join(dir, 'loaded.log');
@@ -77,7 +56,7 @@ async function loaded(args: string[]): Promise<Set<string>> {
   // Not spawnSync: the sandbox answers from this process's loop.
   const child = spawn(
     process.execPath,
-    ['--require', join(dir, 'builtins.cjs'), '--import', join(dir, 'register.mjs'), BIN, ...args],
+    ['--require', join(dir, 'builtins.cjs'), '--import', register, BIN, ...args],
     {
       env: { ...process.env, ...env, POSDATA_LOADED: log, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -90,18 +69,9 @@ async function loaded(args: string[]): Promise<Set<string>> {
   });
   const code = await new Promise((done) => child.on('close', done));
   expect(code, stderr).toBe(0);
-  const modules = new Set<string>();
-  for (const line of readFileSync(log, 'utf8').split('\n')) {
-    if (line.startsWith('node:') || line.startsWith('dtf-')) modules.add(line);
-    if (!line.startsWith('file:')) continue;
-    const file = fileURLToPath(line);
-    if (!file.startsWith(`${dist}/`)) {
-      modules.add(moduleOf(file));
-      continue;
-    }
-    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-    for (const s of map.sources) modules.add(moduleOf(resolve(dirname(file), s)));
-  }
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const modules = modulesOf(lines);
+  for (const line of lines) if (line.startsWith('node:') || line.startsWith('dtf-')) modules.add(line);
   return modules;
 }
 
