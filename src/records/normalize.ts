@@ -160,18 +160,27 @@ export function roundAt(v: number, digits: number | null): number {
   // The common case, cheap: n / f is the double nearest n·10^-digits, so v has at most
   // `digits` decimals exactly when it equals it.
   if (Math.round(x) / f === v) return v === 0 ? 0 : v;
-  // Binary noise (12.580000000000002, a third of Odoo's amounts): x is far from a half
-  // compared with how far the decimal text can be from v (2 ulp of x), so the text rounds
-  // where |x| does. The result is the double nearest N·10^-digits, as the text's would be.
-  const a = x < 0 ? -x : x;
-  if (a < 2 ** 52) {
-    const half = a - Math.floor(a) - 0.5;
-    if (half > a * 1e-15 || -half > a * 1e-15) {
-      const r = (half > 0 ? Math.ceil(a) : Math.floor(a)) / f;
-      return r === 0 ? 0 : x < 0 ? -r : r;
-    }
+  // Binary noise: the result is the double nearest N·10^-digits, as the text's would be.
+  const n = noiseWhole(x);
+  if (!Number.isNaN(n)) {
+    const r = n / f;
+    return r === 0 ? 0 : r;
   }
   return roundText(v, digits);
+}
+
+/**
+ * The whole number N of 10^-digits that x = v·10^digits stands for where v carries binary
+ * noise (12.580000000000002, a third of Odoo's amounts): x is far from a half compared with how
+ * far the decimal text can be from v (2 ulp of x), so the text rounds where |x| does. NaN where
+ * it is not so (near a half, too large, not finite): the decimal text decides (roundText).
+ */
+function noiseWhole(x: number): number {
+  const a = x < 0 ? -x : x;
+  if (!(a < 2 ** 52)) return Number.NaN;
+  const half = a - Math.floor(a) - 0.5;
+  if (!(half > a * 1e-15 || -half > a * 1e-15)) return Number.NaN;
+  return (half > 0 ? Math.ceil(a) : Math.floor(a)) * (x < 0 ? -1 : 1);
 }
 
 /** The slow path of roundAt: the decimal text, rounded by its digits. */
@@ -228,15 +237,8 @@ export function roundedFixed(v: number, digits: number): string {
   if (f !== undefined) {
     const x = v * f;
     let n = Math.round(x);
-    if (n / f !== v) {
-      // roundAt's binary noise, rounded as it rounds it (any other value: NaN, the long way).
-      const a = x < 0 ? -x : x;
-      const half = a - Math.floor(a) - 0.5;
-      n =
-        a < 2 ** 52 && (half > a * 1e-15 || -half > a * 1e-15)
-          ? (half > 0 ? Math.ceil(a) : Math.floor(a)) * (x < 0 ? -1 : 1)
-          : Number.NaN;
-    }
+    // roundAt's binary noise, rounded as it rounds it (any other value: NaN, the long way).
+    if (n / f !== v) n = noiseWhole(x);
     if (n <= 0x7fffffff && n >= -0x7fffffff) return withPoint(n, digits);
   }
   return fixedDecimals(roundAt(v, digits), digits);
