@@ -16,6 +16,13 @@
 // parsed again as it came: the value is JSON.parse's, always. Writing the keys costs about what
 // the parse saves by not looking every new name up in the table (~0.5 ms a page of 2,000).
 
+// The string table is only a cost over a long run: the first pages' names (at most this many
+// records, ~2 MB of old strings) are parsed as they came, which spares them the copy of the text and
+// the key's search. A chain of 20 servers of 2,000 sales is all first pages: 40-55 ms less CPU, and no
+// second copy of each page held while the 20 replies come in at once.
+export const YOUNG_AFTER = 50_000;
+let parsed = 0;
+
 // Where the first record has no name within this, the reply is parsed as it came: a page
 // without the field costs no scan of its whole text.
 const LOOK = 4096;
@@ -28,6 +35,12 @@ const PAD = '\x7f'.repeat(10);
  * envelope's `result`, JSON-2's body) kept out of V8's string table.
  */
 export function parseReply(text: string, recordsOf: (doc: unknown) => unknown): unknown {
+  if (parsed < YOUNG_AFTER) {
+    const doc = JSON.parse(text) as unknown;
+    const records = recordsOf(doc);
+    if (Array.isArray(records)) parsed += records.length;
+    return doc;
+  }
   // Outside a string (where a quote is always escaped) this is a key; the character after
   // its colon says how the server separates keys from values.
   const at = text.lastIndexOf('"name":', LOOK);

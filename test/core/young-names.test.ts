@@ -3,7 +3,7 @@
 import { setFlagsFromString } from 'node:v8';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseReply } from '../../src/core/young-names.js';
+import { parseReply, YOUNG_AFTER } from '../../src/core/young-names.js';
 
 const envelope = (doc: unknown): unknown => (doc as { result?: unknown } | null)?.result;
 const body = (doc: unknown): unknown => doc;
@@ -14,26 +14,38 @@ const spaced = (v: unknown): string =>
     .replace(/":"/g, '": "')
     .replace(/":(?=[\d[{ftn-])/g, '": ');
 
+// %InYoungGeneration says where V8 put a string: a name JSON.parse put in the string table
+// is in old space at once.
+setFlagsFromString('--allow-natives-syntax');
+const young = new Function('s', 'return %InYoungGeneration(s)') as (s: string) => boolean;
+const page = (from: number) =>
+  Array.from({ length: 200 }, (_, i) => ({
+    id: from + i,
+    // A real Odoo 17's names: `Shop/0001`, 9 characters (the sandbox's are 10).
+    name: `Shop/${String(from + i).padStart(4, '0')}`,
+    state: 'paid',
+    config_id: [1, 'Shop'],
+  }));
+
+// The tests run in this order: the run's first records first.
 describe('parseReply', () => {
-  it('makes no name of a page of records an old string', () => {
-    // %InYoungGeneration says where V8 put a string: a name JSON.parse put in the string table
-    // is in old space at once.
-    setFlagsFromString('--allow-natives-syntax');
-    const young = new Function('s', 'return %InYoungGeneration(s)') as (s: string) => boolean;
-    const page = (from: number) =>
-      Array.from({ length: 200 }, (_, i) => ({
-        id: from + i,
-        // A real Odoo 17's names: `Shop/0001`, 9 characters (the sandbox's are 10).
-        name: `Shop/${String(from + i).padStart(4, '0')}`,
-        state: 'paid',
-        config_id: [1, 'Shop'],
-      }));
+  it('parses the first pages of a run as they came, names in the string table', () => {
     const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, result: page(1) });
     const plain = (JSON.parse(rpc) as { result: { name: string }[] }).result;
-    // What the change is about: V8 puts every such name in its string table, Node 20's (11.3)
+    // What the padding is about: V8 puts every such name in its string table, Node 20's (11.3)
     // up to 10 characters, Node 22's and 24's (12.4, 13.6) up to 9 (.ci/run runs this file
     // on 24 too).
     expect(plain.filter((r) => young(r.name))).toHaveLength(0);
+    const got = parseReply(rpc, envelope) as { result: { name: string }[] };
+    expect(got).toEqual(JSON.parse(rpc));
+    // A short run's names cost the table little: they are left as JSON.parse makes them.
+    expect(got.result.filter((r) => young(r.name))).toHaveLength(0);
+    // Past YOUNG_AFTER records in all (these 200 count), the names are kept young.
+    const rest = `[${'{"id":1},'.repeat(YOUNG_AFTER - 201)}{"id":2}]`;
+    expect((parseReply(rest, body) as unknown[]).length).toBe(YOUNG_AFTER - 200);
+  });
+
+  it('makes no name of a page of records an old string, once the run is long', () => {
     for (const [text, recordsOf] of [
       [JSON.stringify({ jsonrpc: '2.0', id: 2, result: page(1001) }), envelope],
       [spaced({ jsonrpc: '2.0', id: 3, result: page(2001) }), envelope],
