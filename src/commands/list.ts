@@ -40,6 +40,7 @@ import type { QueryFlags } from '../query/build.js';
 import { checkJsonValue, checkSortShape, commaList, parseDomain } from '../query/domain.js';
 import { checkZone, tzHelp, zoneFor } from '../query/zone.js';
 import type { Checkpoint, CheckpointRun } from '../read/checkpoint.js';
+import type { BareNames } from '../read/names.js';
 import { ownNames } from '../read/own-names.js';
 import type { Prepared } from '../read/stream.js';
 import { MAX_OVERLAP, WINDOW_NAME, windowFileName } from '../read/window.js';
@@ -659,6 +660,8 @@ async function renderFrom(
     order: window ? 'write_date, id' : undefined,
     tz: zoneFor('data', o.tz),
     rows: !fromRecords(o),
+    // The CSV writer looks the many2one names of the pages' bare ids up itself.
+    bareNames: o.output.format === 'csv',
     priced: pricing,
     warn: (line) => x.io.err.line(line),
   });
@@ -763,7 +766,7 @@ async function openRenderer(x: Export, sink: Sink, prepared: Prepared, early: Ea
 async function writePages(
   x: Export,
   renderer: Renderer,
-  pages: AsyncIterable<{ rows: Row[]; records: OdooRecord[] }>,
+  pages: AsyncIterable<{ rows: Row[]; records: OdooRecord[]; names?: BareNames }>,
   byCompany: boolean,
 ): Promise<number> {
   let count = 0;
@@ -773,12 +776,12 @@ async function writePages(
     begun = true;
   };
   const direct = renderer.pageRecords;
-  for await (const { rows, records } of pages) {
+  for await (const { rows, records, names } of pages) {
     const keep = x.run?.keep(records);
     await begin();
     if (direct) {
       const recs = keep ? records.filter((_, i) => keep[i]) : records;
-      await direct(recs);
+      await direct(recs, names);
       count += recs.length;
     } else {
       if (byCompany)

@@ -23,7 +23,7 @@ import {
 import { type Company, currenciesOf, runCompanies } from './companies.js';
 import { moneyDigits } from './currency.js';
 import { INVOICE, InvoiceNumbers } from './invoices.js';
-import { namedPages } from './names.js';
+import { type BareNames, ManyToOneNames, namedPages } from './names.js';
 
 export interface Prepared {
   resource: Resource;
@@ -157,6 +157,11 @@ export interface StreamOptions {
   /** Build the normalised rows (default); a renderer that reads records directly skips them. */
   rows?: boolean;
   /**
+   * Without rows: a consumer that looks the many2one names up itself (each page's `names`),
+   * so that the pages' bare ids are left as they came (ManyToOneNames.leftBare).
+   */
+  bareNames?: boolean;
+  /**
    * `p` with money at the company's decimals (inCompanyCurrency), still being read: the
    * first pages are asked for meanwhile (the query is the same), and worked on once it is in.
    * Against a distant server that is two round trips less before the first record.
@@ -252,8 +257,13 @@ export function streamRows(
   client: OdooClient,
   p: Prepared,
   opts: StreamOptions,
-): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
+): AsyncGenerator<{ rows: Row[]; records: OdooRecord[]; names?: BareNames }> {
   const domain = opts.extraDomain ? [...p.query.domain, ...opts.extraDomain] : p.query.domain;
+  const manyToOne = p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one');
+  const names =
+    opts.bareNames && opts.rows === false && manyToOne.length > 0
+      ? new ManyToOneNames(client, p.query.model, manyToOne, true)
+      : undefined;
   const pages = namedPages(
     client,
     {
@@ -265,11 +275,12 @@ export function streamRows(
       pageSize: opts.pageSize,
       offset: opts.offset,
     },
-    p.query.fetchFields.filter((f) => p.fields[f]?.type === 'many2one'),
+    manyToOne,
+    names,
   )[Symbol.asyncIterator]();
   const first = pages.next();
   first.catch(() => undefined);
-  return rowsOf(client, pages, first, opts.priced ?? Promise.resolve(p), opts);
+  return rowsOf(client, pages, first, opts.priced ?? Promise.resolve(p), opts, names);
 }
 
 async function* rowsOf(
@@ -278,7 +289,8 @@ async function* rowsOf(
   first: Promise<IteratorResult<OdooRecord[]>>,
   priced: Promise<Prepared>,
   opts: StreamOptions,
-): AsyncGenerator<{ rows: Row[]; records: OdooRecord[] }> {
+  names: BareNames | undefined,
+): AsyncGenerator<{ rows: Row[]; records: OdooRecord[]; names?: BareNames }> {
   try {
     const q = await priced;
     const normalizer = new Normalizer(q.outFields, q.defs, { tz: opts.tz });
@@ -301,7 +313,7 @@ async function* rowsOf(
       if (payments) await payments.attach(records);
       if (q.currencies) addCurrency(records, q.currencies);
       if (opts.rows === false) {
-        yield { rows: [], records };
+        yield names ? { rows: [], records, names } : { rows: [], records };
         continue;
       }
       const rows = new Array<Row>(records.length);

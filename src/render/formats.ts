@@ -3,6 +3,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FieldMap, OdooRecord } from '../core/types.js';
 import { utcToZoneIso, wallClock } from '../query/time.js';
+import type { BareNames } from '../read/names.js';
 import {
   atCurrencyDecimals,
   fixedDecimals,
@@ -22,8 +23,11 @@ export type Format = 'table' | 'json' | 'ndjson' | 'csv' | 'parquet';
 export interface Renderer {
   begin(): Promise<void>;
   page(rows: Row[]): Promise<void>;
-  /** Where a renderer can work from Odoo's records directly (csv), it says so here. */
-  pageRecords?: (records: OdooRecord[]) => Promise<void>;
+  /**
+   * Where a renderer can work from Odoo's records directly (csv), it says so here; `names`:
+   * the many2one names of the ids the records hold bare (CsvRenderer).
+   */
+  pageRecords?: (records: OdooRecord[], names?: BareNames) => Promise<void>;
   end(): Promise<void>;
 }
 
@@ -251,6 +255,8 @@ interface RecordField {
   lastId?: number;
   lastName?: string;
   lastText?: string;
+  /** A many2one's names of the ids the page holds bare (BareNames), where it has them. */
+  names?: ReadonlyMap<number, [number, string]>;
 }
 
 /**
@@ -308,10 +314,27 @@ export class RecordLines {
       const own = col.field === 'payments' && type === 'json' && col.cells.length === 1;
       if (col.field === 'payments' && !own) return undefined;
       const kind = own ? 'cell' : recordKind(type);
-      plan.push({ field: col.field, kind, at, digits: shape.digits, cell: col.cells[0], lastId: Number.NaN });
+      // Every field's entry of one shape (the properties a many2one's sets later, there from
+      // the start): line() reads them all through one hidden class.
+      plan.push({
+        field: col.field,
+        kind,
+        at,
+        digits: shape.digits,
+        cell: col.cells[0],
+        lastId: Number.NaN,
+        lastName: undefined,
+        lastText: undefined,
+        names: undefined,
+      });
       at += col.cells.length;
     }
     return new RecordLines(plain, plan, normalizer.zone, plain.excel ? wall : undefined);
+  }
+
+  /** The names of the ids the next records hold bare (none: a bare id goes the long way). */
+  named(names: BareNames | undefined): void {
+    for (const f of this.plan) if (f.kind === 'many2one') f.names = names?.pairs.get(f.field);
   }
 
   /** Whether a text cell sends the line the long way: quotes, or a formula's start with --excel. */
@@ -384,7 +407,11 @@ export class RecordLines {
             if (typeof v === 'boolean') s = this.booleans[1];
             break;
           case 'many2one':
-            if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string')
+            if (typeof v === 'number') {
+              // A bare id (ManyToOneNames.leftBare): its name is looked up here.
+              const named = f.names?.get(v);
+              if (named !== undefined) s = this.pair(f, v, named[1]);
+            } else if (Array.isArray(v) && typeof v[0] === 'number' && typeof v[1] === 'string')
               s = this.pair(f, v[0], v[1]);
             break;
           case 'list':
@@ -505,7 +532,7 @@ export class CsvRenderer implements Renderer {
    * written into its cells without an intermediate row object, a few hundred bytes less
    * garbage a record.
    */
-  readonly pageRecords?: (records: OdooRecord[]) => Promise<void>;
+  readonly pageRecords?: (records: OdooRecord[], names?: BareNames) => Promise<void>;
   constructor(
     private readonly sink: Sink,
     fields: string[],
@@ -523,7 +550,7 @@ export class CsvRenderer implements Renderer {
     if (normalizer) {
       const plan = c.columns.map((col) => ({ ...col, conv: normalizer.converter(col.field) }));
       const fast = RecordLines.for(this.plain, c.columns, defs, normalizer, zone);
-      this.pageRecords = (recs: OdooRecord[]) => this.writeLines(recs, plan, fast);
+      this.pageRecords = (recs: OdooRecord[], names?: BareNames) => this.writeLines(recs, plan, fast, names);
     }
   }
   /**
@@ -547,8 +574,11 @@ export class CsvRenderer implements Renderer {
     items: Record<string, unknown>[],
     plan: CsvPlan[],
     fast?: RecordLines,
+    /** The names of the bare ids the items hold (pageRecords). */
+    names?: BareNames,
   ): Promise<void> {
     if (items.length === 0) return;
+    fast?.named(names);
     let text = this.head;
     const cells: Value[] = new Array(this.header.length);
     const per = this.line;
@@ -565,6 +595,8 @@ export class CsvRenderer implements Renderer {
         text += line;
         continue;
       }
+      // The long way reads [id, name] where the item holds a bare id.
+      names?.name(item as OdooRecord);
       fillCells(item, plan, cells);
       text += this.plain.line(cells) ?? stringify([cells], this.opts);
     }

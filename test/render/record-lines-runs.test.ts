@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FieldMap, OdooRecord } from '../../src/core/types.js';
+import type { BareNames } from '../../src/read/names.js';
 import { fixedDecimals, Normalizer, roundAt, roundedFixed } from '../../src/records/normalize.js';
 import { CsvRenderer, csvColumns, csvWriters, RecordLines } from '../../src/render/formats.js';
 import { MemorySink } from '../../src/sink/sink.js';
@@ -120,6 +121,57 @@ describe('RecordLines over runs of values', () => {
     expect(lines({ delimiter: ';', excel: true })?.line(rec(shop, [-3, 2]))).toBeUndefined();
     expect(lines({ delimiter: ';' })?.line(rec(shop, ['3;2']))).toBeUndefined();
     expect(lines({ delimiter: ';' })?.line(rec(shop, [3]))).toBe('7;2026-11-16 07:02:04;14.54;1;Shop;3\n');
+    // A bare id, its name given by the reader: in the one pass; one without a name, the long way.
+    fast.named({ pairs: new Map([['config_id', new Map([[1, shop]])]]), name: () => undefined });
+    expect(fast.line(rec(1))).toBe('7,2026-11-16 07:02:04,14.54,1,Shop,3\n');
+    expect(fast.line(rec(2))).toBeUndefined();
+    fast.named(undefined);
+    expect(fast.line(rec(1))).toBeUndefined();
+  });
+
+  it('writes bare ids with the names the reader gives (BareNames) as it writes their pairs', async () => {
+    const name = fc.constantFrom('Shop', 'Bar', 'Shop, Bar', '"Q"', '=1', 'a;b', '');
+    const value = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constant(false));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(name, { minLength: 3, maxLength: 3 }),
+        fc.array(value, { maxLength: 6 }),
+        fc.boolean(),
+        fc.constantFrom(',', ';'),
+        async (names, values, excel, delimiter) => {
+          // Ids 1-3 named, 4 not (a bare id without a name goes the long way, as before).
+          const pairs = new Map(names.map((n, i) => [i + 1, [i + 1, n] as [number, string]]));
+          const bare: BareNames = {
+            pairs: new Map([['config_id', pairs]]),
+            name: (r) => {
+              const v = r.config_id;
+              if (typeof v === 'number' && pairs.has(v)) r.config_id = pairs.get(v);
+            },
+          };
+          const sale = (config_id: unknown) =>
+            ({
+              id: 7,
+              date_order: '2026-11-16 07:02:04',
+              amount_total: 1.5,
+              config_id,
+              payment_ids: [3],
+            }) as unknown as OdooRecord;
+          const normalizer = new Normalizer(fields, defs);
+          const csv = { excel, delimiter };
+          const named = new MemorySink();
+          const paired = new MemorySink();
+          await new CsvRenderer(named, fields, defs, csv, normalizer).pageRecords?.(
+            values.map((v) => sale(v)),
+            bare,
+          );
+          await new CsvRenderer(paired, fields, defs, csv, normalizer).pageRecords?.(
+            values.map((v) => sale(typeof v === 'number' ? (pairs.get(v) ?? v) : v)),
+          );
+          expect(named.text()).toBe(paired.text());
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
