@@ -36,7 +36,9 @@ export function visibleCompanies(client: OdooClient): Promise<Company[]> {
 }
 
 async function readCompanies(client: OdooClient): Promise<Company[]> {
-  const nested = await readNested(client);
+  // Odoo 16 has no web_search_read: its read is asked at once, ahead of the pages (no turn
+  // taken on a read that would not be sent).
+  const nested = client.majorHint >= 17 ? await readNested(client) : undefined;
   if (nested) return nested;
   // An empty allowed_company_ids is Odoo's "every company the user is allowed in" (16-19).
   const rows = await client.executeKw('res.company', 'search_read', [[]], {

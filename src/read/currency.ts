@@ -4,6 +4,7 @@
 import type { OdooClient } from '../core/client.js';
 import { ServerError } from '../core/errors.js';
 import { DEFAULT_MONEY_DIGITS } from '../records/normalize.js';
+import { runCompanies } from './companies.js';
 
 const known = new WeakMap<OdooClient, Promise<number>>();
 
@@ -59,7 +60,6 @@ async function readNested(client: OdooClient): Promise<number | undefined> {
 async function readDigits(client: OdooClient): Promise<number> {
   // The run's companies, read once for the whole run (src/read/companies.ts).
   try {
-    const { runCompanies } = await import('./companies.js');
     const companies = await runCompanies(client);
     if (companies.length > 0) return mostOf(companies.map((c) => c.digits));
   } catch (err) {

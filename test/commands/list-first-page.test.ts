@@ -129,6 +129,21 @@ describe.each(SETUPS)('$name', (setup) => {
     30_000,
   );
 
+  it("the companies' read leaves before the first page, which waits for its money's decimals", async () => {
+    // A server that answers in turn (the sandbox; an Odoo with one worker) has the small read
+    // ahead of the pages, not behind two of them. --debug says each request as it leaves.
+    for (const warm of [false, true]) {
+      if (!warm) forget(env);
+      const r = await runCli(['sales', '--format', 'csv', '--debug', ...RANGE], { env });
+      expect(r.code).toBe(0);
+      const sent = r.stderr.split('\n').filter((l) => l.includes('→'));
+      const company = sent.findIndex((l) => / res\.company\./.test(l));
+      const page = sent.findIndex((l) => / pos\.order\.search_read/.test(l));
+      expect(company, sent.join('\n')).toBeGreaterThanOrEqual(0);
+      expect(page).toBeGreaterThan(company);
+    }
+  });
+
   it('a remembered file that cannot be read is as good as none', async () => {
     forget(env);
     proxy.reset();
