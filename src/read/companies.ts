@@ -37,7 +37,7 @@ export function visibleCompanies(client: OdooClient): Promise<Company[]> {
 
 async function readCompanies(client: OdooClient): Promise<Company[]> {
   // Odoo 16 has no web_search_read: its read is asked at once, ahead of the pages (no turn
-  // taken on a read that would not be sent).
+  // taken on a read that would not be sent). The version is decided here, once.
   const nested = client.majorHint >= 17 ? await readNested(client) : undefined;
   if (nested) return nested;
   // An empty allowed_company_ids is Odoo's "every company the user is allowed in" (16-19).
@@ -87,11 +87,11 @@ async function readCompanies(client: OdooClient): Promise<Company[]> {
 }
 
 /**
- * Odoo 17+ in one request, where the run knows the version: the companies with their
- * currency's code and decimals nested (web_search_read's specification, as the web client).
+ * Odoo 17+ in one request (readCompanies asks it only where the run knows the version): the
+ * companies with their currency's code and decimals nested (web_search_read's specification,
+ * as the web client).
  */
 async function readNested(client: OdooClient): Promise<Company[] | undefined> {
-  if (!(client.majorHint >= 17)) return undefined;
   try {
     const reply = (await client.executeKw('res.company', 'web_search_read', [[]], {
       specification: { name: {}, currency_id: { fields: { name: {}, decimal_places: {} } } },
