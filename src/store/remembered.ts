@@ -16,6 +16,7 @@ import {
   constants,
   fstatSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   statSync,
@@ -182,6 +183,53 @@ export function rememberFields(env: NodeJS.ProcessEnv, key: string, seen: Record
   if (text === JSON.stringify({ key, models: before })) return;
   sweepStoreTemps(dir);
   replaceFile(fieldsFile(dir, key), text);
+}
+
+/** Where a profile points: what remembered values are kept under. */
+export interface Target {
+  url?: string;
+  db?: string;
+  login?: string;
+}
+
+/**
+ * Forgets what runs remembered under a profile that is gone (`logout --remove`), where no
+ * profile `left` still points there: the fields_get replies of its server, database and login
+ * (under every Odoo context), and the server's completion values once no profile is left on
+ * that server and database. Without it every server ever logged in to kept its files. What a
+ * run without a profile remembered (a URL from the environment) is kept: nothing says it is
+ * gone. Best effort, as the remembering: a file that cannot be removed stays.
+ */
+export function forgetTarget(env: NodeJS.ProcessEnv, gone: Target, left: Target[]): void {
+  const dir = existingDir(env);
+  const server = gone.url && gone.db ? serverKey(gone.url, gone.db) : undefined;
+  if (!dir || !server) return;
+  const onServer = left.filter((p) => p.url && p.db && serverKey(p.url, p.db) === server);
+  if (!onServer.some((p) => p.login === gone.login))
+    for (const name of readdirSync(dir)) {
+      if (!/^fields\.[0-9a-f]+\.json$/.test(name)) continue;
+      const key = readObject(join(dir, name)).key;
+      let parts: unknown;
+      try {
+        parts = typeof key === 'string' ? JSON.parse(key) : undefined;
+      } catch {
+        continue;
+      }
+      if (Array.isArray(parts) && parts[0] === server && parts[1] === gone.login) removeFile(join(dir, name));
+    }
+  if (onServer.length > 0) return;
+  const all = readAll(env);
+  if (!(server in all)) return;
+  const { [server]: _gone, ...rest } = all;
+  replaceFile(join(dir, FILE), JSON.stringify(rest));
+}
+
+function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    /* gone already, or kept */
+  }
 }
 
 /** A server's remembered values with what a run saw added. */

@@ -1,7 +1,7 @@
 // The store is made by the first write (login), not by a command that only looks: conf
 // writes its defaults when it is constructed, which left an empty store behind a
 // `posdata profiles` or `logout` run before any login.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { targetOf } from '../../src/store/profiles.js';
@@ -37,6 +37,50 @@ describe('the store before any login', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.login).toBe('admin');
+  });
+});
+
+describe('logout --remove takes what runs remembered of its server with it', () => {
+  const remembered = (dir: string) => ({
+    fields: readdirSync(dir)
+      .filter((f) => f.startsWith('fields.'))
+      .map((f) => JSON.parse(JSON.parse(readFileSync(join(dir, f), 'utf8')).key)[1] as string)
+      .sort(),
+    servers: Object.keys(JSON.parse(readFileSync(join(dir, 'completion.json'), 'utf8'))),
+  });
+
+  it('keeps them while another profile points there, and a plain logout keeps them for the next login', async () => {
+    const dir = join(freshConfigDir(), 'posdata');
+    const env = { POSDATA_CONFIG_DIR: dir };
+    const login = async (profile: string, url: string, user: string) => {
+      const out = await runCli(
+        ['login', '--profile', profile, '--url', url, '--db', 'demo', '--user', user, '--password-stdin'],
+        { env, input: user },
+      );
+      expect(out).toMatchObject({ code: 0 });
+      const run = await runCli(['sales', '--profile', profile, '--limit', '1', '--format', 'csv'], { env });
+      expect(run).toMatchObject({ code: 0 });
+    };
+    // Two profiles of one login, one of another login, on one server; one on another address
+    // of the same sandbox (another server to posdata).
+    const other = sandbox.url.replace('127.0.0.1', 'localhost');
+    await login('a', sandbox.url, 'admin');
+    await login('b', sandbox.url, 'admin');
+    await login('cashier', sandbox.url, 'pos');
+    await login('far', other, 'admin');
+    const server = `${sandbox.url.replace(/\/+$/, '')}|demo`;
+    const farServer = `${other.replace(/\/+$/, '')}|demo`;
+    // One file per server, database and login: a and b share theirs.
+    const all = { fields: ['admin', 'admin', 'pos'], servers: [server, farServer] };
+    expect(remembered(dir)).toEqual(all);
+
+    expect((await runCli(['logout', '--profile', 'a'], { env })).code).toBe(0);
+    expect((await runCli(['logout', '--remove', '--profile', 'a'], { env })).code).toBe(0);
+    expect(remembered(dir)).toEqual(all);
+    expect((await runCli(['logout', '--remove', '--profile', 'b'], { env })).code).toBe(0);
+    expect(remembered(dir)).toEqual({ fields: ['admin', 'pos'], servers: [server, farServer] });
+    expect((await runCli(['logout', '--remove', '--profile', 'cashier'], { env })).code).toBe(0);
+    expect(remembered(dir)).toEqual({ fields: ['admin'], servers: [farServer] });
   });
 });
 
