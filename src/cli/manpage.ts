@@ -138,8 +138,8 @@ function programPage(commands: readonly Listed[], version: string): ManPage {
   for (const [k, v] of ENVIRONMENT) text += `.TP\n.B ${esc(k)}\n${esc(v)}\n`;
   text += section('Files');
   text += `.TP\n.I ~/.config/posdata/config.json\n${esc('the profile store (mode 0600 in a 0700 folder)')}\n`;
-  text += `.TP\n.I ~/.config/posdata/completion.json\n${esc('what shell completion offers of a server: field names and registers seen by earlier runs')}\n`;
-  text += `.TP\n.I ~/.config/posdata/fields.*.json\n${esc("a server's fields as earlier runs had them, per database, user and Odoo context: an export asks its first pages from them while the server answers again")}\n`;
+  text += `.TP\n.I ~/.config/posdata/completion.json\n${esc('what shell completion offers of a server: field names and registers seen by earlier runs (logout --remove of the last profile on that server and database takes its entry out)')}\n`;
+  text += `.TP\n.I ~/.config/posdata/fields.*.json\n${esc("a server's fields as earlier runs had them, per database, user and Odoo context: an export asks its first pages from them while the server answers again (logout --remove of the last profile with that server, database and user deletes them)")}\n`;
   text += exitStatus();
   text += `${section('See also')}${commands.map((c) => `.BR posdata\\-${esc(c.name)} (1)`).join(',\n')}\n`;
   return { file: 'posdata.1', text };
