@@ -25,7 +25,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { FieldMap } from '../core/types.js';
-import { configDir, sweepStoreTemps } from './profiles.js';
+import { configDir, type Profile, sweepStoreTemps } from './profiles.js';
 
 export interface RememberedServer {
   /** Field names by model, from fields_get. */
@@ -147,6 +147,16 @@ export function fieldsKey(
   return JSON.stringify([server, login, context ?? {}]);
 }
 
+/** The server and login of a fieldsKey; undefined for a key that is not one. */
+function fieldsKeyOwner(key: unknown): { server: unknown; login: unknown } | undefined {
+  try {
+    const parts = typeof key === 'string' ? (JSON.parse(key) as unknown) : undefined;
+    return Array.isArray(parts) ? { server: parts[0], login: parts[1] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One file per key, so that a run reads only its own server's replies. */
 function fieldsFile(dir: string, key: string): string {
   return join(dir, `fields.${createHash('sha256').update(key).digest('hex').slice(0, 20)}.json`);
@@ -186,11 +196,7 @@ export function rememberFields(env: NodeJS.ProcessEnv, key: string, seen: Record
 }
 
 /** Where a profile points: what remembered values are kept under. */
-export interface Target {
-  url?: string;
-  db?: string;
-  login?: string;
-}
+type Target = Pick<Profile, 'url' | 'db' | 'login'>;
 
 /**
  * Forgets what runs remembered under a profile that is gone (`logout --remove`), where no
@@ -208,14 +214,8 @@ export function forgetTarget(env: NodeJS.ProcessEnv, gone: Target, left: Target[
   if (!onServer.some((p) => p.login === gone.login))
     for (const name of readdirSync(dir)) {
       if (!/^fields\.[0-9a-f]+\.json$/.test(name)) continue;
-      const key = readObject(join(dir, name)).key;
-      let parts: unknown;
-      try {
-        parts = typeof key === 'string' ? JSON.parse(key) : undefined;
-      } catch {
-        continue;
-      }
-      if (Array.isArray(parts) && parts[0] === server && parts[1] === gone.login) removeFile(join(dir, name));
+      const owner = fieldsKeyOwner(readObject(join(dir, name)).key);
+      if (owner?.server === server && owner.login === gone.login) removeFile(join(dir, name));
     }
   if (onServer.length > 0) return;
   const all = readAll(env);
