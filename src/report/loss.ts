@@ -76,11 +76,13 @@ export async function lossSection(client: OdooClient, x: LossInputs): Promise<Lo
   const reads = await readLoss(client, x);
   const { who } = reads;
   const sessionOf = new Map(x.sessionUsers.map((s) => [s.id, s.user]));
-  const cashierOfSession = (s: SessionFigures): [number, string] | null => {
-    const u = sessionOf.get(s.sessionId) ?? null;
-    if (who === 'user_id') return u;
-    return reads.sessionCashier.get(s.sessionId) ?? u;
-  };
+  // With pos_hr the rows are employees: a session no employee rang an order in goes with the
+  // orders rung by none, not to its user, whose res.users id names another employee's row
+  // (posshop: user 2 is Mitchell Admin, employee 2 Jeffrey Kelly).
+  const cashierOfSession = (s: SessionFigures): [number, string] | null =>
+    who === 'user_id'
+      ? (sessionOf.get(s.sessionId) ?? null)
+      : (reads.sessionCashier.get(s.sessionId) ?? null);
   const names = registerNames(x);
   const built = [
     x.cashier

@@ -83,6 +83,42 @@ describe('pos_hr employees on the real posshop', () => {
     );
     expect(got).toEqual(want);
   });
+
+  it('--loss: a closing no employee rang an order in goes with the orders rung by none, never to an id of users', async () => {
+    // Odoo's demo sessions POS/00001-00005 (closed 2026-12-01/02) have orders without an
+    // employee; admin (user 2) opened them, and employee 2 is Jeffrey Kelly, not admin.
+    const rows = await json([
+      'summary',
+      '--from',
+      '2026-11-09',
+      '--to',
+      '2026-12-02',
+      '--tz',
+      'UTC',
+      '--by',
+      'cashier',
+      '--loss',
+    ]);
+    const employees = await rpc.searchRead<Rec>(
+      'hr.employee',
+      [['id', 'in', rows.flatMap((r) => (typeof r.cashier_id === 'number' ? [r.cashier_id] : []))]],
+      { fields: ['name'], context: { active_test: false } },
+    );
+    const named = new Map(employees.map((e) => [e.id, e.name]));
+    for (const r of rows)
+      if (r.cashier_id !== null) expect(named.get(r.cashier_id as number), String(r.cashier)).toBe(r.cashier);
+    const closed = await rpc.searchRead<Rec>('pos.session', [['state', '=', 'closed']], { fields: ['id'] });
+    const rung = await rpc.searchRead<Rec>('pos.order', [['employee_id', '!=', false]], {
+      fields: ['session_id'],
+    });
+    const withEmployee = new Set(rung.map((o) => id(o.session_id)));
+    const none = rows.find((r) => r.cashier_id === null) as Row;
+    expect(none.closings, 'the sessions no employee rang an order in').toBe(
+      closed.filter((s) => !withEmployee.has(s.id)).length,
+    );
+    expect(none.closings).toBe(5);
+    expect(rows.reduce((n, r) => n + (r.closings as number), 0)).toBe(closed.length);
+  });
 });
 
 describe("pos_restaurant's tables and floors on the real posshop", () => {
