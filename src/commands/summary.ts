@@ -130,7 +130,16 @@ export const summary = command({
     const { fetchSummaryOrSplit } = await import('../summary/split.js');
     // In a chain every server's rows say their currency (--loss: its own rows, of one currency,
     // which runLoss puts on each).
-    const got = await fetchSummaryOrSplit(client, o, zone, ctx.inChain === true && !o.loss);
+    // --loss: discounts as the report's loss section counts them, on the sales lines (gross and
+    // discounts Sales Details'); a gift card spent, a reward or a global discount is a column of
+    // the summary, not the cashier's discount (report.md: the same figures as the report's).
+    const got = await fetchSummaryOrSplit(
+      client,
+      o,
+      zone,
+      ctx.inChain === true && !o.loss,
+      o.loss ? { shop: 'beside' } : {},
+    );
     if ('split' in got) {
       const { split } = got;
       if (o.loss)

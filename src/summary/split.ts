@@ -11,7 +11,7 @@ import { type Company, companyLabel, currenciesOf, runCompanies } from '../read/
 import { visible } from '../render/visible.js';
 import { type SummaryRow, totalOf } from './compute.js';
 import { m2oId } from './folder.js';
-import { fetchSummary, type SummaryParams, type SummaryResult } from './query.js';
+import { fetchSummary, type SummaryOptions, type SummaryParams, type SummaryResult } from './query.js';
 import { summaryFields, summaryRows } from './rows.js';
 
 /** One currency's (or company's) summary. */
@@ -158,6 +158,7 @@ export class Ahead {
     p: SummaryParams,
     private readonly zone: string,
     chain: boolean,
+    private readonly options: SummaryOptions = {},
   ) {
     const by = splitKeys(p.by);
     this.asPart = chain || by.company || by.currency;
@@ -173,7 +174,7 @@ export class Ahead {
       first = false;
     });
     const held = this.client.held(() => (first ? undefined : this.decided));
-    this.result = fetchSummary(held, this.params, this.zone);
+    this.result = fetchSummary(held, this.params, this.zone, this.options);
     this.result.catch(() => undefined);
   }
 
@@ -181,7 +182,7 @@ export class Ahead {
   take(): Promise<SummaryResult> {
     this.verdict = true;
     this.decide(true);
-    return this.result ?? fetchSummary(this.client, this.params, this.zone);
+    return this.result ?? fetchSummary(this.client, this.params, this.zone, this.options);
   }
 
   /** Not the summary wanted (or no longer needed): what waits is not sent. */
@@ -194,21 +195,22 @@ export class Ahead {
 
 /**
  * The split summary, or the plain one where the companies keep one currency (fetchSplitSummary),
- * the latter asked beside the companies' read (Ahead).
+ * the latter asked beside the companies' read (Ahead), with `options` (the split's parts without).
  */
 export async function fetchSummaryOrSplit(
   client: OdooClient,
   p: SummaryParams,
   zone: string,
   chain: boolean,
+  options: SummaryOptions = {},
 ): Promise<{ split: SplitSummary } | { plain: SummaryResult }> {
-  const ahead = new Ahead(client, p, zone, chain);
+  const ahead = new Ahead(client, p, zone, chain, options);
   try {
     const asked = fetchSplitSummary(client, p, zone, chain, ahead);
     ahead.start();
     const split = await asked;
     if (split) return { split };
-    return { plain: await (ahead.asPart ? fetchSummary(client, p, zone) : ahead.take()) };
+    return { plain: await (ahead.asPart ? fetchSummary(client, p, zone, options) : ahead.take()) };
   } finally {
     ahead.drop();
   }

@@ -4,6 +4,9 @@
 // rang its session's last order. The Restaurant's tables and floors (pos_restaurant): summary
 // --by table and --by floor, each row its orders', lines' and payments' own, though Odoo 17's
 // report.pos.order and payments know no table. This file starts its own posshop server.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshConfigDir, runCli } from '../helpers/cli.js';
 import { loginOdoo, type RealOdooHandle, rpcOdoo, startRealOdoo } from '../helpers/odoo17.js';
@@ -118,6 +121,67 @@ describe('pos_hr employees on the real posshop', () => {
     );
     expect(none.closings).toBe(5);
     expect(rows.reduce((n, r) => n + (r.closings as number), 0)).toBe(closed.length);
+  });
+});
+
+describe("summary --loss on the real posshop: the report's loss section", () => {
+  it("discounts given on the sales lines, as the report's: a gift card spent, a reward or a global discount is not the cashier's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'posdata-odoo-loss-'));
+    try {
+      const file = join(dir, 'november.json');
+      const report = await runCli(
+        ['report', '--month', '2026-11', '--tz', 'Europe/Brussels', '--rate', '0', '-o', file],
+        {
+          env,
+        },
+      );
+      expect(report.code, report.stderr).toBe(0);
+      const loss = (JSON.parse(readFileSync(file, 'utf8')).currencies[0] as { loss: Record<string, Row[]> })
+        .loss;
+      const month = ['--from', '2026-11-01', '--to', '2026-11-30', '--tz', 'Europe/Brussels', '--rate', '0'];
+      const keys = [
+        'orders',
+        'sales',
+        'refunds',
+        'cancelled',
+        'discounts',
+        'discount_share',
+        'largest_discount',
+      ];
+      const cash = ['closings', 'cash_difference', 'cash_short', 'quick_refunds'];
+      for (const [by, id, name, section] of [
+        ['cashier', 'cashier_id', 'cashier', 'cashiers'],
+        ['register', 'config_id', 'register', 'registers'],
+      ] as const) {
+        const rows = await json(['summary', ...month, '--by', by, '--loss']);
+        const want = (loss[section] as Row[]).map((c) => [
+          c.id,
+          c.name,
+          ...[...keys, ...cash].map((k) => c[k]),
+          (c.marks as unknown as string[]).join(' '),
+        ]);
+        expect(
+          rows.map((r) => [r[id], r[name], ...[...keys, ...cash].map((k) => r[k]), r.marks]),
+          by,
+        ).toEqual(want);
+        // The summary's own discounts of a row add the shop's lines: the loss's are without them.
+        const plain = await json(['summary', ...month, '--by', by]);
+        for (const r of rows) {
+          const p = plain.find((x) => x[id] === r[id]) as Row;
+          const parts = Object.entries(p)
+            .filter(
+              ([k]) => k === 'global_discounts' || k === 'gift_cards_redeemed' || k.startsWith('reward:'),
+            )
+            .reduce((n, [, v]) => n + (v as number), 0);
+          expect(
+            Math.abs((r.discounts as number) + parts - (p.discounts as number)),
+            String(r[name]),
+          ).toBeLessThan(0.015);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
