@@ -68,6 +68,12 @@ export type SyncName =
 export interface SyncFacet {
   /** Columns by default (those the server has); `--fields` adds more. */
   defaultFields: string[];
+  /**
+   * Odoo has no company record rule on the model (16-19 rule pos.order, not its lines): a
+   * read with the run's companies answers every company's records, so the run asks for its
+   * companies' own by company_id (companyScope).
+   */
+  noCompanyRule?: true;
 }
 
 /** A resource as `posdata sync` loads it. */
@@ -278,6 +284,7 @@ const CATALOG: Row[] = [
       ],
     },
     sync: {
+      noCompanyRule: true,
       // pos_loyalty's reward ("<programme> - <reward>") and card ("<programme>: <code>", masked),
       // where it is installed.
       defaultFields: [
@@ -428,6 +435,14 @@ export const SYNC_RESOURCES: SyncResource[] = CATALOG.filter((r) => r.sync).map(
 }));
 
 export const SYNC_NAMES = SYNC_RESOURCES.map((r) => r.name);
+
+/**
+ * What keeps a sync or tap read to the run's companies where Odoo does not (noCompanyRule):
+ * nothing elsewhere, or where Odoo lists no companies.
+ */
+export function companyScope(r: SyncResource, companies: readonly number[] | undefined): Domain {
+  return r.noCompanyRule && companies ? [['company_id', 'in', [...companies]]] : [];
+}
 
 export function isStored(fields: FieldMap, f: string): boolean {
   const def = fields[f];

@@ -62,6 +62,8 @@ export interface LoadJob {
   state: SyncState | undefined;
   /** The run's companies as its state row is keyed (SyncState.companies). */
   companies: string;
+  /** What keeps the read to those companies where Odoo does not (companyScope). */
+  scope: Domain;
   overlapSeconds: number;
   pageSize: number;
   /** Where the ids read are pushed (for --prune's check), if given. */
@@ -129,14 +131,17 @@ interface Start {
  */
 async function startFrom(job: LoadJob): Promise<Start | undefined> {
   if (job.state?.watermark !== undefined)
-    return { first: undefined, domain: writeDateWindow(job.state.watermark, job.overlapSeconds).domain };
+    return {
+      first: undefined,
+      domain: [...job.scope, ...writeDateWindow(job.state.watermark, job.overlapSeconds).domain],
+    };
   const first = (job.state?.firstRead && { ...job.state.firstRead }) ?? (await newFirstRead(job));
-  return first && { first, domain: firstReadDomain(first) };
+  return first && { first, domain: firstReadDomain(first, job.scope) };
 }
 
 /** A first read from scratch: up to the newest write_date there is now. */
 async function newFirstRead(job: LoadJob): Promise<FirstRead | undefined> {
-  const until = await newestWriteDate(job.odoo, job.model, [], job.context);
+  const until = await newestWriteDate(job.odoo, job.model, job.scope, job.context);
   if (until === undefined) return undefined;
   // Never beyond the server's clock: a record dated ahead of it is read when the clock
   // gets there (as the incremental windows, which end now, would read it).

@@ -3,6 +3,7 @@
 // The command (commands/sync.ts) gives the options and a host: the Odoo session, the progress
 // line and standard error.
 import {
+  companyScope,
   defaultSyncFields,
   isStored,
   type SyncName,
@@ -341,6 +342,7 @@ async function syncResource(run: OpenRun, r: SyncResource, committed: Committed)
     context,
     state: table.state,
     companies: run.companies,
+    scope: companyScope(r, run.companyIds),
     readIds: o.prune ? readIds : undefined,
     overlapSeconds: o.overlap,
     pageSize: o.pageSize,

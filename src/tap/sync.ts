@@ -5,7 +5,13 @@
 // id), so a bookmark (T, n) covers every record before second T and those of T up to id n.
 // A stream without a bookmark is read whole in id order first (the export's fast pages), up
 // to the newest write_date found when it starts; its STATE then says how far by id.
-import { type SyncName, type SyncResource, syncFetch, syncFields } from '../catalog/resources.js';
+import {
+  companyScope,
+  type SyncName,
+  type SyncResource,
+  syncFetch,
+  syncFields,
+} from '../catalog/resources.js';
 import type { OdooClient } from '../core/client.js';
 import { ProtocolError } from '../core/errors.js';
 import { own, type Said, say } from '../core/redact.js';
@@ -151,9 +157,11 @@ async function streamStart(
   keeper: BookmarkKeeper,
   context: Record<string, unknown> | undefined,
 ): Promise<StreamStart | undefined> {
+  const scope = companyScope(r, job.companies);
   if (keeper.since !== undefined)
-    return { firstRead: undefined, domain: writeDateWindow(keeper.resumeFrom, 0).domain };
-  const from: Domain = job.startDate !== undefined ? [[REPLICATION_KEY, '>=', job.startDate]] : [];
+    return { firstRead: undefined, domain: [...scope, ...writeDateWindow(keeper.resumeFrom, 0).domain] };
+  const from: Domain =
+    job.startDate !== undefined ? [...scope, [REPLICATION_KEY, '>=', job.startDate]] : scope;
   const full = given?.full_read;
   const until = (full && fromRfc3339(full.until)) ?? (await firstReadUntil(job, r, from, context));
   if (until === undefined) return undefined;
