@@ -1,5 +1,5 @@
-// Peak RSS of an export (perf-memory): `posdata sales` of MEM_SMALL sales and of all of them,
-// as CSV and as Parquet, under /usr/bin/time.
+// Peak RSS of an export (perf-memory): `posdata sales` of opts.memSmall sales (200k) and of all
+// of them (1M), as CSV and as Parquet, under /usr/bin/time.
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, f1, f2, log, opts, peakRss, type Row, TMP } from '../harness.js';
@@ -49,9 +49,11 @@ export async function measureMemory(): Promise<Memory> {
   log(
     `peak RSS parquet: ${opts.memSmall} sales ${pqSmall.at(-1)} KiB, ${opts.memOrders} sales ${pqBig.at(-1)} KiB`,
   );
+  // The smaller of the runs, as perf-memory takes it: V8 sizes its heap by how fast it allocates
+  // against how fast it marks, which a busy host shifts (every run is printed beside it).
   return {
-    small: Math.max(...small),
-    big: Math.max(...big),
+    small: Math.min(...small),
+    big: Math.min(...big),
     smallRuns: small,
     bigRuns: big,
     parquetSmall: Math.max(...pqSmall),
@@ -59,19 +61,23 @@ export async function measureMemory(): Promise<Memory> {
   };
 }
 
+/** Which run a figure is: the smaller of several, as perf-memory takes it. */
+const smallerOf = (runs: number[]): string =>
+  runs.length > 1 ? `the smaller of ${runs.length} runs` : 'one run';
+
 export function memoryRows(mem: Memory | undefined, memOrders: number): Row[] {
   const MEM_SMALL = opts.memSmall;
   if (!mem) return [['Peak RSS', 'not measured: /usr/bin/time is missing', '', false]];
   return [
     [
-      `Peak RSS, export of ${MEM_SMALL} sales (\`--limit ${MEM_SMALL}\`)`,
-      `${f1(mem.small / 1024)} MiB`,
+      `Peak RSS, export of ${MEM_SMALL} sales (\`--limit ${MEM_SMALL}\`; ${smallerOf(mem.smallRuns)})`,
+      `${f1(mem.small / 1024)} MiB (runs: ${mem.smallRuns.map((k) => f1(k / 1024)).join(' / ')})`,
       '',
       undefined,
     ],
     [
-      `Peak RSS, export of all ${memOrders} sales`,
-      `${f1(mem.big / 1024)} MiB`,
+      `Peak RSS, export of all ${memOrders} sales (${smallerOf(mem.bigRuns)})`,
+      `${f1(mem.big / 1024)} MiB (runs: ${mem.bigRuns.map((k) => f1(k / 1024)).join(' / ')})`,
       // Issue 30's goal, as ../shared/checks/perf-memory holds it (no V8 settings any more).
       '≤ 160 MiB',
       opts.quick ? undefined : mem.big <= 160 * 1024,
@@ -79,8 +85,8 @@ export function memoryRows(mem: Memory | undefined, memOrders: number): Row[] {
     [
       `Peak RSS growth (${memOrders} / ${MEM_SMALL})`,
       `×${f2(mem.big / mem.small)}`,
-      '≤ ×1.3',
-      opts.quick ? undefined : mem.big / mem.small <= 1.3,
+      '≤ ×1.25',
+      opts.quick ? undefined : mem.big / mem.small <= 1.25,
     ],
     [
       `Peak RSS, Parquet export of ${MEM_SMALL} / all ${memOrders} sales`,

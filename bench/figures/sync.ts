@@ -47,7 +47,7 @@ export type Sync =
  * posdata sync of every sale into an empty schema, against the floor of what a hand-made
  * loader needs: posdata's CSV export of the same fields, then `psql \copy` of the file into a
  * table of the same columns and primary key. The two alternate, each going first in turn; peak RSS of the
- * sync at MEM_SMALL sales (a sandbox of that size) and at all of them.
+ * sync at opts.syncSmall sales (a sandbox of that size) and at all of them.
  */
 export async function measureSync(sbx: Sandbox, orders: number, timeTool: string | undefined): Promise<Sync> {
   const pg = await startPostgres();
@@ -118,8 +118,8 @@ export async function measureSync(sbx: Sandbox, orders: number, timeTool: string
     rmSync(csv, { force: true });
     out.ratios = out.sync.map((v, i) => v / out.floor[i]);
     if (timeTool) {
-      log(`starting a sandbox with ${opts.memSmall} sales for the sync's memory at that size`);
-      const small = await startSandbox(opts.memSmall);
+      log(`starting a sandbox with ${opts.syncSmall} sales for the sync's memory at that size`);
+      const small = await startSandbox(opts.syncSmall);
       try {
         await login(small.url);
         out.smallRss = (await timedSync(pg, 'bench_small', timeTool)).kib;
@@ -128,7 +128,7 @@ export async function measureSync(sbx: Sandbox, orders: number, timeTool: string
         await login(sbx.url);
       }
       log(
-        `sync peak RSS: ${opts.memSmall} sales ${out.smallRss} KiB, ${orders} sales ${Math.max(...out.rss)} KiB`,
+        `sync peak RSS: ${opts.syncSmall} sales ${out.smallRss} KiB, ${orders} sales ${Math.max(...out.rss)} KiB`,
       );
     }
     return out;
@@ -140,7 +140,7 @@ export async function measureSync(sbx: Sandbox, orders: number, timeTool: string
 export function syncRows(y: Sync | undefined): Row[] {
   if (!y) return [];
   if (y.skipped !== undefined) return [['Sync into PostgreSQL', `not measured: ${y.skipped}`, '', false]];
-  const MEM_SMALL = opts.memSmall;
+  const SMALL = opts.syncSmall;
   const big = y.rss.length ? Math.max(...y.rss) : undefined;
   const ratio = median(y.ratios);
   return [
@@ -165,13 +165,13 @@ export function syncRows(y: Sync | undefined): Row[] {
     ...(big && y.smallRss
       ? ([
           [
-            `Peak RSS, sync of ${MEM_SMALL} / ${y.orders} sales`,
+            `Peak RSS, sync of ${SMALL} / ${y.orders} sales`,
             `${f1(y.smallRss / 1024)} / ${f1(big / 1024)} MiB`,
             '',
             undefined,
           ],
           [
-            `Peak RSS growth of the sync (${y.orders} / ${MEM_SMALL})`,
+            `Peak RSS growth of the sync (${y.orders} / ${SMALL})`,
             `×${f2(big / y.smallRss)}`,
             '≤ ×1.3',
             opts.quick ? undefined : big / y.smallRss <= 1.3,
