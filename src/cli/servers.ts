@@ -180,6 +180,15 @@ function refuse(c: Command<unknown>, flags: Flags, names: string[], output: stri
       say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
       say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
     );
+  // A server's checkpoint moves once its run's output is whole: that is its own file only
+  // where -o names one per server. Into one file or standard output it moved before the
+  // joined output was written (a full disk, an -o replaced, `{to}` left as it is: sales in
+  // no file).
+  if (typeof flags.checkpoint === 'string' && names.length > 1 && !output?.includes(PLACEHOLDER))
+    throw new UsageError(
+      say`--checkpoint over several servers writes each server's rows with its own checkpoint: a file per server, so -o needs ${own(PLACEHOLDER)}`,
+      say`e.g. -o 'sales/${own(PLACEHOLDER)}-{to}.csv'; one file or standard output for every server would move the checkpoints before it is written`,
+    );
   c.servers?.check?.(flags, names);
   checkPlaces(names, [output, typeof flags.checkpoint === 'string' ? flags.checkpoint : undefined]);
   for (const p of places) checkPlaces(names, [String(flags[p])]);
