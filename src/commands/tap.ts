@@ -209,6 +209,10 @@ async function runTapCommand(o: TapOptions, ctx: Context): Promise<void> {
     log: io.quiet ? undefined : (line) => io.err.line(say`posdata tap: ${line}`),
     // Even with --quiet: a bookmark held back is news about the data.
     warn: (line) => io.err.line(say`posdata tap: ${line}`),
+  }).catch(async (err: unknown) => {
+    // The tap's page size is its config's page_size: it has no --page-size.
+    const { CappedRead } = await import('../core/client.js');
+    throw err instanceof CappedRead ? err.with((n) => say`"page_size": ${n} in the config`) : err;
   });
   await sink.commit();
 }

@@ -62,11 +62,29 @@ function badReply(model: string, method: string, why: string): ProtocolError {
 /** Counts of a short page's query before it is taken for the end while records keep coming. */
 const RECOUNTS = 3;
 
-/** A search_read capped below the page asked: the rest would be lost as if there were none. */
-function capped(model: string, got: number, asked: number, more: number): ProtocolError {
-  return new ProtocolError(
+/**
+ * A search_read capped below the page asked: the rest would be lost as if there were none.
+ * Its hint names the flag that sets the page's size; `under` names another (the tap's config).
+ */
+export class CappedRead extends ProtocolError {
+  constructor(
+    private readonly what: Said,
+    readonly under: number,
+    setting: (n: number) => Said = (n) => say`--page-size ${n}`,
+  ) {
+    super(what, say`read in pages under the cap: ${setting(under)}`);
+  }
+
+  /** The same, its hint naming `setting` instead of --page-size. */
+  with(setting: (n: number) => Said): CappedRead {
+    return new CappedRead(this.what, this.under, setting);
+  }
+}
+
+function capped(model: string, got: number, asked: number, more: number): CappedRead {
+  return new CappedRead(
     say`Odoo answered ${own(model)}.search_read with ${got} records where ${asked} were asked, and its count says ${more} more match: something caps search_read at ${got} records (a proxy, a module, a server limit); nothing past them was taken as read`,
-    say`read in pages under the cap: --page-size ${Math.max(1, got - 1)}`,
+    Math.max(1, got - 1),
   );
 }
 

@@ -36,11 +36,11 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** The one line a capped read ends on. */
-function cappedLine(stderr: string): void {
+/** The one line a capped read ends on, naming the setting that pages under the cap. */
+function cappedLine(stderr: string, setting = `--page-size ${CAP - 1}`): void {
   const lines = stderr.trim().split('\n');
   expect(lines.filter((l) => l.includes(`caps search_read at ${CAP} records`))).toHaveLength(1);
-  expect(stderr).toContain(`--page-size ${CAP - 1}`);
+  expect(stderr).toContain(`read in pages under the cap: ${setting}`);
 }
 
 describe('a page shorter than asked while more match', () => {
@@ -122,7 +122,9 @@ describe('a page shorter than asked while more match', () => {
     );
     const r = await runCli(['tap', '--config', cfg], { env: { POSDATA_CONFIG_DIR: dir } });
     expect(r.code, r.stderr).toBe(6);
-    cappedLine(r.stderr);
+    // The tap has no --page-size: its config's page_size is what pages under the cap.
+    cappedLine(r.stderr, `"page_size": ${CAP - 1} in the config`);
+    expect(r.stderr).not.toContain('--page-size');
     // Whatever STATE came out covers no more than the records sent before it.
     const states = r.stdout.split('\n').filter((l) => l.startsWith('{"type":"STATE"'));
     for (const s of states) {
