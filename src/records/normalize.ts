@@ -9,8 +9,10 @@ import { utcToZoneIso } from '../query/time.js';
 export type Value = string | number | boolean | null | unknown[] | Record<string, unknown>;
 export type Row = Record<string, Value>;
 
+// Money by name where Odoo 16-18 type it `float` (19 makes most of them `monetary`): pos.order's
+// tip_amount is Float(digits=0) on 17 (pos_restaurant), monetary on 19.
 const MONEY =
-  /^(amount|price_|cash_|list_price$|standard_price$|last_session_closing_cash$|total_payments_amount$|balance)/;
+  /^(amount|price_|cash_|list_price$|standard_price$|last_session_closing_cash$|total_payments_amount$|tip_amount$|balance)/;
 
 /** A money field's definition with the decimals of the company's currency (inCurrency). */
 type MoneyDef = FieldDef & { currencyDigits?: number };
