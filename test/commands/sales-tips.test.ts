@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parquetMetadata } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TIME, freshConfigDir, loginEnv, runCli } from '../helpers/cli.js';
-import { rpcClient, SHOP_MODULES, type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { rpcClient, type SandboxHandle, SHOP_MODULES, startTestSandbox } from '../helpers/sandbox.js';
 
 type Rec = Record<string, unknown> & { id: number };
 
@@ -28,9 +28,12 @@ describe.each([17, 19] as const)('sales --fields tip_amount on Odoo %i', (odooVe
       tipped.some((o) => Math.round((o.tip_amount as number) * 100) % 10 === 0),
       'a tip of whole tenths (1.6) is there to be written 1.60',
     ).toBe(true);
-    const r = await runCli(['sales', ...ALL_TIME, '--fields', 'id,amount_total,tip_amount', '--format', 'csv'], {
-      env,
-    });
+    const r = await runCli(
+      ['sales', ...ALL_TIME, '--fields', 'id,amount_total,tip_amount', '--format', 'csv'],
+      {
+        env,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines[0]).toBe('id,amount_total,tip_amount');
@@ -46,7 +49,9 @@ describe.each([17, 19] as const)('sales --fields tip_amount on Odoo %i', (odooVe
   it('types it in Parquet as the other amounts', async () => {
     // A folder of the run's own (freshConfigDir's: removed with the suite's temporary folder).
     const out = join(freshConfigDir(), 'tips.parquet');
-    const r = await runCli(['sales', ...ALL_TIME, '--fields', 'id,amount_total,tip_amount', '-o', out], { env });
+    const r = await runCli(['sales', ...ALL_TIME, '--fields', 'id,amount_total,tip_amount', '-o', out], {
+      env,
+    });
     expect(r.code, r.stderr).toBe(0);
     const b = readFileSync(out);
     const meta = parquetMetadata(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer);
