@@ -29,6 +29,12 @@ async function rememberForCompletion(s: Session, env: Env, chain: InChain | unde
   rememberFields(env, fieldsKey(key, s.client.login, s.client.context), Object.fromEntries(fields));
 }
 
+/** What a command's writing hands back: to be done once the output is committed, or given up. */
+export interface AfterWriting {
+  committed?(): void;
+  aborted?(): void;
+}
+
 /** Something an interrupt drops at once (a socket, a database connection). */
 export interface Destroyable {
   destroy(): void;
@@ -63,6 +69,12 @@ export interface Context {
   readonly inChain?: boolean;
   /** This server's CSV joins the chain's as it is written: its records led by its profile (CsvLead). */
   readonly csvLead?: CsvLead;
+  /**
+   * In a chain whose output is joined, what a server's run does once its output is written (its
+   * checkpoint moved on) waits for the joined output: the chain does it once that is written
+   * whole, or gives it up (writeOutput). Unset elsewhere: done at once.
+   */
+  readonly whenJoined?: (after: AfterWriting) => void;
 }
 
 /** The context with what the run's owner needs: the end of the run and the interrupt. */
@@ -86,6 +98,8 @@ export interface InChain {
   store?: ProfileStore;
   /** Keeps what the run saw for completion, for the chain to write once (store/remembered.ts rememberAll). */
   remember?(key: string, seen: RememberedServer): void;
+  /** Context.whenJoined. */
+  whenJoined?: (after: AfterWriting) => void;
 }
 
 export function makeContext(io: IO, env: Env, chain?: InChain): RunContext {
@@ -103,6 +117,7 @@ export function makeContext(io: IO, env: Env, chain?: InChain): RunContext {
     env,
     inChain: chain?.joined === true,
     csvLead: chain?.csvLead,
+    whenJoined: chain?.whenJoined,
     odoo(connection) {
       if (!session) {
         // Loaded here: the HTTP client (undici) is no part of a command's start-up.

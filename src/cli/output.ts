@@ -10,7 +10,7 @@ import type { Format } from '../render/formats.js';
 import type { Sink } from '../sink/sink.js';
 import { refuseClosedStdout, StreamSink } from '../sink/stdout.js';
 import { resolveTarget } from '../sink/target.js';
-import type { Context } from './context.js';
+import type { AfterWriting, Context } from './context.js';
 import { type FlagValues, group } from './flags.js';
 import type { IO, Output } from './io.js';
 import { delimiter } from './values.js';
@@ -170,11 +170,7 @@ class PagedSink implements Sink {
   }
 }
 
-/** What a command's writing hands back: to be done once the output is committed, or given up. */
-export interface AfterWriting {
-  committed?(): void;
-  aborted?(): void;
-}
+export type { AfterWriting } from './context.js';
 
 /**
  * The output lifecycle, the same for every command: the sink for `path` (standard output
@@ -208,5 +204,7 @@ export async function writeOutput(
   } finally {
     release();
   }
-  written?.committed?.();
+  // In a chain whose output is joined, the output is whole only once the chain's is written.
+  if (written && ctx.whenJoined) ctx.whenJoined(written);
+  else written?.committed?.();
 }

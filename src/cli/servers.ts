@@ -18,7 +18,7 @@ import { pendingFolders } from '../sink/pending.js';
 import { badProfileName, isProfileName, ProfileStore, targetOf } from '../store/profiles.js';
 import type { RememberedServer } from '../store/remembered.js';
 import type { Command, ServerJoin } from './command.js';
-import { type Context, type InChain, makeContext, type RunContext } from './context.js';
+import { type AfterWriting, type Context, type InChain, makeContext, type RunContext } from './context.js';
 import type { Flags } from './flags.js';
 import { type Env, type IO, makeIO, type Streams } from './io.js';
 import { chooseFormat, writeOutput } from './output.js';
@@ -180,14 +180,15 @@ function refuse(c: Command<unknown>, flags: Flags, names: string[], output: stri
       say`--checkpoint ${flags.checkpoint} would be one state for ${own(String(names.length))} servers`,
       say`put ${own(PLACEHOLDER)} in its path (e.g. --checkpoint state/${own(PLACEHOLDER)}.ckpt): one state per server`,
     );
-  // A server's checkpoint moves once its run's output is whole: that is its own file only
-  // where -o names one per server. Into one file or standard output it moved before the
-  // joined output was written (a full disk, an -o replaced, `{to}` left as it is: sales in
-  // no file).
-  if (typeof flags.checkpoint === 'string' && names.length > 1 && !output?.includes(PLACEHOLDER))
+  // Each server's checkpoint has its own window, which one joined file cannot be named by
+  // (`{to}`), and a file of a fixed name would be replaced by the next run's window, as a single
+  // run refuses. Standard output goes on (appended by the shell); the checkpoints move once it
+  // is written (InChain.whenJoined).
+  const joinedFile = output !== undefined && output !== '-' && !output.includes(PLACEHOLDER);
+  if (typeof flags.checkpoint === 'string' && names.length > 1 && joinedFile)
     throw new UsageError(
-      say`--checkpoint over several servers writes each server's rows with its own checkpoint: a file per server, so -o needs ${own(PLACEHOLDER)}`,
-      say`e.g. -o 'sales/${own(PLACEHOLDER)}-{to}.csv'; one file or standard output for every server would move the checkpoints before it is written`,
+      say`--checkpoint over several servers writes a file per server: -o needs ${own(PLACEHOLDER)}`,
+      say`e.g. -o 'sales/${own(PLACEHOLDER)}-{to}.csv', or leave -o out and append standard output (>> sales.ndjson)`,
     );
   c.servers?.check?.(flags, names);
   checkPlaces(names, [output, typeof flags.checkpoint === 'string' ? flags.checkpoint : undefined]);
@@ -277,11 +278,18 @@ export async function runOverServers(
   });
   const seen: [string, RememberedServer][] = [];
   const remember = (key: string, one: RememberedServer) => seen.push([key, one]);
-  const runOne = serverRun(c, plan, seats, ctx, { temp, children, store, remember });
+  // What each server's run does once its output is whole (a checkpoint moved on), where that
+  // output is the joined one: done once it is written, given up if it is not.
+  const afterJoin: AfterWriting[] = [];
+  const whenJoined = plan.perFile ? undefined : (a: AfterWriting) => afterJoin.push(a);
+  const runOne = serverRun(c, plan, seats, ctx, { temp, children, store, remember, whenJoined });
   const outcomes = started(names, typeof flags.jobs === 'number' ? flags.jobs : 4, runOne);
   try {
-    sayFailed(await joined(plan, await outcomes, flags, ctx), names);
+    const done = await joined(plan, await outcomes, flags, ctx);
+    for (const a of afterJoin.splice(0)) a.committed?.();
+    sayFailed(done, names);
   } finally {
+    for (const a of afterJoin.splice(0)) a.aborted?.();
     release();
     await Promise.allSettled(await outcomes);
     rmSync(temp, { recursive: true, force: true });
@@ -351,7 +359,13 @@ function serverRun(
   plan: Plan,
   seats: Map<string, Seat>,
   ctx: Context,
-  at: { temp: string; children: Set<RunContext>; store: ProfileStore; remember: InChain['remember'] },
+  at: {
+    temp: string;
+    children: Set<RunContext>;
+    store: ProfileStore;
+    remember: InChain['remember'];
+    whenJoined: InChain['whenJoined'];
+  },
 ): (name: string, index: number) => Promise<Outcome> {
   const { io, env } = ctx;
   return async (name, index) => {
@@ -368,6 +382,7 @@ function serverRun(
       csvLead: lead,
       store: at.store,
       remember: at.remember,
+      whenJoined: at.whenJoined,
     });
     at.children.add(child);
     let failed = false;
