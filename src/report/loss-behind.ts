@@ -2,6 +2,7 @@
 // ones is chosen from what the figures read, then they are read whole in one request.
 import type { OdooClient } from '../core/client.js';
 import type { Domain, OdooRecord } from '../core/types.js';
+import { readWhole } from '../read/whole.js';
 import { roundAt } from '../records/normalize.js';
 import { orDomains } from '../summary/grouping.js';
 import { m2o } from './loss-reads.js';
@@ -43,32 +44,7 @@ export async function listBehind(
     built.flatMap((b) => b.rows.filter((r) => r.marks.includes(m)).map((r) => ({ b, r })));
   // The cancelled orders of the rows marked for them: their amounts only, to pick the largest.
   const cancelledRows = marked('cancelled_share');
-  const byKey = (field: string, ids: (number | null)[]): Domain[] => {
-    const set = ids.filter((i): i is number => i !== null);
-    return [
-      ...(set.length > 0 ? [[[field, 'in', set]] as Domain] : []),
-      ...(ids.includes(null) ? [[[field, '=', false]] as Domain] : []),
-    ];
-  };
-  const cancelled =
-    cancelledRows.length === 0
-      ? []
-      : await client.searchRead(
-          'pos.order',
-          [
-            ['state', '=', 'cancel'],
-            ...c.range,
-            ...orDomains(
-              [c.who, 'config_id'].flatMap((f) =>
-                byKey(
-                  f,
-                  cancelledRows.filter(({ b }) => b.field === f).map(({ r }) => r.id),
-                ),
-              ),
-            ),
-          ],
-          { fields: ['amount_total', c.who, 'config_id'], order: 'id' },
-        );
+  const cancelled = await cancelledOf(client, cancelledRows, c);
   const wanted: {
     r: LossRow;
     list: 'refunds' | 'cancelled' | 'discounts' | 'quick';
@@ -117,4 +93,43 @@ export async function listBehind(
       ...(w.detail === undefined ? {} : { detail: roundAt(w.detail, c.digits) }),
     });
   }
+}
+
+/**
+ * The cancelled orders of the rows marked for them: their amounts only, to pick the largest.
+ * Whole where each marked row has as many as its cancelled figure counts (read already): no
+ * count is asked; behind a server that caps search_read the rest is read in pages.
+ */
+async function cancelledOf(
+  client: OdooClient,
+  cancelledRows: { b: Built; r: LossRow }[],
+  c: { range: Domain; who: string },
+): Promise<OdooRecord[]> {
+  if (cancelledRows.length === 0) return [];
+  const byKey = (field: string, ids: (number | null)[]): Domain[] => {
+    const set = ids.filter((i): i is number => i !== null);
+    return [
+      ...(set.length > 0 ? [[[field, 'in', set]] as Domain] : []),
+      ...(ids.includes(null) ? [[[field, '=', false]] as Domain] : []),
+    ];
+  };
+  const domain: Domain = [
+    ['state', '=', 'cancel'],
+    ...c.range,
+    ...orDomains(
+      [c.who, 'config_id'].flatMap((f) =>
+        byKey(
+          f,
+          cancelledRows.filter(({ b }) => b.field === f).map(({ r }) => r.id),
+        ),
+      ),
+    ),
+  ];
+  return readWhole(client, 'pos.order', domain, {
+    fields: ['amount_total', c.who, 'config_id'],
+    whole: (got) =>
+      cancelledRows.every(
+        ({ b, r }) => got.filter((o) => (m2o(o[b.field])?.[0] ?? null) === r.id).length >= r.cancelled,
+      ),
+  });
 }

@@ -7,6 +7,7 @@ import { say } from '../core/redact.js';
 import type { Domain, OdooRecord } from '../core/types.js';
 import { majorVersion } from '../core/types.js';
 import { listsInStep } from '../read/groups.js';
+import { readWhole } from '../read/whole.js';
 import { COUNTED_STATES } from '../summary/compute.js';
 import { discountOf } from '../summary/folder.js';
 import { type Group, groupingApi } from '../summary/grouping.js';
@@ -103,10 +104,10 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
       [who, place],
       ['__count', 'amount_total:sum'],
     ),
-    // A refund's date, amount, cashier, register and the sale it refunds: no line read.
-    client.searchRead('pos.order', [...counted, ['amount_total', '<', 0]], {
+    // A refund's date, amount, cashier, register and the sale it refunds: no line read. Whole
+    // behind a server that caps search_read: its count is asked beside it.
+    readWhole(client, 'pos.order', [...counted, ['amount_total', '<', 0]], {
       fields: ['date_order', 'amount_total', who, 'config_id', ...(link ? [link] : [])],
-      order: 'id',
     }),
     // Discounts are given on sales, as summary counts them: a refund's lines carry the discount back.
     api.group(
@@ -162,7 +163,8 @@ async function sessionCashiers(
   const out = new Map<number, [number, string]>();
   if (ids.length === 0) return out;
   if ('employee_id' in (await client.fieldsGet('pos.session'))) {
-    const rows = await client.searchRead('pos.session', [['id', 'in', ids]], { fields: ['employee_id'] });
+    // By ids: a read answers each one (a search_read behind a cap would answer some).
+    const rows = await client.read('pos.session', ids, ['employee_id']);
     for (const r of rows) {
       const e = m2o(r.employee_id);
       if (e) out.set(r.id, e);
@@ -275,7 +277,8 @@ async function quickRefundsByLines(
   refunds: OdooRecord[],
 ): Promise<{ id: number; minutes: number }[]> {
   if (refunds.length === 0) return [];
-  const lines = await client.searchRead(
+  const lines = await readWhole(
+    client,
     'pos.order.line',
     [
       ['order_id', 'in', refunds.map((r) => r.id)],

@@ -1,0 +1,90 @@
+// The loss figures behind a server that caps search_read (a proxy, a module: `--faults cap=N`
+// on the sandbox). They were read in unlimited search_reads: on two identical sandboxes, one
+// capped at 50, the report's quick refunds fell from 24 to 1 and it exited 0. Now a capped
+// reply is noticed and the rest read in pages under the cap: the report and summary --loss
+// give the same figures as on the uncapped server (or exit 6 with the list commands' one line).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loginEnv, runCli } from '../helpers/cli.js';
+import { type SandboxHandle, type SandboxOptions, startTestSandbox } from '../helpers/sandbox.js';
+
+const NOW = new Date('2026-11-28T12:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'posdata-report-capped-'));
+const handles: SandboxHandle[] = [];
+afterAll(async () => {
+  for (const h of handles) await h.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A sandbox and its login, the same data whatever the faults. */
+async function server(opts: SandboxOptions): Promise<Record<string, string>> {
+  const h = await startTestSandbox({ seed: 3, days: 60, leaks: true, now: NOW, orders: 6000, ...opts });
+  handles.push(h);
+  return loginEnv(h.url);
+}
+
+/** The report's figures without what names the run (its time, the server's address). */
+function figures(file: string): string {
+  const d = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  delete d.generated;
+  delete d.server;
+  delete d.requests;
+  return JSON.stringify(d);
+}
+
+// One register over October: its 31 sessions under the cap, its refunds (54) and discounted
+// sales over it.
+const RANGE = [
+  '--from',
+  '2026-10-01',
+  '--to',
+  '2026-10-31',
+  '--config-id',
+  '1',
+  '--tz',
+  'UTC',
+  '--rate',
+  '0',
+];
+
+describe.each([
+  ['Odoo 17', { odooVersion: 17 }],
+  ['Odoo 18 (refunds linked by their lines)', { odooVersion: 18 }],
+  ['Odoo 17 with pos_hr', { odooVersion: 17, posHr: true }],
+  ['Odoo 18 with pos_hr (the sessions name their employee)', { odooVersion: 18, posHr: true }],
+] as const)('%s, search_read capped at 50', { timeout: 240_000 }, (_, opts) => {
+  let plain: Record<string, string>;
+  let capped: Record<string, string>;
+  it('report: the same figures as on the uncapped server', async () => {
+    plain = await server(opts);
+    capped = await server({ ...opts, faults: 'cap=50' });
+    const out: string[] = [];
+    for (const [n, env] of [
+      ['plain', plain],
+      ['capped', capped],
+    ] as const) {
+      const file = join(dir, `${n}-${opts.odooVersion}-${'posHr' in opts}.json`);
+      const r = await runCli(['report', ...RANGE, '--format', 'json', '-o', file], { env });
+      expect(r.code, r.stderr).toBe(0);
+      out.push(figures(file));
+    }
+    const [a = '', b = ''] = out;
+    let at = 0;
+    while (at < a.length && a[at] === b[at]) at++;
+    expect(
+      b === a,
+      `from ${a.slice(Math.max(0, at - 200), at + 100)}\nto ${b.slice(Math.max(0, at - 200), at + 100)}`,
+    ).toBe(true);
+  });
+
+  it.each(['cashier', 'register'])('summary --loss --by %s: the same rows', async (by) => {
+    const args = ['summary', '--loss', '--by', by, ...RANGE, '--format', 'csv'];
+    const a = await runCli(args, { env: plain });
+    const b = await runCli(args, { env: capped });
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+  });
+});
