@@ -182,7 +182,37 @@ export async function fetchReconciliation(
           fields: ['pos_session_id', 'amount', 'create_date'],
         }),
   ]);
-  return { sessionFields, inputs: { sessions, payments, configs, methods, moves } };
+  return {
+    sessionFields,
+    inputs: {
+      sessions,
+      payments,
+      configs,
+      methods: await everyMethod(client, methods, configs, payments),
+      moves,
+    },
+  };
+}
+
+/**
+ * The methods read, with any a register or a payment names that the read left out: a server
+ * that caps search_read answers only the first few, and a method missing is a column named by
+ * its id whose cash is not counted as cash. Those are read by id (none in the normal case).
+ */
+async function everyMethod(
+  client: OdooClient,
+  methods: OdooRecord[],
+  configs: OdooRecord[],
+  payments: PaymentTotal[],
+): Promise<OdooRecord[]> {
+  const known = new Set(methods.map((m) => m.id));
+  const named = new Set([
+    ...configs.flatMap((c) => idList(c.payment_method_ids)),
+    ...payments.map((p) => p.methodId),
+  ]);
+  const missing = [...named].filter((id) => !known.has(id));
+  if (missing.length === 0) return methods;
+  return [...methods, ...(await client.read('pos.payment.method', missing, ['name', 'is_cash_count']))];
 }
 
 /** Totals per (session, method): one read_group, or paged payments where the server lacks it. */
