@@ -17,6 +17,8 @@ import type { Range } from '../summary/query.js';
 export const QUICK_MINUTES = 30;
 
 export const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+/** A many2one's id, as a record names it ([id, name]) or an array_agg does (id). */
+const idOf = (v: unknown): number | undefined => (typeof v === 'number' ? v : m2o(v)?.[0]);
 export const m2o = (v: unknown): [number, string] | null =>
   Array.isArray(v) && typeof v[0] === 'number' ? [v[0], String(v[1] ?? '')] : null;
 
@@ -132,7 +134,9 @@ export async function readLoss(client: OdooClient, x: LossScope): Promise<LossRe
     const k = { cashier: m2o(g.values[who]), register: registerOf(g.values[place]) };
     for (const id of g.lists?.['id:array_agg'] ?? []) if (typeof id === 'number') keysOfOrder.set(id, k);
   }
-  const quick = await (link ? quickRefunds(client, refunds, link) : quickRefundsByLines(client, refunds));
+  const quick = await (link
+    ? quickRefunds(client, refunds, link)
+    : quickRefundsByLines(client, api, refunds));
   return {
     who,
     range,
@@ -268,25 +272,40 @@ async function quickRefunds(
   return out;
 }
 
+/** The refunds' lines that give a line back, as arrays in step: their ids, orders and the lines. */
+const REFUND_LINES = ['id:array_agg', 'order_id:array_agg', 'refunded_orderline_id:array_agg'];
+
 /**
  * The same from the lines (Odoo 18): each refund's lines name the lines they give back
- * (refunded_orderline_id), whose orders carry the sale's time. Three requests.
+ * (refunded_orderline_id), whose orders carry the sale's time. Three requests; the refunds'
+ * lines grouped (one group per company), whole however a server caps search_read.
  */
 async function quickRefundsByLines(
   client: OdooClient,
+  api: ReturnType<typeof groupingApi>,
   refunds: OdooRecord[],
 ): Promise<{ id: number; minutes: number }[]> {
   if (refunds.length === 0) return [];
-  const lines = await readWhole(
-    client,
+  const groups = await api.group(
     'pos.order.line',
     [
       ['order_id', 'in', refunds.map((r) => r.id)],
       ['refunded_orderline_id', '!=', false],
     ],
-    { fields: ['order_id', 'refunded_orderline_id'] },
+    ['company_id'],
+    REFUND_LINES,
   );
-  const originLines = [...new Set(lines.flatMap((l) => m2o(l.refunded_orderline_id)?.[0] ?? []))];
+  const lines = groups
+    .flatMap((g) => {
+      const [ids = [], orders = [], origins = []] = listsInStep(
+        g,
+        REFUND_LINES,
+        say`the refunds' lines, their orders and the lines they give back`,
+      );
+      return ids.map((id, i) => ({ id: num(id), order_id: orders[i], refunded_orderline_id: origins[i] }));
+    })
+    .sort((a, b) => a.id - b.id);
+  const originLines = [...new Set(lines.flatMap((l) => idOf(l.refunded_orderline_id) ?? []))];
   if (originLines.length === 0) return [];
   const origins = await client.read('pos.order.line', originLines, ['order_id']);
   const orderOfLine = new Map(origins.map((l) => [l.id, m2o(l.order_id)?.[0]]));
@@ -297,8 +316,8 @@ async function quickRefundsByLines(
   const refundTime = new Map(refunds.map((r) => [r.id, String(r.date_order)]));
   const seen = new Map<number, number>();
   for (const l of lines) {
-    const refund = m2o(l.order_id)?.[0];
-    const sale = orderOfLine.get(m2o(l.refunded_orderline_id)?.[0] as number);
+    const refund = idOf(l.order_id);
+    const sale = orderOfLine.get(idOf(l.refunded_orderline_id) as number);
     if (refund === undefined || sale === undefined || seen.has(refund)) continue;
     const a = Date.parse(`${saleTimes.get(sale)?.replace(' ', 'T')}Z`);
     const b = Date.parse(`${refundTime.get(refund)?.replace(' ', 'T')}Z`);
