@@ -6,6 +6,8 @@
 // shows each as a column of its own, read from the lines of those products grouped by the
 // order keys: one request, after the products are known (three, once per connection).
 import type { OdooClient } from '../core/client.js';
+import { say } from '../core/redact.js';
+import { listsInStep } from '../read/groups.js';
 import { type Acc, type Folder, m2oId, SALES, type SummaryQuery } from './folder.js';
 import { type Group, type GroupingApi, prefixDomain } from './grouping.js';
 
@@ -128,6 +130,9 @@ export async function foldShopLines(
   }
 }
 
+/** The tipped orders' ids and tips, as arrays in step. */
+const TIPPED = ['id:array_agg', 'tip_amount:array_agg'];
+
 /**
  * The tips of the sales orders by the method that paid them, into the groups of `folder`
  * (`--by method`): Odoo adds a tip to its order's first payment that is not change (17's
@@ -146,8 +151,10 @@ export async function foldTipsByMethod(
   const kinds = await shopProducts(client, api);
   if (![...kinds.values()].includes('tips')) return;
   const tipped = [...q.orderDomain, ...SALES, ['tip_amount', '>', 0] as [string, string, number]];
-  const [orders, payments] = await Promise.all([
-    api.read('pos.order', tipped, ['tip_amount']),
+  const [tips, payments] = await Promise.all([
+    // Grouped, as arrays in step (one group per company): a read_group is whole where a
+    // server caps search_read, which cut a month's tipped orders to its first few.
+    api.group('pos.order', tipped, ['company_id'], TIPPED),
     api.group(
       'pos.payment',
       [...prefixDomain(tipped, 'pos_order_id.'), ['is_change', '=', false]],
@@ -161,12 +168,15 @@ export async function foldTipsByMethod(
     const seen = o === undefined ? undefined : first.get(o);
     if (o !== undefined && (!seen || (g.aggs['id:min'] ?? 0) < (seen.aggs['id:min'] ?? 0))) first.set(o, g);
   }
-  for (const o of orders) {
-    const g = first.get(o.id as number);
-    if (!g) continue;
-    const a = folder.at(g, specs);
-    const parts = a.parts ?? new Map<string, number>();
-    a.parts = parts;
-    parts.set('tips', (parts.get('tips') ?? 0) + Number(o.tip_amount));
+  for (const t of tips) {
+    const [ids = [], amounts = []] = listsInStep(t, TIPPED, say`the tipped orders and their tips`);
+    for (const [i, id] of ids.entries()) {
+      const g = first.get(id as number);
+      if (!g) continue;
+      const a = folder.at(g, specs);
+      const parts = a.parts ?? new Map<string, number>();
+      a.parts = parts;
+      parts.set('tips', (parts.get('tips') ?? 0) + Number(amounts[i]));
+    }
   }
 }
