@@ -57,18 +57,30 @@ describe('a page shorter than asked while more match', () => {
       ['sales', '--from', '2000-01-01', '--sort', 'amount_total'],
     ],
     ['closures', ['closures', '--from', '2000-01-01', '--to', 'today']],
-    ['reconcile', ['reconcile', '--from', '2000-01-01', '--to', 'today']],
   ] as const) {
     it(`${what}: exit 6 naming the cap, no file`, async () => {
       const out = join(dir, `${what.split(' ')[0]}.csv`);
-      // reconcile reads in pages of its own size: capped all the same.
-      const size = what === 'reconcile' ? [] : ['--page-size', '100'];
-      const r = await runCli([...args, '--rate', '0', ...size, '--format', 'csv', '-o', out], { env });
+      const r = await runCli([...args, '--rate', '0', '--page-size', '100', '--format', 'csv', '-o', out], {
+        env,
+      });
       expect(r.code, r.stderr).toBe(6);
       cappedLine(r.stderr);
       expect(existsSync(out)).toBe(false);
     });
   }
+
+  it('reconcile, which takes no --page-size, reads on in pages under the cap: every closed session', async () => {
+    const closed = (await rpc.kw('pos.session', 'search_count', [[['state', '=', 'closed']]])) as number;
+    expect(closed).toBeGreaterThan(CAP);
+    const r = await runCli(
+      ['reconcile', '--from', '2000-01-01', '--to', 'today', '--rate', '0', '--format', 'json'],
+      {
+        env,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBe(closed);
+  });
 
   it('pages under the cap, as the line advises, read everything', async () => {
     const all = (await rpc.kw('pos.order', 'search_count', [[]])) as number;
