@@ -7,6 +7,7 @@ import { ServerError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import { type Domain, majorVersion, type OdooRecord } from '../core/types.js';
 import { listsInStep } from '../read/groups.js';
+import { readPaged, readWhole } from '../read/whole.js';
 import { groupingApi, orDomains, prefixDomain } from '../summary/grouping.js';
 
 export interface SessionHead {
@@ -114,10 +115,8 @@ async function allPages(
   domain: Domain,
   fields: string[],
 ): Promise<OdooRecord[]> {
-  const out: OdooRecord[] = [];
-  for await (const page of client.pages({ model, domain, fields, order: 'id', pageSize: 2000 }))
-    out.push(...page);
-  return out;
+  // books takes no --page-size: read on under a cap.
+  return readPaged(client, { model, domain, fields });
 }
 
 /** The closed sessions of `domain` and everything the books compare for them. */
@@ -192,8 +191,10 @@ async function readPosSide(client: OdooClient, api: Api, sessions: SessionHead[]
       ['session_id'],
       [...(api.paths ? [] : [ORDER_IDS]), 'amount_paid:sum', 'amount_total:sum'],
     ),
-    client.searchRead('pos.order', [...closed, ['account_move', '!=', false]], {
+    // Whole behind a server that caps search_read (its count beside it), in Odoo's order.
+    readWhole(client, 'pos.order', [...closed, ['account_move', '!=', false]], {
       fields: ['name', 'session_id', 'amount_total', 'amount_tax', 'account_move'],
+      ownOrder: true,
     }),
     api.group(
       'pos.payment',
@@ -434,12 +435,12 @@ async function cashDifferences(
   api: ReturnType<typeof groupingApi>,
   sessions: SessionHead[],
 ): Promise<Map<number, number>> {
-  const st = await client.searchRead(
+  // Whole behind a server that caps search_read: its count is asked beside it.
+  const st = await readWhole(
+    client,
     'account.bank.statement.line',
     [['pos_session_id', 'in', sessions.map((s) => s.id)]],
-    {
-      fields: ['pos_session_id', 'move_id', 'journal_id'],
-    },
+    { fields: ['pos_session_id', 'move_id', 'journal_id'] },
   );
   const out = new Map<number, number>();
   if (st.length === 0) return out;

@@ -1,12 +1,13 @@
 // The daily cash reconciliation: closed sessions, their payments by method, cash moves and
 // Odoo's own theoretical balance, read in a fixed handful of batched calls however many
 // sessions there are, and turned into one row per session. No terminal knowledge here.
-import { CappedRead, type OdooClient } from '../core/client.js';
+import type { OdooClient } from '../core/client.js';
 import { ServerError, UsageError } from '../core/errors.js';
 import { say } from '../core/redact.js';
 import type { Domain, FieldMap, OdooRecord } from '../core/types.js';
 import { parseDay, rangeDomain, utcToZoneIso } from '../query/time.js';
 import { readGroups } from '../read/groups.js';
+import { readPaged } from '../read/whole.js';
 import { DEFAULT_MONEY_DIGITS, inCurrency, roundAt } from '../records/normalize.js';
 
 /**
@@ -153,7 +154,9 @@ export async function fetchReconciliation(
   // Odoo's theoretical closing balance (computed, not stored).
   if (has('cash_register_balance_end')) fields.push('cash_register_balance_end');
 
-  const sessions = await readSessions(client, domain, fields, opts.pageSize);
+  // Read on under a cap where no page size was asked: none of the callers (reconcile, report,
+  // summary's closings) has a --page-size to give.
+  const sessions = await readPaged(client, { model: 'pos.session', domain, fields }, opts.pageSize);
   if (sessions.length === 0) {
     return { sessionFields, inputs: { sessions, payments: [], configs: [], methods: [], moves: [] } };
   }
@@ -204,40 +207,6 @@ async function everyMethod(
   const missing = [...named].filter((id) => !known.has(id));
   if (missing.length === 0) return methods;
   return [...methods, ...(await client.read('pos.payment.method', missing, ['name', 'is_cash_count']))];
-}
-
-/**
- * The sessions, paged. Where no page size was asked, a server that caps search_read below the
- * pages is read on in pages under its cap (what the capped page's line advises), from the last
- * session of the whole pages read: none of the callers (reconcile, report, summary's closings)
- * has a --page-size to give. A page size asked is kept, and a cap below it refused (exit 6).
- */
-async function readSessions(
-  client: OdooClient,
-  domain: Domain,
-  fields: string[],
-  asked: number | undefined,
-): Promise<OdooRecord[]> {
-  const sessions: OdooRecord[] = [];
-  let pageSize = asked ?? 2000;
-  for (;;) {
-    const last = sessions[sessions.length - 1];
-    try {
-      for await (const page of client.pages({
-        model: 'pos.session',
-        domain,
-        fields,
-        order: 'id',
-        pageSize,
-        ...(last ? { after: { id: last.id } } : {}),
-      }))
-        sessions.push(...page);
-      return sessions;
-    } catch (err) {
-      if (!(err instanceof CappedRead) || asked !== undefined || err.under >= pageSize) throw err;
-      pageSize = err.under;
-    }
-  }
 }
 
 /** Totals per (session, method): one read_group, or paged payments where the server lacks it. */
