@@ -6,6 +6,7 @@
  */
 import { datePart, NUMBER_GRANULARITIES, toLocal, validZone } from './calendar.js';
 import { leafRepr, missingError, OdooError, pyRepr, valueError } from './errors.js';
+import { multiCompany } from './money.js';
 import type { Db, FieldDef, ModelDef } from './store.js';
 import { fmtDatetime, parseDatetime, tzOffset } from './time.js';
 import type { Env, Rec, Stored } from './types.js';
@@ -27,6 +28,33 @@ export const columnReader =
   (db: Db): Reader =>
   (model, field) =>
     db.byColumn(model, field);
+
+/**
+ * Odoo's multi-company record rule on `model` as this call sees it (`company_id in company_ids`,
+ * or no company: shared; a company itself only where it is one of them), undefined where none
+ * applies: one company in the data, a model Odoo keeps no such rule on (noCompanyRule), res.users.
+ * A search applies it to its model, and so does every search it makes through a relation
+ * (`order_id.date_order`, `order_id any`, a many2one compared with a name): Odoo searches the
+ * comodel there, with the comodel's rules.
+ */
+export function companyRule(db: Db, env: Env, model: ModelDef, read: Reader): Predicate | undefined {
+  const seen = env.companies;
+  if (!seen || model.noCompanyRule || !multiCompany(db)) return undefined;
+  const set = new Set(seen);
+  if (model.name === 'res.company') return (id) => set.has(id);
+  const f = model.fields.get('company_id');
+  if (!f || model.name === 'res.users') return undefined;
+  const company = read(model.name, f);
+  return (id) => {
+    const c = company(id);
+    return c === false || set.has(c as number);
+  };
+}
+
+/** `pred` where the comodel's record rule lets the record be seen (a search on it would find it). */
+function ruled(rule: Predicate | undefined, pred: Predicate): Predicate {
+  return rule ? (id) => rule(id) && pred(id) : pred;
+}
 
 export interface CompiledDomain {
   /** undefined: every record matches. */
@@ -415,9 +443,9 @@ function pathPredicate(
       db,
       field,
       comodel,
-      inner,
+      ruled(companyRule(db, env, comodel, read), inner),
       get,
-      JSON.stringify([model.name, name, 'any', value, env.tz]),
+      JSON.stringify([model.name, name, 'any', value, env.tz, env.companies]),
     );
     return op === 'any' ? p : (id) => !p(id);
   }
@@ -432,7 +460,7 @@ function pathPredicate(
     comodel &&
     (typeof value === 'string' || (Array.isArray(value) && value.some((x) => typeof x === 'string')))
   )
-    return byDisplayName(db, field, comodel, get, o, value);
+    return byDisplayName(db, field, comodel, get, o, value, companyRule(db, env, comodel, read));
   if (field.type === 'one2many' || field.type === 'many2many') {
     const p = x2manyPredicate(get, o, value);
     if (!p) throw valueError(`Invalid ${v19 ? 'condition' : 'leaf'} ${leafRepr(leaf)}`);
@@ -498,9 +526,10 @@ function throughRelation(
         leaf.leaf,
         leaf.read,
       );
-  if (sub === 'true' && field.type === 'many2one') return (id) => typeof get(id) === 'number';
-  const key = JSON.stringify([model.name, path, op, value, env.tz]);
-  return relatedMatch(db, field, comodel, sub === 'true' ? () => true : sub, get, key);
+  const rule = companyRule(db, env, comodel, leaf.read);
+  if (sub === 'true' && field.type === 'many2one' && !rule) return (id) => typeof get(id) === 'number';
+  const key = JSON.stringify([model.name, path, op, value, env.tz, env.companies]);
+  return relatedMatch(db, field, comodel, ruled(rule, sub === 'true' ? () => true : sub), get, key);
 }
 
 /**
@@ -527,6 +556,7 @@ function byDisplayName(
   get: (id: number) => Stored,
   o: string,
   value: unknown,
+  rule: Predicate | undefined,
 ): Predicate {
   const positive = NEGATIVE.has(o) ? positiveOf(o) : o;
   const names = Array.isArray(value)
@@ -534,7 +564,8 @@ function byDisplayName(
     : [value as string];
   const test = stringTest(positive === 'in' ? '=' : positive, names);
   const ids = new Set<number>();
-  for (const c of db.table(comodel.name).rows) if (c && test(comodel.displayName(c, db))) ids.add(c.id);
+  for (const c of db.table(comodel.name).rows)
+    if (c && test(comodel.displayName(c, db)) && (!rule || rule(c.id))) ids.add(c.id);
   if (Array.isArray(value)) for (const x of value) if (typeof x === 'number') ids.add(x);
   const hit = idsHit(field, get, ids);
   return NEGATIVE.has(o) ? (id) => !hit(id) : hit;

@@ -4,7 +4,7 @@
  * rules, ordering and value encoding. Both JSON-RPC and JSON-2 end up here.
  */
 
-import { checkAccess } from './access.js';
+import { checkAccess, checkRecordRules } from './access.js';
 import {
   accessError,
   httpError,
@@ -461,6 +461,7 @@ function readIds(c: Invocation): Json {
     const r = table.get(id);
     if (r) recs.push(r);
   }
+  checkRecordRules(c.db, c.env, c.model, recs);
   return readRecs(c.db, c.env, c.model, recs, fields, load(c));
 }
 

@@ -2,9 +2,8 @@
  * Search and ordering: a domain over id-indexed rows, sorted indexes per order spec (cached until
  * the table changes), a range the domain implies on the first sort key, offset and limit.
  */
-import { type Bound, compileDomain, type Predicate, type Reader, rowReader } from './domain.js';
+import { type Bound, companyRule, compileDomain, type Predicate, type Reader, rowReader } from './domain.js';
 import { userError, valueError } from './errors.js';
-import { multiCompany } from './money.js';
 import type { Db, FieldDef, ModelDef, Table } from './store.js';
 import type { Env, Rec } from './types.js';
 
@@ -126,35 +125,6 @@ function sortedIds(db: Db, table: Table, terms: OrderTerm[]): Sorted {
   return sorted;
 }
 
-/**
- * Odoo's multi-company record rules: a record of a company the call does not see is not found
- * (`company_id in company_ids`, or no company: shared), a company itself only where it is one
- * of them. Only where the data has several companies (one company: nothing to hide).
- */
-function withCompanies(
-  db: Db,
-  env: Env,
-  model: ModelDef,
-  pred: Predicate | undefined,
-  read: Reader,
-): Predicate | undefined {
-  const seen = env.companies;
-  if (!seen || !multiCompany(db)) return pred;
-  const set = new Set(seen);
-  let rule: Predicate;
-  if (model.name === 'res.company') rule = (id) => set.has(id);
-  else {
-    const f = model.fields.get('company_id');
-    if (!f || model.name === 'res.users') return pred;
-    const company = read(model.name, f);
-    rule = (id) => {
-      const c = company(id);
-      return c === false || set.has(c as number);
-    };
-  }
-  return pred ? (id) => rule(id) && pred(id) : rule;
-}
-
 function withActive(
   db: Db,
   env: Env,
@@ -163,7 +133,8 @@ function withActive(
   inner: Predicate | undefined,
   read: Reader,
 ): Predicate | undefined {
-  const pred = withCompanies(db, env, model, inner, read);
+  const rule = companyRule(db, env, model, read);
+  const pred = rule && inner ? (id: number) => rule(id) && inner(id) : (rule ?? inner);
   if (!model.hasActive || !env.activeTest) return pred;
   const mentions = Array.isArray(domain) && domain.some((l) => Array.isArray(l) && l[0] === 'active');
   if (mentions) return pred;

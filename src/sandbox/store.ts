@@ -57,6 +57,11 @@ export interface ModelDef {
   description: string;
   order: string;
   hasActive: boolean;
+  /**
+   * Odoo keeps no multi-company record rule on the model (pos.order.line, 16-19): a search finds
+   * every company's records, though a leaf through a relation still meets the comodel's rule.
+   */
+  noCompanyRule?: boolean;
   /** Odoo's `_parent_store`: child_of and parent_of read parent_path, so their ids must exist. */
   parentStore?: boolean;
   fields: Map<string, FieldDef>;

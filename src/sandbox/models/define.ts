@@ -134,6 +134,8 @@ export interface ModelSpec {
   order: string;
   hasActive?: boolean;
   parentStore?: boolean;
+  /** Odoo keeps no multi-company record rule on it (ModelDef.noCompanyRule). */
+  noCompanyRule?: boolean;
   fields: FieldDef[];
   displayName?: (rec: Rec, db: Db) => string;
   acl: Record<Role, string>;
@@ -162,6 +164,7 @@ export function build(spec: ModelSpec): ModelDef {
     order: spec.order,
     hasActive: spec.hasActive ?? false,
     ...(spec.parentStore ? { parentStore: true } : {}),
+    ...(spec.noCompanyRule ? { noCompanyRule: true } : {}),
     fields,
     displayName:
       spec.displayName ?? ((rec) => (typeof rec.name === 'string' ? rec.name : `${spec.name},${rec.id}`)),

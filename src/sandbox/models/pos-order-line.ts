@@ -14,6 +14,9 @@ export function posOrderLine({ v18, v19, loyalty }: Version): ModelDef {
     order: 'id',
     acl: { manager: ALL, user: 'rwc', clerk: '' },
     readGroups: ['Point of Sale/User'],
+    // point_of_sale_security.xml rules orders, sessions, registers, payments and methods by
+    // company, not the lines: a user of company 1 reads company 2's lines too (real posmc: 787).
+    noCompanyRule: true,
     created: lineCreated,
     displayName: (rec, db) =>
       typeof rec.product_id === 'number' ? db.displayName('product.product', rec.product_id) : '',
