@@ -339,9 +339,11 @@ function contextFrom(f: ListFlags): Record<string, unknown> | undefined {
 }
 
 /**
- * The run's companies, as a checkpoint keeps them. Others than the checkpoint's (a --company
- * widened, a user given a further company) are refused: carrying on from its window would
- * never read the added companies' earlier records.
+ * The run's companies, as a checkpoint keeps them. Others than the checkpoint's are refused: a
+ * company added (a --company widened, a user given a further company) because carrying on from
+ * its window would never read the added companies' earlier records; a company lost (a
+ * --company narrowed, a user who lost one) because the window would move on past that
+ * company's records without reading them.
  */
 async function checkpointCompanies(
   client: OdooClient,
@@ -349,12 +351,16 @@ async function checkpointCompanies(
   file: string,
 ): Promise<number[] | undefined> {
   const ids = await (await import('../read/companies.js')).runCompanyIds(client);
-  if (cp?.companies && ids && cp.companies.join(',') !== ids.join(','))
-    throw new UsageError(
-      say`checkpoint ${file} was made for companies ${own(cp.companies.join(', '))}, and this run reads companies ${own(ids.join(', '))}: going on from its window would never read the earlier records of a company added`,
-      say`run once with --full to read the whole range for these companies, or keep a checkpoint file per set of companies (--company)`,
-    );
-  return ids;
+  if (!cp?.companies || !ids || cp.companies.join(',') === ids.join(',')) return ids;
+  const lost = cp.companies.filter((c) => !ids.includes(c));
+  const why =
+    lost.length > 0 && ids.every((c) => cp.companies?.includes(c))
+      ? say`going on from its window would move it past the records of ${own(lost.length > 1 ? 'companies' : 'company')} ${own(lost.join(', '))} without reading them`
+      : say`going on from its window would never read the earlier records of a company added`;
+  throw new UsageError(
+    say`checkpoint ${file} was made for companies ${own(cp.companies.join(', '))}, and this run reads companies ${own(ids.join(', '))}: ${why}`,
+    say`run once with --full to read the whole range for these companies, or keep a checkpoint file per set of companies (--company)`,
+  );
 }
 
 async function runList(o: ListOptions, ctx: Context): Promise<void> {

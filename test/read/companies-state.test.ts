@@ -75,6 +75,32 @@ describe('a checkpoint is made for its companies', () => {
   });
 });
 
+describe('a checkpoint that loses a company', () => {
+  it("is refused (exit 2) in one line that says the lost company's records would be passed unread", async () => {
+    const cp = join(dir, 'lost.ckpt');
+    const run = (out: string, extra: string[]) =>
+      runCli(
+        ['sales', '--checkpoint', cp, '--rate', '0', '--format', 'csv', '-o', join(dir, out), ...extra],
+        {
+          env,
+        },
+      );
+    // Made for every company the user may see (1 and 2), then read for company 1 only: as a
+    // user who lost company 2 would.
+    const first = await run('lost-a.csv', []);
+    expect(first.code, first.stderr).toBe(0);
+    const before = readFileSync(cp, 'utf8');
+    const narrowed = await run('lost-b.csv', ['--company', '1']);
+    expect(narrowed.code, narrowed.stderr).toBe(2);
+    expect(narrowed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(narrowed.stderr).toMatch(
+      /checkpoint .* was made for companies 1, 2, and this run reads companies 1: going on from its window would move it past the records of company 2 without reading them; run once with --full/,
+    );
+    expect(narrowed.stderr).not.toContain('added');
+    expect(readFileSync(cp, 'utf8')).toBe(before);
+  });
+});
+
 describe("the tap's bookmarks are made for their companies", () => {
   it('a company the state was not read for: the stream is sent whole again, and the run says so', async () => {
     const cfg = join(dir, 'tap.json');
