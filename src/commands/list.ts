@@ -183,6 +183,13 @@ export function listCommand(name: ResourceName): Command<ListOptions, ReturnType
             },
           ]
         : [],
+    // A chain without --checkpoint writes the servers' rows to -o as given: {from} and {to}
+    // are refused there as a single run refuses them, not left in the file's name.
+    servers: {
+      check(f) {
+        if (windowNamed(f.output) && typeof f.checkpoint !== 'string') throw windowWithoutCheckpoint();
+      },
+    },
     flags: LIST_FLAGS(resource),
     examples: resource.examples,
     options: async (f, args, { io }) => {
@@ -194,6 +201,19 @@ export function listCommand(name: ResourceName): Command<ListOptions, ReturnType
     },
     run: (o, ctx) => runList(o, ctx),
   });
+}
+
+/** -o names the run's window ({from}, {to}): a file, not standard output. */
+function windowNamed(file: unknown): boolean {
+  return typeof file === 'string' && file !== '-' && WINDOW_NAME.test(file);
+}
+
+/** {from} and {to} without --checkpoint: no window to name the file by (a single run and a chain alike). */
+function windowWithoutCheckpoint(): UsageError {
+  return new UsageError(
+    say`{from} and {to} in -o name the window of a checkpointed run`,
+    say`add --checkpoint FILE, or leave them out of -o`,
+  );
 }
 
 /** Everything that can be checked without the server, in the order a user meets it. */
@@ -242,12 +262,8 @@ function listOptions(resource: Resource, f: ListFlags, arg: string | undefined, 
     }
   }
   const file = f.output;
-  const named = file !== undefined && file !== '-' && WINDOW_NAME.test(file);
-  if (named && !checkpointFile)
-    throw new UsageError(
-      say`{from} and {to} in -o name the window of a checkpointed run`,
-      say`add --checkpoint FILE, or leave them out of -o`,
-    );
+  const named = windowNamed(file);
+  if (named && !checkpointFile) throw windowWithoutCheckpoint();
   // -o and the checkpoint as the files they really are (symlinks followed); a folder or a
   // device is refused before anything is asked of the server.
   const out = outputOptions(f, io);
