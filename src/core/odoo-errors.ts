@@ -30,6 +30,19 @@ export function allowedGroups(message: string): string[] {
   return groups;
 }
 
+/**
+ * The models Odoo keeps to the call's companies by a record rule (point_of_sale_security.xml,
+ * 16-19): a record of another company is refused by id ("top-secret records"), not hidden.
+ */
+const COMPANY_RULED = new Set([
+  'pos.order',
+  'pos.session',
+  'pos.config',
+  'pos.payment',
+  'pos.payment.method',
+  'report.pos.order',
+]);
+
 export function mapOdooError(
   data: OdooErrorData,
   where: { host: string; db: string; model?: string; code?: number; status?: number },
@@ -69,6 +82,15 @@ export function mapOdooError(
         name,
         say`Odoo refused access: ${msg}`,
         say`give --company only companies this user may see (Odoo's user form, Allowed Companies), or leave --company out to read all of them`,
+        where.status,
+      );
+    // A record rule refused records by id (an order or session named): on these models the
+    // rule is the company's; the user has the group already.
+    if (/top-secret records/.test(msg) && COMPANY_RULED.has(where.model ?? ''))
+      return new ServerError(
+        name,
+        say`Odoo refused access to a ${own(where.model ?? '')} record of a company this run does not read (Odoo's company rule)`,
+        say`name its company with --company (by default every company the user may see), or ask an Odoo administrator to allow the user in it (Allowed Companies)`,
         where.status,
       );
     return new ServerError(
