@@ -104,6 +104,19 @@ export function toOdoo(d: DateTime): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
 }
 
+/**
+ * A local time the clocks skip in `zone` (the hour of a spring-forward: 02:30 on 2026-03-29 in
+ * Europe/Brussels), read as PostgreSQL reads it (`'2026-03-29 02:30'::timestamptz` is 03:30+02,
+ * as luxon's and Odoo's): what to tell the user, or undefined for a time that exists.
+ */
+function skippedTime(raw: string | undefined, zone: string): string | undefined {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?$/.exec(raw?.trim() ?? '');
+  if (!m) return undefined;
+  const d = DateTime.fromISO(`${m[1]}T${m[2]}${m[3] ?? ''}`, { zone });
+  if (!d.isValid || d.toFormat('yyyy-MM-dd HH:mm') === `${m[1]} ${m[2]}`) return undefined;
+  return `${m[2]} does not exist on ${m[1]} in ${zone} (the clocks skip it) and is read as ${d.toFormat('HH:mm')}, as PostgreSQL reads it`;
+}
+
 /** The domain leaves for `--from`/`--to` on `field`. */
 export function rangeDomain(
   field: string,
@@ -118,6 +131,12 @@ export function rangeDomain(
   // A whole-day --to covers that day: everything before the next local midnight.
   const end = t ? (t.wholeDay ? t.at.plus({ days: 1 }).startOf('day') : t.at) : undefined;
   if (f && end && f.at >= end) {
+    const skipped = [from, to].flatMap((raw) => skippedTime(raw, zone) ?? []);
+    if (skipped.length > 0)
+      throw new UsageError(
+        say`--from ${from} is not before --to ${to}: ${skipped.join('; ')}`,
+        say`give a time the clocks show that day, or widen the range`,
+      );
     throw new UsageError(say`--from ${from} is not before --to ${to}`, say`swap them or widen the range`);
   }
   if (f) leaves.push([field, '>=', toOdoo(f.at)]);
