@@ -20,18 +20,8 @@ interface Sale {
 }
 
 const [url, uid, out, db = 'demo'] = process.argv.slice(2);
-const fields = [
-  'id',
-  'name',
-  'date_order',
-  'amount_total',
-  'amount_paid',
-  'amount_tax',
-  'state',
-  'config_id',
-  'session_id',
-  'payment_ids',
-];
+const fields =
+  'id,name,date_order,amount_total,amount_paid,amount_tax,state,config_id,session_id,payment_ids'.split(',');
 const size = 5000;
 const fd = openSync(out, 'w');
 const page = (offset: number): Promise<Sale[]> =>

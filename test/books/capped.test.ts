@@ -3,27 +3,14 @@
 // cash statement lines were unlimited search_reads. Three registers' (93 sessions) were exit 6,
 // advising a --page-size books does not take. Now the same CSV as the uncapped server's.
 import { afterAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { loggedInServers } from '../helpers/servers.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
-const handles: SandboxHandle[] = [];
-afterAll(async () => {
-  for (const h of handles) await h.close();
-});
-
-async function server(faults?: string): Promise<Record<string, string>> {
-  const h = await startTestSandbox({
-    seed: 3,
-    days: 60,
-    leaks: true,
-    now: NOW,
-    orders: 6000,
-    ...(faults ? { faults } : {}),
-  });
-  handles.push(h);
-  return loginEnv(h.url);
-}
+const servers = loggedInServers({ seed: 3, days: 60, leaks: true, now: NOW, orders: 6000 });
+afterAll(() => servers.close());
+/** A sandbox and its login, the same data whatever the faults. */
+const server = (faults?: string) => servers.server(faults ? { faults } : {});
 
 describe('books, search_read capped at 50', { timeout: 240_000 }, () => {
   let plain: Record<string, string>;

@@ -9,37 +9,22 @@
 // a joined -o file is refused (the servers' windows cannot name one file, and a fixed name
 // would be replaced by the next window); a file per server ({profile}) goes on as a single
 // run's.
-import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { runCli, runToFile } from '../helpers/cli.js';
+import { chainOfShops } from '../helpers/servers.js';
 
-const sandboxes: SandboxHandle[] = [];
 let env: Record<string, string>;
 let dir: string;
+let shops: Awaited<ReturnType<typeof chainOfShops>>;
 
 beforeAll(async () => {
-  dir = freshConfigDir();
-  env = { POSDATA_CONFIG_DIR: dir };
-  for (const seed of [71, 72])
-    sandboxes.push(await startTestSandbox({ seed, orders: 30, adminKey: SUITE_SECRET }));
-  await loginProfile(env, 'shop-a', (sandboxes[0] as SandboxHandle).url);
-  await loginProfile(env, 'shop-b', (sandboxes[1] as SandboxHandle).url);
+  shops = await chainOfShops([71, 72]);
+  ({ env, dir } = shops);
 }, 60_000);
 
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-});
+afterAll(async () => shops?.close());
 
 const SALES = ['sales', '--profile', 'shop-a,shop-b', '--rate', '0', '--fields', 'id,amount_total'];
 
@@ -84,20 +69,7 @@ describe('--checkpoint over several servers', () => {
     expect(() => writeFileSync('/dev/full', 'x')).toThrow(/ENOSPC/);
     const out = mkdtempSync(join(dir, 'full-'));
     const args = [...SALES, '--checkpoint', join(out, '{profile}.ckpt')];
-    const fd = openSync('/dev/full', 'w');
-    const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], {
-        env: { ...process.env, NO_COLOR: '1', ...env },
-        stdio: ['ignore', fd, 'pipe'],
-      });
-      closeSync(fd);
-      let stderr = '';
-      child.stderr?.setEncoding('utf8').on('data', (d) => {
-        stderr += d;
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stderr }));
-    });
+    const r = await runToFile(args, '/dev/full', env);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/^posdata: cannot write standard output: no space left on device; /);
     expect(readdirSync(out).filter((f) => f.endsWith('.ckpt'))).toEqual([]);

@@ -6,25 +6,19 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshConfigDir, loginProfile, runCli, SUITE_SECRET } from '../helpers/cli.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { chainOfShops } from '../helpers/servers.js';
 
-const sandboxes: SandboxHandle[] = [];
 let env: Record<string, string>;
 let dir: string;
+let shops: Awaited<ReturnType<typeof chainOfShops>>;
 
 beforeAll(async () => {
-  dir = freshConfigDir();
-  env = { POSDATA_CONFIG_DIR: dir };
-  for (const seed of [73, 74])
-    sandboxes.push(await startTestSandbox({ seed, orders: 30, adminKey: SUITE_SECRET }));
-  await loginProfile(env, 'shop-a', (sandboxes[0] as SandboxHandle).url);
-  await loginProfile(env, 'shop-b', (sandboxes[1] as SandboxHandle).url);
+  shops = await chainOfShops([73, 74]);
+  ({ env, dir } = shops);
 }, 60_000);
 
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-});
+afterAll(async () => shops?.close());
 
 const LINE =
   'posdata: {from} and {to} in -o name the window of a checkpointed run; add --checkpoint FILE, or leave them out of -o';

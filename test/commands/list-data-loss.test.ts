@@ -5,12 +5,10 @@
 // tests are skipped and say so in their names.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import {
-  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -21,34 +19,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type CliResult, loginEnv, runCli, spawnCli, transcript } from '../helpers/cli.js';
+import { BIN, type CliResult, loginEnv, runCli, runToFile, spawnCli } from '../helpers/cli.js';
 import { type Hostile, startHostile } from '../helpers/hostile-proxy.js';
 import { Rpc } from '../helpers/rpc.js';
 import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
 
 function ids(csv: string): number[] {
   return (parse(csv, { columns: true }) as { id: string }[]).map((r) => Number(r.id));
-}
-
-/** Runs posdata with standard output going to `path` (a file or a device), as `> path` does. */
-function runToFile(args: string[], path: string, env: Record<string, string>): Promise<CliResult> {
-  const fd = openSync(path, 'w');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', fd, 'pipe'],
-    });
-    closeSync(fd);
-    let stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      transcript.push(stderr);
-      resolve({ code, signal, stdout: '', stdoutBytes: Buffer.alloc(0), stderr });
-    });
-  });
 }
 
 /** Starts posdata in the background (a slow export that is still running when asked). */

@@ -5,7 +5,7 @@
 // on a closed pipe, a hang cut by a kill, another Node). Both record every output in the
 // transcript that the suite-wide secret check reads.
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,5 +170,26 @@ export function debugCalls(stderr: string): string[] {
   return stderr.split('\n').flatMap((l) => {
     const m = /\[rpc\] → \S+ ([\w.]+\.\w+) /.exec(l);
     return m ? [m[1] as string] : [];
+  });
+}
+
+/** Runs posdata with standard output going to `path` (a file or a device), as `> path` does. */
+export function runToFile(args: string[], path: string, env: Record<string, string>): Promise<CliResult> {
+  const fd = openSync(path, 'w');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', fd, 'pipe'],
+    });
+    closeSync(fd);
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      transcript.push(stderr);
+      resolve({ code, signal, stdout: '', stdoutBytes: Buffer.alloc(0), stderr });
+    });
   });
 }

@@ -7,23 +7,19 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
-import { type SandboxHandle, type SandboxOptions, startTestSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import type { SandboxOptions } from '../helpers/sandbox.js';
+import { loggedInServers } from '../helpers/servers.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'posdata-report-capped-'));
-const handles: SandboxHandle[] = [];
+const servers = loggedInServers({ seed: 3, days: 60, leaks: true, now: NOW, orders: 6000 });
 afterAll(async () => {
-  for (const h of handles) await h.close();
+  await servers.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
 /** A sandbox and its login, the same data whatever the faults. */
-async function server(opts: SandboxOptions): Promise<Record<string, string>> {
-  const h = await startTestSandbox({ seed: 3, days: 60, leaks: true, now: NOW, orders: 6000, ...opts });
-  handles.push(h);
-  return loginEnv(h.url);
-}
+const server = (opts: SandboxOptions) => servers.server(opts);
 
 /** The report's figures without what names the run (its time, the server's address). */
 function figures(file: string): string {

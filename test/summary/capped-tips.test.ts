@@ -3,27 +3,14 @@
 // were those of its first 50 tipped orders, with exit 0. They are grouped now (a read_group
 // is not cut): the same figures as on the uncapped server, in as many requests.
 import { afterAll, describe, expect, it } from 'vitest';
-import { loginEnv, runCli } from '../helpers/cli.js';
-import { type SandboxHandle, startTestSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { loggedInServers } from '../helpers/servers.js';
 
 const NOW = new Date('2026-11-28T12:00:00Z');
-const handles: SandboxHandle[] = [];
-afterAll(async () => {
-  for (const h of handles) await h.close();
-});
-
-async function server(faults?: string): Promise<Record<string, string>> {
-  const h = await startTestSandbox({
-    seed: 3,
-    days: 60,
-    restaurant: true,
-    now: NOW,
-    orders: 6000,
-    ...(faults ? { faults } : {}),
-  });
-  handles.push(h);
-  return loginEnv(h.url);
-}
+const servers = loggedInServers({ seed: 3, days: 60, restaurant: true, now: NOW, orders: 6000 });
+afterAll(() => servers.close());
+/** A sandbox and its login, the same data whatever the faults. */
+const server = (faults?: string) => servers.server(faults ? { faults } : {});
 
 describe('summary --by method, search_read capped at 50', { timeout: 240_000 }, () => {
   it('the same tips per method as on the uncapped server', async () => {
