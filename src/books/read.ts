@@ -5,7 +5,7 @@
 import type { OdooClient } from '../core/client.js';
 import { ServerError } from '../core/errors.js';
 import { say } from '../core/redact.js';
-import { type Domain, majorVersion, type OdooRecord } from '../core/types.js';
+import { type Domain, majorVersion } from '../core/types.js';
 import { listsInStep } from '../read/groups.js';
 import { readPaged, readWhole } from '../read/whole.js';
 import { groupingApi, orDomains, prefixDomain } from '../summary/grouping.js';
@@ -109,16 +109,6 @@ const m2o = (v: unknown): number | null =>
 const label = (v: unknown): string | null => (Array.isArray(v) && typeof v[1] === 'string' ? v[1] : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-async function allPages(
-  client: OdooClient,
-  model: string,
-  domain: Domain,
-  fields: string[],
-): Promise<OdooRecord[]> {
-  // books takes no --page-size: read on under a cap.
-  return readPaged(client, { model, domain, fields });
-}
-
 /** The closed sessions of `domain` and everything the books compare for them. */
 export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: boolean): Promise<BooksInputs> {
   const sessions = await readSessions(client, domain);
@@ -147,15 +137,20 @@ export async function fetchBooks(client: OdooClient, domain: Domain, posOnly: bo
 }
 
 async function readSessions(client: OdooClient, domain: Domain): Promise<SessionHead[]> {
-  const raw = await allPages(client, 'pos.session', domain, [
-    'name',
-    'config_id',
-    'company_id',
-    'currency_id',
-    'stop_at',
-    'move_id',
-    'cash_register_difference',
-  ]);
+  // books takes no --page-size: read on under a cap.
+  const raw = await readPaged(client, {
+    model: 'pos.session',
+    domain,
+    fields: [
+      'name',
+      'config_id',
+      'company_id',
+      'currency_id',
+      'stop_at',
+      'move_id',
+      'cash_register_difference',
+    ],
+  });
   return raw.map((s) => ({
     id: s.id,
     name: String(s.name ?? ''),

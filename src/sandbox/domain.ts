@@ -52,7 +52,7 @@ export function companyRule(db: Db, env: Env, model: ModelDef, read: Reader): Pr
 }
 
 /** `pred` where the comodel's record rule lets the record be seen (a search on it would find it). */
-function ruled(rule: Predicate | undefined, pred: Predicate): Predicate {
+export function ruled(rule: Predicate | undefined, pred: Predicate): Predicate {
   return rule ? (id) => rule(id) && pred(id) : pred;
 }
 

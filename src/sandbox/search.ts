@@ -2,7 +2,15 @@
  * Search and ordering: a domain over id-indexed rows, sorted indexes per order spec (cached until
  * the table changes), a range the domain implies on the first sort key, offset and limit.
  */
-import { type Bound, companyRule, compileDomain, type Predicate, type Reader, rowReader } from './domain.js';
+import {
+  type Bound,
+  companyRule,
+  compileDomain,
+  type Predicate,
+  type Reader,
+  rowReader,
+  ruled,
+} from './domain.js';
 import { userError, valueError } from './errors.js';
 import type { Db, FieldDef, ModelDef, Table } from './store.js';
 import type { Env, Rec } from './types.js';
@@ -134,7 +142,7 @@ function withActive(
   read: Reader,
 ): Predicate | undefined {
   const rule = companyRule(db, env, model, read);
-  const pred = rule && inner ? (id: number) => rule(id) && inner(id) : (rule ?? inner);
+  const pred = inner ? ruled(rule, inner) : rule;
   if (!model.hasActive || !env.activeTest) return pred;
   const mentions = Array.isArray(domain) && domain.some((l) => Array.isArray(l) && l[0] === 'active');
   if (mentions) return pred;
